@@ -1,0 +1,41 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "feedctl",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "feedctl", targets: ["feedctl"]),
+        .library(name: "FeedIngest", targets: ["FeedIngest"]),
+        .library(name: "PlayerCore", targets: ["PlayerCore"]),
+        .library(name: "NowPlaying", targets: ["NowPlaying"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        // Thin C shims: one per C library, macros and variadics made callable.
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev"])]),
+        .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
+
+        .target(name: "FeedIngest", dependencies: [
+            "CLibXML2", "CCurl",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        .target(name: "NowPlaying"),
+        .target(name: "PlayerCore", dependencies: ["CFFmpeg", "CPulse", "NowPlaying"]),
+        .executableTarget(name: "feedctl", dependencies: [
+            "FeedIngest", "PlayerCore", "NowPlaying",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        .testTarget(name: "FeedIngestTests", dependencies: ["FeedIngest"]),
+        .testTarget(name: "NowPlayingTests", dependencies: ["NowPlaying"]),
+        .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "NowPlaying", "FeedIngest"]),
+        .testTarget(name: "feedctlTests", dependencies: ["FeedIngest"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,166 @@
+import CLibXML2
+
+/// Turns the HTML that feeds put in descriptions and titles into one line of plain text:
+/// tags dropped (script/style/comments with their content), entities decoded, whitespace
+/// (including NBSP) collapsed, trimmed. Never fails; empty results are nil.
+public enum TextCleaner {
+    public static func plainText(fromHTML html: String) -> String? {
+        let bytes = Array(html.utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count)
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            let c = bytes[i]
+            if c == UInt8(ascii: "<"), i + 1 < n {
+                let next = bytes[i + 1]
+                if next == UInt8(ascii: "!") {
+                    // Comment or doctype/CDATA marker: skip to the matching end.
+                    if bytes[i...].starts(with: Array("<!--".utf8)) {
+                        i = find(Array("-->".utf8), in: bytes, from: i + 4).map { $0 + 3 } ?? n
+                    } else {
+                        i = find([UInt8(ascii: ">")], in: bytes, from: i).map { $0 + 1 } ?? n
+                    }
+                    out.append(32)
+                    continue
+                }
+                if isLetter(next) || next == UInt8(ascii: "/") {
+                    let nameStart = next == UInt8(ascii: "/") ? i + 2 : i + 1
+                    var j = nameStart
+                    while j < n, isLetter(bytes[j]) || isDigit(bytes[j]) { j += 1 }
+                    let name = String(decoding: bytes[nameStart..<j], as: UTF8.self).lowercased()
+                    let end = tagEnd(bytes, from: j)
+                    if next != UInt8(ascii: "/") && (name == "script" || name == "style") {
+                        // Skip the element's content up to its closing tag.
+                        let closing = Array("</\(name)".utf8)
+                        i = findCaseless(closing, in: bytes, from: end).map { tagEnd(bytes, from: $0 + closing.count) } ?? n
+                    } else {
+                        i = end
+                    }
+                    if !inlineTags.contains(name) { out.append(32) }
+                    continue
+                }
+            }
+            if c == UInt8(ascii: "&"), let (decoded, length) = decodeEntity(bytes, at: i) {
+                out.append(contentsOf: decoded)
+                i += length
+                continue
+            }
+            out.append(c)
+            i += 1
+        }
+        return collapse(String(decoding: out, as: UTF8.self))
+    }
+
+    /// Collapses every run of whitespace (NBSP included) to one space and trims; nil when empty.
+    public static func collapse(_ text: String) -> String? {
+        var result = String.UnicodeScalarView()
+        var pendingSpace = false
+        for scalar in text.unicodeScalars {
+            if scalar.properties.isWhitespace || scalar == "\u{00A0}" || scalar.value == 0 {
+                pendingSpace = !result.isEmpty
+                continue
+            }
+            if pendingSpace { result.append(" "); pendingSpace = false }
+            result.append(scalar)
+        }
+        return result.isEmpty ? nil : String(result)
+    }
+
+    /// Decodes HTML character references left in text (`&amp;`, `&#8217;`, `&eacute;`).
+    public static func decodeEntities(_ text: String) -> String {
+        guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
+        let bytes = Array(text.utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count)
+        var i = 0
+        while i < bytes.count {
+            if bytes[i] == UInt8(ascii: "&"), let (decoded, length) = decodeEntity(bytes, at: i) {
+                out.append(contentsOf: decoded); i += length
+            } else {
+                out.append(bytes[i]); i += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    // Tags that do not separate words ("fan<b>tastic</b>" stays one word).
+    static let inlineTags: Set<String> = [
+        "a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "dfn", "em", "font", "i", "kbd",
+        "mark", "q", "s", "samp", "small", "span", "strong", "sub", "sup", "time", "u", "var",
+    ]
+
+    /// The index just past the `>` that ends a tag, honouring quoted attribute values.
+    static func tagEnd(_ b: [UInt8], from start: Int) -> Int {
+        var i = start
+        var quote: UInt8 = 0
+        while i < b.count {
+            let c = b[i]
+            if quote != 0 { if c == quote { quote = 0 } }
+            else if c == 34 || c == 39 { quote = c }
+            else if c == UInt8(ascii: ">") { return i + 1 }
+            i += 1
+        }
+        return b.count
+    }
+
+    static func find(_ needle: [UInt8], in hay: [UInt8], from start: Int) -> Int? {
+        guard !needle.isEmpty, hay.count >= needle.count else { return nil }
+        var i = start
+        while i + needle.count <= hay.count {
+            if hay[i] == needle[0] && hay[i..<(i + needle.count)].elementsEqual(needle) { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    static func findCaseless(_ needle: [UInt8], in hay: [UInt8], from start: Int) -> Int? {
+        var i = start
+        while i + needle.count <= hay.count {
+            if zip(hay[i..<(i + needle.count)], needle).allSatisfy({ ($0 | 0x20) == ($1 | 0x20) }) { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    /// A character reference at `i` (which holds `&`): the UTF-8 it stands for and its length.
+    static func decodeEntity(_ b: [UInt8], at i: Int) -> ([UInt8], Int)? {
+        var j = i + 1
+        let limit = min(b.count, i + 34)
+        if j < limit, b[j] == UInt8(ascii: "#") {
+            j += 1
+            var hex = false
+            if j < limit, b[j] | 0x20 == UInt8(ascii: "x") { hex = true; j += 1 }
+            var value: UInt32 = 0
+            let digitsStart = j
+            while j < limit {
+                let c = b[j]
+                if isDigit(c) { value = value &* (hex ? 16 : 10) &+ UInt32(c - 48) }
+                else if hex, (c | 0x20) >= 97, (c | 0x20) <= 102 { value = value &* 16 &+ UInt32((c | 0x20) - 87) }
+                else { break }
+                j += 1
+                if value > 0x10FFFF { return nil }
+            }
+            guard j > digitsStart else { return nil }
+            let length = (j < b.count && b[j] == UInt8(ascii: ";")) ? j - i + 1 : j - i
+            let scalar = Unicode.Scalar(windows1252(value)) ?? "\u{FFFD}"
+            return (Array(String(Character(scalar)).utf8), length)
+        }
+        while j < limit, isLetter(b[j]) || isDigit(b[j]) { j += 1 }
+        guard j > i + 1, j < b.count, b[j] == UInt8(ascii: ";") else { return nil }
+        let name = String(decoding: b[(i + 1)..<j], as: UTF8.self)
+        if name == "apos" { return ([39], j - i + 1) }
+        guard let entity = htmlEntityLookup(name), let scalar = Unicode.Scalar(entity.pointee.value) else { return nil }
+        return (Array(String(Character(scalar)).utf8), j - i + 1)
+    }
+
+    /// Numeric references in 0x80–0x9F mean Windows-1252 characters in practice (HTML5 rule).
+    static func windows1252(_ v: UInt32) -> UInt32 {
+        guard (0x80...0x9F).contains(v) else { return v == 0 ? 0xFFFD : v }
+        let table: [UInt32] = [0x20AC, 0x81, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030,
+                               0x0160, 0x2039, 0x0152, 0x8D, 0x017D, 0x8F, 0x90, 0x2018, 0x2019, 0x201C,
+                               0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153,
+                               0x9D, 0x017E, 0x0178]
+        return table[Int(v - 0x80)]
+    }
+}

@@ -1,0 +1,3 @@
+import CFFmpeg
+import CPulse
+import NowPlaying

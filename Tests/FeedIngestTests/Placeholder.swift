@@ -1,0 +1,2 @@
+import XCTest
+final class FeedIngestPlaceholderTests: XCTestCase { func testBuilds() {} }

@@ -1,0 +1,2 @@
+import XCTest
+final class NowPlayingPlaceholderTests: XCTestCase { func testBuilds() {} }

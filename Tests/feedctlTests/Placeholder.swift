@@ -1,0 +1,2 @@
+import XCTest
+final class feedctlPlaceholderTests: XCTestCase { func testBuilds() {} }
