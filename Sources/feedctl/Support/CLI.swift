@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+
+/// Options every library command shares.
+struct LibraryOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Library database (default: $FEEDCTL_DB, else $XDG_DATA_HOME/feedctl/library.sqlite).", valueName: "path"))
+    var db: String?
+}
+
+/// `--json` for listing commands.
+struct OutputOptions: ParsableArguments {
+    @Flag(name: .long, help: "Print JSON (the documented contract) instead of text.")
+    var json = false
+}
+
+/// Runs a command body, turning any error into one line on stderr and exit status 1:
+/// scripts see a non-zero status, people see what went wrong.
+func runReporting(_ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch let exit as ExitCode {
+        throw exit
+    } catch {
+        printError(String(describing: error))
+        throw ExitCode(1)
+    }
+}
+
+/// Async variant of `runReporting`.
+func runReporting(_ body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch let exit as ExitCode {
+        throw exit
+    } catch {
+        printError(String(describing: error))
+        throw ExitCode(1)
+    }
+}
+
+func printError(_ message: String) {
+    let line = message.split(whereSeparator: \.isNewline).joined(separator: " ")
+    FileHandle.standardError.write(Data("feedctl: \(line)\n".utf8))
+}
+
+/// Writes an Encodable as one JSON document on stdout.
+func printJSON<T: Encodable>(_ value: T, pretty: Bool = false) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.withoutEscapingSlashes]
+    var data = try encoder.encode(value)
+    data.append(10)
+    FileHandle.standardOutput.write(data)
+}
+
+/// Standard output is a terminal (progress bars and colours only then).
+var stdoutIsTTY: Bool { isatty(STDOUT_FILENO) == 1 }
+var stderrIsTTY: Bool { isatty(STDERR_FILENO) == 1 }
+
+/// `1:02:03` or `2:03`.
+func formatClock(_ seconds: Double) -> String {
+    let s = max(0, Int(seconds.rounded(.down)))
+    let h = s / 3600, m = (s % 3600) / 60, sec = s % 60
+    return h > 0 ? String(format: "%d:%02d:%02d", h, m, sec) : String(format: "%d:%02d", m, sec)
+}

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Installs what feedctl needs to build, test and run on Debian 12 (as root, or with sudo).
+# Idempotent: installs only missing packages; runs `apt-get update` only when something is missing.
+# Usage: scripts/install-deps.sh [--bench]   (--bench adds the peers the benchmarks compare against)
+set -euo pipefail
+
+packages=(
+  pkg-config ca-certificates python3
+  libxml2-dev libxml2-utils            # FeedIngest parsing (xmllint: parse benchmark peer)
+  libsqlite3-dev                       # the library (GRDB over the system SQLite)
+  libcurl4-openssl-dev                 # fetching feeds
+  libavformat-dev libavcodec-dev libswresample-dev libavutil-dev libavfilter-dev ffmpeg  # decoding; test media
+  libpulse-dev pulseaudio pulseaudio-utils   # playback; the headless test/demo server
+  sox libsox-fmt-all                   # measuring what reached the sink
+)
+if [[ "${1:-}" == "--bench" ]]; then
+  packages+=(newsboat mpv time)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if ((${#missing[@]})); then
+  echo "installing: ${missing[*]}" >&2
+  sudo=""; [[ $(id -u) -eq 0 ]] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# Swift 6.3 is not a Debian package: it lives in /opt/swift on these machines.
+if ! command -v swift >/dev/null 2>&1; then
+  if [[ -x /opt/swift/usr/bin/swift ]]; then
+    echo "note: add /opt/swift/usr/bin to PATH" >&2
+  else
+    echo "error: Swift 6.3 toolchain not found (expected on PATH or in /opt/swift)" >&2
+    exit 1
+  fi
+fi
