@@ -48,7 +48,7 @@ struct ParseCommand: ParsableCommand {
             }
             out.flush()
         } catch {
-            out.flush()
+            out.buffer.removeAll()   // no half document on stdout
             printError("feedctl: \(source): \(error.description)")
             throw ExitCode.failure
         }

@@ -11,6 +11,8 @@ enum DocumentSniffer {
         func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool {
             b.count >= offset + magic.count && Array(b[offset..<(offset + magic.count)]) == magic
         }
+        // UTF-16, with or without a byte-order mark: only XML feeds come that way.
+        if starts([0xFF, 0xFE]) || starts([0xFE, 0xFF]) || starts([0x3C, 0x00]) || starts([0x00, 0x3C]) { return .xml }
         if starts([0x89, 0x50, 0x4E, 0x47]) { return .other("a PNG image") }
         if starts([0xFF, 0xD8, 0xFF]) { return .other("a JPEG image") }
         if starts(Array("GIF8".utf8)) { return .other("a GIF image") }
@@ -22,8 +24,6 @@ enum DocumentSniffer {
         if starts(Array("OggS".utf8)) { return .other("an Ogg media file") }
         if starts(Array("fLaC".utf8)) { return .other("a FLAC audio file") }
         if starts(Array("ftyp".utf8), at: 4) { return .other("an MP4/M4A media file") }
-        // UTF-16, with or without a byte-order mark: only XML feeds come that way.
-        if starts([0xFF, 0xFE]) || starts([0xFE, 0xFF]) || starts([0x3C, 0x00]) || starts([0x00, 0x3C]) { return .xml }
 
         var i = starts([0xEF, 0xBB, 0xBF]) ? 3 : 0
         while i < b.count, b[i] == 0x20 || b[i] == 0x09 || b[i] == 0x0A || b[i] == 0x0D { i += 1 }
