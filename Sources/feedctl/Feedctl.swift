@@ -5,5 +5,6 @@ import FeedIngest
 struct Feedctl: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "feedctl",
-        abstract: "Feed ingestion and background playback for podcasts, YouTube and Rumble.")
+        abstract: "Feed ingestion and background playback for podcasts, YouTube and Rumble.",
+        subcommands: [ParseCommand.self])
 }

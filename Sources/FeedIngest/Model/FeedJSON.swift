@@ -1,0 +1,114 @@
+/// The `feedctl parse --json` contract (README): keys exactly as documented, null for missing
+/// values, Unix seconds for dates. Written piecewise so a caller can stream: `begin`, one
+/// `item` per item as it arrives, then `end` with the channel fields (JSON key order is not
+/// significant).
+public enum FeedJSON {
+    /// The opening of the document, up to the items array.
+    public static func begin(into out: inout [UInt8]) {
+        out.append(contentsOf: Array("{\"items\": [".utf8))
+    }
+
+    /// One item; `index` is its position (a comma precedes all but the first).
+    public static func item(_ item: Item, index: Int, into out: inout [UInt8]) {
+        out.append(contentsOf: index == 0 ? [10] : [44, 10])
+        var o = ObjectWriter()
+        o.open(&out)
+        o.field("id", item.id, &out)
+        o.field("guid", item.guid, &out)
+        o.field("title", item.title, &out)
+        o.field("url", item.url, &out)
+        o.field("published", item.published, &out)
+        o.field("updated", item.updated, &out)
+        o.field("duration", item.duration.map(Int64.init), &out)
+        o.key("enclosure", &out)
+        if let e = item.enclosure {
+            var inner = ObjectWriter()
+            inner.open(&out)
+            inner.field("url", e.url, &out)
+            inner.field("type", e.type, &out)
+            inner.field("length", e.length, &out)
+            out.append(UInt8(ascii: "}"))
+        } else {
+            out.append(contentsOf: Array("null".utf8))
+        }
+        o.field("thumbnail", item.thumbnail, &out)
+        o.field("author", item.author, &out)
+        o.field("description", item.description, &out)
+        o.field("views", item.views, &out)
+        o.key("is_short", &out)
+        out.append(contentsOf: Array((item.isShort ? "true" : "false").utf8))
+        o.field("episode", item.episode.map(Int64.init), &out)
+        o.field("season", item.season.map(Int64.init), &out)
+        o.field("chapters_url", item.chaptersURL, &out)
+        o.field("transcript_url", item.transcriptURL, &out)
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// Closes the items array and writes the channel fields.
+    public static func end(_ feed: Feed, into out: inout [UInt8]) {
+        out.append(contentsOf: Array("\n], ".utf8))
+        var o = ObjectWriter()
+        o.field("kind", feed.kind.rawValue, &out)
+        o.field("title", feed.title, &out)
+        o.field("link", feed.link, &out)
+        o.field("description", feed.description, &out)
+        o.field("author", feed.author, &out)
+        o.field("image", feed.image, &out)
+        o.field("language", feed.language, &out)
+        out.append(contentsOf: [UInt8(ascii: "}"), 10])
+    }
+
+    /// The whole document for a feed whose items are in memory.
+    public static func document(_ feed: Feed) -> String {
+        var out: [UInt8] = []
+        begin(into: &out)
+        for (i, item) in feed.items.enumerated() { self.item(item, index: i, into: &out) }
+        end(feed, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// A JSON string literal: quotes, backslashes and control characters escaped; other
+    /// characters stay UTF-8.
+    public static func quote(_ s: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for c in s.utf8 {
+            switch c {
+            case UInt8(ascii: "\""): out.append(contentsOf: [92, 34])
+            case UInt8(ascii: "\\"): out.append(contentsOf: [92, 92])
+            case 0x0A: out.append(contentsOf: [92, UInt8(ascii: "n")])
+            case 0x0D: out.append(contentsOf: [92, UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [92, UInt8(ascii: "t")])
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                out.append(contentsOf: [92, UInt8(ascii: "u"), 48, 48, hex[Int(c >> 4)], hex[Int(c & 15)]])
+            default: out.append(c)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}
+
+/// Appends `"key": value` pairs with the right commas.
+private struct ObjectWriter {
+    private var first = true
+
+    func open(_ out: inout [UInt8]) { out.append(UInt8(ascii: "{")) }
+
+    mutating func key(_ k: StaticString, _ out: inout [UInt8]) {
+        if !first { out.append(contentsOf: [44, 32]) }
+        first = false
+        out.append(UInt8(ascii: "\""))
+        out.append(contentsOf: UnsafeBufferPointer(start: k.utf8Start, count: k.utf8CodeUnitCount))
+        out.append(contentsOf: [34, 58, 32])
+    }
+
+    mutating func field(_ k: StaticString, _ v: String?, _ out: inout [UInt8]) {
+        key(k, &out)
+        if let v { FeedJSON.quote(v, into: &out) } else { out.append(contentsOf: Array("null".utf8)) }
+    }
+
+    mutating func field(_ k: StaticString, _ v: Int64?, _ out: inout [UInt8]) {
+        key(k, &out)
+        if let v { out.append(contentsOf: Array(String(v).utf8)) } else { out.append(contentsOf: Array("null".utf8)) }
+    }
+}

@@ -1,0 +1,112 @@
+/// Receives the element stream of one XML document, picks the format mapper from the root
+/// element, collects raw items and hands each finished item, normalized, to `onItem`.
+final class FeedBuilder: XMLStreamHandler {
+    enum Format: Equatable {
+        case undetermined, rss, rdf, atom, html
+        /// A well-formed document that is not a feed; the payload is its root element's name.
+        case other(String)
+    }
+
+    private(set) var format = Format.undetermined
+    var channel = RawChannel()
+    var item: RawItem?
+    var sawITunes = false
+    var sawYouTube = false
+    private(set) var itemCount = 0
+    private(set) var hasMediaEnclosure = false
+    private var itemDepth = -1
+    private var containers: [Container] = []
+    private var pending: Field?
+    private let onItem: (Item) -> Void
+    /// Called when the root says this is no feed: nothing after it matters.
+    var stop: () -> Void = {}
+
+    init(onItem: @escaping (Item) -> Void) {
+        self.onItem = onItem
+    }
+
+    func start(_ e: XMLElement) -> Bool {
+        if e.depth == 0 {
+            decideFormat(e)
+            containers.append(.other)
+            return false
+        }
+        let parent = containers.last ?? .other
+        var container = Container.other
+        let field: Field?
+        switch e.namespace {
+        case .itunes, .podcast, .content, .dc, .dcterms, .media, .yt:
+            field = ExtensionMapper.start(e, parent: parent, self, container: &container)
+        default:
+            switch format {
+            case .rss, .rdf: field = RSSMapper.start(e, parent: parent, self, container: &container)
+            case .atom: field = AtomMapper.start(e, parent: parent, self, container: &container)
+            default: field = nil
+            }
+        }
+        containers.append(container)
+        pending = field
+        return field != nil
+    }
+
+    func end(_ namespace: XMLNamespace, _ name: XMLName, depth: Int, text: String?) {
+        if !containers.isEmpty { containers.removeLast() }
+        if let text, let field = pending {
+            apply(field, text)
+            pending = nil
+        }
+        if depth == itemDepth { finishItem() }
+    }
+
+    func beginItem(_ e: XMLElement) {
+        if item != nil { finishItem() }   // an unclosed item in recovered XML
+        item = RawItem(base: e.base, isAtom: format == .atom)
+        itemDepth = e.depth
+    }
+
+    /// Flushes an item left open by a truncated document.
+    func finishDocument() {
+        if item != nil { finishItem() }
+    }
+
+    private func finishItem() {
+        guard let raw = item else { return }
+        item = nil
+        itemDepth = -1
+        if raw.videoID != nil { sawYouTube = true }
+        let normalized = ItemNormalizer.item(from: raw, shortsFeed: isShortsFeed)
+        if let type = normalized.enclosure?.type, type.hasPrefix("audio/") || type.hasPrefix("video/") {
+            hasMediaEnclosure = true
+        }
+        itemCount += 1
+        onItem(normalized)
+    }
+
+    var isShortsFeed: Bool {
+        channel.playlistID?.hasPrefix("UUSH") == true || channel.selfURL?.contains("playlist_id=UUSH") == true
+    }
+
+    private func decideFormat(_ e: XMLElement) {
+        channel.base = e.base
+        switch (e.namespace, e.name) {
+        case (.none, "rss"): format = .rss
+        case (.rdf, "RDF"): format = .rdf
+        case (.atom, "feed"), (.atom03, "feed"), (.none, "feed"):
+            format = .atom
+            channel.language = e.attributes.value("lang", in: .xml)
+        case (_, "html"): format = .html; stop()
+        default: format = .other(e.name.string); stop()
+        }
+    }
+
+    private func apply(_ field: Field, _ text: String) {
+        switch field {
+        case .ytChannelID: if channel.entryChannelID == nil { channel.entryChannelID = text }
+        case .channelTitle, .channelLink, .channelDescription, .channelItunesSummary, .channelAuthor,
+             .channelItunesAuthor, .channelImage, .channelLanguage, .channelYTChannelID, .channelPlaylistID,
+             .channelFunding:
+            channel.apply(field, text)
+        default: item?.apply(field, text)
+        }
+    }
+}

@@ -1,0 +1,133 @@
+/// What the format mappers collect, as the document spells it. `ItemNormalizer` turns it into
+/// the model once the item is complete (URLs, identity, dates, durations, text cleanup).
+struct RawItem {
+    var base: String?
+    var isAtom = false
+    var guid: String?
+    var guidIsPermaLink = true
+    var title: String?
+    var titleIsHTML = false
+    var mediaTitle: String?
+    var link: String?
+    /// The link is a non-HTML alternate, replaced by an HTML one if it comes.
+    var linkIsFallback = false
+    var published: String?
+    var updated: String?
+    var duration: String?
+    var enclosureURL: String?
+    var enclosureType: String?
+    var enclosureLength: String?
+    /// First audio/video `media:content`, used when there is no enclosure.
+    var mediaContent: (url: String, type: String?, length: String?)?
+    var thumbnail: String?
+    var itunesImage: String?
+    var author: String?
+    var itunesAuthor: String?
+    var dcCreator: String?
+    var description: String?
+    var summary: String?
+    var content: String?
+    var mediaDescription: String?
+    var views: String?
+    var videoID: String?
+    var episode: String?
+    var season: String?
+    var podcastEpisode: String?
+    var podcastSeason: String?
+    var episodeType: String?
+    var explicit: String?
+    var chaptersURL: String?
+    var transcriptURL: String?
+    var persons: [Person] = []
+    var funding: [Link] = []
+}
+
+struct RawChannel {
+    var base: String?
+    var title: String?
+    var link: String?
+    var description: String?
+    var itunesSummary: String?
+    var author: String?
+    var itunesAuthor: String?
+    var image: String?
+    var itunesImage: String?
+    var language: String?
+    var selfURL: String?
+    var ytChannelID: String?
+    /// Entry-level `yt:channelId` (carries the `UC` prefix the feed-level one may lack).
+    var entryChannelID: String?
+    var playlistID: String?
+    var funding: [Link] = []
+}
+
+/// Which captured text goes where.
+enum Field {
+    case title, link, guid, published, updated, duration, author, itunesAuthor, dcCreator
+    case description, summary, content, mediaTitle, mediaDescription
+    case episode, season, podcastEpisode, podcastSeason, episodeType, explicit, videoID, ytChannelID
+    case person(Person), funding(url: String)
+    case channelTitle, channelLink, channelDescription, channelItunesSummary, channelAuthor, channelItunesAuthor
+    case channelImage, channelLanguage, channelYTChannelID, channelPlaylistID, channelFunding(url: String)
+}
+
+/// Element containers whose children mean different things (`image/title` is not the title).
+enum Container: UInt8 {
+    case other, channel, item, image, author, mediaGroup, textInput
+}
+
+extension RawItem {
+    /// Stores captured text; the first occurrence wins (feeds repeat elements in odd places).
+    mutating func apply(_ field: Field, _ text: String) {
+        func first(_ value: inout String?) { if value == nil { value = text } }
+        switch field {
+        case .title: first(&title)
+        case .link: first(&link)
+        case .guid: first(&guid)
+        case .published: first(&published)
+        case .updated: first(&updated)
+        case .duration: first(&duration)
+        case .author: first(&author)
+        case .itunesAuthor: first(&itunesAuthor)
+        case .dcCreator: first(&dcCreator)
+        case .description: first(&description)
+        case .summary: first(&summary)
+        case .content: first(&content)
+        case .mediaTitle: first(&mediaTitle)
+        case .mediaDescription: first(&mediaDescription)
+        case .episode: first(&episode)
+        case .season: first(&season)
+        case .podcastEpisode: first(&podcastEpisode)
+        case .podcastSeason: first(&podcastSeason)
+        case .episodeType: first(&episodeType)
+        case .explicit: first(&explicit)
+        case .videoID: first(&videoID)
+        case .person(var person):
+            guard let name = TextCleaner.collapse(text) else { return }
+            person.name = name
+            persons.append(person)
+        case .funding(let url): funding.append(Link(url: url, title: TextCleaner.collapse(text)))
+        default: break
+        }
+    }
+}
+
+extension RawChannel {
+    mutating func apply(_ field: Field, _ text: String) {
+        func first(_ value: inout String?) { if value == nil { value = text } }
+        switch field {
+        case .channelTitle: first(&title)
+        case .channelLink: first(&link)
+        case .channelDescription: first(&description)
+        case .channelItunesSummary: first(&itunesSummary)
+        case .channelAuthor: first(&author)
+        case .channelItunesAuthor: first(&itunesAuthor)
+        case .channelImage: first(&image)
+        case .channelLanguage: first(&language)
+        case .channelYTChannelID: first(&ytChannelID)
+        case .channelPlaylistID: first(&playlistID)
+        case .channelFunding(let url): funding.append(Link(url: url, title: TextCleaner.collapse(text)))
+        default: break
+        }
+    }
+}

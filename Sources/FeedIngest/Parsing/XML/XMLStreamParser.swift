@@ -1,0 +1,222 @@
+import CLibXML2
+
+/// What a format mapper sees of one start tag.
+struct XMLElement {
+    let namespace: XMLNamespace
+    let name: XMLName
+    let attributes: XMLAttributes
+    /// The root element is at depth 0.
+    let depth: Int
+    /// The `xml:base` in effect (resolved), else the document's URL.
+    let base: String?
+}
+
+/// Receives the element stream. Elements inside a capturing element are its content: they
+/// are not reported, only their text is.
+protocol XMLStreamHandler: AnyObject {
+    /// Returns true to receive the element's text content in `end`.
+    func start(_ element: XMLElement) -> Bool
+    func end(_ namespace: XMLNamespace, _ name: XMLName, depth: Int, text: String?)
+}
+
+/// The one SAX2 core: a libxml2 push parser fed in chunks, keeping only an element depth, the
+/// `xml:base` stack and the text of the element being captured. Never builds a tree.
+///
+/// Options: RECOVER | NONET, never NOENT/DTDLOAD/HUGE, so external entities are not loaded (an
+/// entity loader that loads nothing backs that up) and libxml2's amplification checks stop
+/// billion-laughs documents. One instance per document, used from one thread.
+final class XMLStreamParser {
+    private let ctxt: xmlParserCtxtPtr
+    private unowned let handler: XMLStreamHandler
+    private let documentURL: String?
+    private let encoding: SourceEncoding
+
+    private(set) var depth = 0
+    private var captureDepth = -1
+    private var text: [UInt8] = []
+    private var bases: [(depth: Int, url: String)] = []
+    private var transcoded: [UInt8] = []
+    /// Namespaces declared anywhere (bit per `XMLNamespace`).
+    private(set) var declaredNamespaces: UInt32 = 0
+    private(set) var firstError: String?
+    private(set) var errorCount = 0
+    private var stopped = false
+
+    /// Text kept per captured element; beyond it is dropped (a description is not 4 MB).
+    private static let textCap = 4 << 20
+    private static let options = Int32(XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue)
+
+    init(handler: XMLStreamHandler, documentURL: String?, encoding: SourceEncoding, firstBytes: ArraySlice<UInt8>) throws(FeedError) {
+        Self.installEntityLoader
+        self.handler = handler
+        self.documentURL = documentURL
+        self.encoding = encoding
+        var sax = Self.makeHandler()
+        // UTF-16 detection needs the first 4 bytes at creation; other encodings are set below.
+        let head = encoding == .libxmlDetects ? Array(firstBytes.prefix(4)) : []
+        let created: xmlParserCtxtPtr? = head.withUnsafeBufferPointer { h in
+            h.withMemoryRebound(to: CChar.self) { c in
+                xmlCreatePushParserCtxt(&sax, nil, c.baseAddress, Int32(c.count), documentURL)
+            }
+        }
+        guard let created else { throw .malformed("libxml2 could not create a parser") }
+        ctxt = created
+        var options = Self.options
+        if encoding != .libxmlDetects { options |= Int32(XML_PARSE_IGNORE_ENC.rawValue) }
+        xmlCtxtUseOptions(ctxt, options)
+        if case .named(let name) = encoding, let h = xmlFindCharEncodingHandler(name) {
+            xmlSwitchToEncoding(ctxt, h)
+        }
+        ctxt.pointee._private = Unmanaged.passUnretained(self).toOpaque()
+        consumedHead = head.count
+    }
+
+    /// Bytes of the first chunk already handed to libxml2 at creation.
+    private(set) var consumedHead = 0
+
+    deinit {
+        if let doc = ctxt.pointee.myDoc { xmlFreeDoc(doc) }
+        ctxt.pointee.myDoc = nil
+        xmlFreeParserCtxt(ctxt)
+    }
+
+    /// Feeds the next chunk (in the document's own encoding).
+    func push(_ chunk: UnsafeBufferPointer<UInt8>, last: Bool = false) {
+        guard !stopped else { return }
+        if encoding == .windows1252 {
+            Windows1252.transcode(chunk, into: &transcoded)
+            let utf8 = transcoded
+            utf8.withUnsafeBufferPointer { parse($0, last: last) }
+        } else {
+            parse(chunk, last: last)
+        }
+    }
+
+    private func parse(_ bytes: UnsafeBufferPointer<UInt8>, last: Bool) {
+        bytes.withMemoryRebound(to: CChar.self) { c in
+            _ = xmlParseChunk(ctxt, c.baseAddress, Int32(c.count), last ? 1 : 0)
+        }
+    }
+
+    func finish() {
+        guard !stopped else { return }
+        _ = xmlParseChunk(ctxt, nil, 0, 1)
+    }
+
+    /// Stops parsing (e.g. the root is not a feed).
+    func stop() {
+        stopped = true
+        xmlStopParser(ctxt)
+    }
+
+    // MARK: Events from the C callbacks
+
+    fileprivate func startElement(_ local: UnsafePointer<UInt8>, _ uri: UnsafePointer<UInt8>?, _ nbNamespaces: Int32,
+                                  _ namespaces: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, _ nbAttributes: Int32,
+                                  _ attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?) {
+        let level = depth
+        depth += 1
+        if captureDepth >= 0 { return }
+        if nbNamespaces > 0, let namespaces {
+            for i in 0..<Int(nbNamespaces) { declaredNamespaces |= XMLNamespace(uri: namespaces[i * 2 + 1]).bit }
+        }
+        let attrs = XMLAttributes(raw: attributes, count: Int(nbAttributes))
+        if nbAttributes > 0, let base = attrs.value("base", in: .xml) {
+            bases.append((level, URLs.resolve(base, against: bases.last?.url ?? documentURL)))
+        }
+        let element = XMLElement(namespace: XMLNamespace(uri: uri), name: XMLName(bytes: local), attributes: attrs,
+                                 depth: level, base: bases.last?.url ?? documentURL)
+        if handler.start(element) {
+            captureDepth = level
+            text.removeAll(keepingCapacity: true)
+        }
+    }
+
+    fileprivate func endElement(_ local: UnsafePointer<UInt8>, _ uri: UnsafePointer<UInt8>?) {
+        depth -= 1
+        let level = depth
+        var captured: String?
+        if captureDepth >= 0 {
+            guard captureDepth == level else { return }
+            captured = String(decoding: text, as: UTF8.self)
+            captureDepth = -1
+        }
+        handler.end(XMLNamespace(uri: uri), XMLName(bytes: local), depth: level, text: captured)
+        if let last = bases.last, last.depth == level { bases.removeLast() }
+    }
+
+    fileprivate func characters(_ p: UnsafePointer<UInt8>, _ n: Int32) {
+        guard captureDepth >= 0, text.count < Self.textCap else { return }
+        text.append(contentsOf: UnsafeBufferPointer(start: p, count: Int(n)))
+    }
+
+    fileprivate func error(_ message: String) {
+        errorCount += 1
+        if firstError == nil { firstError = message }
+    }
+
+    // MARK: C glue
+
+    fileprivate static func from(_ ctx: UnsafeMutableRawPointer?) -> XMLStreamParser? {
+        guard let ctx, let me = ctx.assumingMemoryBound(to: xmlParserCtxt.self).pointee._private else { return nil }
+        return Unmanaged<XMLStreamParser>.fromOpaque(me).takeUnretainedValue()
+    }
+
+    /// libxml2 is process-global here: no external entity, DTD or XInclude is ever loaded.
+    private static let installEntityLoader: Void = {
+        xmlInitParser()
+        xmlSetExternalEntityLoader { _, _, _ in nil }
+    }()
+
+    private static func makeHandler() -> xmlSAXHandler {
+        var sax = xmlSAXHandler()
+        // SAX2 defaults keep the internal subset (entity declarations) in ctxt->myDoc; the
+        // element and text callbacks are ours, so no tree is ever built.
+        xmlSAXVersion(&sax, 2)
+        sax.startElementNs = { ctx, local, _, uri, nbNs, ns, nbAttrs, _, attrs in
+            guard let local, let me = XMLStreamParser.from(ctx) else { return }
+            me.startElement(local, uri, nbNs, ns, nbAttrs, attrs)
+        }
+        sax.endElementNs = { ctx, local, _, uri in
+            guard let local, let me = XMLStreamParser.from(ctx) else { return }
+            me.endElement(local, uri)
+        }
+        let characters: charactersSAXFunc = { ctx, p, n in
+            guard let p, n > 0, let me = XMLStreamParser.from(ctx) else { return }
+            me.characters(p, n)
+        }
+        sax.characters = characters
+        sax.cdataBlock = characters
+        sax.ignorableWhitespace = characters
+        sax.getEntity = { ctx, name in
+            guard let ctx, let name else { return nil }
+            return XMLStreamParser.entity(ctx.assumingMemoryBound(to: xmlParserCtxt.self), name)
+        }
+        // Entity content arrives as characters; a reference callback would report it twice.
+        sax.reference = nil
+        sax.comment = nil
+        sax.processingInstruction = nil
+        sax.error = nil
+        sax.warning = nil
+        sax.serror = { ctx, err in
+            guard let err, let me = XMLStreamParser.from(ctx) else { return }
+            let e = err.pointee
+            guard e.level == XML_ERR_FATAL || e.level == XML_ERR_ERROR else { return }
+            let message = e.message.map { String(cString: $0).trimmingWhitespace() } ?? "error \(e.code)"
+            me.error("line \(e.line): \(message)")
+        }
+        return sax
+    }
+
+    /// Declared entities first; then the HTML named entities feeds use without declaring them
+    /// (`&nbsp;`, `&eacute;`), added to the document's internal subset on first use.
+    private static func entity(_ ctxt: xmlParserCtxtPtr, _ name: UnsafePointer<UInt8>) -> xmlEntityPtr? {
+        if let declared = xmlSAX2GetEntity(ctxt, name) { return declared }
+        guard let doc = ctxt.pointee.myDoc, let html = htmlEntityLookup(name),
+              let scalar = Unicode.Scalar(html.pointee.value) else { return nil }
+        if doc.pointee.intSubset == nil { _ = xmlCreateIntSubset(doc, "html", nil, nil) }
+        var utf8 = Array(String(Character(scalar)).utf8)
+        utf8.append(0)
+        return xmlAddDocEntity(doc, name, Int32(XML_INTERNAL_GENERAL_ENTITY.rawValue), nil, nil, utf8)
+    }
+}

@@ -1,0 +1,125 @@
+import ArgumentParser
+import FeedIngest
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `feedctl parse <FILE|URL> [--json]`: prints the normalized feed.
+struct ParseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "parse",
+        abstract: "Parse a feed file or URL and print the normalized feed.",
+        discussion: "Reads RSS 0.9x/1.0/2.0, Atom 0.3/1.0, YouTube channel/playlist feeds and Rumble channel pages.")
+
+    @Argument(help: "A feed file, or an http(s) URL to fetch.")
+    var source: String
+
+    @Flag(help: "Print the JSON contract documented in README.md.")
+    var json = false
+
+    func run() throws {
+        var out = Output()
+        do throws(FeedError) {
+            let isURL = source.lowercased().hasPrefix("http://") || source.lowercased().hasPrefix("https://")
+            if isURL {
+                let download = try HTTPDownload.get(source, maxBytes: ParseOptions().maxBytes)
+                let options = ParseOptions(documentURL: download.effectiveURL, httpCharset: download.charset)
+                let feed = try FeedParser.parse(download.body, options: options)
+                if json {
+                    out.append(FeedJSON.document(feed))
+                } else {
+                    var lines = SummaryLines()
+                    feed.items.forEach { lines.add($0) }
+                    lines.print(feed, to: &out)
+                }
+            } else if json {
+                var count = 0
+                FeedJSON.begin(into: &out.buffer)
+                let feed = try FeedParser.parseFile(atPath: source) { item in
+                    FeedJSON.item(item, index: count, into: &out.buffer)
+                    count += 1
+                    out.flushIfFull()
+                }
+                FeedJSON.end(feed, into: &out.buffer)
+            } else {
+                var lines = SummaryLines()
+                let feed = try FeedParser.parseFile(atPath: source) { lines.add($0) }
+                lines.print(feed, to: &out)
+            }
+            out.flush()
+        } catch {
+            out.buffer.removeAll()   // no half document on stdout
+            printError("feedctl: \(source): \(error.description)")
+            throw ExitCode.failure
+        }
+    }
+}
+
+/// The readable summary: a header, then one line per item (date, duration, title).
+private struct SummaryLines {
+    private var lines: [String] = []
+
+    mutating func add(_ item: Item) {
+        let date = item.published.map(Self.date) ?? "          "
+        let duration = item.duration.map(Self.duration) ?? "-"
+        lines.append("\(date)  \(String(repeating: " ", count: max(0, 8 - duration.count)))\(duration)  \(item.title)")
+    }
+
+    func print(_ feed: Feed, to out: inout Output) {
+        out.append("kind:  \(feed.kind.rawValue)\ntitle: \(feed.title)\nitems: \(lines.count)\n")
+        for line in lines {
+            out.append(line)
+            out.append("\n")
+            out.flushIfFull()
+        }
+    }
+
+    /// `YYYY-MM-DD` (UTC) from Unix seconds (civil-from-days).
+    static func date(_ t: Int64) -> String {
+        let days = t >= 0 ? t / 86_400 : (t - 86_399) / 86_400
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        func pad(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        return "\(y)-\(pad(m))-\(pad(d))"
+    }
+
+    /// `H:MM:SS` or `M:SS`.
+    static func duration(_ s: Int) -> String {
+        func pad(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        return s >= 3600 ? "\(s / 3600):\(pad(s / 60 % 60)):\(pad(s % 60))" : "\(s / 60):\(pad(s % 60))"
+    }
+}
+
+/// Buffered standard output (written with write(2) in 64 KiB blocks).
+struct Output {
+    var buffer: [UInt8] = []
+
+    mutating func append(_ s: String) { buffer.append(contentsOf: s.utf8) }
+
+    mutating func flushIfFull() { if buffer.count >= 1 << 16 { flush() } }
+
+    mutating func flush() {
+        var offset = 0
+        buffer.withUnsafeBytes { raw in
+            while offset < raw.count {
+                let n = write(1, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { break }
+                offset += n
+            }
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+func printError(_ line: String) {
+    let bytes = Array((line + "\n").utf8)
+    bytes.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import XCTest
+@testable import FeedIngest
+
+/// The package root and its `fixtures/feeds/` folder, found from this file's path.
+enum Fixtures {
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static func path(_ name: String) -> String { packageRoot.appendingPathComponent("fixtures/feeds/\(name)").path }
+
+    static func bytes(_ name: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: URL(fileURLWithPath: path(name))))
+    }
+
+    /// Parses a fixture both ways (in memory and streamed from the file) and checks they agree.
+    static func parse(_ name: String, options: ParseOptions = .init(), file: StaticString = #filePath,
+                      line: UInt = #line) throws -> Feed {
+        let feed = try FeedParser.parse(try bytes(name), options: options)
+        var streamed: [Item] = []
+        var fromFile = try FeedParser.parseFile(atPath: path(name), options: options) { streamed.append($0) }
+        XCTAssertEqual(fromFile.items, [], "parseFile(onItem:) must not keep items", file: file, line: line)
+        fromFile.items = streamed
+        XCTAssertEqual(fromFile, feed, "streamed and in-memory parses differ for \(name)", file: file, line: line)
+        return feed
+    }
+
+    /// A fresh temporary directory, removed at the end of the test.
+    static func temporaryDirectory(_ test: XCTestCase) throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("feedctl-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        test.addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
+        return dir
+    }
+}

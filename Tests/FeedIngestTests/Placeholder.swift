@@ -1,2 +1,0 @@
-import XCTest
-final class FeedIngestPlaceholderTests: XCTestCase { func testBuilds() {} }
