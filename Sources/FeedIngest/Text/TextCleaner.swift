@@ -10,18 +10,30 @@ public enum TextCleaner {
         out.reserveCapacity(bytes.count)
         var i = 0
         let n = bytes.count
+        var inCDATA = false
         while i < n {
             let c = bytes[i]
+            if inCDATA, c == UInt8(ascii: "]"), bytes[i...].starts(with: cdataEnd) {
+                inCDATA = false
+                i += cdataEnd.count
+                continue
+            }
             if c == UInt8(ascii: "<"), i + 1 < n {
                 let next = bytes[i + 1]
                 if next == UInt8(ascii: "!") {
-                    // Comment or doctype/CDATA marker: skip to the matching end.
-                    if bytes[i...].starts(with: Array("<!--".utf8)) {
+                    if bytes[i...].starts(with: cdataStart) {
+                        // Double-wrapped show notes leave a literal CDATA section holding HTML:
+                        // its markers go, its content is read like the rest.
+                        inCDATA = true
+                        i += cdataStart.count
+                    } else if bytes[i...].starts(with: Array("<!--".utf8)) {
+                        // A comment renders as nothing: "one<!-- -->two" is one word.
                         i = find(Array("-->".utf8), in: bytes, from: i + 4).map { $0 + 3 } ?? n
                     } else {
+                        // Doctype or other declaration.
                         i = find([UInt8(ascii: ">")], in: bytes, from: i).map { $0 + 1 } ?? n
+                        out.append(32)
                     }
-                    out.append(32)
                     continue
                 }
                 if isLetter(next) || next == UInt8(ascii: "/") {
@@ -83,6 +95,9 @@ public enum TextCleaner {
         }
         return String(decoding: out, as: UTF8.self)
     }
+
+    static let cdataStart = Array("<![CDATA[".utf8)
+    static let cdataEnd = Array("]]>".utf8)
 
     // Tags that do not separate words ("fan<b>tastic</b>" stays one word).
     static let inlineTags: Set<String> = [
