@@ -59,3 +59,16 @@ final class TextCleanerTests: XCTestCase {
         XCTAssertEqual(plain("x <![CDATA[unterminated"), "x unterminated")
     }
 }
+
+extension TextCleanerTests {
+    /// The ASCII fast path must agree with the general path on every ASCII byte.
+    func testASCIICollapseAgreesWithTheGeneralPath() {
+        for c in UInt8(0)..<128 {
+            let s = String(UnicodeScalar(c))
+            for text in [" a" + s + s + "b" + s, s, s + "x"] {
+                XCTAssertEqual(TextCleaner.collapseASCII(text), TextCleaner.collapseScalars(text) ?? "", "byte \(c)")
+            }
+        }
+        XCTAssertNil(TextCleaner.collapseASCII("café"))
+    }
+}

@@ -66,6 +66,12 @@ public enum TextCleaner {
 
     /// Collapses every run of whitespace (NBSP included) to one space and trims; nil when empty.
     public static func collapse(_ text: String) -> String? {
+        if let ascii = collapseASCII(text) { return ascii.isEmpty ? nil : ascii }
+        return collapseScalars(text)
+    }
+
+    /// The general path of `collapse`.
+    static func collapseScalars(_ text: String) -> String? {
         var result = String.UnicodeScalarView()
         var pendingSpace = false
         for scalar in text.unicodeScalars {
@@ -77,6 +83,24 @@ public enum TextCleaner {
             result.append(scalar)
         }
         return result.isEmpty ? nil : String(result)
+    }
+
+    /// `collapse` for pure-ASCII text, byte by byte (Unicode properties are slow to query);
+    /// nil when the text is not ASCII.
+    static func collapseASCII(_ text: String) -> String? {
+        var out = [UInt8]()
+        var pendingSpace = false
+        for c in text.utf8 {
+            guard c < 0x80 else { return nil }
+            // ASCII White_Space (TAB…CR, space), and NUL, as in the general path.
+            if c == 32 || (9...13).contains(c) || c == 0 {
+                pendingSpace = !out.isEmpty
+                continue
+            }
+            if pendingSpace { out.append(32); pendingSpace = false }
+            out.append(c)
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Decodes HTML character references left in text (`&amp;`, `&#8217;`, `&eacute;`).

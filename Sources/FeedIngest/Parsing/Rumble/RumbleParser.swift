@@ -12,17 +12,24 @@ public enum RumbleParser {
         guard page.sawListing else { throw .notAFeed("an HTML page without a feed") }
 
         var items: [Item] = []
+        var itemChannelURL: String?         // for pages without a canonical link
         for entry in page.entries {
             switch entry {
-            case .card(let card): if let item = item(card) { items.append(item) }
-            case .grid(let json): items += (RumbleGridJSON.decode(json)?.items ?? []).compactMap { $0.value.flatMap(item) }
+            case .card(let card):
+                guard let item = item(card) else { continue }
+                items.append(item)
+                itemChannelURL = itemChannelURL ?? card.channelHref.map { URLs.resolve($0, against: site) }
+            case .grid(let json):
+                let videos = (RumbleGridJSON.decode(json)?.items ?? []).compactMap(\.value)
+                items += videos.compactMap(item)
+                itemChannelURL = itemChannelURL ?? videos.lazy.compactMap { $0.by?.url }.first
             }
         }
         var seen = Set<String>()
         items = items.filter { seen.insert($0.id).inserted }
 
         let canonical = page.canonical.map { URLs.resolve($0, against: site) }
-        let channel = [canonical, documentURL, channelURL(page.entries)].lazy.compactMap { $0.flatMap(channelPath) }.first
+        let channel = (canonical.flatMap(channelPath) ?? documentURL.flatMap(channelPath)) ?? itemChannelURL.flatMap(channelPath)
         let pageBase = documentURL.flatMap { isHTTP($0) ? $0 : nil } ?? canonical ?? site
         let title = [page.headerTitle, page.ogTitle, page.documentTitle.map(dropSiteSuffix), items.first?.author, channel?.name]
             .lazy.compactMap { $0.flatMap(TextCleaner.collapse) }.first ?? ""
@@ -90,18 +97,6 @@ public enum RumbleParser {
         guard parts.count >= 2, let kind = parts.first, kind == "c" || kind == "user",
               let name = parts.dropFirst().first, !name.isEmpty else { return nil }
         return (String(kind), String(name))
-    }
-
-    /// The channel link of the first card or grid item, for pages without a canonical link.
-    private static func channelURL(_ entries: [RumbleListingScanner.Entry]) -> String? {
-        for entry in entries {
-            switch entry {
-            case .card(let card): if let href = card.channelHref { return URLs.resolve(href, against: site) }
-            case .grid(let json):
-                if let url = RumbleGridJSON.decode(json)?.items.lazy.compactMap({ $0.value?.by?.url }).first { return url }
-            }
-        }
-        return nil
     }
 
     private static func isHTTP(_ url: String) -> Bool {
