@@ -166,3 +166,18 @@ private struct SplitMix64 {
         return z ^ (z >> 31)
     }
 }
+
+extension RumbleParserTests {
+    func testHostileNestingNeitherCrashesNorHangs() throws {
+        // 100,000 nested elements around a card, then JSON nested 100,000 deep in the grid.
+        let card = #"<div class="videostream thumbnail__grid--item"><a class="videostream__link" href="/v1abc-x.html">x</a></div>"#
+        let deepHTML = String(repeating: "<div><span>", count: 100_000) + card
+        let deep = try RumbleParser.parse(Array(deepHTML.utf8), documentURL: nil)
+        XCTAssertEqual(deep.items.map(\.id), ["v1abc"])
+
+        let deepJSON = #"<rum-videos-grid><script type="application/json">{"items":"# + String(repeating: "[", count: 100_000)
+            + "</script></rum-videos-grid>"
+        let grid = try RumbleParser.parse(Array(deepJSON.utf8), documentURL: nil)
+        XCTAssertEqual(grid.items, [])
+    }
+}
