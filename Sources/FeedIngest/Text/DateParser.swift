@@ -118,7 +118,8 @@ public enum DateParser {
     /// Days-from-civil (Howard Hinnant's algorithm), validated.
     static func epoch(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, offset: Int) -> Int64? {
         guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
-              (0...24).contains(hour), (0...59).contains(minute), (0...60).contains(second),
+              (0...23).contains(hour) || (hour == 24 && minute == 0 && second == 0),   // 24:00 is midnight
+              (0...59).contains(minute), (0...60).contains(second),
               year >= 1000, year <= 9999 else { return nil }
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400

@@ -10,18 +10,30 @@ public enum TextCleaner {
         out.reserveCapacity(bytes.count)
         var i = 0
         let n = bytes.count
+        var inCDATA = false
         while i < n {
             let c = bytes[i]
+            if inCDATA, c == UInt8(ascii: "]"), bytes[i...].starts(with: cdataEnd) {
+                inCDATA = false
+                i += cdataEnd.count
+                continue
+            }
             if c == UInt8(ascii: "<"), i + 1 < n {
                 let next = bytes[i + 1]
                 if next == UInt8(ascii: "!") {
-                    // Comment or doctype/CDATA marker: skip to the matching end.
-                    if bytes[i...].starts(with: Array("<!--".utf8)) {
+                    if bytes[i...].starts(with: cdataStart) {
+                        // Double-wrapped show notes leave a literal CDATA section holding HTML:
+                        // its markers go, its content is read like the rest.
+                        inCDATA = true
+                        i += cdataStart.count
+                    } else if bytes[i...].starts(with: Array("<!--".utf8)) {
+                        // A comment renders as nothing: "one<!-- -->two" is one word.
                         i = find(Array("-->".utf8), in: bytes, from: i + 4).map { $0 + 3 } ?? n
                     } else {
+                        // Doctype or other declaration.
                         i = find([UInt8(ascii: ">")], in: bytes, from: i).map { $0 + 1 } ?? n
+                        out.append(32)
                     }
-                    out.append(32)
                     continue
                 }
                 if isLetter(next) || next == UInt8(ascii: "/") {
@@ -54,6 +66,12 @@ public enum TextCleaner {
 
     /// Collapses every run of whitespace (NBSP included) to one space and trims; nil when empty.
     public static func collapse(_ text: String) -> String? {
+        if let ascii = collapseASCII(text) { return ascii.isEmpty ? nil : ascii }
+        return collapseScalars(text)
+    }
+
+    /// The general path of `collapse`.
+    static func collapseScalars(_ text: String) -> String? {
         var result = String.UnicodeScalarView()
         var pendingSpace = false
         for scalar in text.unicodeScalars {
@@ -65,6 +83,24 @@ public enum TextCleaner {
             result.append(scalar)
         }
         return result.isEmpty ? nil : String(result)
+    }
+
+    /// `collapse` for pure-ASCII text, byte by byte (Unicode properties are slow to query);
+    /// nil when the text is not ASCII.
+    static func collapseASCII(_ text: String) -> String? {
+        var out = [UInt8]()
+        var pendingSpace = false
+        for c in text.utf8 {
+            guard c < 0x80 else { return nil }
+            // ASCII White_Space (TAB…CR, space), and NUL, as in the general path.
+            if c == 32 || (9...13).contains(c) || c == 0 {
+                pendingSpace = !out.isEmpty
+                continue
+            }
+            if pendingSpace { out.append(32); pendingSpace = false }
+            out.append(c)
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Decodes HTML character references left in text (`&amp;`, `&#8217;`, `&eacute;`).
@@ -83,6 +119,9 @@ public enum TextCleaner {
         }
         return String(decoding: out, as: UTF8.self)
     }
+
+    static let cdataStart = Array("<![CDATA[".utf8)
+    static let cdataEnd = Array("]]>".utf8)
 
     // Tags that do not separate words ("fan<b>tastic</b>" stays one word).
     static let inlineTags: Set<String> = [

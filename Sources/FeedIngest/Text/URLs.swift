@@ -56,11 +56,15 @@ public enum ItemIdentity {
     }
 
     /// The `v…` token of a Rumble video URL's path (`/v6abc12-some-slug.html` → `v6abc12`).
+    /// Also `/embed/v6abc12/`. A bare word such as `/c/NAME/videos` is not a video.
     public static func rumbleID(fromURL url: String) -> String? {
-        let path = url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url
-        guard let last = path.split(separator: "/").last, last.first == "v" else { return nil }
+        let path = url.prefix { $0 != "?" && $0 != "#" }
+        let segments = path.split(separator: "/")
+        guard let last = segments.last, last.first == "v" else { return nil }
         let token = last.prefix { $0 != "-" && $0 != "." }
-        guard token.count > 1, token.dropFirst().allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else { return nil }
+        let isEmbed = segments.count >= 2 && segments[segments.count - 2] == "embed"
+        guard token.count > 1, token.count < last.count || isEmbed,
+              token.dropFirst().allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else { return nil }
         return String(token)
     }
 
