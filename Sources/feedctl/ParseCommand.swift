@@ -49,7 +49,7 @@ struct ParseCommand: ParsableCommand {
             out.flush()
         } catch {
             out.buffer.removeAll()   // no half document on stdout
-            printError("feedctl: \(source): \(error.description)")
+            printError("\(source): \(error.description)")
             throw ExitCode.failure
         }
     }
@@ -119,7 +119,3 @@ struct Output {
     }
 }
 
-func printError(_ line: String) {
-    let bytes = Array((line + "\n").utf8)
-    bytes.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }
-}
