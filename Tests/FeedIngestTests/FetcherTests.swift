@@ -273,6 +273,14 @@ final class FetcherTests: XCTestCase {
         XCTAssertEqual(error.description, "\(url): connection refused")
     }
 
+    func testConnectTimeout() async throws {
+        let blackhole = try XCTUnwrap(FullBacklogPort())
+        let url = "http://127.0.0.1:\(blackhole.port)/feed.xml"
+        let error = try await failure(FetchRequest(url: url, connectTimeout: 1))
+        XCTAssertEqual(error.kind, .timeout)
+        XCTAssertEqual(error.description, "\(url): connect timed out after 1 s")
+    }
+
     func testUnresolvableHost() async throws {
         let url = "http://feedctl-test.invalid/feed.xml"  // .invalid never resolves (RFC 6761)
         let error = try await failure(FetchRequest(url: url, connectTimeout: 5))

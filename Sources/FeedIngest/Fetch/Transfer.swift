@@ -66,6 +66,9 @@ final class Transfer {
             ("PROTOCOLS_STR", feedctl_curl_setopt_str(easy, CURLOPT_PROTOCOLS_STR, "http,https")),
             ("REDIR_PROTOCOLS_STR", feedctl_curl_setopt_str(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")),
             ("FOLLOWLOCATION", feedctl_curl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0)),
+            // Wait for a connection that may multiplex (HTTP/2) rather than open another: all
+            // YouTube feeds come from one host.
+            ("PIPEWAIT", feedctl_curl_setopt_long(easy, CURLOPT_PIPEWAIT, 1)),
             ("USERAGENT", feedctl_curl_setopt_str(easy, CURLOPT_USERAGENT, userAgent)),
             ("ACCEPT_ENCODING", feedctl_curl_setopt_str(easy, CURLOPT_ACCEPT_ENCODING, "")),  // all libcurl decodes
             ("HTTPHEADER", feedctl_curl_setopt_slist(easy, CURLOPT_HTTPHEADER, requestHeaders)),
@@ -148,6 +151,11 @@ final class Transfer {
 
     fileprivate func receiveHeader(_ line: UnsafeRawBufferPointer) {
         head.consume(String(decoding: line, as: UTF8.self))
+        // At the end of a head, make room for an announced body at once (not by doubling).
+        if line.count <= 2, let length = head.value("content-length").flatMap(Int.init),
+           length > body.capacity, length <= request.maxBytes {
+            body.reserveCapacity(length)
+        }
     }
 
     // MARK: errors
@@ -176,7 +184,9 @@ final class Transfer {
         case CURLE_COULDNT_RESOLVE_HOST:
             return error(.cannotResolveHost, "cannot resolve host")
         case CURLE_COULDNT_CONNECT:
-            return error(.connection, info(CURLINFO_OS_ERRNO) == Int(ECONNREFUSED) ? "connection refused" : "cannot connect: \(detail)")
+            let errno = Int32(truncatingIfNeeded: info(CURLINFO_OS_ERRNO))
+            if errno == ECONNREFUSED { return error(.connection, "connection refused") }
+            return error(.connection, errno != 0 ? "cannot connect: \(String(cString: strerror(errno)).lowercased())" : "cannot connect: \(detail)")
         case CURLE_OPERATION_TIMEDOUT:
             // libcurl reports all three timeouts with one code; its message names which
             // (lib/connect.c "Connection timed out", lib/progress.c "Operation too slow").
