@@ -19,6 +19,8 @@ public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         case truncated
         /// The server answered with an HTTP error (≥ 400).
         case http(status: Int)
+        /// A download could not open or write its file (or the server resumed at the wrong offset).
+        case fileSystem
         /// The task was cancelled, or the fetcher shut down.
         case cancelled
     }

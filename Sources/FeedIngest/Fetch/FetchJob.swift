@@ -4,6 +4,8 @@ import Synchronization
 struct FetchJob: Sendable {
     let request: FetchRequest
     let cancel: CancelFlag
+    /// Set for `Fetcher.download`: stream the body into a file.
+    var download: DownloadTarget? = nil
     /// Called once, on the fetch loop's thread: must be quick and must not block on the fetcher.
     let complete: @Sendable (Result<FetchResponse, FetchError>) -> Void
 }

@@ -45,11 +45,29 @@ public final class Fetcher: Sendable {
 
     /// Fetches one URL. Cancelling the task aborts the transfer with `.cancelled`.
     public func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
+        try await perform(request, download: nil)
+    }
+
+    /// Streams one URL's body into the file at `path` instead of memory (the response's `body`
+    /// stays empty), for offline episodes. With `resume` and a non-empty file there, it asks for
+    /// the rest (`Range: bytes=SIZE-`): a 206 continuing at SIZE is appended, a 200 rewrites
+    /// the file, and a 416 whose `Content-Range` total is SIZE means it was already complete
+    /// (returned as a 416 response). Redirect and error bodies never touch the file, and a
+    /// failure leaves the partial file for the next attempt. `maxBytes` caps the file's size.
+    /// `progress` gets (bytes in the file, expected total) after each write, on the fetch
+    /// thread: keep it quick.
+    public func download(_ request: FetchRequest, to path: String, resume: Bool = true,
+                         progress: (@Sendable (_ received: Int64, _ total: Int64?) -> Void)? = nil)
+        async throws(FetchError) -> FetchResponse {
+        try await perform(request, download: DownloadTarget(path: path, resume: resume, progress: progress))
+    }
+
+    private func perform(_ request: FetchRequest, download: DownloadTarget?) async throws(FetchError) -> FetchResponse {
         let cancel = CancelFlag()
         let inbox = self.inbox
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<FetchResponse, FetchError>, Never>) in
-                submit(FetchJob(request: request, cancel: cancel) { continuation.resume(returning: $0) })
+                submit(FetchJob(request: request, cancel: cancel, download: download) { continuation.resume(returning: $0) })
             }
         } onCancel: {
             cancel.set()

@@ -21,7 +21,8 @@ final class Transfer {
     let job: FetchJob
     let easy: UnsafeMutableRawPointer
     private var request: FetchRequest { job.request }
-    private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
+    /// libcurl's message for the last failure (CURLOPT_ERRORBUFFER).
+    private let errorBuffer: UnsafeMutablePointer<CChar>
     private var requestHeaders: UnsafeMutablePointer<curl_slist>?
     private let clock = ContinuousClock()
     private var started: ContinuousClock.Instant
@@ -32,9 +33,23 @@ final class Transfer {
     private var head = ResponseHead()
     private var body: [UInt8] = []
     private var overCap = false
+    /// Set for downloads: the body goes to this file instead of `body`.
+    private let file: DownloadFile?
+    private var hopHasBody = false
 
-    /// Nil when libcurl cannot allocate a handle or refuses a setting; `failure` says why.
+    /// Nil when a download's file cannot be opened, libcurl cannot allocate a handle or
+    /// refuses a setting; `failure` says why.
     init?(job: FetchJob, userAgent: String, failure: inout FetchError?) {
+        var problem: String?
+        if let target = job.download {
+            guard let file = DownloadFile(target, problem: &problem) else {
+                failure = FetchError(url: job.request.url, kind: .fileSystem, reason: problem ?? "cannot open \(target.path)")
+                return nil
+            }
+            self.file = file
+        } else {
+            self.file = nil
+        }
         guard let easy = curl_easy_init() else {
             failure = FetchError(url: job.request.url, kind: .connection, reason: "libcurl could not create a handle")
             return nil
@@ -42,11 +57,12 @@ final class Transfer {
         self.job = job
         self.easy = easy
         self.currentURL = job.request.url
-        self.started = clock.now
+        self.started = ContinuousClock.now
+        errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(to: 0)
         if let problem = configure(userAgent: userAgent) {
             failure = FetchError(url: job.request.url, kind: .connection, reason: "libcurl rejected \(problem)")
-            return nil
+            return nil  // deinit frees the handle and the buffer
         }
     }
 
@@ -61,6 +77,7 @@ final class Transfer {
         let me = Unmanaged.passUnretained(self).toOpaque()
         if let etag = request.etag { requestHeaders = curl_slist_append(requestHeaders, "If-None-Match: \(etag)") }
         if let date = request.lastModified { requestHeaders = curl_slist_append(requestHeaders, "If-Modified-Since: \(date)") }
+        let rangeStart = file.map { $0.existing > 0 ? $0.existing : nil } ?? request.rangeStart
         let settings: [(String, CURLcode)] = [
             ("NOSIGNAL", feedctl_curl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)),  // no SIGALRM in threads
             ("PROTOCOLS_STR", feedctl_curl_setopt_str(easy, CURLOPT_PROTOCOLS_STR, "http,https")),
@@ -72,7 +89,7 @@ final class Transfer {
             ("USERAGENT", feedctl_curl_setopt_str(easy, CURLOPT_USERAGENT, userAgent)),
             ("ACCEPT_ENCODING", feedctl_curl_setopt_str(easy, CURLOPT_ACCEPT_ENCODING, "")),  // all libcurl decodes
             ("HTTPHEADER", feedctl_curl_setopt_slist(easy, CURLOPT_HTTPHEADER, requestHeaders)),
-            ("RANGE", request.rangeStart.map { feedctl_curl_setopt_str(easy, CURLOPT_RANGE, "\(max(0, $0))-") } ?? CURLE_OK),
+            ("RANGE", rangeStart.map { feedctl_curl_setopt_str(easy, CURLOPT_RANGE, "\(max(0, $0))-") } ?? CURLE_OK),
             ("MAXFILESIZE_LARGE", feedctl_curl_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(max(0, request.maxBytes)))),
             ("CONNECTTIMEOUT_MS", feedctl_curl_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(request.connectTimeout))),
             ("LOW_SPEED_LIMIT", feedctl_curl_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, 1)),
@@ -94,6 +111,7 @@ final class Transfer {
         visited.insert(url)
         head = ResponseHead()
         body.removeAll()
+        hopHasBody = false
         errorBuffer[0] = 0
         if let problem = Self.checkURL(url) { return error(problem.kind, problem.reason) }
         let left = request.totalTimeout - elapsed
@@ -117,20 +135,30 @@ final class Transfer {
             return .redirect(to: next)
         }
         let retryAfter = head.value("retry-after").flatMap { HeaderValue.retryAfter($0, now: Int64(time(nil))) }
+        if let file, status == 416, let range = head.value("content-range"), range.hasSuffix("/\(file.existing)") {
+            return .finished(.success(response(status: status)))  // the file was already complete
+        }
         if status >= 400 {
             let phrase = head.reason.isEmpty ? HeaderValue.reasonPhrase(status) : head.reason
             var reason = phrase.isEmpty ? "HTTP \(status)" : "HTTP \(status) \(phrase)"
             if let retryAfter { reason += " (retry after \(retryAfter) s)" }
             return .finished(.failure(error(.http(status: status), reason, retryAfter: retryAfter)))
         }
+        if let file, !hopHasBody, !file.begin(status: status, contentRange: head.value("content-range"), contentLength: 0) {
+            return .finished(.failure(error(.fileSystem, file.problem ?? "cannot write \(file.target.path)")))
+        }
+        return .finished(.success(response(status: status)))
+    }
+
+    private func response(status: Int) -> FetchResponse {
         let type = HeaderValue.contentType(head.value("content-type") ?? "")
-        return .finished(.success(FetchResponse(
+        return FetchResponse(
             status: status, finalURL: currentURL,
             permanentRedirect: !hopStatuses.isEmpty && hopStatuses.allSatisfy { $0 == 301 || $0 == 308 },
             redirects: hopStatuses.count,
             etag: head.value("etag"), lastModified: head.value("last-modified"),
             contentType: type.mediaType, charset: type.charset, headers: head.dictionary,
-            body: body, seconds: elapsed)))
+            body: body, seconds: elapsed)
     }
 
     func cancelled() -> FetchError { error(.cancelled, "cancelled") }
@@ -139,6 +167,21 @@ final class Transfer {
 
     /// Body bytes. Returning less than `count` makes libcurl abort with CURLE_WRITE_ERROR.
     fileprivate func receive(_ data: UnsafeRawBufferPointer) -> Int {
+        if let file {
+            if !hopHasBody {
+                hopHasBody = true
+                let length = head.value("content-length").flatMap { Int64($0) }
+                guard file.begin(status: info(CURLINFO_RESPONSE_CODE), contentRange: head.value("content-range"), contentLength: length)
+                else { return 0 }
+            }
+            if file.writing {
+                guard file.size + Int64(data.count) <= Int64(request.maxBytes) else {
+                    overCap = true
+                    return 0
+                }
+                return file.write(data) ? data.count : 0
+            }
+        }
         // libcurl checks Content-Length against CURLOPT_MAXFILESIZE; this catches chunked and
         // compressed bodies, counted decoded so a gzip bomb stops at the cap too.
         guard body.count + data.count <= request.maxBytes else {
@@ -201,6 +244,8 @@ final class Transfer {
             return error(.tooLarge, "response larger than \(FetchError.size(request.maxBytes))")
         case CURLE_WRITE_ERROR where overCap:
             return error(.tooLarge, "response larger than \(FetchError.size(request.maxBytes))")
+        case CURLE_WRITE_ERROR where file?.problem != nil:
+            return error(.fileSystem, file?.problem ?? "cannot write")
         case CURLE_PARTIAL_FILE:
             let expected = offInfo(CURLINFO_CONTENT_LENGTH_DOWNLOAD_T)
             let of = expected > 0 ? " of \(expected)" : ""
