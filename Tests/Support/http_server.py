@@ -1,0 +1,207 @@
+#!/usr/bin/env python3
+"""A small HTTP/1.1 server for feedctl's tests (standard library only).
+
+Usage: http_server.py [--root DIR]   # binds 127.0.0.1 on a free port
+Prints the port on its first stdout line; exits when stdin closes or on SIGTERM.
+
+Files under --root are served with ETag, Last-Modified, 304s and byte ranges. Test routes:
+  /count/PATH            the file PATH (every request is logged anyway; see /stats)
+  /gzip/PATH             the file PATH, gzip-encoded when the client accepts gzip
+  /redirect/CODE?to=URL  a CODE (301, 302, 303, 307, 308) redirect to URL (default /)
+  /loop                  redirects to itself forever
+  /slow?bytes=N&delay=D  N bytes (Content-Length N), one byte every D seconds
+  /truncated             announces 1000 bytes, sends 100, closes
+  /status/CODE?retry_after=V[&retry_after_in=S]   an error status; Retry-After V, or an
+                         HTTP-date S seconds from now
+  /html                  an HTML page, not a feed
+  /big?mb=N[&chunked=1]  N MB of zeros, with Content-Length (or without, closing at the end)
+  /echo                  the request's headers as JSON
+  /stats                 JSON: {"hits": {path: n}, "log": [{path, status, encoding, sent}],
+                         "connections": n, "max_inflight": n}
+"""
+import argparse, email.utils, gzip, hashlib, json, os, signal, sys, threading, time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, unquote, urlsplit
+
+HTML = b"<!DOCTYPE html><html><head><title>Not a feed</title></head><body><p>Hello</p></body></html>\n"
+
+
+class Stats:
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.hits, self.log = {}, []
+        self.connections = self.inflight = self.max_inflight = 0
+
+    def begin(self, path):
+        with self.lock:
+            self.hits[path] = self.hits.get(path, 0) + 1
+            self.inflight += 1
+            self.max_inflight = max(self.max_inflight, self.inflight)
+
+    def end(self, entry):
+        with self.lock:
+            self.inflight -= 1
+            self.log.append(entry)
+
+    def snapshot(self):
+        with self.lock:
+            return {"hits": self.hits, "log": self.log, "connections": self.connections,
+                    "max_inflight": self.max_inflight}
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 128  # tests open dozens of connections at once
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"  # keep-alive, so clients can reuse connections
+
+    def setup(self):
+        super().setup()
+        with self.server.stats.lock:
+            self.server.stats.connections += 1
+
+    def log_message(self, *args):  # quiet: the tests read /stats instead
+        pass
+
+    def do_GET(self):
+        url = urlsplit(self.path)
+        self.query = {k: v[0] for k, v in parse_qs(url.query).items()}
+        self.entry = {"path": url.path, "status": 0, "encoding": None, "sent": 0}
+        if url.path == "/stats":
+            return self.send(200, json.dumps(self.server.stats.snapshot()).encode(), "application/json")
+        self.server.stats.begin(url.path)
+        try:
+            self.route(unquote(url.path))
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True  # the client gave up (size cap, timeout): expected
+        finally:
+            self.server.stats.end(self.entry)
+
+    def route(self, path):
+        q = self.query
+        if path.startswith("/count/"):
+            return self.serve_file(path[len("/count/"):])
+        if path.startswith("/gzip/"):
+            return self.serve_file(path[len("/gzip/"):], gzipped=True)
+        if path.startswith("/redirect/"):
+            return self.send(int(path.rsplit("/", 1)[1]), b"", headers={"Location": q.get("to", "/")})
+        if path == "/loop":
+            return self.send(302, b"", headers={"Location": "/loop"})
+        if path == "/slow":
+            return self.trickle(int(q.get("bytes", "10")), float(q.get("delay", "1")))
+        if path == "/truncated":
+            self.send_head(200, "application/xml", 1000)
+            self.write(b"<" * 100)
+            self.close_connection = True
+            return
+        if path.startswith("/status/"):
+            headers = {}
+            if "retry_after" in q:
+                headers["Retry-After"] = q["retry_after"]
+            if "retry_after_in" in q:
+                headers["Retry-After"] = email.utils.formatdate(time.time() + int(q["retry_after_in"]), usegmt=True)
+            return self.send(int(path.rsplit("/", 1)[1]), b"error\n", headers=headers)
+        if path == "/html":
+            return self.send(200, HTML, "text/html; charset=utf-8")
+        if path == "/big":
+            return self.big(int(q.get("mb", "1")) * 1_000_000, q.get("chunked") == "1")
+        if path == "/echo":
+            return self.send(200, json.dumps(dict(self.headers.items())).encode(), "application/json")
+        return self.serve_file(path.lstrip("/"))
+
+    # -- responses ---------------------------------------------------------------------------
+
+    def send_head(self, status, ctype, length, headers=None):
+        self.entry["status"] = status
+        self.send_response(status)
+        if ctype:
+            self.send_header("Content-Type", ctype)
+        if length is not None:
+            self.send_header("Content-Length", str(length))
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
+        self.end_headers()
+
+    def write(self, data):
+        self.wfile.write(data)
+        self.wfile.flush()
+        self.entry["sent"] += len(data)
+
+    def send(self, status, body, ctype="text/plain", headers=None):
+        self.send_head(status, ctype if body else None, len(body), headers)
+        if body:
+            self.write(body)
+
+    def serve_file(self, rel, gzipped=False):
+        root = os.path.realpath(self.server.root)
+        full = os.path.realpath(os.path.join(root, rel))
+        if not full.startswith(root + os.sep) or not os.path.isfile(full):
+            return self.send(404, b"not found\n")
+        with open(full, "rb") as f:
+            data = f.read()
+        etag = '"%s"' % hashlib.sha1(data).hexdigest()[:16]
+        mtime = int(os.path.getmtime(full))
+        validators = {"ETag": etag, "Last-Modified": email.utils.formatdate(mtime, usegmt=True)}
+        if self.not_modified(etag, mtime):
+            return self.send(304, b"", headers=validators)
+        ctype = "application/rss+xml; charset=utf-8" if full.endswith(".xml") else "application/octet-stream"
+        gzipped = gzipped and "gzip" in self.headers.get("Accept-Encoding", "")
+        if gzipped:
+            data = gzip.compress(data)
+            validators["Content-Encoding"] = self.entry["encoding"] = "gzip"
+        validators["Accept-Ranges"] = "bytes"
+        rng = self.headers.get("Range", "")
+        if rng.startswith("bytes=") and not gzipped:
+            first, _, last = rng[6:].partition("-")
+            start, end = int(first or 0), min(int(last) if last else len(data) - 1, len(data) - 1)
+            if start >= len(data) or start > end:
+                return self.send(416, b"", headers={"Content-Range": "bytes */%d" % len(data)})
+            validators["Content-Range"] = "bytes %d-%d/%d" % (start, end, len(data))
+            return self.send(206, data[start:end + 1], ctype, validators)
+        self.send(200, data, ctype, validators)
+
+    def not_modified(self, etag, mtime):
+        inm = self.headers.get("If-None-Match")
+        if inm is not None:  # RFC 9110: If-None-Match wins over If-Modified-Since
+            return etag in [t.strip() for t in inm.split(",")] or inm.strip() == "*"
+        ims = self.headers.get("If-Modified-Since")
+        try:
+            return ims is not None and mtime <= email.utils.parsedate_to_datetime(ims).timestamp()
+        except (TypeError, ValueError):
+            return False
+
+    def trickle(self, count, delay):
+        self.send_head(200, "application/xml", count)
+        for _ in range(count):
+            self.write(b"x")
+            time.sleep(delay)
+
+    def big(self, size, chunked):
+        self.send_head(200, "application/octet-stream", None if chunked else size)
+        block = b"\0" * 65536
+        while self.entry["sent"] < size:
+            self.write(block[:size - self.entry["sent"]])
+        if chunked:
+            self.close_connection = True  # no Content-Length: the end of the body is the close
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--root", default=".")
+    args = parser.parse_args()
+    server = Server(("127.0.0.1", 0), Handler)
+    server.root, server.stats = args.root, Stats()
+    print(server.server_address[1], flush=True)
+
+    def stop(*_):
+        os._exit(0)  # handler threads may be sleeping in /slow: don't wait for them
+
+    signal.signal(signal.SIGTERM, stop)
+    threading.Thread(target=lambda: (sys.stdin.read(), stop()), daemon=True).start()
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
