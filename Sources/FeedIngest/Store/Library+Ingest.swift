@@ -56,7 +56,9 @@ extension Library {
         let before = try Int.fetchOne(db, sql: countSQL, arguments: [channelID]) ?? 0
         let statement = try db.cachedStatement(sql: upsertSQL)
         var written = 0
-        for item in items where !item.id.isEmpty {
+        // A feed listing an id twice means one item: the first listing wins.
+        var seen = Set<String>()
+        for item in items where !item.id.isEmpty && seen.insert(item.id).inserted {
             statement.setUncheckedArguments(arguments(for: item, channelID: channelID, now: now))
             try statement.execute()
             written += db.changesCount
