@@ -54,31 +54,30 @@ extension Library {
         }
         let countSQL = "SELECT count(*) FROM items WHERE channel_id = ?"
         let before = try Int.fetchOne(db, sql: countSQL, arguments: [channelID]) ?? 0
-        let statement = try db.cachedStatement(sql: upsertSQL)
+        let statement = try RawStatement(db, sql: upsertSQL)
         var written = 0
         // A feed listing an id twice means one item: the first listing wins.
         var seen = Set<String>()
         for item in items where !item.id.isEmpty && seen.insert(item.id).inserted {
-            statement.setUncheckedArguments(arguments(for: item, channelID: channelID, now: now))
-            try statement.execute()
-            written += db.changesCount
+            bind(item, channelID: channelID, now: now, to: statement)
+            written += try statement.execute()
         }
         let after = try Int.fetchOne(db, sql: countSQL, arguments: [channelID]) ?? 0
         return IngestResult(new: after - before, updated: written - (after - before))
     }
 
     /// Values outside what the schema allows (negative durations, sizes, views) are dropped
-    /// rather than failing the whole feed.
-    private static func arguments(for item: Item, channelID: Int64, now: Int64) -> StatementArguments {
+    /// rather than failing the whole feed. Indexes follow `upsertSQL`'s placeholders.
+    private static func bind(_ item: Item, channelID: Int64, now: Int64, to s: RawStatement) {
         let nonNegative: (Int64?) -> Int64? = { v in v.flatMap { $0 >= 0 ? $0 : nil } }
-        let duration = nonNegative(item.duration.map(Int64.init))
-        return [
-            channelID, item.id,
-            item.guid, item.title, item.url, item.published, item.updated, duration,
-            item.enclosure?.url, item.enclosure?.type, nonNegative(item.enclosure?.length),
-            item.thumbnail, item.author, item.description, nonNegative(item.views), item.isShort,
-            item.episode, item.season, item.chaptersURL, item.transcriptURL,
-            now,
-        ]
+        s.bind(1, channelID); s.bind(2, item.id)
+        s.bind(3, item.guid); s.bind(4, item.title); s.bind(5, item.url)
+        s.bind(6, item.published); s.bind(7, item.updated); s.bind(8, nonNegative(item.duration.map(Int64.init)))
+        s.bind(9, item.enclosure?.url); s.bind(10, item.enclosure?.type); s.bind(11, nonNegative(item.enclosure?.length))
+        s.bind(12, item.thumbnail); s.bind(13, item.author); s.bind(14, item.description)
+        s.bind(15, nonNegative(item.views)); s.bind(16, Int64(item.isShort ? 1 : 0))
+        s.bind(17, item.episode.map(Int64.init)); s.bind(18, item.season.map(Int64.init))
+        s.bind(19, item.chaptersURL); s.bind(20, item.transcriptURL)
+        s.bind(21, now)
     }
 }

@@ -37,7 +37,9 @@ public final class Library: Sendable {
         // A sync holding the write lock must not make another writer fail at once.
         config.busyMode = .timeout(10)
         config.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // WAL makes NORMAL durable across crashes of the process (not of the OS); a cache
+            // that holds a big feed's pages keeps ingest from re-reading and re-writing them.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32768")
         }
         do {
             pool = try DatabasePool(path: path, configuration: config)
