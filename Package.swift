@@ -32,6 +32,9 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        // Library benchmarks (bench/ingest, bench/modes); never run by `swift test`.
+        .executableTarget(name: "feedctl-bench", dependencies: ["FeedIngest"]),
+
         .testTarget(name: "FeedIngestTests", dependencies: ["FeedIngest"]),
         .testTarget(name: "NowPlayingTests", dependencies: ["NowPlaying"]),
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "NowPlaying", "FeedIngest"]),

@@ -1,0 +1,83 @@
+import GRDB
+
+/// What an ingest changed.
+public struct IngestResult: Sendable, Equatable {
+    /// Items the library did not have.
+    public var new: Int
+    /// Known items whose stored fields changed (title, views, duration, thumbnail…).
+    public var updated: Int
+    public init(new: Int, updated: Int) { self.new = new; self.updated = updated }
+}
+
+extension Library {
+    /// Stores a parsed feed's items under `channelID`, and the feed's title and image as the
+    /// channel's name and image when present. See `ingest(items:channelID:now:)`.
+    public func ingest(_ feed: Feed, channelID: Int64, now: Int64) throws(LibraryError) -> IngestResult {
+        try write { db in
+            let result = try Self.upsert(feed.items, channelID: channelID, now: now, db: db)
+            let title = feed.title.trimmingCharacters(in: .whitespacesAndNewlines)
+            try db.execute(sql: """
+                UPDATE channels SET name = CASE WHEN ? <> '' THEN ? ELSE name END, image = coalesce(?, image)
+                WHERE id = ? AND (name IS NOT (CASE WHEN ? <> '' THEN ? ELSE name END) OR image IS NOT coalesce(?, image))
+                """, arguments: [title, title, feed.image, channelID, title, title, feed.image])
+            return result
+        }
+    }
+
+    /// Inserts new items and updates changed ones, in one transaction. Identity is the parser's
+    /// item id within the channel, so a re-ingest never duplicates; unchanged rows are not
+    /// rewritten; watch state is never touched; items missing from `items` are kept (a YouTube
+    /// feed lists only the latest 15). `now` becomes the discovery time of new items.
+    public func ingest(items: [Item], channelID: Int64, now: Int64) throws(LibraryError) -> IngestResult {
+        try write { db in try Self.upsert(items, channelID: channelID, now: now, db: db) }
+    }
+
+    /// The stored columns an item maps to, in `upsertSQL`'s order.
+    private static let itemColumns = [
+        "guid", "title", "url", "published", "updated", "duration", "enclosure_url", "enclosure_type",
+        "enclosure_length", "thumbnail", "author", "description", "views", "is_short", "episode", "season",
+        "chapters_url", "transcript_url",
+    ]
+
+    // The WHERE clause makes an unchanged re-ingest a read, not a write.
+    private static let upsertSQL = """
+        INSERT INTO items (channel_id, item_id, \(itemColumns.joined(separator: ", ")), discovered_at)
+        VALUES (?, ?, \(itemColumns.map { _ in "?" }.joined(separator: ", ")), ?)
+        ON CONFLICT (channel_id, item_id) DO UPDATE SET
+            \(itemColumns.map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
+        WHERE \(itemColumns.map { "items.\($0) IS NOT excluded.\($0)" }.joined(separator: " OR "))
+        """
+
+    static func upsert(_ items: [Item], channelID: Int64, now: Int64, db: Database) throws -> IngestResult {
+        guard try Bool.fetchOne(db, sql: "SELECT 1 FROM channels WHERE id = ?", arguments: [channelID]) != nil else {
+            throw LibraryError.noChannel(channelID)
+        }
+        let countSQL = "SELECT count(*) FROM items WHERE channel_id = ?"
+        let before = try Int.fetchOne(db, sql: countSQL, arguments: [channelID]) ?? 0
+        let statement = try RawStatement(db, sql: upsertSQL)
+        var written = 0
+        // A feed listing an id twice means one item: the first listing wins.
+        var seen = Set<String>()
+        for item in items where !item.id.isEmpty && seen.insert(item.id).inserted {
+            bind(item, channelID: channelID, now: now, to: statement)
+            written += try statement.execute()
+        }
+        let after = try Int.fetchOne(db, sql: countSQL, arguments: [channelID]) ?? 0
+        return IngestResult(new: after - before, updated: written - (after - before))
+    }
+
+    /// Values outside what the schema allows (negative durations, sizes, views) are dropped
+    /// rather than failing the whole feed. Indexes follow `upsertSQL`'s placeholders.
+    private static func bind(_ item: Item, channelID: Int64, now: Int64, to s: RawStatement) {
+        let nonNegative: (Int64?) -> Int64? = { v in v.flatMap { $0 >= 0 ? $0 : nil } }
+        s.bind(1, channelID); s.bind(2, item.id)
+        s.bind(3, item.guid); s.bind(4, item.title); s.bind(5, item.url)
+        s.bind(6, item.published); s.bind(7, item.updated); s.bind(8, nonNegative(item.duration.map(Int64.init)))
+        s.bind(9, item.enclosure?.url); s.bind(10, item.enclosure?.type); s.bind(11, nonNegative(item.enclosure?.length))
+        s.bind(12, item.thumbnail); s.bind(13, item.author); s.bind(14, item.description)
+        s.bind(15, nonNegative(item.views)); s.bind(16, Int64(item.isShort ? 1 : 0))
+        s.bind(17, item.episode.map(Int64.init)); s.bind(18, item.season.map(Int64.init))
+        s.bind(19, item.chaptersURL); s.bind(20, item.transcriptURL)
+        s.bind(21, now)
+    }
+}

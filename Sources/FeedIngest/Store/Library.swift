@@ -1,0 +1,84 @@
+import Foundation
+import GRDB
+
+/// A person's library: channels, their items, watch state, saved items, collections and
+/// play history, in one SQLite file (WAL, so readers never wait for a sync's writes).
+///
+/// Thread-safe: every method may be called from any thread or task. Writes are serialized by
+/// the pool; reads run concurrently on their own connections.
+public final class Library: Sendable {
+    /// The database file.
+    public let path: String
+    let pool: DatabasePool
+
+    /// Opens (creating if needed, with its directory) and migrates the library at `path`.
+    public convenience init(path: String) throws(LibraryError) {
+        try self.init(path: path, migrateUpTo: nil)
+    }
+
+    /// Opens the library at `defaultPath(environment:)`.
+    public convenience init(environment: [String: String] = ProcessInfo.processInfo.environment) throws(LibraryError) {
+        try self.init(path: Library.defaultPath(environment: environment))
+    }
+
+    /// `migrateUpTo` stops after the named migration (tests build old schemas with it).
+    init(path: String, migrateUpTo lastMigration: String?) throws(LibraryError) {
+        self.path = path
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw .database("can't create directory \(directory) for the library: \(error.localizedDescription)")
+            }
+        }
+        var config = Configuration()
+        config.foreignKeysEnabled = true
+        // A sync holding the write lock must not make another writer fail at once.
+        config.busyMode = .timeout(10)
+        config.prepareDatabase { db in
+            // WAL makes NORMAL durable across crashes of the process (not of the OS); a cache
+            // that holds a big feed's pages keeps ingest from re-reading and re-writing them.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32768")
+        }
+        do {
+            pool = try DatabasePool(path: path, configuration: config)
+            if let lastMigration {
+                try Schema.migrator.migrate(pool, upTo: lastMigration)
+            } else {
+                try Schema.migrator.migrate(pool)
+            }
+        } catch {
+            throw LibraryError.wrap(error, path: path)
+        }
+    }
+
+    /// `$FEEDCTL_DB`, else `$XDG_DATA_HOME/feedctl/library.sqlite`, else
+    /// `~/.local/share/feedctl/library.sqlite`. Empty variables count as unset (XDG spec).
+    public static func defaultPath(environment: [String: String]) -> String {
+        if let db = environment["FEEDCTL_DB"], !db.isEmpty { return db }
+        let dataHome: String
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            dataHome = xdg
+        } else {
+            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+            dataHome = (home as NSString).appendingPathComponent(".local/share")
+        }
+        return (dataHome as NSString).appendingPathComponent("feedctl/library.sqlite")
+    }
+
+    /// Names of the migrations applied to this database, oldest first.
+    public func appliedMigrations() throws(LibraryError) -> [String] {
+        try read { db in try Schema.migrator.appliedMigrations(db) }
+    }
+
+    // Typed-throws doors into GRDB: everything below goes through these two.
+
+    func read<T>(_ body: (Database) throws -> T) throws(LibraryError) -> T {
+        do { return try pool.read(body) } catch { throw LibraryError.wrap(error, path: path) }
+    }
+
+    func write<T>(_ body: (Database) throws -> T) throws(LibraryError) -> T {
+        do { return try pool.write(body) } catch { throw LibraryError.wrap(error, path: path) }
+    }
+}

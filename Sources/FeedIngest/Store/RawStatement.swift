@@ -1,0 +1,59 @@
+import GRDB
+#if canImport(GRDBSQLite)
+import GRDBSQLite
+#else
+import SQLite3
+#endif
+
+/// One prepared `sqlite3_stmt`, bound and stepped directly: the ingest hot loop, where GRDB's
+/// per-row `StatementArguments` cost more than SQLite's own work. Lives inside one GRDB write
+/// closure (its connection's queue); finalized on deinit.
+final class RawStatement {
+    private let connection: OpaquePointer
+    private let handle: OpaquePointer
+    private let sql: String
+    /// SQLite copies bound text at once (SQLITE_TRANSIENT, a macro Swift cannot import).
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    init(_ db: Database, sql: String) throws {
+        guard let connection = db.sqliteConnection else { throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "connection closed") }
+        var handle: OpaquePointer?
+        let code = sqlite3_prepare_v3(connection, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil)
+        guard code == SQLITE_OK, let handle else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)), sql: sql)
+        }
+        self.connection = connection
+        self.handle = handle
+        self.sql = sql
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    func bind(_ index: Int32, _ value: String?) {
+        if let value {
+            var value = value
+            value.withUTF8 { buffer in
+                _ = sqlite3_bind_text(handle, index, buffer.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) },
+                                      Int32(buffer.count), Self.transient)
+            }
+        } else {
+            sqlite3_bind_null(handle, index)
+        }
+    }
+
+    func bind(_ index: Int32, _ value: Int64?) {
+        if let value { sqlite3_bind_int64(handle, index, value) } else { sqlite3_bind_null(handle, index) }
+    }
+
+    /// Runs the statement to completion and resets it for the next bindings.
+    /// Returns the number of rows it changed.
+    func execute() throws -> Int {
+        defer { sqlite3_reset(handle) }
+        var code = sqlite3_step(handle)
+        while code == SQLITE_ROW { code = sqlite3_step(handle) }
+        guard code == SQLITE_DONE else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)), sql: sql)
+        }
+        return Int(sqlite3_changes(connection))
+    }
+}

@@ -1,0 +1,124 @@
+import GRDB
+
+/// The library's schema as named, forward-only migrations. Never edit a shipped migration:
+/// add a new one. The schema, not Swift code, enforces integrity.
+enum Schema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-initial", migrate: v1Initial)
+        migrator.registerMigration("v2-playback-speed", migrate: v2PlaybackSpeed)
+        return migrator
+    }
+
+    /// Names of all migrations, oldest first (tests migrate up to a given one).
+    static let migrationNames = ["v1-initial", "v2-playback-speed"]
+
+    static func v1Initial(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE channels (
+                id INTEGER PRIMARY KEY,
+                platform TEXT NOT NULL CHECK (platform IN ('youtube', 'rumble', 'podcast')),
+                source_url TEXT NOT NULL CHECK (source_url <> ''),
+                feed_url TEXT NOT NULL UNIQUE CHECK (feed_url <> ''),
+                name TEXT NOT NULL,
+                image TEXT,
+                active INTEGER NOT NULL DEFAULT 1 CHECK (active IN (0, 1)),
+                added_at INTEGER NOT NULL,
+                last_synced INTEGER,
+                last_error TEXT,
+                consecutive_errors INTEGER NOT NULL DEFAULT 0 CHECK (consecutive_errors >= 0),
+                next_poll INTEGER,
+                etag TEXT,
+                last_modified TEXT,
+                body_hash TEXT
+            ) STRICT;
+
+            CREATE TABLE items (
+                id INTEGER PRIMARY KEY,
+                channel_id INTEGER NOT NULL REFERENCES channels(id) ON DELETE CASCADE,
+                item_id TEXT NOT NULL CHECK (item_id <> ''),
+                guid TEXT,
+                title TEXT NOT NULL,
+                url TEXT,
+                published INTEGER,
+                updated INTEGER,
+                duration INTEGER CHECK (duration >= 0),
+                enclosure_url TEXT,
+                enclosure_type TEXT,
+                enclosure_length INTEGER CHECK (enclosure_length >= 0),
+                thumbnail TEXT,
+                author TEXT,
+                description TEXT,
+                views INTEGER CHECK (views >= 0),
+                is_short INTEGER NOT NULL DEFAULT 0 CHECK (is_short IN (0, 1)),
+                episode INTEGER,
+                season INTEGER,
+                chapters_url TEXT,
+                transcript_url TEXT,
+                discovered_at INTEGER NOT NULL,
+                UNIQUE (channel_id, item_id)
+            ) STRICT;
+            -- newest: published DESC (NULLs sort lowest, so unknown dates come last), then discovery.
+            CREATE INDEX items_newest ON items (published, discovered_at);
+            -- per-channel listings and catch-up's per-channel windows.
+            CREATE INDEX items_channel_published ON items (channel_id, published, discovered_at);
+            -- short-form: only the short items, already in newest order.
+            CREATE INDEX items_short ON items (published, discovered_at)
+                WHERE duration <= 180 OR is_short = 1;
+
+            CREATE TABLE watch_state (
+                item INTEGER PRIMARY KEY REFERENCES items(id) ON DELETE CASCADE,
+                watched INTEGER NOT NULL DEFAULT 0 CHECK (watched IN (0, 1)),
+                progress_seconds INTEGER NOT NULL DEFAULT 0 CHECK (progress_seconds >= 0),
+                watched_at INTEGER,
+                updated_at INTEGER NOT NULL,
+                CHECK (watched = 1 OR watched_at IS NULL)
+            ) STRICT;
+            -- catch-up's resume list: in-progress items, most recently played first.
+            CREATE INDEX watch_state_in_progress ON watch_state (updated_at)
+                WHERE watched = 0 AND progress_seconds > 0;
+
+            CREATE TABLE saved_items (
+                item INTEGER PRIMARY KEY REFERENCES items(id) ON DELETE CASCADE,
+                saved_at INTEGER NOT NULL
+            ) STRICT;
+
+            CREATE TABLE collections (
+                id INTEGER PRIMARY KEY,
+                name TEXT NOT NULL UNIQUE CHECK (name <> ''),
+                created_at INTEGER NOT NULL
+            ) STRICT;
+
+            CREATE TABLE collection_items (
+                collection INTEGER NOT NULL REFERENCES collections(id) ON DELETE CASCADE,
+                item INTEGER NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+                position INTEGER NOT NULL,
+                added_at INTEGER NOT NULL,
+                PRIMARY KEY (collection, item),
+                UNIQUE (collection, position)
+            ) STRICT;
+            CREATE INDEX collection_items_item ON collection_items (item);
+
+            -- History outlives channels: what was played is copied here, the link is optional.
+            CREATE TABLE play_history (
+                id INTEGER PRIMARY KEY,
+                item INTEGER REFERENCES items(id) ON DELETE SET NULL,
+                title TEXT NOT NULL,
+                channel_name TEXT NOT NULL,
+                url TEXT,
+                position_seconds INTEGER CHECK (position_seconds >= 0),
+                played_at INTEGER NOT NULL
+            ) STRICT;
+            CREATE INDEX play_history_item ON play_history (item);
+            CREATE INDEX play_history_played ON play_history (played_at);
+            """)
+    }
+
+    /// Per-channel playback speed, which the player remembers per show.
+    static func v2PlaybackSpeed(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE channels ADD COLUMN speed REAL NOT NULL DEFAULT 1.0
+                CHECK (speed >= 0.25 AND speed <= 4.0)
+            """)
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import GRDB
+import Testing
+@testable import FeedIngest
+
+@Suite struct StoreIngestTests {
+    let t: TestLibrary
+    let channel: Int64
+    init() throws {
+        t = try TestLibrary()
+        channel = try t.library.addTestChannel("show")
+    }
+
+    private func row(_ itemID: String) throws -> Row? {
+        try t.library.read { db in try Row.fetchOne(db, sql: "SELECT * FROM items WHERE item_id = ?", arguments: [itemID]) }
+    }
+
+    @Test func insertsEveryFieldOfTheModel() throws {
+        let full = Item(id: "ep1", guid: "g-1", title: "Épisode 1 & “more”", url: "https://ex.com/1", published: 1_700_000_000,
+                        updated: 1_700_000_100, duration: 3723,
+                        enclosure: Enclosure(url: "https://cdn.ex.com/1.mp3", type: "audio/mpeg", length: 12345),
+                        thumbnail: "https://ex.com/1.jpg", author: "Ann", description: "Notes", views: 99, isShort: false,
+                        episode: 1, season: 2, chaptersURL: "https://ex.com/c.json", transcriptURL: "https://ex.com/t.vtt")
+        let feed = Feed(kind: .podcast, title: "The Show", image: "https://ex.com/show.jpg", items: [full])
+        #expect(try t.library.ingest(feed, channelID: channel, now: 5000) == IngestResult(new: 1, updated: 0))
+        let r = try #require(try row("ep1"))
+        #expect(r["guid"] as String? == "g-1")
+        #expect(r["title"] as String? == "Épisode 1 & “more”")
+        #expect(r["published"] as Int64? == 1_700_000_000 && r["updated"] as Int64? == 1_700_000_100)
+        #expect(r["duration"] as Int? == 3723)
+        #expect(r["enclosure_url"] as String? == "https://cdn.ex.com/1.mp3")
+        #expect(r["enclosure_type"] as String? == "audio/mpeg" && r["enclosure_length"] as Int64? == 12345)
+        #expect(r["thumbnail"] as String? == "https://ex.com/1.jpg" && r["author"] as String? == "Ann")
+        #expect(r["description"] as String? == "Notes" && r["views"] as Int64? == 99 && r["is_short"] as Bool? == false)
+        #expect(r["episode"] as Int? == 1 && r["season"] as Int? == 2)
+        #expect(r["chapters_url"] as String? == "https://ex.com/c.json" && r["transcript_url"] as String? == "https://ex.com/t.vtt")
+        #expect(r["discovered_at"] as Int64? == 5000 && r["channel_id"] as Int64? == channel)
+        let stored = try t.library.channel(id: channel)
+        #expect(stored.name == "The Show" && stored.image == "https://ex.com/show.jpg")
+    }
+
+    @Test func reingestNeverDuplicatesAndUpdatesOnlyChanges() throws {
+        let first = [item("a", published: 100, views: 1), item("b", published: 200, views: 5), item("c", published: 300)]
+        #expect(try t.library.ingest(items: first, channelID: channel, now: 1000) == IngestResult(new: 3, updated: 0))
+        #expect(try t.library.ingest(items: first, channelID: channel, now: 2000) == IngestResult(new: 0, updated: 0))
+
+        try t.library.setWatched([try t.library.id(of: "a")], now: 1500)
+        try t.library.setProgress(try t.library.id(of: "b"), seconds: 30, now: 1600)
+
+        // b's views and title change, c drops out of the feed, d is new.
+        let second = [item("a", published: 100, views: 1), item("b", published: 200, title: "B renamed", views: 9),
+                      item("d", published: 400)]
+        #expect(try t.library.ingest(items: second, channelID: channel, now: 3000) == IngestResult(new: 1, updated: 1))
+
+        let items = try t.library.feed(filter: FeedFilter(channelID: channel), now: 4000)
+        #expect(items.map(\.itemID) == ["d", "c", "b", "a"])
+        let b = try #require(items.first { $0.itemID == "b" })
+        #expect(b.title == "B renamed" && b.progress == 30 && !b.watched)
+        #expect(items.first { $0.itemID == "a" }?.watched == true)
+        #expect(try row("b")?["views"] as Int64? == 9)
+        #expect(try row("b")?["discovered_at"] as Int64? == 1000)
+        #expect(try row("d")?["discovered_at"] as Int64? == 3000)
+        #expect(try t.library.channelSummary(id: channel).items == 4)
+    }
+
+    @Test func sameIDInTwoChannelsIsTwoItems() throws {
+        let other = try t.library.addTestChannel("other")
+        _ = try t.library.ingest(items: [item("same")], channelID: channel, now: 1)
+        #expect(try t.library.ingest(items: [item("same")], channelID: other, now: 1) == IngestResult(new: 1, updated: 0))
+    }
+
+    @Test func repeatedIDWithinOneFeedIsOneItem() throws {
+        let result = try t.library.ingest(items: [item("x", title: "first"), item("x", title: "second")], channelID: channel, now: 1)
+        #expect(result == IngestResult(new: 1, updated: 0))
+        #expect(try row("x")?["title"] as String? == "first")
+    }
+
+    @Test func valuesTheSchemaForbidsAreDroppedNotFatal() throws {
+        var bad = item("neg", duration: -5, views: -1)
+        bad.enclosure = Enclosure(url: "https://x/1.mp3", length: -10)
+        let result = try t.library.ingest(items: [bad, item("")], channelID: channel, now: 1)
+        #expect(result == IngestResult(new: 1, updated: 0))
+        let r = try #require(try row("neg"))
+        #expect(r["duration"] as Int? == nil && r["views"] as Int64? == nil && r["enclosure_length"] as Int64? == nil)
+    }
+
+    @Test func unknownChannelIsATypedError() {
+        #expect(throws: LibraryError.noChannel(99)) {
+            try t.library.ingest(items: [item("x")], channelID: 99, now: 1)
+        }
+    }
+
+    @Test func emptyFeedTitleKeepsTheChannelName() throws {
+        _ = try t.library.ingest(Feed(kind: .rss, title: "  ", items: []), channelID: channel, now: 1)
+        #expect(try t.library.channel(id: channel).name == "show")
+    }
+}

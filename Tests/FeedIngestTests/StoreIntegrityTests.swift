@@ -1,0 +1,58 @@
+import Foundation
+import GRDB
+import Testing
+@testable import FeedIngest
+
+/// The schema itself refuses bad rows, whatever code writes them.
+@Suite struct StoreIntegrityTests {
+    let t: TestLibrary
+    init() throws {
+        t = try TestLibrary()
+        _ = try t.library.addTestChannel("a")
+        _ = try t.library.ingest(items: [item("x", published: 10)], channelID: 1, now: 20)
+    }
+
+    private func rejects(_ sql: String, _ code: ResultCode) {
+        #expect {
+            try t.library.pool.write { db in try db.execute(sql: sql) }
+        } throws: { error in
+            (error as? DatabaseError)?.extendedResultCode == code
+        }
+    }
+
+    @Test func foreignKeys() {
+        rejects("INSERT INTO items (channel_id, item_id, title, discovered_at) VALUES (99, 'y', 't', 1)",
+                .SQLITE_CONSTRAINT_FOREIGNKEY)
+        rejects("INSERT INTO watch_state (item, updated_at) VALUES (99, 1)", .SQLITE_CONSTRAINT_FOREIGNKEY)
+        rejects("INSERT INTO collection_items (collection, item, position, added_at) VALUES (5, 1, 1, 1)",
+                .SQLITE_CONSTRAINT_FOREIGNKEY)
+    }
+
+    @Test func uniqueness() {
+        rejects("INSERT INTO channels (platform, source_url, feed_url, name, added_at) VALUES ('podcast', 's', 'https://example.com/a.xml', 'n', 1)",
+                .SQLITE_CONSTRAINT_UNIQUE)
+        rejects("INSERT INTO items (channel_id, item_id, title, discovered_at) VALUES (1, 'x', 't', 1)",
+                .SQLITE_CONSTRAINT_UNIQUE)
+    }
+
+    @Test func checksAndNotNull() {
+        rejects("INSERT INTO channels (platform, source_url, feed_url, name, added_at) VALUES ('vimeo', 's', 'f', 'n', 1)",
+                .SQLITE_CONSTRAINT_CHECK)
+        rejects("INSERT INTO watch_state (item, watched, updated_at) VALUES (1, 2, 1)", .SQLITE_CONSTRAINT_CHECK)
+        rejects("INSERT INTO watch_state (item, progress_seconds, updated_at) VALUES (1, -5, 1)", .SQLITE_CONSTRAINT_CHECK)
+        rejects("UPDATE channels SET speed = 9", .SQLITE_CONSTRAINT_CHECK)
+        rejects("INSERT INTO items (channel_id, item_id, title, discovered_at) VALUES (1, 'z', NULL, 1)",
+                .SQLITE_CONSTRAINT_NOTNULL)
+        // STRICT tables refuse a value of the wrong type instead of storing it.
+        rejects("UPDATE items SET published = 'yesterday'", .SQLITE_CONSTRAINT_DATATYPE)
+    }
+
+    @Test func typedErrorNamesTheFile() {
+        #expect {
+            try t.library.write { db in try db.execute(sql: "INSERT INTO watch_state (item, updated_at) VALUES (99, 1)") }
+        } throws: { error in
+            let message = (error as? LibraryError)?.description ?? ""
+            return message.hasPrefix("library \(t.library.path): ") && message.contains("FOREIGN KEY")
+        }
+    }
+}

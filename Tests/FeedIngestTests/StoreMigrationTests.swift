@@ -1,0 +1,49 @@
+import Foundation
+import GRDB
+import Testing
+@testable import FeedIngest
+
+@Suite struct StoreMigrationTests {
+    @Test func freshLibraryHasAllMigrationsAndWAL() throws {
+        let t = try TestLibrary()
+        #expect(try t.library.appliedMigrations() == ["v1-initial", "v2-playback-speed"])
+        let mode = try t.library.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
+        #expect(mode == "wal")
+        let fk = try t.library.read { db in try Int.fetchOne(db, sql: "PRAGMA foreign_keys") }
+        #expect(fk == 1)
+    }
+
+    @Test func upgradesFirstSchemaWithDataIntact() throws {
+        let dir = TempDir()
+        let path = dir.file("old.sqlite")
+        do {
+            // A library as the first release wrote it, with data in every table.
+            let old = try Library(path: path, migrateUpTo: "v1-initial")
+            #expect(try old.appliedMigrations() == ["v1-initial"])
+            try old.write { db in
+                try db.execute(sql: """
+                    INSERT INTO channels (id, platform, source_url, feed_url, name, added_at, etag, consecutive_errors)
+                        VALUES (7, 'youtube', 'https://www.youtube.com/@x', 'https://yt/feed?channel_id=UCx', 'X', 100, '"abc"', 2);
+                    INSERT INTO items (id, channel_id, item_id, title, published, duration, discovered_at)
+                        VALUES (42, 7, 'yt:video:aaa', 'First', 500, 61, 600);
+                    INSERT INTO watch_state (item, watched, progress_seconds, watched_at, updated_at) VALUES (42, 1, 0, 700, 700);
+                    INSERT INTO saved_items (item, saved_at) VALUES (42, 800);
+                    INSERT INTO collections (id, name, created_at) VALUES (3, 'Later', 900);
+                    INSERT INTO collection_items (collection, item, position, added_at) VALUES (3, 42, 1, 901);
+                    INSERT INTO play_history (item, title, channel_name, url, played_at) VALUES (42, 'First', 'X', 'u', 950);
+                    """)
+            }
+        }
+        let library = try Library(path: path)
+        #expect(try library.appliedMigrations() == ["v1-initial", "v2-playback-speed"])
+        let channel = try library.channel(id: 7)
+        #expect(channel.name == "X" && channel.etag == "\"abc\"" && channel.consecutiveErrors == 2 && channel.speed == 1.0)
+        let item = try library.item(id: 42)
+        #expect(item.title == "First" && item.watched && item.duration == 61 && item.channel == "X")
+        #expect(try library.saved().map(\.id) == [42])
+        #expect(try library.collection("Later").map(\.id) == [42])
+        #expect(try library.history().map(\.title) == ["First"])
+        try library.setSpeed(channelID: 7, 1.5)
+        #expect(try library.channel(id: 7).speed == 1.5)
+    }
+}
