@@ -36,8 +36,14 @@ enum DocumentSniffer {
                 || lower.hasPrefix("<body") { return .html }
             return .xml
         default:
-            let binary = b.contains { $0 == 0 || ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D) }
+            let binary = b.contains(where: isControlByte)
             return .other(binary ? "binary data" : "a plain-text document")
         }
     }
+}
+
+/// NUL or a C0 control other than tab, LF and CR: the mark of a binary file.
+private func isControlByte(_ c: UInt8) -> Bool {
+    if c == 0x09 || c == 0x0A || c == 0x0D { return false }
+    return c < 0x20
 }
