@@ -132,7 +132,7 @@ final class RumbleParserTests: XCTestCase {
     }
 
     func testBinaryGarbageIsNotAFeed() {
-        var generator = SplitMix64(seed: 42)
+        var generator = RumbleMutationRNG(seed: 42)
         let garbage = (0..<65_536).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
         XCTAssertThrowsError(try RumbleParser.parse(garbage, documentURL: nil)) { error in
             XCTAssertEqual(error as? FeedError, .notAFeed("an HTML page without a feed"))
@@ -154,19 +154,6 @@ final class RumbleParserTests: XCTestCase {
     }
 }
 
-/// A tiny deterministic PRNG, so the garbage is the same on every run.
-private struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 extension RumbleParserTests {
     func testHostileNestingNeitherCrashesNorHangs() throws {
         // 100,000 nested elements around a card, then JSON nested 100,000 deep in the grid.
@@ -179,5 +166,75 @@ extension RumbleParserTests {
             + "</script></rum-videos-grid>"
         let grid = try RumbleParser.parse(Array(deepJSON.utf8), documentURL: nil)
         XCTAssertEqual(grid.items, [])
+    }
+}
+
+extension RumbleParserTests {
+    private static let minimalPage = #"""
+        <html><body><section class="channel-listing__container">
+        <div class="videostream thumbnail__grid--item"><a class="videostream__link" href="/v9zz1-a.html?e9s=1">a</a>
+        <h3 class="thumbnail__title">A</h3></div>
+        <nav class="paginator"><ul><li class="paginator--li paginator--li--next"><a href="?page=3">next</a></li></ul></nav>
+        </section></body></html>
+        """#
+
+    func testQueryOnlyNextLinkReplacesThePageNumber() throws {
+        let feed = try RumbleParser.parse(Array(Self.minimalPage.utf8), documentURL: "https://rumble.com/c/Some1/videos?page=2")
+        XCTAssertEqual(feed.nextPage, "https://rumble.com/c/Some1/videos?page=3")
+        XCTAssertEqual(feed.channelID, "Some1", "from the document URL when there is no canonical link")
+        XCTAssertEqual(feed.link, "https://rumble.com/c/Some1")
+        XCTAssertEqual(feed.title, "Some1", "no header, no og:title, no <title>: the channel's name")
+        XCTAssertEqual(feed.items.map(\.url), ["https://rumble.com/v9zz1-a.html"])
+    }
+
+    func testALocalFileURLNamesNoChannel() throws {
+        let feed = try RumbleParser.parse(Array(Self.minimalPage.utf8), documentURL: "file:///tmp/c/notachannel/x.html")
+        XCTAssertNil(feed.channelID)
+        XCTAssertNil(feed.link)
+        XCTAssertEqual(feed.title, "")
+    }
+
+    func testMutatedPagesNeverCrash() throws {
+        var generator = RumbleMutationRNG(seed: 7)
+        for name in ["cards-page.html", "grid-last-page.html"] {
+            let original = try RumbleTestSupport.fixture("feeds/rumble/" + name)
+            for _ in 0..<200 {
+                var bytes = original
+                for _ in 0..<8 {
+                    let at = Int(generator.next() % UInt64(bytes.count))
+                    switch generator.next() % 3 {
+                    case 0: bytes[at] = UInt8(truncatingIfNeeded: generator.next())
+                    case 1: bytes.remove(at: at)
+                    default: bytes.insert(contentsOf: Array("<\"'>&[{".utf8).shuffled(using: &generator).prefix(2), at: at)
+                    }
+                }
+                do { _ = try RumbleParser.parse(bytes, documentURL: "https://rumble.com/c/X/videos") }
+                catch { XCTAssertTrue([.notAFeed("an HTML page without a feed"), .empty].contains(error), "\(error)") }
+            }
+        }
+    }
+}
+
+/// SplitMix64: deterministic, so a failing mutation is the same on every run.
+private struct RumbleMutationRNG: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+extension RumbleParserTests {
+    func testAWrongCharsetDeclarationIsIgnored() throws {
+        let page = #"<html><head><meta charset="iso-8859-1"><title>Ünïcödé</title></head><body>"#
+            + #"<div class="videostream thumbnail__grid--item"><a class="videostream__link" href="/v1ab-x.html">x</a>"#
+            + #"<h3 class="thumbnail__title">Crème brûlée 🍮</h3></div></body></html>"#
+        let feed = try RumbleParser.parse(Array(page.utf8), documentURL: nil)
+        XCTAssertEqual(feed.title, "Ünïcödé")
+        XCTAssertEqual(feed.items.map(\.title), ["Crème brûlée 🍮"])
     }
 }

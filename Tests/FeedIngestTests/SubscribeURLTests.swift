@@ -102,3 +102,12 @@ final class SubscribeURLTests: XCTestCase {
                        .youtubePlaylist(playlistID: "UUSHBJycsmduvYEL83R_U4JriQ"))
     }
 }
+
+extension SubscribeURLTests {
+    func testNonASCIIHandlesArePercentEncoded() {
+        XCTAssertEqual(SubscriptionURL.classify("https://www.youtube.com/@名前"),
+                       .youtubePage(url: "https://www.youtube.com/@%E5%90%8D%E5%89%8D"))
+        XCTAssertEqual(SubscriptionURL.classify("https://www.youtube.com/@%E5%90%8D%E5%89%8D"),
+                       .youtubePage(url: "https://www.youtube.com/@%E5%90%8D%E5%89%8D"))
+    }
+}

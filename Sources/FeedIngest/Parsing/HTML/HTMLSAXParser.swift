@@ -13,8 +13,10 @@ protocol HTMLSAXHandler: AnyObject {
 /// at the size of the input. Recovers from any error (real pages are full of them: SVG inside
 /// HTML, `</span>` inside scripts) and never touches the network.
 enum HTMLSAXParser {
+    /// IGNORE_ENC: the pages read here (Rumble, YouTube) are UTF-8; a `<meta charset>` saying
+    /// otherwise would make libxml2 convert (and garble) the real bytes, complaining on stderr.
     static let options = Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue
-        | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NONET.rawValue)
+        | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NONET.rawValue | HTML_PARSE_IGNORE_ENC.rawValue)
 
     /// Parses `bytes` as UTF-8 HTML, reporting events to `handler`.
     static func parse(_ bytes: [UInt8], into handler: some HTMLSAXHandler) throws(FeedError) {
@@ -32,8 +34,7 @@ enum HTMLSAXParser {
                 sax.pointee = makeSAXHandler()
                 ctxt.pointee.userData = box.toOpaque()
                 _ = htmlCtxtUseOptions(ctxt, options)
-                // Rumble and YouTube pages are UTF-8; without this libxml2 would read the bytes
-                // before `<meta charset>` as Latin-1.
+                // Without this libxml2 would guess Latin-1 for a page with no BOM.
                 _ = xmlSwitchEncoding(ctxt, XML_CHAR_ENCODING_UTF8)
                 _ = htmlParseDocument(ctxt)
                 if let doc = ctxt.pointee.myDoc { xmlFreeDoc(doc); ctxt.pointee.myDoc = nil }

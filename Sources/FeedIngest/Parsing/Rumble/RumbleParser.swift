@@ -91,7 +91,7 @@ public enum RumbleParser {
 
     /// `https://rumble.com/c/NAME[/videos]` or `/user/NAME` → ("c", "NAME").
     static func channelPath(_ url: String) -> (kind: String, name: String)? {
-        guard let afterScheme = url.range(of: "://") else { return nil }
+        guard isHTTP(url), let afterScheme = url.range(of: "://") else { return nil }
         let rest = url[afterScheme.upperBound...].prefix { $0 != "?" && $0 != "#" }
         let parts = rest.split(separator: "/").dropFirst()    // drop the host
         guard parts.count >= 2, let kind = parts.first, kind == "c" || kind == "user",
