@@ -59,7 +59,7 @@ public final class Subscriber: Sendable {
         var added = [try await subscribeOne(feedURL: youTube(YouTubeFeeds.channelFeedURL(channelID)), source: source, now: now)]
         if includeShorts {
             let shorts = youTube(YouTubeFeeds.playlistFeedURL(YouTubeFeeds.shortsPlaylistID(forChannel: channelID)))
-            added.append(try await subscribeOne(feedURL: shorts, source: source, now: now)
+            added.append(try await subscribeOne(feedURL: shorts, source: source, now: now))
         }
         return added
     }
