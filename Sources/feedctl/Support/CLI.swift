@@ -1,4 +1,5 @@
 import ArgumentParser
+import FeedIngest
 import Foundation
 
 /// Options every library command shares.
@@ -46,7 +47,7 @@ func printError(_ message: String) {
 /// Writes an Encodable as one JSON document on stdout.
 func printJSON<T: Encodable>(_ value: T, pretty: Bool = false) throws {
     let encoder = JSONEncoder()
-    encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.withoutEscapingSlashes]
+    encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
     var data = try encoder.encode(value)
     data.append(10)
     FileHandle.standardOutput.write(data)
@@ -61,4 +62,12 @@ func formatClock(_ seconds: Double) -> String {
     let s = max(0, Int(seconds.rounded(.down)))
     let h = s / 3600, m = (s % 3600) / 60, sec = s % 60
     return h > 0 ? String(format: "%d:%02d:%02d", h, m, sec) : String(format: "%d:%02d", m, sec)
+}
+
+extension LibraryOptions {
+    /// Opens the library named by `--db`, `FEEDCTL_DB` or the XDG default.
+    func open() throws -> Library {
+        if let db { return try Library(path: db) }
+        return try Library()
+    }
 }

@@ -1,0 +1,65 @@
+import ArgumentParser
+import FeedIngest
+import Foundation
+
+struct SyncCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Poll subscriptions: the due ones, the given ids, or all with --all.")
+    @OptionGroup var library: LibraryOptions
+    @OptionGroup var output: OutputOptions
+    @Flag(help: "Poll every active channel, due or not.") var all = false
+    @Argument(help: "Channel ids to poll now.") var ids: [Int64] = []
+
+    func run() async throws {
+        try await runReporting {
+            let lib = try library.open()
+            let now = Clock.now()
+            let channels: [Channel]
+            if !ids.isEmpty {
+                channels = try ids.map { id throws(LibraryError) in try lib.channel(id: id) }
+            } else if all {
+                channels = try lib.allChannels().filter(\.active)
+            } else {
+                channels = try lib.dueChannels(now: now)
+            }
+            let bar = ProgressBar(enabled: !output.json && stderrIsTTY, total: channels.count)
+            let report = await Syncer(library: lib).sync(channels, now: now) { result, done, _ in
+                bar.update(done: done, label: result.name)
+            }
+            bar.finish()
+            if output.json { return try printJSON(report) }
+            for r in report.channels where r.status == .error {
+                print("error    \(r.id) \(r.name): \(r.error ?? "")")
+            }
+            let updated = report.channels.filter { $0.status == .updated }.count
+            let unchanged = report.channels.filter { $0.status == .unchanged }.count
+            print("synced \(channels.count) channel\(channels.count == 1 ? "" : "s"): \(updated) updated, \(unchanged) unchanged, \(report.errors) failed; \(report.newItems) new item\(report.newItems == 1 ? "" : "s")")
+            if report.errors > 0 && report.errors == channels.count { throw ExitCode(1) }
+        }
+    }
+}
+
+/// A one-line progress bar on stderr, only when it is a terminal.
+final class ProgressBar: @unchecked Sendable {
+    private let enabled: Bool
+    private let total: Int
+    private let lock = NSLock()
+
+    init(enabled: Bool, total: Int) { self.enabled = enabled && total > 0; self.total = total }
+
+    func update(done: Int, label: String) {
+        guard enabled else { return }
+        lock.lock(); defer { lock.unlock() }
+        let width = 30
+        let filled = total == 0 ? width : done * width / total
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        let line = "\r[\(bar)] \(done)/\(total) \(label.prefix(40))\u{1B}[K"
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    func finish() {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+}
