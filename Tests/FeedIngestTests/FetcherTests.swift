@@ -68,6 +68,15 @@ final class FetcherTests: XCTestCase {
         XCTAssertEqual(try JSONDecoder().decode([String: String].self, from: Data(echoed.body))["User-Agent"], "test-agent/1")
     }
 
+    func testValidatorsWithLineBreaksAreNotSent() async throws {
+        let request = FetchRequest(url: server.url("/echo"), etag: "\"a\"\r\nX-Injected: 1", lastModified: "Wed, 21 Oct 2015 07:28:00 GMT")
+        let response = try await fetcher.fetch(request)
+        let headers = try JSONDecoder().decode([String: String].self, from: Data(response.body))
+        XCTAssertNil(headers["X-Injected"])
+        XCTAssertNil(headers["If-None-Match"])
+        XCTAssertEqual(headers["If-Modified-Since"], "Wed, 21 Oct 2015 07:28:00 GMT")
+    }
+
     func testFetchBlocking() throws {
         let response = try fetcher.fetchBlocking(FetchRequest(url: server.url("/feed.xml")))
         XCTAssertEqual(response.body, Array(feed.utf8))
@@ -318,6 +327,16 @@ final class FetcherTests: XCTestCase {
         XCTAssertLessThanOrEqual(stats.max_inflight, 4)
         // 50 requests over a handful of kept-alive connections (+1 for this stats request).
         XCTAssertLessThanOrEqual(stats.connections, 2 * 4 + 1)
+    }
+
+    func testStreamKeepsATemporaryFetcherAlive() async throws {
+        let requests = (0..<6).map { _ in FetchRequest(url: server.url("/feed.xml")) }
+        var bodies = 0
+        for await (_, result) in Fetcher(concurrency: 2).fetchAll(requests) {
+            XCTAssertEqual(try result.get().body, Array(feed.utf8))
+            bodies += 1
+        }
+        XCTAssertEqual(bodies, 6)
     }
 
     func testFetchAllReportsEachResultAtItsIndex() async throws {

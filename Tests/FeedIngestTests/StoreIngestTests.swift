@@ -94,4 +94,18 @@ import Testing
         _ = try t.library.ingest(Feed(kind: .rss, title: "  ", items: []), channelID: channel, now: 1)
         #expect(try t.library.channel(id: channel).name == "show")
     }
+
+    @Test func batchIsOneTransaction() throws {
+        let other = try t.library.addTestChannel("other")
+        let results = try t.library.ingest([(channelID: channel, feed: Feed(kind: .rss, title: "One", items: [item("a"), item("b")])),
+                                            (channelID: other, feed: Feed(kind: .rss, title: "Two", items: [item("a")]))], now: 1)
+        #expect(results == [IngestResult(new: 2, updated: 0), IngestResult(new: 1, updated: 0)])
+        #expect(try t.library.channel(id: other).name == "Two")
+        // An unknown channel fails the batch and nothing of it is stored.
+        #expect(throws: LibraryError.noChannel(99)) {
+            try t.library.ingest([(channelID: channel, feed: Feed(kind: .rss, items: [item("c")])),
+                                  (channelID: 99, feed: Feed(kind: .rss, items: [item("d")]))], now: 2)
+        }
+        #expect(try t.library.channelSummary(id: channel).items == 2)
+    }
 }

@@ -75,8 +75,10 @@ final class Transfer {
     /// Options that hold for every hop. Returns the name of the first option libcurl refused.
     private func configure(userAgent: String) -> String? {
         let me = Unmanaged.passUnretained(self).toOpaque()
-        if let etag = request.etag { requestHeaders = curl_slist_append(requestHeaders, "If-None-Match: \(etag)") }
-        if let date = request.lastModified { requestHeaders = curl_slist_append(requestHeaders, "If-Modified-Since: \(date)") }
+        // Validators come back from storage: one with a line break would inject headers.
+        func safe(_ value: String?) -> String? { value.flatMap { $0.utf8.contains { $0 < 0x20 } ? nil : $0 } }
+        if let etag = safe(request.etag) { requestHeaders = curl_slist_append(requestHeaders, "If-None-Match: \(etag)") }
+        if let date = safe(request.lastModified) { requestHeaders = curl_slist_append(requestHeaders, "If-Modified-Since: \(date)") }
         let rangeStart = file.map { $0.existing > 0 ? $0.existing : nil } ?? request.rangeStart
         let settings: [(String, CURLcode)] = [
             ("NOSIGNAL", feedctl_curl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)),  // no SIGALRM in threads
@@ -195,7 +197,7 @@ final class Transfer {
     fileprivate func receiveHeader(_ line: UnsafeRawBufferPointer) {
         head.consume(String(decoding: line, as: UTF8.self))
         // At the end of a head, make room for an announced body at once (not by doubling).
-        if line.count <= 2, let length = head.value("content-length").flatMap(Int.init),
+        if file == nil, line.count <= 2, let length = head.value("content-length").flatMap(Int.init),
            length > body.capacity, length <= request.maxBytes {
             body.reserveCapacity(length)
         }

@@ -13,14 +13,25 @@ extension Library {
     /// Stores a parsed feed's items under `channelID`, and the feed's title and image as the
     /// channel's name and image when present. See `ingest(items:channelID:now:)`.
     public func ingest(_ feed: Feed, channelID: Int64, now: Int64) throws(LibraryError) -> IngestResult {
+        try ingest([(channelID: channelID, feed: feed)], now: now).first ?? IngestResult(new: 0, updated: 0)
+    }
+
+    /// Stores many feeds in one transaction (a sync's batch): much faster than one transaction
+    /// per feed, because each commit rewrites every index page its items touched. All or nothing:
+    /// an unknown channel id fails the whole batch. Results are in `feeds`' order.
+    public func ingest(_ feeds: [(channelID: Int64, feed: Feed)], now: Int64) throws(LibraryError) -> [IngestResult] {
         try write { db in
-            let result = try Self.upsert(feed.items, channelID: channelID, now: now, db: db)
-            let title = feed.title.trimmingCharacters(in: .whitespacesAndNewlines)
-            try db.execute(sql: """
-                UPDATE channels SET name = CASE WHEN ? <> '' THEN ? ELSE name END, image = coalesce(?, image)
-                WHERE id = ? AND (name IS NOT (CASE WHEN ? <> '' THEN ? ELSE name END) OR image IS NOT coalesce(?, image))
-                """, arguments: [title, title, feed.image, channelID, title, title, feed.image])
-            return result
+            let upsert = try RawStatement(db, sql: Self.upsertSQL)
+            let channelUpdate = try db.cachedStatement(sql: """
+                UPDATE channels SET name = CASE WHEN ?1 <> '' THEN ?1 ELSE name END, image = coalesce(?2, image)
+                WHERE id = ?3 AND (name IS NOT (CASE WHEN ?1 <> '' THEN ?1 ELSE name END) OR image IS NOT coalesce(?2, image))
+                """)
+            return try feeds.map { entry in
+                let result = try Self.upsert(entry.feed.items, channelID: entry.channelID, now: now, statement: upsert, db: db)
+                let title = entry.feed.title.trimmingCharacters(in: .whitespacesAndNewlines)
+                try channelUpdate.execute(arguments: [title, entry.feed.image, entry.channelID])
+                return result
+            }
         }
     }
 
@@ -29,7 +40,9 @@ extension Library {
     /// rewritten; watch state is never touched; items missing from `items` are kept (a YouTube
     /// feed lists only the latest 15). `now` becomes the discovery time of new items.
     public func ingest(items: [Item], channelID: Int64, now: Int64) throws(LibraryError) -> IngestResult {
-        try write { db in try Self.upsert(items, channelID: channelID, now: now, db: db) }
+        try write { db in
+            try Self.upsert(items, channelID: channelID, now: now, statement: try RawStatement(db, sql: Self.upsertSQL), db: db)
+        }
     }
 
     /// The stored columns an item maps to, in `upsertSQL`'s order.
@@ -48,13 +61,12 @@ extension Library {
         WHERE \(itemColumns.map { "items.\($0) IS NOT excluded.\($0)" }.joined(separator: " OR "))
         """
 
-    static func upsert(_ items: [Item], channelID: Int64, now: Int64, db: Database) throws -> IngestResult {
-        guard try Bool.fetchOne(db, sql: "SELECT 1 FROM channels WHERE id = ?", arguments: [channelID]) != nil else {
+    private static func upsert(_ items: [Item], channelID: Int64, now: Int64, statement: RawStatement, db: Database) throws -> IngestResult {
+        guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM channels WHERE id = ?"), arguments: [channelID]) != nil else {
             throw LibraryError.noChannel(channelID)
         }
-        let countSQL = "SELECT count(*) FROM items WHERE channel_id = ?"
-        let before = try Int.fetchOne(db, sql: countSQL, arguments: [channelID]) ?? 0
-        let statement = try RawStatement(db, sql: upsertSQL)
+        let count = try db.cachedStatement(sql: "SELECT count(*) FROM items WHERE channel_id = ?")
+        let before = try Int.fetchOne(count, arguments: [channelID]) ?? 0
         var written = 0
         // A feed listing an id twice means one item: the first listing wins.
         var seen = Set<String>()
@@ -62,7 +74,7 @@ extension Library {
             bind(item, channelID: channelID, now: now, to: statement)
             written += try statement.execute()
         }
-        let after = try Int.fetchOne(db, sql: countSQL, arguments: [channelID]) ?? 0
+        let after = try Int.fetchOne(count, arguments: [channelID]) ?? 0
         return IngestResult(new: after - before, updated: written - (after - before))
     }
 

@@ -1,0 +1,160 @@
+import Foundation
+import XCTest
+
+/// Runs the built `feedctl parse` binary on fixtures and on a real HTTP server on 127.0.0.1.
+final class ParseCommandTests: XCTestCase {
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static func fixture(_ name: String) -> String { packageRoot.appendingPathComponent("fixtures/feeds/\(name)").path }
+
+    /// The feedctl binary next to the test bundle (.build/debug), else in the package's .build.
+    static func feedctl() throws -> URL {
+        let candidates = [
+            Bundle.main.bundleURL, Bundle(for: ParseCommandTests.self).bundleURL.deletingLastPathComponent(),
+            Bundle.main.executableURL?.deletingLastPathComponent(), packageRoot.appendingPathComponent(".build/debug"),
+        ].compactMap { $0?.appendingPathComponent("feedctl") }
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            throw XCTSkip("feedctl binary not found in \(candidates.map(\.path)); run `swift build` first")
+        }
+        return found
+    }
+
+    struct Run { var status: Int32; var stdout: Data; var stderr: String }
+
+    func run(_ arguments: [String]) throws -> Run {
+        let process = Process()
+        process.executableURL = try Self.feedctl()
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: stdout, stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    func json(_ data: Data) throws -> [String: Any] {
+        try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    func testJSONContract() throws {
+        let result = try run(["parse", Self.fixture("rss2-podcast.xml"), "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let feed = try json(result.stdout)
+        XCTAssertEqual(Set(feed.keys), ["kind", "title", "link", "description", "author", "image", "language", "items"])
+        XCTAssertEqual(feed["kind"] as? String, "podcast")
+        XCTAssertEqual(feed["title"] as? String, "The Example Show")
+        XCTAssertEqual(feed["language"] as? String, "en")
+        let items = try XCTUnwrap(feed["items"] as? [[String: Any]])
+        XCTAssertEqual(items.count, 2)
+        XCTAssertEqual(Set(items[0].keys), [
+            "id", "guid", "title", "url", "published", "updated", "duration", "enclosure", "thumbnail", "author",
+            "description", "views", "is_short", "episode", "season", "chapters_url", "transcript_url",
+        ])
+        XCTAssertEqual(items[0]["id"] as? String, "ep2-guid")
+        XCTAssertEqual(items[0]["published"] as? Int, 1_773_129_600)
+        XCTAssertEqual(items[0]["duration"] as? Int, 3723)
+        XCTAssertEqual(items[0]["episode"] as? Int, 2)
+        XCTAssertTrue(items[0]["updated"] is NSNull)
+        XCTAssertTrue(items[0]["views"] is NSNull)
+        XCTAssertEqual(items[0]["is_short"] as? Bool, false)
+        XCTAssertEqual(items[0]["chapters_url"] as? String, "https://show.example.com/ep2/chapters.json")
+        let enclosure = try XCTUnwrap(items[0]["enclosure"] as? [String: Any])
+        XCTAssertEqual(enclosure["url"] as? String, "https://cdn.example.com/ep2.mp3")
+        XCTAssertEqual(enclosure["type"] as? String, "audio/mpeg")
+        XCTAssertEqual(enclosure["length"] as? Int, 12_345_678)
+        let second = try XCTUnwrap(items[1]["enclosure"] as? [String: Any])
+        XCTAssertTrue(second["length"] is NSNull)
+    }
+
+    func testReadableSummary() throws {
+        let result = try run(["parse", Self.fixture("rss2-podcast.xml")])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(String(decoding: result.stdout, as: UTF8.self), """
+            kind:  podcast
+            title: The Example Show
+            items: 2
+            2026-03-10   1:02:03  Episode 2: Chapters
+            2026-03-03     45:30  Episode 1: Pilot
+
+            """)
+    }
+
+    func testNotAFeedExitsWithOneLine() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("feedctl-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
+        let png = dir.appendingPathComponent("image.png")
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0]).write(to: png)
+        let result = try run(["parse", png.path, "--json"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stdout.count, 0)
+        XCTAssertEqual(result.stderr, "feedctl: \(png.path): not a feed: a PNG image\n")
+
+        let empty = dir.appendingPathComponent("empty.xml")
+        try Data().write(to: empty)
+        let emptyRun = try run(["parse", empty.path])
+        XCTAssertEqual(emptyRun.status, 1)
+        XCTAssertEqual(emptyRun.stderr, "feedctl: \(empty.path): empty document (0 bytes)\n")
+    }
+
+    /// A real HTTP server: a redirect, gzip, and a Content-Type charset that overrides the
+    /// document's (wrong) UTF-8 declaration.
+    func testURLIsFetchedWithRedirectGzipAndCharset() throws {
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        server.arguments = ["python3", "-c", Self.serverScript, Self.fixture("http-charset-latin1.xml")]
+        let out = Pipe()
+        server.standardOutput = out
+        try server.run()
+        addTeardownBlock { server.terminate(); server.waitUntilExit() }
+        let portLine = String(decoding: out.fileHandleForReading.availableDataLine(), as: UTF8.self)
+        let port = try XCTUnwrap(Int(portLine.trimmingCharacters(in: .whitespacesAndNewlines)), "server said \(portLine)")
+
+        let result = try run(["parse", "http://127.0.0.1:\(port)/redirect", "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let feed = try json(result.stdout)
+        XCTAssertEqual(feed["title"] as? String, "Garçon")
+        let items = try XCTUnwrap(feed["items"] as? [[String: Any]])
+        XCTAssertEqual(items.first?["title"] as? String, "Noël")
+
+        let missing = try run(["parse", "http://127.0.0.1:\(port)/missing"])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertEqual(missing.stderr, "feedctl: http://127.0.0.1:\(port)/missing: can't fetch http://127.0.0.1:\(port)/missing: HTTP 404\n")
+    }
+
+    static let serverScript = #"""
+import gzip, http.server, sys
+body = open(sys.argv[1], 'rb').read()
+class H(http.server.BaseHTTPRequestHandler):
+    def log_message(self, *a): pass
+    def do_GET(self):
+        if self.path == '/redirect':
+            self.send_response(302); self.send_header('Location', '/feed.xml'); self.end_headers(); return
+        if self.path != '/feed.xml':
+            self.send_response(404); self.end_headers(); return
+        data = body
+        self.send_response(200)
+        self.send_header('Content-Type', 'application/rss+xml; charset="ISO-8859-1"')
+        if 'gzip' in self.headers.get('Accept-Encoding', ''):
+            data = gzip.compress(body); self.send_header('Content-Encoding', 'gzip')
+        self.send_header('Content-Length', str(len(data))); self.end_headers(); self.wfile.write(data)
+s = http.server.HTTPServer(('127.0.0.1', 0), H)
+print(s.server_address[1], flush=True)
+s.serve_forever()
+"""#
+}
+
+private extension FileHandle {
+    /// Reads up to the first newline.
+    func availableDataLine() -> Data {
+        var line = Data()
+        while true {
+            let byte = readData(ofLength: 1)
+            if byte.isEmpty || byte.first == 0x0A { return line }
+            line.append(byte)
+        }
+    }
+}
