@@ -52,7 +52,8 @@ struct ChannelCommand: ParsableCommand {
                 if channels.isEmpty { print("no channels yet: feedctl channel add URL"); return }
                 for c in channels {
                     let error = c.lastError.map { "  ! \($0)" } ?? ""
-                    print(String(format: "%4lld  %-8@ %5d items %5d unwatched  ", c.id, c.platform.rawValue, c.items, c.unwatched) + c.name + error)
+                    print(pad(String(c.id), 4, right: true) + "  " + pad(c.platform.rawValue, 8) + pad(String(c.items), 6, right: true)
+                          + " items " + pad(String(c.unwatched), 5, right: true) + " unwatched  " + c.name + error)
                 }
             }
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FeedIngest
+import Foundation
 
 /// The root command is only configuration: library commands grouped by noun, player verbs at
 /// the top level (as mpc does).
@@ -11,5 +12,29 @@ struct Feedctl: AsyncParsableCommand {
         subcommands: [
             ParseCommand.self,
             ChannelCommand.self, SyncCommand.self,
+            FeedCommand.self, ShowCommand.self, WatchedCommand.self, ProgressCommand.self,
+            SaveCommand.self, UnsaveCommand.self, SavedCommand.self, CollectionCommand.self, HistoryCommand.self,
         ])
+
+    /// Like ArgumentParser's default, except that errors are one line on stderr (`feedctl: …`)
+    /// without the usage dump, so scripts and people get the same short message.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                print(fullMessage(for: error))
+            } else {
+                let message = message(for: error)
+                if !message.isEmpty { printError(message.replacingOccurrences(of: "Error: ", with: "")) }
+            }
+            Foundation.exit(code.rawValue)
+        }
+    }
 }

@@ -71,3 +71,9 @@ extension LibraryOptions {
         return try Library()
     }
 }
+
+/// Pads `s` with spaces to `width` characters (on the left with `right`), for aligned columns.
+func pad(_ s: String, _ width: Int, right: Bool = false) -> String {
+    let fill = String(repeating: " ", count: max(0, width - s.count))
+    return right ? fill + s : s + fill
+}
