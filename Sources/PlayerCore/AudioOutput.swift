@@ -1,7 +1,8 @@
 /// Where PCM goes: interleaved float32 stereo. The player's decode thread calls `open`, `write`,
 /// `cork`, `flush`, `drain` and `close`; any thread may call `latency` and `wake`.
 protocol AudioOutput: AnyObject, Sendable {
-    /// Opens a playback stream at `rate` (frames per second, stereo float32). Blocks until ready.
+    /// Makes a playing, empty stream at `rate` (frames per second, stereo float32), reusing the
+    /// current one when it can. Blocks until ready.
     func open(rate: Int32) throws(PlayerError)
     /// Writes as much of `samples` as the stream accepts, blocking while it is full, and returns the
     /// number of floats written; returns early (possibly 0) once `shouldYield()` is true.
@@ -16,6 +17,8 @@ protocol AudioOutput: AnyObject, Sendable {
     func latency() -> Double?
     /// Ends the stream, dropping anything buffered.
     func close()
+    /// Stops sound now (cork and flush) but keeps the stream for the next item.
+    func silence()
     /// Wakes a `write` or `drain` blocked in this output so it re-checks `shouldYield`.
     func wake()
 }
@@ -31,5 +34,6 @@ final class NullOutput: AudioOutput {
     func drain(shouldYield: () -> Bool) throws(PlayerError) -> Bool { true }
     func latency() -> Double? { 0 }
     func close() {}
+    func silence() {}
     func wake() {}
 }

@@ -18,7 +18,7 @@ final class PlaybackSession {
     init(request: PlayRequest, decoder: Decoder) {
         self.request = request
         self.decoder = decoder
-        self.resampler = Resampler(outputRate: decoder.sampleRate)
+        self.resampler = Resampler(outputRate: Resampler.outputRate)
     }
 
     var outputRate: Int32 { resampler.outputRate }

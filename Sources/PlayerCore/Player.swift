@@ -223,8 +223,8 @@ public final class Player: @unchecked Sendable {
             throw error
         }
         let output = try connectedOutput()
-        try output.open(rate: decoder.sampleRate)
         let session = PlaybackSession(request: request, decoder: decoder)
+        try output.open(rate: session.outputRate)
         var startAt = max(0, request.startAt.isFinite ? request.startAt : 0)
         if let duration = decoder.duration { startAt = min(startAt, duration) }
         if startAt > 0 { try session.seek(to: startAt) }
@@ -342,7 +342,7 @@ public final class Player: @unchecked Sendable {
         guard session != nil else { return }
         if saving { saveProgress() }
         tracker.stop()
-        output?.close()
+        output?.silence()
         session = nil
         cond.lock()
         status = .stopped

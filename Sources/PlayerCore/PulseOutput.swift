@@ -71,6 +71,14 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
 
     func open(rate: Int32) throws(PlayerError) {
         pa_threaded_mainloop_lock(loop)
+        // Reuse a live stream of the same rate: a new stream costs a round trip, and a null sink
+        // that went idle between streams can sleep up to its 2 s idle latency before reading again.
+        if let s = stream, pa_stream_get_state(s) == PA_STREAM_READY, spec.rate == UInt32(rate) {
+            pa_threaded_mainloop_unlock(loop)
+            try flush()
+            try cork(false)
+            return
+        }
         defer { pa_threaded_mainloop_unlock(loop) }
         closeLocked()
         spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(rate), channels: UInt8(Resampler.channels))
@@ -152,6 +160,11 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
         pa_threaded_mainloop_lock(loop)
         closeLocked()
         pa_threaded_mainloop_unlock(loop)
+    }
+
+    func silence() {
+        _ = try? cork(true)
+        _ = try? flush()
     }
 
     func wake() {

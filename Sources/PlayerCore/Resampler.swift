@@ -4,6 +4,8 @@ import CFFmpeg
 /// Re-initialises itself when the input format changes mid-stream. Owned by the decode thread.
 final class Resampler {
     static let channels: Int32 = 2
+    /// Everything is played at one rate so one PulseAudio stream serves every item.
+    static let outputRate: Int32 = 48000
     let outputRate: Int32
     private var swr: OpaquePointer?
     private var inputKey: (format: Int32, rate: Int32, channels: Int32) = (-1, 0, 0)
@@ -58,6 +60,11 @@ final class Resampler {
         var rc = swr_alloc_set_opts2(&swr, &outLayout, AV_SAMPLE_FMT_FLT, outputRate,
                                      &inLayout, AVSampleFormat(frame.pointee.format), frame.pointee.sample_rate,
                                      0, nil)
+        if rc >= 0 && inLayout.nb_channels == 1 {
+            // Mono to both speakers at full level, as every player does (swr's default is -3 dB).
+            var matrix: [Double] = [1, 1]
+            rc = swr_set_matrix(swr, &matrix, 1)
+        }
         if rc >= 0 { rc = swr_init(swr) }
         guard rc >= 0 else {
             swr_free(&swr)
