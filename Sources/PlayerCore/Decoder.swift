@@ -1,0 +1,188 @@
+import CFFmpeg
+
+/// Demuxes and decodes the best audio stream of one source with libavformat/libavcodec.
+/// Not thread-safe: owned by the player's decode thread. Blocking calls (open, read) return early
+/// when the `InterruptFlag` fires; network reads also time out via `rw_timeout`.
+final class Decoder {
+    let source: MediaSource
+    /// Seconds; nil when the container does not know (live streams).
+    let duration: Double?
+    let sampleRate: Int32
+    /// The decoded frame `nextFrame()` filled.
+    let frame: UnsafeMutablePointer<AVFrame>
+
+    private var format: UnsafeMutablePointer<AVFormatContext>?
+    private var codec: UnsafeMutablePointer<AVCodecContext>?
+    private let packet: UnsafeMutablePointer<AVPacket>
+    private let streamIndex: Int32
+    private let timeBase: AVRational
+    /// The container's start time in seconds (LAME MP3s start at ~0.025 s): positions are relative to it.
+    private let startTime: Double
+    private let interrupt: InterruptFlag
+    private var draining = false
+    private var badPackets = 0
+
+    init(source: MediaSource, interrupt: InterruptFlag, timeout: Double) throws(PlayerError) {
+        self.source = source
+        self.interrupt = interrupt
+        let name = source.description
+        guard let packet = av_packet_alloc(), let frame = av_frame_alloc() else {
+            throw .cannotOpen(source: name, reason: "out of memory")
+        }
+        self.packet = packet
+        self.frame = frame
+
+        var ctx = avformat_alloc_context()
+        guard let allocated = ctx else {
+            Self.free(packet: packet, frame: frame)
+            throw .cannotOpen(source: name, reason: "out of memory")
+        }
+        allocated.pointee.interrupt_callback = AVIOInterruptCB(
+            callback: { opaque in
+                guard let opaque else { return 0 }
+                return Unmanaged<InterruptFlag>.fromOpaque(opaque).takeUnretainedValue().shouldInterrupt ? 1 : 0
+            },
+            opaque: Unmanaged.passUnretained(interrupt).toOpaque())
+
+        var options: OpaquePointer?
+        let location: String
+        switch source {
+        case .remote(let url):
+            location = url
+            av_dict_set(&options, "protocol_whitelist", MediaSource.remoteProtocols, 0)
+            av_dict_set(&options, "rw_timeout", String(Int64(timeout * 1_000_000)), 0)
+            av_dict_set(&options, "user_agent", "feedctl", 0)
+        case .localFile(let path):
+            // "file:" prefix: a path like "concat:x|y" must never be read as a protocol.
+            location = "file:" + path
+            av_dict_set(&options, "protocol_whitelist", "file", 0)
+        }
+        interrupt.setDeadline(after: timeout)
+        defer { interrupt.setDeadline(after: nil) }
+        var rc = avformat_open_input(&ctx, location, nil, &options)
+        av_dict_free(&options)
+        guard rc >= 0, let fmt = ctx else {
+            Self.free(packet: packet, frame: frame)
+            throw .cannotOpen(source: name, reason: Self.reason(rc, interrupt))
+        }
+        var cc: UnsafeMutablePointer<AVCodecContext>?
+        do throws(PlayerError) {
+            rc = avformat_find_stream_info(fmt, nil)
+            guard rc >= 0 else { throw PlayerError.cannotOpen(source: name, reason: Self.reason(rc, interrupt)) }
+            var decoder: UnsafePointer<AVCodec>?
+            let index = av_find_best_stream(fmt, AVMEDIA_TYPE_AUDIO, -1, -1, &decoder, 0)
+            guard index >= 0, let decoder, let stream = fmt.pointee.streams[Int(index)] else {
+                throw PlayerError.cannotOpen(source: name, reason: index >= 0 ? "no decoder for its audio"
+                                                                              : "no audio stream")
+            }
+            // Cover art, video and chapter-text tracks are never read.
+            for i in 0..<Int(fmt.pointee.nb_streams) where i != Int(index) {
+                fmt.pointee.streams[i]?.pointee.discard = AVDISCARD_ALL
+            }
+            cc = avcodec_alloc_context3(decoder)
+            guard let cc else { throw PlayerError.cannotOpen(source: name, reason: "out of memory") }
+            rc = avcodec_parameters_to_context(cc, stream.pointee.codecpar)
+            guard rc >= 0 else { throw PlayerError.cannotOpen(source: name, reason: ffmpegMessage(rc)) }
+            cc.pointee.pkt_timebase = stream.pointee.time_base
+            rc = avcodec_open2(cc, decoder, nil)
+            guard rc >= 0 else {
+                throw PlayerError.cannotOpen(source: name, reason: "avcodec_open2: " + ffmpegMessage(rc))
+            }
+            guard cc.pointee.sample_rate > 0 else {
+                throw PlayerError.cannotOpen(source: name, reason: "audio stream has no sample rate")
+            }
+            streamIndex = index
+            timeBase = stream.pointee.time_base
+            sampleRate = cc.pointee.sample_rate
+            let noPTS = feedctl_AV_NOPTS_VALUE()
+            let start = fmt.pointee.start_time
+            startTime = start == noPTS ? 0 : Double(start) / Double(AV_TIME_BASE)
+            let d = fmt.pointee.duration
+            duration = d == noPTS || d <= 0 ? nil : Double(d) / Double(AV_TIME_BASE)
+            codec = cc
+            format = fmt
+        } catch {
+            avcodec_free_context(&cc)
+            avformat_close_input(&ctx)
+            Self.free(packet: packet, frame: frame)
+            throw error
+        }
+    }
+
+    deinit { close() }
+
+    private func close() {
+        if codec != nil { avcodec_free_context(&codec) }
+        if format != nil { avformat_close_input(&format) }
+        var p: UnsafeMutablePointer<AVPacket>? = packet
+        av_packet_free(&p)
+        var f: UnsafeMutablePointer<AVFrame>? = frame
+        av_frame_free(&f)
+    }
+
+    private static func free(packet: UnsafeMutablePointer<AVPacket>, frame: UnsafeMutablePointer<AVFrame>) {
+        var p: UnsafeMutablePointer<AVPacket>? = packet
+        av_packet_free(&p)
+        var f: UnsafeMutablePointer<AVFrame>? = frame
+        av_frame_free(&f)
+    }
+
+    private static func reason(_ rc: Int32, _ interrupt: InterruptFlag) -> String {
+        if rc == feedctl_AVERROR_EXIT() { return interrupt.isAborted ? "cancelled" : "timed out" }
+        return ffmpegMessage(rc)
+    }
+
+    /// Decodes the next audio frame into `frame`. Returns false at the end of the stream.
+    /// Corrupt packets are skipped (as players do); many in a row end playback with an error.
+    func nextFrame() throws(PlayerError) -> Bool {
+        guard let codec, let format else { return false }
+        while true {
+            let rc = avcodec_receive_frame(codec, frame)
+            if rc == 0 { badPackets = 0; return true }
+            if rc == feedctl_AVERROR_EOF() { return false }
+            if rc != feedctl_AVERROR_EAGAIN() {
+                throw .cannotDecode(source: source.description, reason: ffmpegMessage(rc))
+            }
+            if draining { return false }
+            let read = av_read_frame(format, packet)
+            if read < 0 {
+                if read == feedctl_AVERROR_EOF() || (format.pointee.pb != nil && avio_feof(format.pointee.pb) != 0) {
+                    draining = true
+                    avcodec_send_packet(codec, nil)
+                    continue
+                }
+                throw .cannotDecode(source: source.description, reason: Self.reason(read, interrupt))
+            }
+            defer { av_packet_unref(packet) }
+            guard packet.pointee.stream_index == streamIndex else { continue }
+            let sent = avcodec_send_packet(codec, packet)
+            if sent < 0 && sent != feedctl_AVERROR_EAGAIN() {
+                badPackets += 1
+                if badPackets > 50 {
+                    throw .cannotDecode(source: source.description, reason: ffmpegMessage(sent))
+                }
+            }
+        }
+    }
+
+    /// The current frame's start in seconds from the start of the item, if it has a timestamp.
+    var framePosition: Double? {
+        let pts = frame.pointee.best_effort_timestamp
+        guard pts != feedctl_AV_NOPTS_VALUE() else { return nil }
+        return Double(pts) * av_q2d(timeBase) - startTime
+    }
+
+    /// Seeks to `seconds` (from the start of the item), landing on or before it; the caller trims
+    /// decoded audio that starts before the target.
+    func seek(to seconds: Double) throws(PlayerError) {
+        guard let format, let codec else { return }
+        let ts = Int64((max(0, seconds) + startTime) * Double(AV_TIME_BASE))
+        var rc = avformat_seek_file(format, -1, Int64.min, ts, ts, 0)
+        if rc < 0 { rc = av_seek_frame(format, -1, ts, AVSEEK_FLAG_BACKWARD) }
+        guard rc >= 0 else {
+            throw .cannotDecode(source: source.description, reason: "seek failed: " + ffmpegMessage(rc))
+        }
+        avcodec_flush_buffers(codec)
+        draining = false
+    }
+}

@@ -1,0 +1,76 @@
+import CFFmpeg
+
+/// The decode side of one item: decoder, resampler, and converted audio not yet written.
+/// Owned by the player's decode thread.
+final class PlaybackSession {
+    let request: PlayRequest
+    let decoder: Decoder
+    let resampler: Resampler
+    /// Interleaved stereo floats waiting to be written, from `offset` on.
+    private(set) var pending: [Float] = []
+    private(set) var offset = 0
+    private(set) var atEnd = false
+    /// After a seek or a start position: audio before it is dropped (decoders land on the packet before).
+    private var trimTarget: Double?
+    /// Media time of the next frame when a frame carries no timestamp.
+    private var nextTime: Double = 0
+
+    init(request: PlayRequest, decoder: Decoder) {
+        self.request = request
+        self.decoder = decoder
+        self.resampler = Resampler(outputRate: Resampler.outputRate)
+    }
+
+    var outputRate: Int32 { resampler.outputRate }
+    var duration: Double? { decoder.duration }
+    var hasPending: Bool { offset < pending.count }
+
+    /// Moves the decoder to `seconds` and forgets buffered audio.
+    func seek(to seconds: Double) throws(PlayerError) {
+        try decoder.seek(to: seconds)
+        resampler.reset()
+        pending.removeAll(keepingCapacity: true)
+        offset = 0
+        atEnd = false
+        trimTarget = seconds
+        nextTime = seconds
+    }
+
+    /// Decodes and converts the next frame into `pending`, scaled by `volume`; sets `atEnd` at the end.
+    func fill(volume: Float) throws(PlayerError) {
+        pending.removeAll(keepingCapacity: true)
+        offset = 0
+        guard try decoder.nextFrame() else {
+            atEnd = true
+            return
+        }
+        let frame = decoder.frame.pointee
+        let start = decoder.framePosition ?? nextTime
+        let rate = Double(max(1, frame.sample_rate))
+        let end = start + Double(frame.nb_samples) / rate
+        nextTime = end
+        let count = try resampler.convert(decoder.frame, source: request.source.description)
+        var skip = 0
+        if let target = trimTarget {
+            if end <= target { return }
+            skip = min(count, max(0, Int(((target - start) * Double(outputRate)).rounded())))
+            trimTarget = nil
+        }
+        let channels = Int(Resampler.channels)
+        pending.append(contentsOf: resampler.output[(skip * channels)..<(count * channels)])
+        if volume != 1 {
+            for i in pending.indices { pending[i] *= volume }
+        }
+    }
+
+    /// Marks `floats` of the pending audio as written.
+    func consume(_ floats: Int) { offset = min(pending.count, offset + floats) }
+
+    func withPending<R>(_ body: (UnsafeBufferPointer<Float>) throws(PlayerError) -> R) throws(PlayerError) -> R {
+        let result: Result<R, PlayerError> = pending.withUnsafeBufferPointer { all in
+            let rest = UnsafeBufferPointer(rebasing: all[offset...])
+            do throws(PlayerError) { return .success(try body(rest)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+}

@@ -1,0 +1,360 @@
+import Foundation
+import NowPlaying
+
+/// Plays one item at a time: one decode → resample → write thread owns the decoder and the output;
+/// the control methods only queue a command and wake that thread, so they never block on I/O and
+/// may be called from any thread. Results show up in `snapshot` and as `nowPlaying` events; errors
+/// never stop the player: it goes to `.stopped` with `snapshot.error` set.
+/// Call `shutdown()` before dropping the player (its thread keeps it alive).
+public final class Player: @unchecked Sendable {
+    public let nowPlaying: NowPlayingCenter
+    public let configuration: PlayerConfiguration
+
+    private enum Command {
+        case play(PlayRequest), pause, resume, toggle, stop, seekBy(Double), seekTo(Double), shutdown
+    }
+
+    // Shared with the control methods; guarded by `cond`. Only the decode thread writes
+    // `status`, `clock`, `current` and `output`. Lock order: never call into `output` holding `cond`.
+    private let cond = NSCondition()
+    private var commands: [Command] = []
+    private var status: PlaybackStatus = .stopped
+    private var clock = PositionClock()
+    private var current: (key: String, duration: Double?)?
+    private var volume: Double = 1
+    private var lastError: PlayerError?
+    private var output: (any AudioOutput)?
+    private var interrupt: InterruptFlag?
+    private var finished = false
+    private let exited = DispatchSemaphore(value: 0)
+
+    private let tracker: ProgressTracker
+    // Decode-thread only.
+    private var session: PlaybackSession?
+
+    public init(configuration: PlayerConfiguration = PlayerConfiguration(),
+                nowPlaying: NowPlayingCenter = NowPlayingCenter(),
+                progressSink: (any ProgressSink)? = nil) {
+        self.configuration = configuration
+        self.nowPlaying = nowPlaying
+        let weakSelf = WeakPlayer()
+        tracker = ProgressTracker(
+            sink: progressSink,
+            probe: { weakSelf.player?.progressProbe() },
+            onTick: { position, duration in
+                weakSelf.player?.nowPlaying.apply(.tick(position: position, duration: duration))
+            })
+        weakSelf.player = self
+        let thread = Thread { [self] in run() }
+        thread.name = "feedctl.player"
+        thread.start()
+    }
+
+    // MARK: Controls
+
+    /// Stops what is playing and plays `request` from `request.startAt`.
+    public func play(_ request: PlayRequest) { post(.play(request)) }
+    public func pause() { post(.pause) }
+    public func resume() { post(.resume) }
+    public func toggle() { post(.toggle) }
+    public func stop() { post(.stop) }
+    /// Seeks relative to the current position, clamped at 0; past the end ends the item.
+    public func seek(by seconds: Double) { post(.seekBy(seconds)) }
+    public func seekForward() { post(.seekBy(configuration.seekStep)) }
+    public func seekBackward() { post(.seekBy(-configuration.seekStep)) }
+    /// Seeks to an absolute position, clamped to [0, duration]; at or past the end ends the item.
+    public func seek(to seconds: Double) { post(.seekTo(seconds)) }
+
+    /// Volume 0–1 (software gain applied to newly decoded audio).
+    public func setVolume(_ value: Double) {
+        let v = value.isFinite ? min(1, max(0, value)) : 1
+        cond.lock()
+        volume = v
+        cond.unlock()
+        nowPlaying.apply(.volume(v))
+    }
+
+    /// Saves progress, stops playback and ends the player's thread. Blocks until done.
+    public func shutdown() {
+        cond.lock()
+        let already = finished
+        finished = true
+        cond.unlock()
+        guard !already else { return }
+        post(.shutdown, force: true)
+        exited.wait()
+        tracker.flush()
+    }
+
+    // MARK: State
+
+    /// What the listener hears now, in seconds from the start of the item.
+    public var position: Double {
+        cond.lock()
+        let clock = self.clock, output = self.output
+        cond.unlock()
+        return clock.position(latency: output?.latency())
+    }
+
+    public var snapshot: PlayerSnapshot {
+        cond.lock()
+        let clock = self.clock, output = self.output
+        var snap = PlayerSnapshot(status: status, itemKey: current?.key, position: 0,
+                                  duration: current?.duration, volume: volume, error: lastError)
+        cond.unlock()
+        snap.position = snap.status == .stopped ? 0 : clock.position(latency: output?.latency())
+        return snap
+    }
+
+    private func progressProbe() -> (itemKey: String, position: Double, duration: Double?)? {
+        cond.lock()
+        guard status == .playing, let current else { cond.unlock(); return nil }
+        let clock = self.clock, output = self.output
+        cond.unlock()
+        return (current.key, clock.position(latency: output?.latency()), current.duration)
+    }
+
+    // MARK: Command queue
+
+    private func post(_ command: Command, force: Bool = false) {
+        cond.lock()
+        if finished && !force { cond.unlock(); return }
+        commands.append(command)
+        switch command {
+        case .play, .stop, .shutdown: interrupt?.abort() // a blocking open/read must give way
+        default: break
+        }
+        let output = self.output
+        cond.signal()
+        cond.unlock()
+        output?.wake()
+    }
+
+    private func hasCommands() -> Bool {
+        cond.lock()
+        defer { cond.unlock() }
+        return !commands.isEmpty
+    }
+
+    // MARK: Decode thread
+
+    private func run() {
+        while true {
+            cond.lock()
+            while commands.isEmpty && !(session != nil && status == .playing) { cond.wait() }
+            let batch = commands
+            commands.removeAll()
+            cond.unlock()
+            for command in batch {
+                if case .shutdown = command {
+                    endSession(saving: true)
+                    output?.close()
+                    exited.signal()
+                    return
+                }
+                handle(command)
+            }
+            guard let session, status == .playing, !hasCommands() else { continue }
+            do throws(PlayerError) {
+                try step(session)
+            } catch {
+                fail(error)
+            }
+        }
+    }
+
+    /// One unit of work while playing: decode a frame, write some audio, or wait for the end to drain.
+    private func step(_ session: PlaybackSession) throws(PlayerError) {
+        guard let output else { return }
+        if !session.hasPending {
+            if session.atEnd {
+                if try output.drain(shouldYield: hasCommands) { finishItem() }
+                return
+            }
+            cond.lock()
+            let gain = Float(volume)
+            cond.unlock()
+            try session.fill(volume: gain)
+            return
+        }
+        let written = try session.withPending { pcm throws(PlayerError) in
+            try output.write(pcm, shouldYield: hasCommands)
+        }
+        session.consume(written)
+        let seconds = Double(written / Int(Resampler.channels)) / Double(session.outputRate)
+        cond.lock()
+        clock.advance(by: seconds)
+        cond.unlock()
+    }
+
+    private func handle(_ command: Command) {
+        do throws(PlayerError) {
+            switch command {
+            case .play(let request): try start(request)
+            case .pause: try pauseNow()
+            case .resume: try resumeNow()
+            case .toggle: if status == .playing { try pauseNow() } else { try resumeNow() }
+            case .stop: stopNow()
+            case .seekBy(let delta):
+                guard session != nil else { return }
+                try seekNow(to: position + delta)
+            case .seekTo(let target): try seekNow(to: target)
+            case .shutdown: break
+            }
+        } catch {
+            fail(error)
+        }
+    }
+
+    private func start(_ request: PlayRequest) throws(PlayerError) {
+        endSession(saving: true)
+        let flag = InterruptFlag()
+        cond.lock()
+        interrupt = flag
+        lastError = nil
+        cond.unlock()
+        nowPlaying.apply(.error(nil))
+        nowPlaying.apply(.metadata(request.metadata))
+        let decoder: Decoder
+        do throws(PlayerError) {
+            decoder = try Decoder(source: request.source, interrupt: flag, timeout: configuration.networkTimeout)
+        } catch {
+            if flag.isAborted { return } // replaced by a newer command: not an error
+            throw error
+        }
+        let output = try connectedOutput()
+        let session = PlaybackSession(request: request, decoder: decoder)
+        try output.open(rate: session.outputRate)
+        var startAt = max(0, request.startAt.isFinite ? request.startAt : 0)
+        if let duration = decoder.duration { startAt = min(startAt, duration) }
+        if startAt > 0 { try session.seek(to: startAt) }
+        self.session = session
+        cond.lock()
+        clock = PositionClock()
+        clock.reset(at: startAt)
+        current = (request.itemKey, decoder.duration)
+        status = .playing
+        cond.unlock()
+        var metadata = request.metadata
+        if metadata.length == nil { metadata.length = decoder.duration }
+        nowPlaying.apply(.metadata(metadata))
+        nowPlaying.apply(.status(.playing))
+        if startAt > 0 { nowPlaying.apply(.seeked(position: startAt)) }
+        tracker.begin(itemKey: request.itemKey)
+        tracker.start()
+    }
+
+    /// The PulseAudio connection, made on first use and again after the server went away.
+    private func connectedOutput() throws(PlayerError) -> any AudioOutput {
+        if let output, (output as? PulseOutput)?.isConnected ?? true { return output }
+        let made: any AudioOutput
+        switch configuration.output {
+        case .discard: made = NullOutput()
+        case .pulse(let server): made = try PulseOutput(server: server, applicationName: configuration.applicationName)
+        }
+        cond.lock()
+        output = made
+        cond.unlock()
+        return made
+    }
+
+    private func pauseNow() throws(PlayerError) {
+        guard session != nil, status == .playing, let output else { return }
+        try output.cork(true)
+        let latency = output.latency()
+        cond.lock()
+        clock.freeze(latency: latency)
+        status = .paused
+        cond.unlock()
+        tracker.stop()
+        nowPlaying.apply(.status(.paused))
+        saveProgress()
+    }
+
+    private func resumeNow() throws(PlayerError) {
+        guard session != nil, status == .paused, let output else { return }
+        try output.cork(false)
+        cond.lock()
+        clock.unfreeze()
+        status = .playing
+        cond.unlock()
+        nowPlaying.apply(.status(.playing))
+        tracker.start()
+    }
+
+    private func seekNow(to requested: Double) throws(PlayerError) {
+        guard let session, let output else { return }
+        var target = max(0, requested.isFinite ? requested : 0)
+        if let duration = session.duration {
+            if target >= duration {
+                finishItem()
+                return
+            }
+            target = min(target, duration)
+        }
+        try session.seek(to: target)
+        try output.flush()
+        cond.lock()
+        clock.reset(at: target)
+        cond.unlock()
+        nowPlaying.apply(.seeked(position: target))
+        saveProgress()
+    }
+
+    private func stopNow() {
+        guard session != nil else { return }
+        endSession(saving: true)
+    }
+
+    /// The item played to its end.
+    private func finishItem() {
+        guard let session else { return }
+        let key = session.request.itemKey
+        let duration = session.duration ?? position
+        tracker.stop()
+        tracker.finished(itemKey: key, duration: duration)
+        tracker.ended(itemKey: key, error: nil)
+        endSession(saving: false)
+    }
+
+    private func fail(_ error: PlayerError) {
+        if let session { tracker.ended(itemKey: session.request.itemKey, error: error) }
+        endSession(saving: true)
+        if case .pulseUnavailable = error {
+            cond.lock()
+            output = nil // reconnect on the next play
+            cond.unlock()
+        }
+        cond.lock()
+        lastError = error
+        cond.unlock()
+        nowPlaying.apply(.error(error.description))
+        nowPlaying.apply(.metadata(nil))
+    }
+
+    private func saveProgress() {
+        guard let session else { return }
+        tracker.save(itemKey: session.request.itemKey, position: position, duration: session.duration)
+    }
+
+    /// Ends the current item (if any): optionally saves where it was, closes the stream, goes to stopped.
+    private func endSession(saving: Bool) {
+        guard session != nil else { return }
+        if saving { saveProgress() }
+        tracker.stop()
+        output?.silence()
+        session = nil
+        cond.lock()
+        status = .stopped
+        current = nil
+        clock = PositionClock()
+        cond.unlock()
+        nowPlaying.apply(.status(.stopped))
+        nowPlaying.apply(.metadata(nil))
+    }
+}
+
+/// Lets the tracker's closures reach the player without keeping it alive.
+private final class WeakPlayer: @unchecked Sendable {
+    weak var player: Player?
+}

@@ -1,0 +1,55 @@
+import NowPlaying
+
+/// How a `Player` is set up.
+public struct PlayerConfiguration: Sendable {
+    public enum Output: Sendable, Equatable {
+        /// PulseAudio; `server` nil means libpulse's default lookup (PULSE_SERVER, then the runtime dir).
+        case pulse(server: String?)
+        /// Discard audio as fast as it is decoded (benchmarks).
+        case discard
+    }
+
+    public var output: Output
+    /// Step of `seekForward`/`seekBackward`, seconds.
+    public var seekStep: Double
+    /// Bound on opening a URL and on any single network read, seconds.
+    public var networkTimeout: Double
+    /// Shown by PulseAudio (pactl list sink-inputs).
+    public var applicationName: String
+
+    public init(output: Output = .pulse(server: nil), seekStep: Double = 15, networkTimeout: Double = 15,
+                applicationName: String = "feedctl") {
+        self.output = output
+        self.seekStep = seekStep
+        self.networkTimeout = networkTimeout
+        self.applicationName = applicationName
+    }
+}
+
+/// One thing to play.
+public struct PlayRequest: Sendable, Equatable {
+    /// The key progress is saved under (e.g. the library item id).
+    public var itemKey: String
+    public var source: MediaSource
+    public var metadata: TrackMetadata
+    /// Seconds to start at (a saved resume position); clamped to the item.
+    public var startAt: Double
+
+    public init(itemKey: String, source: MediaSource, metadata: TrackMetadata? = nil, startAt: Double = 0) {
+        self.itemKey = itemKey
+        self.source = source
+        self.metadata = metadata ?? TrackMetadata(trackID: itemKey, url: source.description)
+        self.startAt = startAt
+    }
+}
+
+/// A consistent view of the player at one moment.
+public struct PlayerSnapshot: Sendable, Equatable {
+    public var status: PlaybackStatus
+    public var itemKey: String?
+    public var position: Double
+    public var duration: Double?
+    public var volume: Double
+    /// The last error; cleared when a new item starts.
+    public var error: PlayerError?
+}

@@ -1,3 +1,0 @@
-import CFFmpeg
-import CPulse
-import NowPlaying

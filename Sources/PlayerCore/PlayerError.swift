@@ -1,0 +1,36 @@
+import CFFmpeg
+
+/// Everything that can go wrong in PlayerCore, each with a one-line message for a person.
+public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The source could not be opened or has no playable audio.
+    case cannotOpen(source: String, reason: String)
+    /// Decoding failed part-way.
+    case cannotDecode(source: String, reason: String)
+    /// The URL's scheme is not allowed (only http/https; local files only when the user names them).
+    case refused(source: String, reason: String)
+    /// No PulseAudio server reachable, or it went away.
+    case pulseUnavailable(reason: String)
+    /// The PulseAudio stream failed.
+    case audioOutput(reason: String)
+
+    public var description: String {
+        switch self {
+        case .cannotOpen(let s, let r): "can't open \"\(s)\": \(r)"
+        case .cannotDecode(let s, let r): "can't decode \"\(s)\": \(r)"
+        case .refused(let s, let r): "refusing \"\(s)\": \(r)"
+        case .pulseUnavailable(let r):
+            "cannot reach PulseAudio (PULSE_SERVER / $XDG_RUNTIME_DIR/pulse/native): \(r)"
+        case .audioOutput(let r): "audio output failed: \(r)"
+        }
+    }
+}
+
+/// FFmpeg's message for an error code, e.g. "Invalid data found when processing input".
+func ffmpegMessage(_ code: Int32) -> String {
+    var buffer = [CChar](repeating: 0, count: 256)
+    _ = feedctl_av_strerror(code, &buffer, buffer.count)
+    return buffer.withUnsafeBufferPointer { ptr in
+        guard let base = ptr.baseAddress else { return "error \(code)" }
+        return String(cString: base)
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// Test media generated with ffmpeg's bitexact lavfi sine source, once per test process.
+final class Fixtures: @unchecked Sendable {
+    static let shared: Result<Fixtures, Error> = Result { try Fixtures() }
+
+    let directory: URL
+    /// 60 s, 44.1 kHz mono MP3: 440 Hz 0–15 s, 660 Hz 15–30 s, 880 Hz 30–45 s, 1100 Hz 45–60 s.
+    let segments: URL
+    /// Short tones, one per format, each at its own frequency (see `formats`).
+    let formats: [(name: String, url: URL, frequency: Double)]
+    /// 3 s 440 Hz MP3 (LAME, start_time ≈ 25 ms).
+    let shortMP3: URL
+    /// An M4A with its index at the end, cut in half: unplayable.
+    let truncated: URL
+    /// Bytes that are no media at all.
+    let garbage: URL
+
+    static func segmentFrequency(at seconds: Double) -> Double { [440, 660, 880, 1100][min(3, max(0, Int(seconds / 15)))] }
+
+    private init() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("feedctl-media-\(UUID().uuidString.prefix(8))")
+        self.directory = directory
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        func path(_ name: String) -> URL { directory.appendingPathComponent(name) }
+        let exact = ["-fflags", "+bitexact", "-flags:a", "+bitexact"]
+        func ffmpeg(_ args: [String]) throws { try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-y"] + args) }
+        func tone(_ f: Int, rate: Int, seconds: Double) -> [String] {
+            ["-f", "lavfi", "-i", "sine=frequency=\(f):sample_rate=\(rate):duration=\(seconds)"]
+        }
+
+        segments = path("segments.mp3")
+        try ffmpeg(tone(440, rate: 44100, seconds: 15) + tone(660, rate: 44100, seconds: 15)
+                   + tone(880, rate: 44100, seconds: 15) + tone(1100, rate: 44100, seconds: 15)
+                   + ["-filter_complex", "concat=n=4:v=0:a=1", "-c:a", "libmp3lame", "-b:a", "96k"] + exact + [segments.path])
+
+        shortMP3 = path("tone.mp3")
+        try ffmpeg(tone(440, rate: 44100, seconds: 3) + ["-c:a", "libmp3lame", "-b:a", "128k"] + exact + [shortMP3.path])
+        var formats: [(String, URL, Double)] = [("mp3", shortMP3, 440)]
+        let specs: [(String, String, Int, Int, [String])] = [
+            ("m4a", "tone.m4a", 550, 48000, ["-c:a", "aac", "-ac", "2", "-movflags", "+faststart"]),
+            ("opus", "tone.opus", 620, 48000, ["-c:a", "libopus", "-ac", "2"]),
+            ("ogg", "tone.ogg", 740, 22050, ["-c:a", "libvorbis"]),
+            ("flac", "tone.flac", 830, 96000, ["-c:a", "flac"]),
+            ("wav", "tone.wav", 990, 8000, ["-c:a", "pcm_s16le"]),
+        ]
+        for (name, file, f, rate, codec) in specs {
+            let url = path(file)
+            try ffmpeg(tone(f, rate: rate, seconds: 3) + codec + exact + [url.path])
+            formats.append((name, url, Double(f)))
+        }
+        self.formats = formats
+
+        let whole = path("whole.m4a")
+        try ffmpeg(tone(440, rate: 44100, seconds: 3) + ["-c:a", "aac"] + exact + [whole.path])
+        let data = try Data(contentsOf: whole)
+        truncated = path("truncated.m4a")
+        try data.prefix(data.count / 2).write(to: truncated)
+
+        garbage = path("garbage.mp3")
+        var generator = SplitMix(seed: 42)
+        try Data((0..<65536).map { _ in UInt8(truncatingIfNeeded: generator.next()) }).write(to: garbage)
+    }
+}
+
+/// A fixed-seed generator so the garbage file is the same every run.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import XCTest
+@testable import PlayerCore
+
+final class PauseTests: PulseTestCase {
+    func testPauseIsSilentAndFrozenAndResumeContinues() throws {
+        let sink = RecordingSink()
+        let player = makePlayer(sink: sink)
+        player.play(request(media.segments, key: "p", startAt: 16))
+        waitUntilAudible(player, from: 16, heard: 0.5)
+
+        player.pause()
+        XCTAssertTrue(eventually { player.snapshot.status == .paused })
+        let frozen = player.position
+        let quiet = try record(0.8)
+        XCTAssertEqual(player.position, frozen, "position moved while paused")
+        // An idle monitor may deliver no samples at all; either way nothing audible.
+        XCTAssertTrue(quiet.seconds <= 0 || quiet.rms < 0.002, "sound while paused: \(quiet)")
+        XCTAssertTrue(eventually { sink.saves.last?.position == frozen }, "no save on pause: \(sink.saves)")
+
+        player.toggle()
+        XCTAssertTrue(eventually { player.snapshot.status == .playing })
+        waitUntilAudible(player, from: frozen, heard: 0.3)
+        XCTAssertLessThan(player.position, frozen + 2, "resume jumped")
+        assertTone(try record(0.8), 660, "after resume")
+
+        player.stop()
+        XCTAssertTrue(eventually { player.snapshot.status == .stopped })
+        XCTAssertEqual(player.snapshot.position, 0)
+        XCTAssertTrue(eventually { (sink.saves.last?.position ?? 0) > frozen }, "no save on stop: \(sink.saves)")
+        XCTAssertEqual(sink.finished, [])
+        player.shutdown()
+    }
+
+    func testSeekWhilePausedStaysPaused() throws {
+        let player = makePlayer()
+        player.play(request(media.segments, startAt: 2))
+        waitUntilAudible(player, from: 2)
+        player.pause()
+        XCTAssertTrue(eventually { player.snapshot.status == .paused })
+        player.seek(to: 31)
+        XCTAssertTrue(eventually { player.position == 31 }, "\(player.snapshot)")
+        XCTAssertEqual(player.snapshot.status, .paused)
+        player.resume()
+        waitUntilAudible(player, from: 31)
+        assertTone(try record(0.8), 880, "resumed after a paused seek")
+    }
+}

@@ -1,2 +1,0 @@
-import XCTest
-final class PlayerCorePlaceholderTests: XCTestCase { func testBuilds() {} }

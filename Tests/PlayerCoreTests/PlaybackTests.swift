@@ -1,0 +1,62 @@
+import Foundation
+import NowPlaying
+import XCTest
+@testable import PlayerCore
+
+final class PlaybackTests: PulseTestCase {
+    func testToneReachesTheSink() throws {
+        let player = makePlayer()
+        player.play(request(media.shortMP3))
+        waitUntilAudible(player)
+        let stats = try record(1.0)
+        assertTone(stats, 440, "mp3")
+        XCTAssertEqual(player.snapshot.duration ?? 0, 3.0, accuracy: 0.1)
+    }
+
+    func testEveryFormatPlays() throws {
+        let player = makePlayer()
+        for (name, url, frequency) in media.formats {
+            player.play(request(url, key: name))
+            waitUntilAudible(player)
+            let stats = try record(0.8)
+            assertTone(stats, frequency, name)
+            XCTAssertNil(player.snapshot.error, name)
+        }
+    }
+
+    func testItemPlaysToItsEndAndIsFinished() async throws {
+        let sink = RecordingSink()
+        let player = makePlayer(sink: sink)
+        let events = player.nowPlaying.events()
+        player.play(request(media.shortMP3, key: "short", startAt: 1.5))
+        XCTAssertTrue(eventually(timeout: 6) { sink.finished == ["short"] && player.snapshot.status == .stopped },
+                      "\(player.snapshot) \(sink.finished)")
+        XCTAssertNil(player.snapshot.error)
+        XCTAssertEqual(sink.ended.map(\.0), ["short"])
+        XCTAssertNil(sink.ended.first?.1)
+        XCTAssertEqual(sink.saves.last?.position ?? 0, 3.0, accuracy: 0.1)
+        player.shutdown()
+        var statuses: [PlaybackStatus] = []
+        for await event in events {
+            if case .statusChanged(let s) = event { statuses.append(s) }
+            if statuses.count == 2 { break }
+        }
+        XCTAssertEqual(statuses, [.playing, .stopped])
+    }
+
+    func testVolumeScalesTheSignal() throws {
+        let player = makePlayer()
+        player.play(request(media.segments))
+        waitUntilAudible(player, heard: 0.5)
+        let full = try record(0.8)
+        // lavfi's sine has amplitude 1/8 (RMS 0.0884); mono goes to both channels at full level.
+        XCTAssertEqual(full.rms, 0.0884, accuracy: 0.01)
+        player.setVolume(0.25)
+        Thread.sleep(forTimeInterval: 0.4) // audio already buffered keeps the old gain
+        let quiet = try record(0.8)
+        XCTAssertEqual(quiet.frequency, 440, accuracy: 22)
+        XCTAssertEqual(quiet.rms / full.rms, 0.25, accuracy: 0.03)
+        XCTAssertEqual(player.nowPlaying.state.volume, 0.25)
+        XCTAssertEqual(player.snapshot.volume, 0.25)
+    }
+}
