@@ -14,6 +14,9 @@ struct Feedctl: AsyncParsableCommand {
             ChannelCommand.self, SyncCommand.self,
             FeedCommand.self, ShowCommand.self, WatchedCommand.self, ProgressCommand.self,
             SaveCommand.self, UnsaveCommand.self, SavedCommand.self, CollectionCommand.self, HistoryCommand.self,
+            PlayCommand.self, PauseCommand.self, ResumeCommand.self, ToggleCommand.self, StopCommand.self,
+            SeekCommand.self, VolumeCommand.self, StatusCommand.self, QueueCommand.self, NextCommand.self,
+            DaemonCommand.self, QuitCommand.self,
         ])
 
     /// Like ArgumentParser's default, except that errors are one line on stderr (`feedctl: …`)

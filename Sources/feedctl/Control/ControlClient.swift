@@ -53,11 +53,12 @@ enum Daemonizer {
         (socketPath as NSString).deletingLastPathComponent + "/daemon.log"
     }
 
-    static func startDetached(socketPath: String, database: String?) throws {
+    static func startDetached(socketPath: String, database: String?, extra: [String] = []) throws {
         try UnixListener.preparePrivateDirectory((socketPath as NSString).deletingLastPathComponent)
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         var args = [executable, "daemon", "--socket", socketPath]
         if let database { args += ["--db", database] }
+        args += extra
         let log = logPath(forSocket: socketPath)
 
         var actions = posix_spawn_file_actions_t()

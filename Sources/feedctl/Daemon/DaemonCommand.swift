@@ -1,0 +1,89 @@
+import ArgumentParser
+import FeedIngest
+import Foundation
+import PlayerCore
+
+/// `feedctl daemon`: the background player. Listens on the private control socket, plays,
+/// saves progress to the library, and keeps subscriptions fresh on a schedule.
+struct DaemonCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "daemon",
+        abstract: "Run the player daemon (foreground; --detach to background it).")
+    @OptionGroup var library: LibraryOptions
+    @OptionGroup var socket: SocketOptions
+    @Flag(help: "Start in the background and return once it answers.") var detach = false
+    @Option(help: "Minutes between subscription polls (0: never).") var syncEvery: Double = 30
+    @Option(help: "Seconds of a seek step.") var seekStep: Double = 15
+
+    func validate() throws {
+        guard syncEvery >= 0, syncEvery.isFinite else { throw ValidationError("--sync-every must be 0 or more minutes") }
+        guard seekStep > 0, seekStep.isFinite else { throw ValidationError("--seek-step must be positive") }
+    }
+
+    func run() async throws {
+        try await runReporting {
+            let path = socket.path
+            if detach {
+                try Daemonizer.startDetached(socketPath: path, database: library.db, extra: passThrough)
+                print("feedctl daemon running (socket \(path), log \(Daemonizer.logPath(forSocket: path)))")
+                return
+            }
+            let listener = try UnixListener(path: path)
+            let lib = try library.open()
+            let quit = DispatchSemaphore(value: 0)
+            let service = PlayerService(library: lib, configuration: PlayerConfiguration(seekStep: seekStep), quitSignal: quit)
+            let server = ControlServer(listener: listener, handler: service)
+            server.start()
+            log("feedctl daemon listening on \(path), library \(lib.path)")
+            let signals = Self.onTerminationSignals { quit.signal() }
+            let poller = syncEvery > 0 ? Self.startPolling(library: lib, every: syncEvery * 60) : nil
+
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                DispatchQueue.global().async { quit.wait(); done.resume() }
+            }
+            poller?.cancel()
+            signals.forEach { $0.cancel() }
+            await service.player.shutdown()   // saves progress
+            server.stop()
+            log("feedctl daemon stopped")
+        }
+    }
+
+    private var passThrough: [String] {
+        ["--sync-every", String(syncEvery), "--seek-step", String(seekStep)]
+    }
+
+    /// SIGTERM/SIGINT/SIGHUP end the daemon cleanly (progress saved, socket removed).
+    static func onTerminationSignals(_ handler: @escaping @Sendable () -> Void) -> [DispatchSourceSignal] {
+        [SIGTERM, SIGINT, SIGHUP].map { sig in
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler(handler: handler)
+            source.resume()
+            return source
+        }
+    }
+
+    /// Polls due channels now and then every `interval` seconds; each channel's own next-poll time
+    /// and backoff decide whether it is due.
+    static func startPolling(library: Library, every interval: Double) -> Task<Void, Never> {
+        Task.detached(priority: .background) {
+            let syncer = Syncer(library: library)
+            while !Task.isCancelled {
+                if let due = try? library.dueChannels(now: Clock.now()), !due.isEmpty {
+                    let report = await syncer.sync(due)
+                    log("sync: \(due.count) channels, \(report.newItems) new items, \(report.errors) errors")
+                    for r in report.channels where r.status == .error { log("sync: \(r.error ?? "")") }
+                }
+                try? await Task.sleep(nanoseconds: UInt64(interval * 1e9))
+            }
+        }
+    }
+}
+
+struct SocketOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Control socket (default: $FEEDCTL_SOCKET, else $XDG_RUNTIME_DIR/feedctl/player.sock).", valueName: "path"))
+    var socket: String?
+
+    var path: String { SocketPath.resolve(socket) }
+}

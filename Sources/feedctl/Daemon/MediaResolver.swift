@@ -1,0 +1,126 @@
+import FeedIngest
+import Foundation
+import NowPlaying
+import PlayerCore
+
+/// What a `play`/`queue add` target turned out to be.
+struct Resolved: Sendable {
+    var request: PlayRequest
+    var entry: QueueEntry
+}
+
+/// Turns a target — a library item id, an http(s) URL or a file the user named — into something
+/// the player can open, with metadata and the saved resume position.
+struct MediaResolver: Sendable {
+    let library: Library
+    /// Bound on `yt-dlp` resolving a YouTube/Rumble page to an audio URL.
+    var ytdlpTimeout: Double = 60
+
+    static func itemKey(_ id: Int64) -> String { "item:\(id)" }
+    static func itemID(fromKey key: String) -> Int64? {
+        key.hasPrefix("item:") ? Int64(key.dropFirst(5)) : nil
+    }
+
+    func resolve(_ target: String, fromStart: Bool) async throws -> Resolved {
+        if let id = Int64(target) { return try await resolveItem(id, fromStart: fromStart) }
+        let lower = target.lowercased()
+        if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
+            let source = try MediaSource.parse(target, allowLocalFiles: false)
+            let name = URL(string: target)?.lastPathComponent.removingPercentEncoding ?? target
+            let meta = TrackMetadata(trackID: "url", title: name.isEmpty ? target : name, url: target)
+            return Resolved(request: PlayRequest(itemKey: "url:" + target, source: source, metadata: meta),
+                            entry: QueueEntry(target: target, title: meta.title, itemID: nil))
+        }
+        // A path: the user named it, so a local file is allowed; the CLI made it absolute.
+        let source = try MediaSource.parse(target, allowLocalFiles: true)
+        guard case .localFile(let path) = source, FileManager.default.fileExists(atPath: path) else {
+            throw ServiceError("no such file: \(target)")
+        }
+        let meta = TrackMetadata(trackID: "file", title: (path as NSString).lastPathComponent, url: "file://" + path)
+        return Resolved(request: PlayRequest(itemKey: "file:" + path, source: source, metadata: meta),
+                        entry: QueueEntry(target: path, title: meta.title, itemID: nil))
+    }
+
+    private func resolveItem(_ id: Int64, fromStart: Bool) async throws -> Resolved {
+        let item = try library.item(id: id)
+        let source: MediaSource
+        if let enclosure = item.enclosureURL {
+            // Feed media is untrusted: http(s) only, never a local path.
+            source = try MediaSource.parse(enclosure, allowLocalFiles: false)
+        } else if let page = item.url, item.platform == .youtube || item.platform == .rumble {
+            source = try MediaSource.parse(try await ytdlpAudioURL(page), allowLocalFiles: false)
+        } else {
+            throw ServiceError("item \(id) has no media to play")
+        }
+        let meta = TrackMetadata(trackID: "/org/feedctl/item/\(id)", title: item.title, artist: item.channel,
+                                 album: item.channel, length: item.duration.map(Double.init), artURL: item.thumbnail,
+                                 url: item.url ?? item.enclosureURL, itemID: id)
+        let startAt = fromStart || item.watched ? 0 : Double(item.progress)
+        return Resolved(request: PlayRequest(itemKey: Self.itemKey(id), source: source, metadata: meta, startAt: startAt),
+                        entry: QueueEntry(target: String(id), title: item.title, itemID: id))
+    }
+
+    /// `yt-dlp -f bestaudio -g URL`: the direct audio URL of a YouTube or Rumble video.
+    private func ytdlpAudioURL(_ page: String) async throws -> String {
+        guard let ytdlp = findExecutable("yt-dlp") else {
+            throw ServiceError("playing YouTube/Rumble items needs yt-dlp, which is not installed (pip install yt-dlp)")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ytdlp)
+        process.arguments = ["-f", "bestaudio/best", "-g", "--no-playlist", "--", page]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let deadline = Date().addingTimeInterval(ytdlpTimeout)
+        while process.isRunning && Date() < deadline { try? await Task.sleep(nanoseconds: 50_000_000) }
+        if process.isRunning {
+            process.terminate()
+            throw ServiceError("yt-dlp took longer than \(Int(ytdlpTimeout)) s to resolve \(page)")
+        }
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        guard process.terminationStatus == 0, let url = text.split(separator: "\n").first.map(String.init), !url.isEmpty else {
+            let why = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                .split(separator: "\n").last.map(String.init) ?? "exit status \(process.terminationStatus)"
+            throw ServiceError("yt-dlp could not resolve \(page): \(why)")
+        }
+        return url
+    }
+}
+
+func findExecutable(_ name: String) -> String? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+    for dir in path.split(separator: ":") {
+        let candidate = "\(dir)/\(name)"
+        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return nil
+}
+
+/// Writes listening progress to the library: the resume position, and "watched" plus a history
+/// entry when an item is heard to its end. Only library items have a place to go.
+final class LibraryProgressSink: ProgressSink, @unchecked Sendable {
+    let library: Library
+    /// Set once by the service before playback starts.
+    nonisolated(unsafe) var onEnded: (@Sendable (String, PlayerError?) -> Void)?
+
+    init(library: Library) { self.library = library }
+
+    func saveProgress(itemKey: String, position: Double, duration: Double?) {
+        guard let id = MediaResolver.itemID(fromKey: itemKey) else { return }
+        do { try library.setProgress(id, seconds: Int(position.rounded(.down)), now: Clock.now()) }
+        catch { log("saving progress of item \(id): \(error)") }
+    }
+
+    func itemFinished(itemKey: String) {
+        guard let id = MediaResolver.itemID(fromKey: itemKey) else { return }
+        do {
+            try library.setWatched([id], watched: true, now: Clock.now())
+            _ = try library.appendHistory(item: id, now: Clock.now())
+        } catch { log("marking item \(id) watched: \(error)") }
+    }
+
+    func playbackEnded(itemKey: String, error: PlayerError?) {
+        onEnded?(itemKey, error)
+    }
+}

@@ -1,0 +1,188 @@
+import FeedIngest
+import Foundation
+import NowPlaying
+import PlayerCore
+
+/// The daemon's brain: turns control requests into player actions, resolves what to play
+/// (library items, URLs, files), owns the up-next queue, and writes listening progress back to
+/// the library. The player and the library do the work; this only connects them.
+actor PlayerService: ControlHandler {
+    let player: Player
+    let library: Library
+    private let resolver: MediaResolver
+    private var queue: [Resolved] = []
+    /// Set by `quit`; the daemon's main loop waits on it.
+    let quitSignal: DispatchSemaphore
+
+    init(library: Library, configuration: PlayerConfiguration = PlayerConfiguration(), quitSignal: DispatchSemaphore) {
+        self.library = library
+        self.quitSignal = quitSignal
+        self.resolver = MediaResolver(library: library)
+        let sink = LibraryProgressSink(library: library)
+        self.player = Player(configuration: configuration, progressSink: sink)
+        sink.onEnded = { [weak self] key, error in
+            guard let self else { return }
+            Task { await self.itemEnded(key: key, error: error) }
+        }
+    }
+
+    func handle(_ request: ControlRequest) async -> ControlResponse {
+        var response = ControlResponse(id: request.id, ok: true)
+        do {
+            switch request.cmd {
+            case "status", "subscribe", "ping":
+                break
+            case "play":
+                guard let target = request.target else { throw ServiceError("play needs a target: an item id, a URL or a file") }
+                let resolved = try await resolver.resolve(target, fromStart: request.fromStart ?? false)
+                try await start(resolved)
+            case "pause": player.pause(); await settle { $0.status != .playing }
+            case "resume": try await resumeOrStartQueue()
+            case "toggle":
+                if player.snapshot.status == .playing { player.pause(); await settle { $0.status != .playing } }
+                else { try await resumeOrStartQueue() }
+            case "stop": player.stop(); await settle { $0.status == .stopped }
+            case "seek":
+                guard player.snapshot.status != .stopped else { throw ServiceError("nothing is playing") }
+                let before = player.nowPlaying.state.position
+                if let offset = request.offset { player.seek(by: offset) }
+                else if let position = request.position { player.seek(to: position) }
+                else { throw ServiceError("seek needs an offset or a position") }
+                await settle { $0.status == .stopped || abs($0.position - before) > 0.01 }
+            case "volume":
+                guard let value = request.value, value.isFinite, (0...1).contains(value) else {
+                    throw ServiceError("volume must be between 0 and 1 (0–100 %)")
+                }
+                player.setVolume(value)
+            case "queue_add":
+                guard let target = request.target else { throw ServiceError("queue add needs a target") }
+                let resolved = try await resolver.resolve(target, fromStart: request.fromStart ?? false)
+                queue.append(resolved)
+                publishQueue()
+                response.message = "queued: \(resolved.request.metadata.title ?? target)"
+            case "queue_list":
+                break
+            case "queue_clear":
+                queue.removeAll()
+                publishQueue()
+            case "next":
+                guard !queue.isEmpty else { throw ServiceError("the queue is empty") }
+                try await start(queue.removeFirst())
+            case "quit":
+                player.shutdown()
+                quitSignal.signal()
+            default:
+                throw ServiceError("unknown command \"\(request.cmd)\"")
+            }
+        } catch {
+            response.ok = false
+            response.error = String(describing: error)
+        }
+        response.status = status()
+        if request.cmd.hasPrefix("queue") { response.queue = queue.map(\.entry) }
+        return response
+    }
+
+    func events() async -> AsyncStream<ControlEvent> {
+        let source = player.nowPlaying.events()
+        let (stream, continuation) = AsyncStream.makeStream(of: ControlEvent.self, bufferingPolicy: .bufferingNewest(64))
+        let task = Task { [weak self] in
+            for await event in source {
+                guard let self else { break }
+                continuation.yield(ControlEvent(event: event.name, status: await self.status()))
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    /// `status --json`'s object, from the player's snapshot and the now-playing state.
+    func status() -> PlayerStatus {
+        let snapshot = player.snapshot
+        let state = player.nowPlaying.state
+        let meta = state.metadata
+        return PlayerStatus(status: snapshot.status.word, position: snapshot.position,
+                            duration: snapshot.duration ?? meta?.length, title: meta?.title, artist: meta?.artist,
+                            itemID: meta?.itemID, url: meta?.url, volume: snapshot.volume, rate: state.rate,
+                            chapter: state.chapter, error: snapshot.error?.description ?? state.error)
+    }
+
+    // MARK: Playing
+
+    private func start(_ resolved: Resolved) async throws {
+        player.play(resolved.request)
+        // Wait (bounded) until the player has opened the item or failed, so the CLI can report either.
+        await settle(timeout: 20) { [key = resolved.request.itemKey] in
+            ($0.itemKey == key && $0.status != .stopped) || $0.error != nil
+        }
+        let snapshot = player.snapshot
+        if snapshot.itemKey != resolved.request.itemKey || snapshot.status == .stopped, let error = snapshot.error {
+            throw ServiceError(error.description)
+        }
+        publishQueue()
+    }
+
+    private func resumeOrStartQueue() async throws {
+        let snapshot = player.snapshot
+        if snapshot.status == .paused {
+            player.resume()
+            await settle { $0.status != .paused }
+        } else if snapshot.status == .stopped {
+            guard !queue.isEmpty else { throw ServiceError("nothing to resume: play an item first") }
+            try await start(queue.removeFirst())
+        }
+    }
+
+    /// An item ended on its own: the queue advances.
+    private func itemEnded(key: String, error: PlayerError?) async {
+        guard !queue.isEmpty, player.snapshot.status == .stopped else { return }
+        let next = queue.removeFirst()
+        do { try await start(next) } catch { log("queue: \(error)") }
+    }
+
+    private func publishQueue() {
+        player.nowPlaying.apply(.queue(canGoNext: !queue.isEmpty, canGoPrevious: false))
+    }
+
+    /// Polls the player until `done` holds or `timeout` passes: commands are asynchronous, and a
+    /// response should describe the state after the command took effect.
+    private func settle(timeout: Double = 2, _ done: @Sendable (PlayerSnapshot) -> Bool) async {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !done(player.snapshot) && Date() < deadline {
+            try? await Task.sleep(nanoseconds: 10_000_000)
+        }
+    }
+}
+
+struct ServiceError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension PlaybackStatus {
+    /// The contract's lowercase word.
+    var word: String { rawValue.lowercased() }
+}
+
+extension NowPlayingEvent {
+    /// The event stream's `event` field.
+    var name: String {
+        switch self {
+        case .tick: "tick"
+        case .statusChanged: "status"
+        case .metadataChanged: "metadata"
+        case .seeked: "seeked"
+        case .volumeChanged: "volume"
+        case .rateChanged: "rate"
+        case .errorChanged: "error"
+        case .chapterChanged: "chapter"
+        case .capabilitiesChanged: "capabilities"
+        }
+    }
+}
+
+func log(_ message: String) {
+    let stamp = ISO8601DateFormatter().string(from: Date())
+    FileHandle.standardError.write(Data("\(stamp) \(message)\n".utf8))
+}

@@ -1,0 +1,228 @@
+import ArgumentParser
+import FeedIngest
+import Foundation
+
+// Player verbs at the top level, as mpc has them. Each sends one request to the daemon over the
+// control socket; `play`, `queue add`, `resume`, `toggle` and `next` start the daemon if needed.
+
+/// Shared plumbing of the player commands.
+struct PlayerClientOptions: ParsableArguments {
+    @OptionGroup var library: LibraryOptions
+    @OptionGroup var socket: SocketOptions
+    @Flag(name: .long, help: "Print the resulting status as JSON.") var json = false
+
+    func send(_ request: ControlRequest, autostart: Bool) throws -> ControlResponse {
+        let client = try ControlClient.connect(socketPath: socket.path, database: library.db, autostart: autostart)
+        defer { client.connection.close() }
+        let response = try client.send(request)
+        guard response.ok else { throw ServiceError(response.error ?? "the daemon refused \(request.cmd)") }
+        return response
+    }
+
+    /// Sends `request` and prints the status it left behind.
+    func run(_ request: ControlRequest, autostart: Bool = false) throws {
+        try runReporting {
+            let response = try send(request, autostart: autostart)
+            if let message = response.message, !json { print(message) }
+            if let status = response.status { try StatusPrinter.print(status, json: json) }
+        }
+    }
+}
+
+struct PlayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "play", abstract: "Play a library item (id), a media URL or a file, resuming where you left off.")
+    @OptionGroup var options: PlayerClientOptions
+    @Flag(help: "Start at the beginning, ignoring saved progress.") var fromStart = false
+    @Argument(help: "Library item id, http(s) URL, or file path.") var target: String
+
+    func run() throws {
+        try options.run(ControlRequest(cmd: "play", target: PlayTarget.normalize(target), fromStart: fromStart), autostart: true)
+    }
+}
+
+enum PlayTarget {
+    /// Item ids and URLs pass through; a path becomes absolute (the daemon has its own working directory).
+    static func normalize(_ target: String) -> String {
+        if Int64(target) != nil || target.contains("://") { return target }
+        let path = target.hasPrefix("/") ? target : FileManager.default.currentDirectoryPath + "/" + target
+        return (path as NSString).standardizingPath
+    }
+}
+
+struct PauseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "pause", abstract: "Pause playback.")
+    @OptionGroup var options: PlayerClientOptions
+    func run() throws { try options.run(ControlRequest(cmd: "pause")) }
+}
+
+struct ResumeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "resume", abstract: "Resume playback (or start the queue).")
+    @OptionGroup var options: PlayerClientOptions
+    func run() throws { try options.run(ControlRequest(cmd: "resume"), autostart: true) }
+}
+
+struct ToggleCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "toggle", abstract: "Pause if playing, else resume.")
+    @OptionGroup var options: PlayerClientOptions
+    func run() throws { try options.run(ControlRequest(cmd: "toggle"), autostart: true) }
+}
+
+struct StopCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "stop", abstract: "Stop playback (progress is saved).")
+    @OptionGroup var options: PlayerClientOptions
+    func run() throws { try options.run(ControlRequest(cmd: "stop")) }
+}
+
+struct NextCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "next", abstract: "Play the next queued item.")
+    @OptionGroup var options: PlayerClientOptions
+    func run() throws { try options.run(ControlRequest(cmd: "next"), autostart: true) }
+}
+
+struct QuitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "quit", abstract: "Stop the daemon (progress is saved).")
+    @OptionGroup var options: PlayerClientOptions
+    func run() throws {
+        try runReporting {
+            _ = try options.send(ControlRequest(cmd: "quit"), autostart: false)
+            print("feedctl daemon stopped")
+        }
+    }
+}
+
+struct SeekCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "seek",
+        abstract: "Seek: +15 / -15 relative, or an absolute position (SECONDS, MM:SS, H:MM:SS).")
+    @OptionGroup var options: PlayerClientOptions
+    // `-15` looks like an option to the parser: take it as an unrecognized argument.
+    @Argument(parsing: .allUnrecognized, help: "+SECONDS, -SECONDS, SECONDS, MM:SS or H:MM:SS") var position: [String] = []
+
+    func run() throws {
+        try runReporting {
+            guard position.count == 1, let request = Self.request(for: position[0]) else {
+                throw ValidationError("seek takes one position: +15, -15, 90, 1:30 or 1:02:03")
+            }
+            try options.run(request)
+        }
+    }
+
+    static func request(for text: String) -> ControlRequest? {
+        if let sign = text.first, sign == "+" || sign == "-" {
+            guard let magnitude = DurationParser.parse(String(text.dropFirst())) else { return nil }
+            return ControlRequest(cmd: "seek", offset: Double(sign == "-" ? -magnitude : magnitude))
+        }
+        guard let absolute = DurationParser.parse(text) else { return nil }
+        return ControlRequest(cmd: "seek", position: Double(absolute))
+    }
+}
+
+struct VolumeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "volume", abstract: "Set the volume: 0–100 (percent).")
+    @OptionGroup var options: PlayerClientOptions
+    @Argument(help: "0–100") var level: Double
+
+    func run() throws {
+        try runReporting {
+            guard level.isFinite, (0...100).contains(level) else { throw ValidationError("volume is 0–100 (percent)") }
+            try options.run(ControlRequest(cmd: "volume", value: level / 100))
+        }
+    }
+}
+
+struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "status", abstract: "What is playing: title, channel, position, state.")
+    @OptionGroup var library: LibraryOptions
+    @OptionGroup var socket: SocketOptions
+    @Flag(help: "Print the status as JSON (the documented contract).") var json = false
+    @Flag(help: "Keep printing: a line per tick (1 Hz) and per change, until interrupted.") var follow = false
+
+    func run() throws {
+        try runReporting {
+            let client: ControlClient
+            do {
+                client = try ControlClient.connect(socketPath: socket.path, database: library.db, autostart: false)
+            } catch let error as SocketError where !follow && (error.code == ENOENT || error.code == ECONNREFUSED) {
+                // No daemon: nothing is playing.
+                return try StatusPrinter.print(PlayerStatus(), json: json)
+            }
+            defer { client.connection.close() }
+            let first = try client.send(ControlRequest(cmd: follow ? "subscribe" : "status"))
+            if let status = first.status { try StatusPrinter.print(status, json: json, compact: follow) }
+            guard follow else { return }
+            while let event = try client.nextEvent() {
+                try StatusPrinter.print(event.status, json: json, compact: true)
+            }
+        }
+    }
+}
+
+struct QueueCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "queue", abstract: "The up-next queue (advances when an item ends).",
+        subcommands: [Add.self, List.self, Clear.self])
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Queue items, URLs or files.")
+        @OptionGroup var options: PlayerClientOptions
+        @Argument(help: "Library item ids, URLs or files.") var targets: [String]
+        func run() throws {
+            try runReporting {
+                for target in targets {
+                    let response = try options.send(ControlRequest(cmd: "queue_add", target: PlayTarget.normalize(target)), autostart: true)
+                    if !options.json { print(response.message ?? "queued \(target)") }
+                }
+            }
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show the queue.")
+        @OptionGroup var options: PlayerClientOptions
+        func run() throws {
+            try runReporting {
+                let queue = try options.send(ControlRequest(cmd: "queue_list"), autostart: false).queue ?? []
+                if options.json { return try printJSON(queue) }
+                if queue.isEmpty { print("the queue is empty"); return }
+                for (i, entry) in queue.enumerated() { print("\(i + 1). \(entry.title ?? entry.target)") }
+            }
+        }
+    }
+
+    struct Clear: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Empty the queue.")
+        @OptionGroup var options: PlayerClientOptions
+        func run() throws {
+            try runReporting { _ = try options.send(ControlRequest(cmd: "queue_clear"), autostart: false); print("queue cleared") }
+        }
+    }
+}
+
+/// Renders a status for people or as the JSON contract.
+enum StatusPrinter {
+    static func print(_ s: PlayerStatus, json: Bool, compact: Bool = false) throws {
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            var data = try encoder.encode(s)
+            data.append(10)
+            FileHandle.standardOutput.write(data)
+            return
+        }
+        let time = formatClock(s.position) + (s.duration.map { " / " + formatClock($0) } ?? "")
+        let percent = s.duration.flatMap { $0 > 0 ? " (\(Int(100 * s.position / $0))%)" : nil } ?? ""
+        let what = [s.title, s.artist].compactMap { $0 }.joined(separator: " — ")
+        let error = s.error.map { "  error: \($0)" } ?? ""
+        if compact {
+            Swift.print("[\(s.status)] \(time)  \(what)\(error)")
+        } else if s.status == "stopped" && s.title == nil {
+            Swift.print("[stopped]\(error)")
+        } else {
+            Swift.print("[\(s.status)] \(what)")
+            Swift.print("  \(time)\(percent)  volume \(Int((s.volume * 100).rounded()))%" + (s.rate != 1 ? "  speed \(s.rate)×" : "")
+                        + (s.chapter.map { "  chapter: \($0)" } ?? "") + error)
+        }
+        fflush(nil)   // all streams: `stdout` itself is shared mutable state to Swift 6
+    }
+}
