@@ -70,7 +70,9 @@ actor PlayerService: ControlHandler {
                 try await start(queue.removeFirst())
             case "quit":
                 player.shutdown()
-                quitSignal.signal()
+                // Let the server write this response before the daemon's main loop exits.
+                let quit = quitSignal
+                DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { quit.signal() }
             default:
                 throw ServiceError("unknown command \"\(request.cmd)\"")
             }
