@@ -52,8 +52,8 @@ struct ModesBench {
             let p50 = percentile(times, 50), p99 = percentile(times, 99)
             let met = p50 < 5 && p99 < 20
             allMet = allMet && met
-            print(String(format: "%-32@ %2d items  p50 %7.3f ms  p99 %7.3f ms  %@", label as NSString, count, p50, p99,
-                         met ? "met" : "MISSED"))
+            print(label.padding(toLength: 32, withPad: " ", startingAt: 0)
+                  + String(format: " %2d items  p50 %7.3f ms  p99 %7.3f ms  %@", count, p50, p99, met ? "met" : "MISSED"))
         }
         print(allMet ? "all targets met" : "some targets MISSED")
     }

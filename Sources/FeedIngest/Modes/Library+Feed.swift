@@ -22,7 +22,7 @@ extension Library {
         }
     }
 
-    /// Conditions for `filter`, over `items i` and `watch_state w`.
+    /// Conditions for `filter`, over `items i`, `channels c` and `watch_state w`.
     private static func conditions(_ filter: FeedFilter) -> (sql: [String], arguments: StatementArguments) {
         var sql: [String] = []
         var arguments = StatementArguments()
@@ -30,9 +30,7 @@ extension Library {
             sql.append("i.channel_id = ?"); arguments += [channelID]
         }
         if let platform = filter.platform {
-            // The unary + keeps SQLite from answering through the channel index and sorting
-            // every item of the platform; walking the date index and skipping others is cheaper.
-            sql.append("+i.channel_id IN (SELECT id FROM channels WHERE platform = ?)"); arguments += [platform.rawValue]
+            sql.append("c.platform = ?"); arguments += [platform.rawValue]
         }
         if filter.unwatchedOnly { sql.append("w.watched IS NOT 1") }
         return (sql, arguments)
@@ -61,47 +59,56 @@ extension Library {
         var filter = filter
         filter.unwatchedOnly = false  // catch-up never shows watched items anyway
         let (conditions, arguments) = conditions(filter)
-        let extra = conditions.map { " AND " + $0 }.joined()
         let end = offset + limit
 
         // Part 1: resume, most recently played first.
         var ids = try Int64.fetchAll(db, sql: """
-            SELECT i.id FROM watch_state w JOIN items i ON i.id = w.item
-            WHERE w.watched = 0 AND w.progress_seconds > 0\(extra)
+            SELECT i.id FROM watch_state w JOIN items i ON i.id = w.item JOIN channels c ON c.id = i.channel_id
+            WHERE w.watched = 0 AND w.progress_seconds > 0\(conditions.map { " AND " + $0 }.joined())
             ORDER BY w.updated_at DESC, i.id
             """, arguments: arguments)
+        guard ids.count < end else { return try LibraryItem.fetchAll(db, ids: Array(ids[offset..<end])) }
 
         // Part 2: what was missed, round by round: each channel's oldest untouched item, then
-        // each one's second… One ascending pass over the window (an index-only scan of
-        // items_state_published) numbers each channel's items; as the pass is in date order,
-        // appending to the item's round keeps every round oldest-first. Only rounds that can
-        // reach this page are kept.
-        if ids.count < end {
-            let scan = try RawStatement(db, sql: """
-                SELECT i.id, i.channel_id FROM items i
-                WHERE i.state = 0 AND i.published >= ?\(extra)
-                ORDER BY i.published, i.channel_id, i.id
+        // each one's second… One ascending pass over the window numbers each channel's items;
+        // as the pass is in date order, appending to the item's round keeps every round
+        // oldest-first. Only rounds that can reach this page are kept.
+        let scan: RawStatement
+        if let channelID = filter.channelID {
+            // One channel: its own index range, checking the state per row (the + keeps SQLite
+            // off items_state_published, which would walk every channel's window).
+            scan = try RawStatement(db, sql: """
+                SELECT id, channel_id FROM items WHERE channel_id = ? AND published >= ? AND +state = 0
+                ORDER BY published, id
                 """)
-            // Placeholders in `conditions(filter)`'s order.
+            scan.bind(1, channelID)
+            scan.bind(2, windowStart)
+        } else {
+            // Index-only scan of items_state_published.
+            scan = try RawStatement(db, sql: """
+                SELECT id, channel_id FROM items WHERE state = 0 AND published >= ? ORDER BY published, channel_id, id
+                """)
             scan.bind(1, windowStart)
-            var index: Int32 = 2
-            if let channelID = filter.channelID { scan.bind(index, channelID); index += 1 }
-            if let platform = filter.platform { scan.bind(index, platform.rawValue) }
-            let maxRounds = end - ids.count
-            var seen: [Int64: Int] = [:]
-            var rounds: [[Int64]] = []
-            while try scan.step() {
-                let channel = scan.int64(1)
-                let round = seen[channel, default: 0]
-                seen[channel] = round + 1
-                guard round < maxRounds else { continue }
-                if round == rounds.count { rounds.append([]) }
-                rounds[round].append(scan.int64(0))
-            }
-            for round in rounds {
-                ids += round
-                if ids.count >= end { break }
-            }
+        }
+        // A platform filter is a set lookup per row: cheaper than any join here.
+        let allowed = try filter.platform.map { platform in
+            Set(try Int64.fetchAll(db, sql: "SELECT id FROM channels WHERE platform = ?", arguments: [platform.rawValue]))
+        }
+        let maxRounds = end - ids.count
+        var seen: [Int64: Int] = [:]
+        var rounds: [[Int64]] = []
+        while try scan.step() {
+            let channel = scan.int64(1)
+            if let allowed, !allowed.contains(channel) { continue }
+            let round = seen[channel, default: 0]
+            seen[channel] = round + 1
+            guard round < maxRounds else { continue }
+            if round == rounds.count { rounds.append([]) }
+            rounds[round].append(scan.int64(0))
+        }
+        for round in rounds {
+            ids += round
+            if ids.count >= end { break }
         }
         guard offset < ids.count else { return [] }
         return try LibraryItem.fetchAll(db, ids: Array(ids[offset..<min(end, ids.count)]))
