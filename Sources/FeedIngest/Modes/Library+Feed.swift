@@ -61,9 +61,10 @@ extension Library {
         let (conditions, arguments) = conditions(filter)
         let end = offset + limit
 
-        // Part 1: resume, most recently played first.
+        // Part 1: resume, most recently played first. CROSS JOIN: start from the few in-progress
+        // rows, never from a platform's channels and all their items.
         var ids = try Int64.fetchAll(db, sql: """
-            SELECT i.id FROM watch_state w JOIN items i ON i.id = w.item JOIN channels c ON c.id = i.channel_id
+            SELECT i.id FROM watch_state w CROSS JOIN items i ON i.id = w.item CROSS JOIN channels c ON c.id = i.channel_id
             WHERE w.watched = 0 AND w.progress_seconds > 0\(conditions.map { " AND " + $0 }.joined())
             ORDER BY w.updated_at DESC, i.id
             """, arguments: arguments)
