@@ -6,7 +6,7 @@ import Testing
 @Suite struct StoreMigrationTests {
     @Test func freshLibraryHasAllMigrationsAndWAL() throws {
         let t = try TestLibrary()
-        #expect(try t.library.appliedMigrations() == ["v1-initial", "v2-playback-speed"])
+        #expect(try t.library.appliedMigrations() == ["v1-initial", "v2-playback-speed", "v3-item-watch-state"])
         let mode = try t.library.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")
         let fk = try t.library.read { db in try Int.fetchOne(db, sql: "PRAGMA foreign_keys") }
@@ -26,7 +26,10 @@ import Testing
                         VALUES (7, 'youtube', 'https://www.youtube.com/@x', 'https://yt/feed?channel_id=UCx', 'X', 100, '"abc"', 2);
                     INSERT INTO items (id, channel_id, item_id, title, published, duration, discovered_at)
                         VALUES (42, 7, 'yt:video:aaa', 'First', 500, 61, 600);
+                    INSERT INTO items (id, channel_id, item_id, title, published, discovered_at)
+                        VALUES (43, 7, 'yt:video:bbb', 'Second', 510, 600), (44, 7, 'yt:video:ccc', 'Third', 520, 600);
                     INSERT INTO watch_state (item, watched, progress_seconds, watched_at, updated_at) VALUES (42, 1, 0, 700, 700);
+                    INSERT INTO watch_state (item, watched, progress_seconds, updated_at) VALUES (43, 0, 33, 710);
                     INSERT INTO saved_items (item, saved_at) VALUES (42, 800);
                     INSERT INTO collections (id, name, created_at) VALUES (3, 'Later', 900);
                     INSERT INTO collection_items (collection, item, position, added_at) VALUES (3, 42, 1, 901);
@@ -35,7 +38,7 @@ import Testing
             }
         }
         let library = try Library(path: path)
-        #expect(try library.appliedMigrations() == ["v1-initial", "v2-playback-speed"])
+        #expect(try library.appliedMigrations() == ["v1-initial", "v2-playback-speed", "v3-item-watch-state"])
         let channel = try library.channel(id: 7)
         #expect(channel.name == "X" && channel.etag == "\"abc\"" && channel.consecutiveErrors == 2 && channel.speed == 1.0)
         let item = try library.item(id: 42)
@@ -43,6 +46,13 @@ import Testing
         #expect(try library.saved().map(\.id) == [42])
         #expect(try library.collection("Later").map(\.id) == [42])
         #expect(try library.history().map(\.title) == ["First"])
+        // v3 derived each item's state from the watch state v1 stored, and keeps it in step.
+        let states = try library.read { db in try Int.fetchAll(db, sql: "SELECT state FROM items ORDER BY id") }
+        #expect(states == [2, 1, 0])
+        #expect(try library.feed(mode: .catchUp, days: 30, now: 1000).map(\.id) == [43, 44])
+        try library.setWatched([44], now: 1001)
+        try library.setWatched([42], watched: false, now: 1001)
+        #expect(try library.feed(mode: .catchUp, days: 30, now: 1002).map(\.id) == [43, 42])
         try library.setSpeed(channelID: 7, 1.5)
         #expect(try library.channel(id: 7).speed == 1.5)
     }

@@ -3,6 +3,7 @@ import GRDB
 extension Library {
     /// One page of the feed in `mode`. `page` counts from 1. `days` is catch-up's window (items
     /// published in the last `days` days before `now`; items without a date are never "missed").
+    /// Catch-up's rounds list items oldest first; same-second ties go by channel id, then item id.
     public func feed(mode: FeedMode = .newest, filter: FeedFilter = FeedFilter(), limit: Int = 50, page: Int = 1,
                      days: Int = 14, now: Int64) throws(LibraryError) -> [LibraryItem] {
         guard limit > 0 else { throw .invalid("limit must be at least 1 (got \(limit))") }
@@ -21,7 +22,7 @@ extension Library {
         }
     }
 
-    /// Conditions for `filter`, over `items i` and `watch_state w`.
+    /// Conditions for `filter`, over `items i`, `channels c` and `watch_state w`.
     private static func conditions(_ filter: FeedFilter) -> (sql: [String], arguments: StatementArguments) {
         var sql: [String] = []
         var arguments = StatementArguments()
@@ -29,7 +30,7 @@ extension Library {
             sql.append("i.channel_id = ?"); arguments += [channelID]
         }
         if let platform = filter.platform {
-            sql.append("i.channel_id IN (SELECT id FROM channels WHERE platform = ?)"); arguments += [platform.rawValue]
+            sql.append("c.platform = ?"); arguments += [platform.rawValue]
         }
         if filter.unwatchedOnly { sql.append("w.watched IS NOT 1") }
         return (sql, arguments)
@@ -55,29 +56,62 @@ extension Library {
     }
 
     private static func catchUp(_ db: Database, filter: FeedFilter, limit: Int, offset: Int, windowStart: Int64) throws -> [LibraryItem] {
+        var filter = filter
+        filter.unwatchedOnly = false  // catch-up never shows watched items anyway
         let (conditions, arguments) = conditions(filter)
-        let extra = conditions.map { " AND " + $0 }.joined()
-        // Part 0: resume, most recently played first. Part 1: missed, round by round (each
-        // channel's oldest unwatched item, then each one's second…), oldest first within a round.
-        let sql = """
-            SELECT id FROM (
-                SELECT i.id, 0 AS part, -w.updated_at AS k1, 0 AS k2
-                FROM watch_state w JOIN items i ON i.id = w.item
-                WHERE w.watched = 0 AND w.progress_seconds > 0\(extra)
-                UNION ALL
-                SELECT id, 1, ROW_NUMBER() OVER (PARTITION BY channel_id ORDER BY published, id), published
-                FROM (SELECT i.id, i.channel_id, i.published
-                      FROM items i LEFT JOIN watch_state w ON w.item = i.id
-                      WHERE i.published >= ? AND (w.item IS NULL OR (w.watched = 0 AND w.progress_seconds = 0))\(extra))
-            )
-            ORDER BY part, k1, k2, id
-            LIMIT ? OFFSET ?
-            """
-        var all = arguments
-        all += [windowStart]
-        all += arguments
-        all += [limit, offset]
-        let ids = try Int64.fetchAll(db, sql: sql, arguments: all)
-        return try LibraryItem.fetchAll(db, ids: ids)
+        let end = offset + limit
+
+        // Part 1: resume, most recently played first. CROSS JOIN: start from the few in-progress
+        // rows, never from a platform's channels and all their items.
+        var ids = try Int64.fetchAll(db, sql: """
+            SELECT i.id FROM watch_state w CROSS JOIN items i ON i.id = w.item CROSS JOIN channels c ON c.id = i.channel_id
+            WHERE w.watched = 0 AND w.progress_seconds > 0\(conditions.map { " AND " + $0 }.joined())
+            ORDER BY w.updated_at DESC, i.id
+            """, arguments: arguments)
+        guard ids.count < end else { return try LibraryItem.fetchAll(db, ids: Array(ids[offset..<end])) }
+
+        // Part 2: what was missed, round by round: each channel's oldest untouched item, then
+        // each one's second… One ascending pass over the window numbers each channel's items;
+        // as the pass is in date order, appending to the item's round keeps every round
+        // oldest-first. Only rounds that can reach this page are kept.
+        let scan: RawStatement
+        if let channelID = filter.channelID {
+            // One channel: its own index range, checking the state per row (the + keeps SQLite
+            // off items_state_published, which would walk every channel's window).
+            scan = try RawStatement(db, sql: """
+                SELECT id, channel_id FROM items WHERE channel_id = ? AND published >= ? AND +state = 0
+                ORDER BY published, id
+                """)
+            scan.bind(1, channelID)
+            scan.bind(2, windowStart)
+        } else {
+            // Index-only scan of items_state_published.
+            scan = try RawStatement(db, sql: """
+                SELECT id, channel_id FROM items WHERE state = 0 AND published >= ? ORDER BY published, channel_id, id
+                """)
+            scan.bind(1, windowStart)
+        }
+        // A platform filter is a set lookup per row: cheaper than any join here.
+        let allowed = try filter.platform.map { platform in
+            Set(try Int64.fetchAll(db, sql: "SELECT id FROM channels WHERE platform = ?", arguments: [platform.rawValue]))
+        }
+        let maxRounds = end - ids.count
+        var seen: [Int64: Int] = [:]
+        var rounds: [[Int64]] = []
+        while try scan.step() {
+            let channel = scan.int64(1)
+            if let allowed, !allowed.contains(channel) { continue }
+            let round = seen[channel, default: 0]
+            seen[channel] = round + 1
+            guard round < maxRounds else { continue }
+            if round == rounds.count { rounds.append([]) }
+            rounds[round].append(scan.int64(0))
+        }
+        for round in rounds {
+            ids += round
+            if ids.count >= end { break }
+        }
+        guard offset < ids.count else { return [] }
+        return try LibraryItem.fetchAll(db, ids: Array(ids[offset..<min(end, ids.count)]))
     }
 }

@@ -56,4 +56,19 @@ final class RawStatement {
         }
         return Int(sqlite3_changes(connection))
     }
+
+    /// Steps once: true when a row is ready (read it with `int64(_:)`), false when done.
+    /// Reset the statement with `reset()` before binding again.
+    func step() throws -> Bool {
+        switch sqlite3_step(handle) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        case let code:
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)), sql: sql)
+        }
+    }
+
+    func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+
+    func reset() { sqlite3_reset(handle) }
 }

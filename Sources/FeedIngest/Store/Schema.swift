@@ -7,11 +7,12 @@ enum Schema {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-initial", migrate: v1Initial)
         migrator.registerMigration("v2-playback-speed", migrate: v2PlaybackSpeed)
+        migrator.registerMigration("v3-item-watch-state", migrate: v3ItemWatchState)
         return migrator
     }
 
     /// Names of all migrations, oldest first (tests migrate up to a given one).
-    static let migrationNames = ["v1-initial", "v2-playback-speed"]
+    static let migrationNames = ["v1-initial", "v2-playback-speed", "v3-item-watch-state"]
 
     static func v1Initial(_ db: Database) throws {
         try db.execute(sql: """
@@ -119,6 +120,39 @@ enum Schema {
         try db.execute(sql: """
             ALTER TABLE channels ADD COLUMN speed REAL NOT NULL DEFAULT 1.0
                 CHECK (speed >= 0.25 AND speed <= 4.0)
+            """)
+    }
+
+    /// A copy of each item's watch state on the item itself (0 untouched, 1 in progress,
+    /// 2 watched), kept by triggers, so that catch-up reads its window from one index instead
+    /// of joining watch_state row by row (100x slower on a million items); and the date
+    /// indexes widened with the channel.
+    static func v3ItemWatchState(_ db: Database) throws {
+        let state = "CASE WHEN NEW.watched = 1 THEN 2 WHEN NEW.progress_seconds > 0 THEN 1 ELSE 0 END"
+        try db.execute(sql: """
+            ALTER TABLE items ADD COLUMN state INTEGER NOT NULL DEFAULT 0 CHECK (state IN (0, 1, 2));
+            UPDATE items SET state = (SELECT CASE WHEN watched = 1 THEN 2 WHEN progress_seconds > 0 THEN 1 ELSE 0 END
+                                      FROM watch_state WHERE item = items.id)
+            WHERE id IN (SELECT item FROM watch_state);
+            CREATE INDEX items_state_published ON items (state, published, channel_id);
+            -- With the channel in the date indexes, a platform filter skips other channels'
+            -- items without reading their (wide) rows.
+            DROP INDEX items_newest;
+            CREATE INDEX items_newest ON items (published, discovered_at, channel_id);
+            DROP INDEX items_short;
+            CREATE INDEX items_short ON items (published, discovered_at, channel_id)
+                WHERE duration <= 180 OR is_short = 1;
+
+            CREATE TRIGGER watch_state_inserted AFTER INSERT ON watch_state BEGIN
+                UPDATE items SET state = \(state) WHERE id = NEW.item;
+            END;
+            CREATE TRIGGER watch_state_updated AFTER UPDATE ON watch_state BEGIN
+                UPDATE items SET state = 0 WHERE id = OLD.item AND OLD.item <> NEW.item;
+                UPDATE items SET state = \(state) WHERE id = NEW.item;
+            END;
+            CREATE TRIGGER watch_state_deleted AFTER DELETE ON watch_state BEGIN
+                UPDATE items SET state = 0 WHERE id = OLD.item;
+            END;
             """)
     }
 }
