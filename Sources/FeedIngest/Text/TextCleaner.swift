@@ -53,18 +53,45 @@ public enum TextCleaner {
     }
 
     /// Collapses every run of whitespace (NBSP included) to one space and trims; nil when empty.
+    /// Works on UTF-8 bytes: Unicode property lookups per scalar dominated parse time.
     public static func collapse(_ text: String) -> String? {
-        var result = String.UnicodeScalarView()
-        var pendingSpace = false
-        for scalar in text.unicodeScalars {
-            if scalar.properties.isWhitespace || scalar == "\u{00A0}" || scalar.value == 0 {
-                pendingSpace = !result.isEmpty
-                continue
+        var text = text
+        return text.withUTF8 { b -> String? in
+            var out = [UInt8]()
+            out.reserveCapacity(b.count)
+            var pendingSpace = false
+            var i = 0
+            while i < b.count {
+                let n = whitespaceLength(b, at: i)
+                if n > 0 {
+                    pendingSpace = !out.isEmpty
+                    i += n
+                    continue
+                }
+                if pendingSpace { out.append(32); pendingSpace = false }
+                out.append(b[i])
+                i += 1
             }
-            if pendingSpace { result.append(" "); pendingSpace = false }
-            result.append(scalar)
+            return out.isEmpty ? nil : String(decoding: out, as: UTF8.self)
         }
-        return result.isEmpty ? nil : String(result)
+    }
+
+    /// The byte length of the White_Space character (or NUL) at `i`, else 0.
+    @inline(__always)
+    static func whitespaceLength(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Int {
+        let c = b[i]
+        if c < 0x80 { return c == 32 || (c >= 9 && c <= 13) || c == 0 ? 1 : 0 }
+        guard c == 0xC2 || c == 0xE1 || c == 0xE2 || c == 0xE3 else { return 0 }
+        let c1: UInt8 = i + 1 < b.count ? b[i + 1] : 0
+        if c == 0xC2 { return c1 == 0x85 || c1 == 0xA0 ? 2 : 0 }
+        let c2: UInt8 = i + 2 < b.count ? b[i + 2] : 0
+        switch (c, c1) {
+        case (0xE1, 0x9A): return c2 == 0x80 ? 3 : 0                                    // U+1680
+        case (0xE2, 0x80): return (0x80...0x8A).contains(c2) || c2 == 0xA8 || c2 == 0xA9 || c2 == 0xAF ? 3 : 0
+        case (0xE2, 0x81): return c2 == 0x9F ? 3 : 0                                    // U+205F
+        case (0xE3, 0x80): return c2 == 0x80 ? 3 : 0                                    // U+3000
+        default: return 0
+        }
     }
 
     /// Decodes HTML character references left in text (`&amp;`, `&#8217;`, `&eacute;`).
