@@ -16,4 +16,10 @@ final class TextCleanerTests: XCTestCase {
         XCTAssertEqual(TextCleaner.collapse("a\u{0}b"), "a b")
         XCTAssertNil(TextCleaner.collapse(" \u{A0}\n\t "))
     }
+
+    func testPlainTextTagsByteKeys() {
+        XCTAssertEqual(TextCleaner.plainText(fromHTML: "fan<B>tastic</b> <P>next</p><SCRIPT>x()</Script>end"), "fantastic next end")
+        XCTAssertEqual(TextCleaner.plainText(fromHTML: "<blockquote>a</blockquote>b<h1>c</h1>"), "a b c")
+        XCTAssertEqual(TextCleaner.plainText(fromHTML: "<strong>x</strong>y<!-- c -->z&amp;&eacute;"), "xy z&é")
+    }
 }

@@ -28,16 +28,16 @@ public enum TextCleaner {
                     let nameStart = next == UInt8(ascii: "/") ? i + 2 : i + 1
                     var j = nameStart
                     while j < n, isLetter(bytes[j]) || isDigit(bytes[j]) { j += 1 }
-                    let name = String(decoding: bytes[nameStart..<j], as: UTF8.self).lowercased()
+                    let name = tagKey(bytes, nameStart, j)
                     let end = tagEnd(bytes, from: j)
-                    if next != UInt8(ascii: "/") && (name == "script" || name == "style") {
+                    if next != UInt8(ascii: "/") && (name == scriptKey || name == styleKey) {
                         // Skip the element's content up to its closing tag.
-                        let closing = Array("</\(name)".utf8)
+                        let closing = Array((name == scriptKey ? "</script" : "</style").utf8)
                         i = findCaseless(closing, in: bytes, from: end).map { tagEnd(bytes, from: $0 + closing.count) } ?? n
                     } else {
                         i = end
                     }
-                    if !inlineTags.contains(name) { out.append(32) }
+                    if !inlineTagKeys.contains(name) { out.append(32) }
                     continue
                 }
             }
@@ -49,31 +49,33 @@ public enum TextCleaner {
             out.append(c)
             i += 1
         }
-        return collapse(String(decoding: out, as: UTF8.self))
+        return out.withUnsafeBufferPointer(collapse)
     }
 
     /// Collapses every run of whitespace (NBSP included) to one space and trims; nil when empty.
     /// Works on UTF-8 bytes: Unicode property lookups per scalar dominated parse time.
     public static func collapse(_ text: String) -> String? {
         var text = text
-        return text.withUTF8 { b -> String? in
-            var out = [UInt8]()
-            out.reserveCapacity(b.count)
-            var pendingSpace = false
-            var i = 0
-            while i < b.count {
-                let n = whitespaceLength(b, at: i)
-                if n > 0 {
-                    pendingSpace = !out.isEmpty
-                    i += n
-                    continue
-                }
-                if pendingSpace { out.append(32); pendingSpace = false }
-                out.append(b[i])
-                i += 1
+        return text.withUTF8(collapse)
+    }
+
+    static func collapse(_ b: UnsafeBufferPointer<UInt8>) -> String? {
+        var out = [UInt8]()
+        out.reserveCapacity(b.count)
+        var pendingSpace = false
+        var i = 0
+        while i < b.count {
+            let n = whitespaceLength(b, at: i)
+            if n > 0 {
+                pendingSpace = !out.isEmpty
+                i += n
+                continue
             }
-            return out.isEmpty ? nil : String(decoding: out, as: UTF8.self)
+            if pendingSpace { out.append(32); pendingSpace = false }
+            out.append(b[i])
+            i += 1
         }
+        return out.isEmpty ? nil : String(decoding: out, as: UTF8.self)
     }
 
     /// The byte length of the White_Space character (or NUL) at `i`, else 0.
@@ -116,6 +118,20 @@ public enum TextCleaner {
         "a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "dfn", "em", "font", "i", "kbd",
         "mark", "q", "s", "samp", "small", "span", "strong", "sub", "sup", "time", "u", "var",
     ]
+    static let inlineTagKeys: Set<UInt64> = Set(inlineTags.map { key(Array($0.utf8)) })
+    static let scriptKey = key(Array("script".utf8))
+    static let styleKey = key(Array("style".utf8))
+
+    /// A tag name of up to 8 ASCII characters, lowercased, packed in a UInt64 (0 when longer):
+    /// compares names without building Strings.
+    static func tagKey(_ b: [UInt8], _ start: Int, _ end: Int) -> UInt64 {
+        guard end - start <= 8 else { return 0 }
+        var k: UInt64 = 0
+        for i in start..<end { k = k << 8 | UInt64(b[i] | 0x20) }
+        return k
+    }
+
+    private static func key(_ name: [UInt8]) -> UInt64 { tagKey(name, 0, name.count) }
 
     /// The index just past the `>` that ends a tag, honouring quoted attribute values.
     static func tagEnd(_ b: [UInt8], from start: Int) -> Int {
