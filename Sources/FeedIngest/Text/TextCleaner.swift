@@ -60,22 +60,30 @@ public enum TextCleaner {
     }
 
     static func collapse(_ b: UnsafeBufferPointer<UInt8>) -> String? {
-        var out = [UInt8]()
-        out.reserveCapacity(b.count)
-        var pendingSpace = false
-        var i = 0
-        while i < b.count {
-            let n = whitespaceLength(b, at: i)
-            if n > 0 {
-                pendingSpace = !out.isEmpty
-                i += n
-                continue
+        // Writes straight into the String's storage: the result is never longer than the input.
+        let result = String(unsafeUninitializedCapacity: max(b.count, 1)) { out -> Int in
+            var count = 0
+            var pendingSpace = false
+            var i = 0
+            while i < b.count {
+                let c = b[i]
+                if c > 32 && c < 0x80 {                      // fast path: visible ASCII
+                    if pendingSpace { out[count] = 32; count += 1; pendingSpace = false }
+                    out[count] = c; count += 1; i += 1
+                    continue
+                }
+                let n = whitespaceLength(b, at: i)
+                if n > 0 {
+                    pendingSpace = count > 0
+                    i += n
+                    continue
+                }
+                if pendingSpace { out[count] = 32; count += 1; pendingSpace = false }
+                out[count] = c; count += 1; i += 1
             }
-            if pendingSpace { out.append(32); pendingSpace = false }
-            out.append(b[i])
-            i += 1
+            return count
         }
-        return out.isEmpty ? nil : String(decoding: out, as: UTF8.self)
+        return result.isEmpty ? nil : result
     }
 
     /// The byte length of the White_Space character (or NUL) at `i`, else 0.
