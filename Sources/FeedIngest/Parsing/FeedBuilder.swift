@@ -83,7 +83,7 @@ final class FeedBuilder: XMLStreamHandler {
     }
 
     var isShortsFeed: Bool {
-        channel.playlistID?.hasPrefix("UUSH") == true || channel.selfURL?.contains("playlist_id=UUSH") == true
+        channel.playlistID?.hasPrefix("UUSH") == true || channel.selfURL?.containsBytes("playlist_id=UUSH") == true
     }
 
     private func decideFormat(_ e: XMLElement) {

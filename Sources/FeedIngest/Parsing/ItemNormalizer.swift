@@ -32,7 +32,7 @@ enum ItemNormalizer {
             // YouTube: the video id is the identity; the page is the watch or shorts URL.
             item.id = videoID
             item.url = url(r.link) ?? "https://www.youtube.com/watch?v=\(videoID)"
-            item.isShort = shortsFeed || item.url?.contains("/shorts/") == true
+            item.isShort = shortsFeed || item.url?.containsBytes("/shorts/") == true
             return item
         }
 
@@ -47,7 +47,7 @@ enum ItemNormalizer {
         if item.url == nil, let guid = item.guid, r.guidIsPermaLink || r.isAtom, isWebURL(guid) {
             item.url = URLs.resolve(guid, against: r.base)
         }
-        item.isShort = item.url?.contains("/shorts/") == true
+        item.isShort = item.url?.containsBytes("/shorts/") == true
         item.id = ItemIdentity.fallback(guid: item.guid, enclosureURL: item.enclosure?.url, link: item.url,
                                         title: item.title, published: item.published)
         return item

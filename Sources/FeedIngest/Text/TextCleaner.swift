@@ -40,16 +40,16 @@ public enum TextCleaner {
                     let nameStart = next == UInt8(ascii: "/") ? i + 2 : i + 1
                     var j = nameStart
                     while j < n, isLetter(bytes[j]) || isDigit(bytes[j]) { j += 1 }
-                    let name = String(decoding: bytes[nameStart..<j], as: UTF8.self).lowercased()
+                    let name = tagKey(bytes, nameStart, j)
                     let end = tagEnd(bytes, from: j)
-                    if next != UInt8(ascii: "/") && (name == "script" || name == "style") {
+                    if next != UInt8(ascii: "/") && (name == scriptKey || name == styleKey) {
                         // Skip the element's content up to its closing tag.
-                        let closing = Array("</\(name)".utf8)
+                        let closing = Array((name == scriptKey ? "</script" : "</style").utf8)
                         i = findCaseless(closing, in: bytes, from: end).map { tagEnd(bytes, from: $0 + closing.count) } ?? n
                     } else {
                         i = end
                     }
-                    if !inlineTags.contains(name) { out.append(32) }
+                    if !inlineTagKeys.contains(name) { out.append(32) }
                     continue
                 }
             }
@@ -61,11 +61,13 @@ public enum TextCleaner {
             out.append(c)
             i += 1
         }
-        return collapse(String(decoding: out, as: UTF8.self))
+        return out.withUnsafeBufferPointer(collapse)
     }
 
     /// Collapses every run of whitespace (NBSP included) to one space and trims; nil when empty.
+    /// Works on UTF-8 bytes: Unicode property lookups per scalar dominated parse time.
     public static func collapse(_ text: String) -> String? {
+<<<<<<< HEAD
         if let ascii = collapseASCII(text) { return ascii.isEmpty ? nil : ascii }
         return collapseScalars(text)
     }
@@ -78,11 +80,55 @@ public enum TextCleaner {
             if scalar.properties.isWhitespace || scalar == "\u{00A0}" || scalar.value == 0 {
                 pendingSpace = !result.isEmpty
                 continue
+=======
+        var text = text
+        return text.withUTF8(collapse)
+    }
+
+    static func collapse(_ b: UnsafeBufferPointer<UInt8>) -> String? {
+        // Writes straight into the String's storage: the result is never longer than the input.
+        let result = String(unsafeUninitializedCapacity: max(b.count, 1)) { out -> Int in
+            var count = 0
+            var pendingSpace = false
+            var i = 0
+            while i < b.count {
+                let c = b[i]
+                if c > 32 && c < 0x80 {                      // fast path: visible ASCII
+                    if pendingSpace { out[count] = 32; count += 1; pendingSpace = false }
+                    out[count] = c; count += 1; i += 1
+                    continue
+                }
+                let n = whitespaceLength(b, at: i)
+                if n > 0 {
+                    pendingSpace = count > 0
+                    i += n
+                    continue
+                }
+                if pendingSpace { out[count] = 32; count += 1; pendingSpace = false }
+                out[count] = c; count += 1; i += 1
+>>>>>>> parse
             }
-            if pendingSpace { result.append(" "); pendingSpace = false }
-            result.append(scalar)
+            return count
         }
-        return result.isEmpty ? nil : String(result)
+        return result.isEmpty ? nil : result
+    }
+
+    /// The byte length of the White_Space character (or NUL) at `i`, else 0.
+    @inline(__always)
+    static func whitespaceLength(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Int {
+        let c = b[i]
+        if c < 0x80 { return c == 32 || (c >= 9 && c <= 13) || c == 0 ? 1 : 0 }
+        guard c == 0xC2 || c == 0xE1 || c == 0xE2 || c == 0xE3 else { return 0 }
+        let c1: UInt8 = i + 1 < b.count ? b[i + 1] : 0
+        if c == 0xC2 { return c1 == 0x85 || c1 == 0xA0 ? 2 : 0 }
+        let c2: UInt8 = i + 2 < b.count ? b[i + 2] : 0
+        switch (c, c1) {
+        case (0xE1, 0x9A): return c2 == 0x80 ? 3 : 0                                    // U+1680
+        case (0xE2, 0x80): return (0x80...0x8A).contains(c2) || c2 == 0xA8 || c2 == 0xA9 || c2 == 0xAF ? 3 : 0
+        case (0xE2, 0x81): return c2 == 0x9F ? 3 : 0                                    // U+205F
+        case (0xE3, 0x80): return c2 == 0x80 ? 3 : 0                                    // U+3000
+        default: return 0
+        }
     }
 
     /// `collapse` for pure-ASCII text, byte by byte (Unicode properties are slow to query);
@@ -128,6 +174,20 @@ public enum TextCleaner {
         "a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "dfn", "em", "font", "i", "kbd",
         "mark", "q", "s", "samp", "small", "span", "strong", "sub", "sup", "time", "u", "var",
     ]
+    static let inlineTagKeys: Set<UInt64> = Set(inlineTags.map { key(Array($0.utf8)) })
+    static let scriptKey = key(Array("script".utf8))
+    static let styleKey = key(Array("style".utf8))
+
+    /// A tag name of up to 8 ASCII characters, lowercased, packed in a UInt64 (0 when longer):
+    /// compares names without building Strings.
+    static func tagKey(_ b: [UInt8], _ start: Int, _ end: Int) -> UInt64 {
+        guard end - start <= 8 else { return 0 }
+        var k: UInt64 = 0
+        for i in start..<end { k = k << 8 | UInt64(b[i] | 0x20) }
+        return k
+    }
+
+    private static func key(_ name: [UInt8]) -> UInt64 { tagKey(name, 0, name.count) }
 
     /// The index just past the `>` that ends a tag, honouring quoted attribute values.
     static func tagEnd(_ b: [UInt8], from start: Int) -> Int {

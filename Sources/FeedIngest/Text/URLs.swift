@@ -16,6 +16,9 @@ public enum URLs {
 
     /// `itpc://`, `feed://`, `pcast://` (and `feed:https://…`) are podcast-app schemes for http(s).
     public static func rewritePodcastScheme(_ url: String) -> String {
+        // Cheap exit for the usual http(s) URL: only f…, i…, p… can be podcast schemes.
+        guard let f = url.utf8.first, [UInt8(ascii: "f"), UInt8(ascii: "i"), UInt8(ascii: "p")].contains(f | 0x20),
+              !url.utf8.starts(with: "http".utf8) else { return url }
         let lower = url.lowercased()
         for prefix in ["feed:https://", "feed:http://"] where lower.hasPrefix(prefix) {
             return String(url.dropFirst(5))
@@ -26,11 +29,16 @@ public enum URLs {
         return url
     }
 
+    /// RFC 3986 `scheme ":"`: an ASCII letter, then letters, digits, `+`, `-` or `.`.
     static func hasScheme(_ s: String) -> Bool {
-        guard let colon = s.firstIndex(of: ":"), colon != s.startIndex else { return false }
-        let scheme = s[..<colon]
-        guard let first = scheme.unicodeScalars.first, first.properties.isAlphabetic, first.isASCII else { return false }
-        return scheme.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0)) }
+        var first = true
+        for c in s.utf8 {
+            let letter = (c | 0x20) >= 97 && (c | 0x20) <= 122
+            if c == UInt8(ascii: ":") { return !first }
+            if first { guard letter else { return false }; first = false; continue }
+            guard letter || isDigit(c) || c == UInt8(ascii: "+") || c == UInt8(ascii: "-") || c == UInt8(ascii: ".") else { return false }
+        }
+        return false
     }
 }
 

@@ -40,7 +40,7 @@ enum AtomMapper {
             switch rel {
             case "alternate":
                 // Prefer the HTML page when an entry has several alternates.
-                let isHTML = e.attributes["type"].map { $0.contains("html") } ?? true
+                let isHTML = e.attributes["type"].map { $0.containsBytes("html") } ?? true
                 if b.item?.link == nil || isHTML && b.item?.linkIsFallback == true {
                     b.item?.link = href
                     b.item?.linkIsFallback = !isHTML

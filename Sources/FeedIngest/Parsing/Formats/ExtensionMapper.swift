@@ -14,7 +14,8 @@ enum ExtensionMapper {
             case "episodeType" where inItem: return .episodeType
             case "explicit" where inItem: return .explicit
             case "author": return inItem ? .itunesAuthor : .channelItunesAuthor
-            case "summary": return inItem ? .summary : .channelItunesSummary
+            // Descriptions only matter when the item has none yet: skip capturing long notes.
+            case "summary": return inItem ? (b.item?.description == nil ? .summary : nil) : .channelItunesSummary
             case "image":
                 guard let href = a["href"] else { break }
                 if inItem { if b.item?.itunesImage == nil { b.item?.itunesImage = href } }
@@ -34,7 +35,7 @@ enum ExtensionMapper {
             default: break
             }
         case .content:
-            if inItem, e.name == "encoded" { return .content }
+            if inItem, e.name == "encoded", b.item?.description == nil, b.item?.summary == nil { return .content }
         case .dc:
             switch e.name {
             case "creator": return inItem ? .dcCreator : .channelAuthor

@@ -70,10 +70,11 @@ struct XMLAttributes {
             guard let local = a[0], XMLName(bytes: local) == name else { continue }
             if namespace == .none ? a[2] != nil : XMLNamespace(uri: a[2]) != namespace { continue }
             guard let start = a[3], let end = a[4], end >= start else { return "" }
-            let text = String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
+            let count = end - start
+            let text = String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
             // Without entity substitution libxml2 leaves `&#38;` (for `&amp;`) and undeclared
             // references in attribute values: decode them once here.
-            return text.utf8.contains(UInt8(ascii: "&")) ? TextCleaner.decodeEntities(text) : text
+            return memchr(start, Int32(UInt8(ascii: "&")), count) != nil ? TextCleaner.decodeEntities(text) : text
         }
         return nil
     }

@@ -41,6 +41,8 @@ final class XMLStreamParser {
     private(set) var firstError: String?
     private(set) var errorCount = 0
     private var stopped = false
+    /// libxml2 interns namespace URIs: one pointer per URI, classified once.
+    private var uriCache: [(uri: UnsafePointer<UInt8>, ns: XMLNamespace)] = []
 
     /// Text kept per captured element; beyond it is dropped (a description is not 4 MB).
     private static let textCap = 4 << 20
@@ -124,7 +126,7 @@ final class XMLStreamParser {
         if nbAttributes > 0, let base = attrs.value("base", in: .xml) {
             bases.append((level, URLs.resolve(base, against: bases.last?.url ?? documentURL)))
         }
-        let element = XMLElement(namespace: XMLNamespace(uri: uri), name: XMLName(bytes: local), attributes: attrs,
+        let element = XMLElement(namespace: namespace(uri), name: XMLName(bytes: local), attributes: attrs,
                                  depth: level, base: bases.last?.url ?? documentURL)
         if handler.start(element) {
             captureDepth = level
@@ -141,8 +143,16 @@ final class XMLStreamParser {
             captured = String(decoding: text, as: UTF8.self)
             captureDepth = -1
         }
-        handler.end(XMLNamespace(uri: uri), XMLName(bytes: local), depth: level, text: captured)
+        handler.end(namespace(uri), XMLName(bytes: local), depth: level, text: captured)
         if let last = bases.last, last.depth == level { bases.removeLast() }
+    }
+
+    private func namespace(_ uri: UnsafePointer<UInt8>?) -> XMLNamespace {
+        guard let uri else { return .none }
+        for entry in uriCache where entry.uri == uri { return entry.ns }
+        let ns = XMLNamespace(uri: uri)
+        if uriCache.count < 32 { uriCache.append((uri, ns)) }
+        return ns
     }
 
     fileprivate func characters(_ p: UnsafePointer<UInt8>, _ n: Int32) {
