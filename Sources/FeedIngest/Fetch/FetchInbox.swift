@@ -1,17 +1,16 @@
 import CCurl
-import Synchronization
 
 /// The one place other threads talk to the fetch loop: they post jobs, cancellation sweeps and
 /// the stop request here, then wake the loop with `curl_multi_wakeup`, the single libcurl call
 /// documented as safe from any thread.
 final class FetchInbox: Sendable {
-    struct Batch {
+    struct Batch: Sendable {
         var jobs: [FetchJob] = []
         var sweep = false
         var stop = false
     }
 
-    private struct State {
+    private struct State: Sendable {
         var batch = Batch()
         /// Set by the loop before it frees the multi handle: nothing may wake it after that.
         var closed = false
@@ -20,7 +19,7 @@ final class FetchInbox: Sendable {
     /// The loop's multi handle, shared only so `wake` can call `curl_multi_wakeup` on it.
     private struct Multi: @unchecked Sendable { let raw: UnsafeMutableRawPointer }
     private let multi: Multi?
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// With a nil handle (libcurl failed to start) the inbox is closed from the beginning.
     init(multi: UnsafeMutableRawPointer?) {

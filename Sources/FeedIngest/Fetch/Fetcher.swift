@@ -108,7 +108,7 @@ public final class Fetcher: Sendable {
     /// Never call it from a completion running on the fetch thread.
     public func fetchBlocking(_ request: FetchRequest) throws(FetchError) -> FetchResponse {
         let done = DispatchSemaphore(value: 0)
-        let box = Mutex<Result<FetchResponse, FetchError>?>(nil)
+        let box = Locked<Result<FetchResponse, FetchError>?>(nil)
         submit(FetchJob(request: request, cancel: CancelFlag()) { result in
             box.withLock { $0 = result }
             done.signal()
