@@ -22,7 +22,11 @@ final class Decoder {
     private var draining = false
     private var badPackets = 0
 
+    /// FFmpeg's own logging goes to stderr; failures reach the user as PlayerError messages instead.
+    private static let silenceLogs: Void = av_log_set_level(AV_LOG_QUIET)
+
     init(source: MediaSource, interrupt: InterruptFlag, timeout: Double) throws(PlayerError) {
+        Self.silenceLogs
         self.source = source
         self.interrupt = interrupt
         let name = source.description

@@ -14,6 +14,7 @@ final class PlaybackSession {
     private var trimTarget: Double?
     /// Media time of the next frame when a frame carries no timestamp.
     private var nextTime: Double = 0
+    private var decodedAny = false
 
     init(request: PlayRequest, decoder: Decoder) {
         self.request = request
@@ -41,9 +42,14 @@ final class PlaybackSession {
         pending.removeAll(keepingCapacity: true)
         offset = 0
         guard try decoder.nextFrame() else {
+            // A "file" that ends before its first frame is broken, not finished.
+            guard decodedAny else {
+                throw .cannotDecode(source: request.source.description, reason: "no audio could be decoded")
+            }
             atEnd = true
             return
         }
+        decodedAny = true
         let frame = decoder.frame.pointee
         let start = decoder.framePosition ?? nextTime
         let rate = Double(max(1, frame.sample_rate))

@@ -25,15 +25,11 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
         pa_context_set_state_callback(context, { _, userdata in
             pa_threaded_mainloop_signal(OpaquePointer(userdata), 0)
         }, UnsafeMutableRawPointer(loop))
+        // From here on a throw runs deinit, which disconnects and frees everything.
         guard pa_context_connect(context, server, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0 else {
-            let reason = String(cString: pa_strerror(pa_context_errno(context)))
-            pa_context_unref(context)
-            pa_threaded_mainloop_free(loop)
-            throw .pulseUnavailable(reason: reason)
+            throw .pulseUnavailable(reason: String(cString: pa_strerror(pa_context_errno(context))))
         }
         guard pa_threaded_mainloop_start(loop) >= 0 else {
-            pa_context_unref(context)
-            pa_threaded_mainloop_free(loop)
             throw .pulseUnavailable(reason: "cannot start the mainloop thread")
         }
         pa_threaded_mainloop_lock(loop)
@@ -44,10 +40,7 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
         }
         let reason = String(cString: pa_strerror(pa_context_errno(context)))
         pa_threaded_mainloop_unlock(loop)
-        guard state == PA_CONTEXT_READY else {
-            shutdown()
-            throw .pulseUnavailable(reason: reason)
-        }
+        guard state == PA_CONTEXT_READY else { throw .pulseUnavailable(reason: reason) }
     }
 
     deinit { shutdown() }

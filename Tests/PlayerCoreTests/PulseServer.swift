@@ -81,7 +81,11 @@ final class Recording {
     init(server: PulseServer) throws {
         file = server.directory.appendingPathComponent("rec-\(UUID().uuidString.prefix(8)).wav")
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["parec", "-d", "nullsink.monitor", "--latency-msec=20", "--format=s16le", "--rate=48000",
+        // Via python: a child inherits its spawning thread's signal mask, and libdispatch's worker
+        // threads (async tests) block SIGINT, which parec needs to finish its WAV header.
+        process.arguments = ["python3", "-c",
+                             "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execvp(sys.argv[1], sys.argv[1:])",
+                             "parec", "-d", "nullsink.monitor", "--latency-msec=20", "--format=s16le", "--rate=48000",
                              "--channels=2", "--file-format=wav", file.path]
         process.environment = server.environment
         try process.run()

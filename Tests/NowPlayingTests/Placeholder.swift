@@ -1,2 +1,0 @@
-import XCTest
-final class NowPlayingPlaceholderTests: XCTestCase { func testBuilds() {} }

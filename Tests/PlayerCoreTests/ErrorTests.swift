@@ -1,0 +1,63 @@
+import Foundation
+import NowPlaying
+import XCTest
+@testable import PlayerCore
+
+final class ErrorTests: PulseTestCase {
+    func testBadFilesGiveOneLineErrorsAndThePlayerKeepsWorking() throws {
+        let sink = RecordingSink()
+        let player = makePlayer(sink: sink)
+        let missing = media.directory.appendingPathComponent("missing.mp3")
+        let cases: [(URL, String)] = [
+            (media.truncated, "Invalid data found when processing input"),
+            (media.garbage, "Invalid argument"), // what FFmpeg's MP3 probe says about these bytes
+            (missing, "No such file or directory"),
+        ]
+        for (url, reason) in cases {
+            player.play(request(url, key: url.lastPathComponent))
+            let expected = "can't open \"\(url.path)\": \(reason)"
+            XCTAssertTrue(eventually { player.snapshot.error?.description.contains(url.path) == true },
+                          "\(url.lastPathComponent): \(player.snapshot)")
+            XCTAssertEqual(player.snapshot.error?.description, expected)
+            XCTAssertEqual(player.snapshot.status, .stopped)
+            XCTAssertEqual(player.nowPlaying.state.error, expected)
+            XCTAssertNil(player.nowPlaying.state.metadata)
+        }
+        player.play(request(media.shortMP3, key: "good"))
+        waitUntilAudible(player)
+        assertTone(try record(0.6), 440, "after errors")
+        XCTAssertNil(player.snapshot.error)
+        XCTAssertNil(player.nowPlaying.state.error)
+    }
+
+    func testNoPulseServerIsAnError() {
+        let player = Player(configuration: PlayerConfiguration(output: .pulse(server: "unix:/nonexistent/feedctl/native")))
+        players.append(player)
+        player.play(request(media.shortMP3))
+        XCTAssertTrue(eventually { player.snapshot.error != nil })
+        let message = player.snapshot.error?.description ?? ""
+        XCTAssertTrue(message.hasPrefix("cannot reach PulseAudio (PULSE_SERVER / $XDG_RUNTIME_DIR/pulse/native)"), message)
+        XCTAssertEqual(player.snapshot.status, .stopped)
+    }
+}
+
+final class MediaSourceTests: XCTestCase {
+    func testOnlyHTTPAndNamedFilesAreAllowed() throws {
+        XCTAssertEqual(try MediaSource.parse(" https://example.com/a.mp3 ", allowLocalFiles: false),
+                       .remote("https://example.com/a.mp3"))
+        XCTAssertEqual(try MediaSource.parse("HTTP://example.com/a.mp3", allowLocalFiles: false),
+                       .remote("HTTP://example.com/a.mp3"))
+        XCTAssertEqual(try MediaSource.parse("/tmp/a.mp3", allowLocalFiles: true), .localFile("/tmp/a.mp3"))
+        XCTAssertEqual(try MediaSource.parse("file:///tmp/a.mp3", allowLocalFiles: true), .localFile("/tmp/a.mp3"))
+        for refused in ["file:///etc/passwd", "/tmp/a.mp3", "concat:/a.mp3|/b.mp3", "data:audio/mp3;base64,AAAA",
+                        "ftp://example.com/a.mp3", "subfile,,start,0,end,0,,:/etc/passwd", "rtmp://x/y", ""] {
+            XCTAssertThrowsError(try MediaSource.parse(refused, allowLocalFiles: false), refused) { error in
+                guard case .refused = error as? PlayerError else { return XCTFail("\(refused): \(error)") }
+            }
+        }
+        // Named by the user, a path is still never a protocol.
+        XCTAssertThrowsError(try MediaSource.parse("concat:/a.mp3|/b.mp3", allowLocalFiles: true))
+        XCTAssertEqual(PlayerError.refused(source: "ftp://x", reason: "only http and https URLs are allowed").description,
+                       "refusing \"ftp://x\": only http and https URLs are allowed")
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import XCTest
+@testable import PlayerCore
+
+final class RemoteTests: PulseTestCase {
+    var http: HTTPFixtureServer!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        http = try HTTPFixtureServer(serving: media.directory)
+    }
+
+    override func tearDown() {
+        http?.stop()
+        super.tearDown()
+    }
+
+    func testRemoteURLPlays() throws {
+        let player = makePlayer()
+        let url = http.baseURL + "/tone.m4a"
+        player.play(PlayRequest(itemKey: "remote", source: try MediaSource.parse(url, allowLocalFiles: false)))
+        waitUntilAudible(player)
+        assertTone(try record(0.8), 550, "remote m4a")
+        XCTAssertEqual(player.nowPlaying.state.metadata?.url, url)
+    }
+
+    func testRedirectToAFileAndHLSToFilesAreRefused() throws {
+        // A playlist served over http whose segment is a local file.
+        let playlist = "#EXTM3U\n#EXT-X-TARGETDURATION:5\n#EXTINF:3,\nfile://\(media.shortMP3.path)\n#EXT-X-ENDLIST\n"
+        try playlist.write(to: media.directory.appendingPathComponent("local.m3u8"), atomically: true, encoding: .utf8)
+        let player = makePlayer()
+        for path in ["/redirect-to-file", "/local.m3u8"] {
+            let url = http.baseURL + path
+            player.play(PlayRequest(itemKey: path, source: .remote(url)))
+            XCTAssertTrue(eventually { player.snapshot.error?.description.contains(url) == true },
+                          "\(path) was not refused: \(player.snapshot)")
+            XCTAssertEqual(player.snapshot.status, .stopped)
+        }
+    }
+
+    func testDeadURLsFailWithinTheTimeout() throws {
+        let player = Player(configuration: PlayerConfiguration(output: .pulse(server: pulse.server), networkTimeout: 1))
+        players.append(player)
+        player.play(PlayRequest(itemKey: "hang", source: .remote(http.baseURL + "/hang")))
+        XCTAssertTrue(eventually(timeout: 10) { player.snapshot.error != nil }, "\(player.snapshot)")
+        XCTAssertEqual(player.snapshot.error?.description, "can't open \"\(http.baseURL)/hang\": timed out")
+
+        // Nothing listens on port 9 of 127.0.0.1 (discard; not run here).
+        player.play(PlayRequest(itemKey: "refused", source: .remote("http://127.0.0.1:9/x.mp3")))
+        XCTAssertTrue(eventually { player.snapshot.error?.description.contains(":9/x.mp3") == true }, "\(player.snapshot)")
+        XCTAssertEqual(player.snapshot.error?.description, "can't open \"http://127.0.0.1:9/x.mp3\": Connection refused")
+    }
+}
+
+/// Its own PulseAudio, killed mid-play.
+final class PulseLossTests: PulseTestCase {
+    func testServerGoingAwayStopsWithAnErrorAndSavesProgress() throws {
+        let sink = RecordingSink()
+        let player = makePlayer(sink: sink)
+        player.play(request(media.segments, key: "lost", startAt: 10))
+        waitUntilAudible(player, from: 10)
+        pulse.kill()
+        XCTAssertTrue(eventually { player.snapshot.error != nil }, "\(player.snapshot)")
+        XCTAssertEqual(player.snapshot.error?.description,
+                       "cannot reach PulseAudio (PULSE_SERVER / $XDG_RUNTIME_DIR/pulse/native): connection lost")
+        XCTAssertEqual(player.snapshot.status, .stopped)
+        player.shutdown()
+        XCTAssertEqual(sink.saves.last?.key, "lost")
+        XCTAssertGreaterThanOrEqual(sink.saves.last?.position ?? 0, 10)
+        XCTAssertEqual(sink.ended.map(\.0), ["lost"])
+        XCTAssertEqual(sink.finished, [])
+    }
+}
