@@ -20,6 +20,6 @@ final class TextCleanerFastPathTests: XCTestCase {
     func testPlainTextTagsByteKeys() {
         XCTAssertEqual(TextCleaner.plainText(fromHTML: "fan<B>tastic</b> <P>next</p><SCRIPT>x()</Script>end"), "fantastic next end")
         XCTAssertEqual(TextCleaner.plainText(fromHTML: "<blockquote>a</blockquote>b<h1>c</h1>"), "a b c")
-        XCTAssertEqual(TextCleaner.plainText(fromHTML: "<strong>x</strong>y<!-- c -->z&amp;&eacute;"), "xy z&é")
+        XCTAssertEqual(TextCleaner.plainText(fromHTML: "<strong>x</strong>y<!-- c -->z&amp;&eacute;"), "xyz&é", "a comment renders as nothing")
     }
 }

@@ -61,14 +61,30 @@ final class TextCleanerTests: XCTestCase {
 }
 
 extension TextCleanerTests {
-    /// The ASCII fast path must agree with the general path on every ASCII byte.
-    func testASCIICollapseAgreesWithTheGeneralPath() {
-        for c in UInt8(0)..<128 {
-            let s = String(UnicodeScalar(c))
+    /// The byte-level collapse must agree with a plain Unicode-property reference on every ASCII
+    /// byte and on the non-ASCII whitespace it special-cases.
+    func testByteCollapseAgreesWithUnicodeWhitespace() {
+        func reference(_ text: String) -> String? {
+            var words: [String] = []
+            var word = ""
+            for scalar in text.unicodeScalars {
+                if scalar.properties.isWhitespace || scalar.value == 0 {
+                    if !word.isEmpty { words.append(word); word = "" }
+                } else {
+                    word.unicodeScalars.append(scalar)
+                }
+            }
+            if !word.isEmpty { words.append(word) }
+            return words.isEmpty ? nil : words.joined(separator: " ")
+        }
+        var samples: [String] = []
+        for c in UInt8(0)..<128 { samples.append(String(UnicodeScalar(c))) }
+        samples += ["\u{00A0}", "\u{0085}", "\u{1680}", "\u{2000}", "\u{200A}", "\u{2028}", "\u{2029}",
+                    "\u{202F}", "\u{205F}", "\u{3000}", "é", "😀", "\u{200B}"]
+        for s in samples {
             for text in [" a" + s + s + "b" + s, s, s + "x"] {
-                XCTAssertEqual(TextCleaner.collapseASCII(text), TextCleaner.collapseScalars(text) ?? "", "byte \(c)")
+                XCTAssertEqual(TextCleaner.collapse(text), reference(text), "sample \(s.unicodeScalars.map { $0.value })")
             }
         }
-        XCTAssertNil(TextCleaner.collapseASCII("café"))
     }
 }

@@ -67,20 +67,6 @@ public enum TextCleaner {
     /// Collapses every run of whitespace (NBSP included) to one space and trims; nil when empty.
     /// Works on UTF-8 bytes: Unicode property lookups per scalar dominated parse time.
     public static func collapse(_ text: String) -> String? {
-<<<<<<< HEAD
-        if let ascii = collapseASCII(text) { return ascii.isEmpty ? nil : ascii }
-        return collapseScalars(text)
-    }
-
-    /// The general path of `collapse`.
-    static func collapseScalars(_ text: String) -> String? {
-        var result = String.UnicodeScalarView()
-        var pendingSpace = false
-        for scalar in text.unicodeScalars {
-            if scalar.properties.isWhitespace || scalar == "\u{00A0}" || scalar.value == 0 {
-                pendingSpace = !result.isEmpty
-                continue
-=======
         var text = text
         return text.withUTF8(collapse)
     }
@@ -106,7 +92,6 @@ public enum TextCleaner {
                 }
                 if pendingSpace { out[count] = 32; count += 1; pendingSpace = false }
                 out[count] = c; count += 1; i += 1
->>>>>>> parse
             }
             return count
         }
