@@ -6,7 +6,7 @@ struct ChannelCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "channel",
         abstract: "Manage subscriptions (podcast feeds, YouTube and Rumble channels).",
-        subcommands: [Add.self, List.self, Show.self, Remove.self])
+        subcommands: [Add.self, List.self, Show.self, Remove.self, Import.self, Export.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -116,4 +116,70 @@ func formatDate(_ epoch: Int64) -> String {
     let f = DateFormatter()
     f.dateFormat = "yyyy-MM-dd HH:mm"
     return f.string(from: Date(timeIntervalSince1970: TimeInterval(epoch)))
+}
+
+extension ChannelCommand {
+    struct Import: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Subscribe to every feed of an OPML file (newsboat, gPodder, AntennaPod exports), then sync them.")
+        @OptionGroup var library: LibraryOptions
+        @OptionGroup var output: OutputOptions
+        @Flag(help: "Only record the subscriptions; fetch them at the next sync.") var noSync = false
+        @Argument(help: "OPML file.") var file: String
+
+        func run() async throws {
+            try await runReporting {
+                let feeds = try OPML.parse(contentsOf: file)
+                let lib = try library.open()
+                let now = Clock.now()
+                var channels: [Channel] = []
+                var known = 0
+                for feed in feeds {
+                    if try lib.channel(feedURL: feed.xmlURL) != nil { known += 1; continue }
+                    channels.append(try lib.addChannel(platform: Platform(guessingFrom: feed.xmlURL), sourceURL: feed.htmlURL ?? feed.xmlURL,
+                                                       feedURL: feed.xmlURL, name: feed.title, now: now))
+                }
+                if !output.json {
+                    print("imported \(channels.count) channel\(channels.count == 1 ? "" : "s") from \(file)" + (known > 0 ? " (\(known) already subscribed)" : ""))
+                }
+                guard !noSync, !channels.isEmpty else {
+                    if output.json { try printJSON(try channels.map { try lib.channelSummary(id: $0.id) }) }
+                    return
+                }
+                let bar = ProgressBar(enabled: !output.json && stderrIsTTY, total: channels.count)
+                let report = await Syncer(library: lib).sync(channels, now: now) { r, done, _ in bar.update(done: done, label: r.name) }
+                bar.finish()
+                if output.json { return try printJSON(report) }
+                for r in report.channels where r.status == .error { print("error    \(r.id) \(r.name): \(r.error ?? "")") }
+                print("synced \(channels.count): \(report.newItems) new items, \(report.errors) failed")
+            }
+        }
+    }
+
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Write the subscriptions as OPML 2.0 (to FILE, or stdout).")
+        @OptionGroup var library: LibraryOptions
+        @Argument(help: "Output file (default: stdout).") var file: String?
+
+        func run() throws {
+            try runReporting {
+                let opml = try library.open().exportOPML(now: Clock.now())
+                if let file {
+                    try Data(opml.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
+                } else {
+                    FileHandle.standardOutput.write(Data(opml.utf8))
+                }
+            }
+        }
+    }
+}
+
+extension Platform {
+    /// A feed URL's platform, before anything is fetched (OPML import).
+    init(guessingFrom url: String) {
+        let host = URL(string: url)?.host?.lowercased() ?? ""
+        if host == "youtube.com" || host.hasSuffix(".youtube.com") { self = .youtube }
+        else if host == "rumble.com" || host.hasSuffix(".rumble.com") { self = .rumble }
+        else { self = .podcast }
+    }
 }
