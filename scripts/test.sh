@@ -4,6 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 source scripts/env.sh
-swift build --build-tests 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\] (Compiling|Emitting|Write|Wrapping|Linking|Applying|Merging)' || true
-swift build --build-tests >/dev/null   # fail loudly here if the build is broken
-swift test --skip-build
+swift build --build-tests
+swift test --skip-build "$@"
