@@ -310,6 +310,27 @@ final class FetcherTests: XCTestCase {
         }
     }
 
+    func testCancellingAnActiveTransferAbortsIt() async throws {
+        let url = server.url("/slow?bytes=100&delay=0.2")  // 20 s if left alone
+        let fetcher = self.fetcher
+        let task = Task { try await fetcher.fetch(FetchRequest(url: url, totalTimeout: 15)) }
+        var polls = 0
+        while try server.stats().hits["/slow"] == nil, polls < 200 {  // until the request is in flight
+            try await Task.sleep(for: .milliseconds(50))
+            polls += 1
+        }
+        task.cancel()
+        do {
+            _ = try await task.value
+            XCTFail("expected cancellation")
+        } catch let error as FetchError {
+            XCTAssertEqual(error.kind, .cancelled)  // a missed cancel would be a timeout instead
+            XCTAssertEqual(error.description, "\(url): cancelled")
+        }
+        let entry = try XCTUnwrap(server.stats(afterLogging: 1, of: "/slow").log.first { $0.path == "/slow" })
+        XCTAssertLessThan(entry.sent, 100)  // the server saw the client hang up
+    }
+
     // MARK: many at once
 
     func testFiftyConcurrentFetchesAreBoundedAndReuseConnections() async throws {
@@ -337,6 +358,18 @@ final class FetcherTests: XCTestCase {
             bodies += 1
         }
         XCTAssertEqual(bodies, 6)
+    }
+
+    func testLeavingAStreamEarlyAbortsTheRest() async throws {
+        let requests = [FetchRequest(url: server.url("/feed.xml"))]
+            + (0..<3).map { _ in FetchRequest(url: server.url("/slow?bytes=100&delay=0.2"), totalTimeout: 15) }
+        for await (index, result) in fetcher.fetchAll(requests) {
+            XCTAssertEqual(index, 0)  // the only fast one comes first
+            XCTAssertEqual(try result.get().body, Array(feed.utf8))
+            break
+        }
+        let stats = try server.stats(afterLogging: 3, of: "/slow")
+        XCTAssertEqual(stats.log.filter { $0.path == "/slow" }.map { $0.sent < 100 }, [true, true, true])
     }
 
     func testFetchAllReportsEachResultAtItsIndex() async throws {
