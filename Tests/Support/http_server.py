@@ -56,6 +56,7 @@ class Server(ThreadingHTTPServer):
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive, so clients can reuse connections
+    disable_nagle_algorithm = True  # else head and body in two writes cost a 40 ms delayed ACK
 
     def setup(self):
         super().setup()
