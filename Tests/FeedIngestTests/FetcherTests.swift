@@ -290,6 +290,17 @@ final class FetcherTests: XCTestCase {
         XCTAssertEqual(error.description, "\(url): connect timed out after 1 s")
     }
 
+    func testSelfSignedCertificateIsRefused() async throws {
+        let tlsServer = try TestHTTPServer(tls: true)
+        defer { tlsServer.stop() }
+        try tlsServer.write("feed.xml", feed)
+        let url = tlsServer.url("/feed.xml")
+        let error = try await failure(FetchRequest(url: url))
+        XCTAssertEqual(error.kind, .tls)
+        XCTAssertTrue(error.description.hasPrefix("\(url): TLS failed: SSL certificate problem: self"), error.description)
+        XCTAssertEqual(try tlsServer.stats().hits["/feed.xml"], nil)  // no request went out
+    }
+
     func testUnresolvableHost() async throws {
         let url = "http://feedctl-test.invalid/feed.xml"  // .invalid never resolves (RFC 6761)
         let error = try await failure(FetchRequest(url: url, connectTimeout: 5))
