@@ -377,6 +377,11 @@ final class FetcherTests: XCTestCase {
         for await (index, result) in fetcher.fetchAll(requests) {
             XCTAssertEqual(index, 0)  // the only fast one comes first
             XCTAssertEqual(try result.get().body, Array(feed.utf8))
+            var polls = 0
+            while try server.stats().hits["/slow"] != 3, polls < 200 {  // until all three are in flight
+                try await Task.sleep(for: .milliseconds(50))
+                polls += 1
+            }
             break
         }
         let stats = try server.stats(afterLogging: 3, of: "/slow")
