@@ -257,6 +257,16 @@ final class FetcherTests: XCTestCase {
         XCTAssertLessThan(sent, 100_000_000)
     }
 
+    func testCapCountsDecodedBytes() async throws {
+        try server.write("zeros.xml", String(repeating: "0", count: 5_000_000))  // ~5 kB gzipped
+        let url = server.url("/gzip/zeros.xml")
+        let error = try await failure(FetchRequest(url: url, maxBytes: 1_000_000))
+        XCTAssertEqual(error.kind, .tooLarge)
+        XCTAssertEqual(error.description, "\(url): response larger than 1 MB")
+        let entry = try XCTUnwrap(server.stats(afterLogging: 1, of: "/gzip/zeros.xml").log.first { $0.path == "/gzip/zeros.xml" })
+        XCTAssertLessThan(entry.sent, 1_000_000)  // small on the wire: the cap is on what it inflates to
+    }
+
     func testOtherProtocolsAreRefused() async throws {
         for url in ["file:///etc/passwd", "ftp://127.0.0.1:\(server.port)/feed.xml", "gopher://127.0.0.1/"] {
             let error = try await failure(FetchRequest(url: url))
