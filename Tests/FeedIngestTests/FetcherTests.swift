@@ -257,6 +257,16 @@ final class FetcherTests: XCTestCase {
         XCTAssertLessThan(sent, 100_000_000)
     }
 
+    func testCapCountsDecodedBytes() async throws {
+        try server.write("zeros.xml", String(repeating: "0", count: 5_000_000))  // ~5 kB gzipped
+        let url = server.url("/gzip/zeros.xml")
+        let error = try await failure(FetchRequest(url: url, maxBytes: 1_000_000))
+        XCTAssertEqual(error.kind, .tooLarge)
+        XCTAssertEqual(error.description, "\(url): response larger than 1 MB")
+        let entry = try XCTUnwrap(server.stats(afterLogging: 1, of: "/gzip/zeros.xml").log.first { $0.path == "/gzip/zeros.xml" })
+        XCTAssertLessThan(entry.sent, 1_000_000)  // small on the wire: the cap is on what it inflates to
+    }
+
     func testOtherProtocolsAreRefused() async throws {
         for url in ["file:///etc/passwd", "ftp://127.0.0.1:\(server.port)/feed.xml", "gopher://127.0.0.1/"] {
             let error = try await failure(FetchRequest(url: url))
@@ -290,6 +300,17 @@ final class FetcherTests: XCTestCase {
         XCTAssertEqual(error.description, "\(url): connect timed out after 1 s")
     }
 
+    func testSelfSignedCertificateIsRefused() async throws {
+        let tlsServer = try TestHTTPServer(tls: true)
+        defer { tlsServer.stop() }
+        try tlsServer.write("feed.xml", feed)
+        let url = tlsServer.url("/feed.xml")
+        let error = try await failure(FetchRequest(url: url))
+        XCTAssertEqual(error.kind, .tls)
+        XCTAssertTrue(error.description.hasPrefix("\(url): TLS failed: SSL certificate problem: self"), error.description)
+        XCTAssertEqual(try tlsServer.stats().hits["/feed.xml"], nil)  // no request went out
+    }
+
     func testUnresolvableHost() async throws {
         let url = "http://feedctl-test.invalid/feed.xml"  // .invalid never resolves (RFC 6761)
         let error = try await failure(FetchRequest(url: url, connectTimeout: 5))
@@ -308,6 +329,27 @@ final class FetcherTests: XCTestCase {
         } catch let error as FetchError {
             XCTAssertEqual(error.kind, .cancelled)
         }
+    }
+
+    func testCancellingAnActiveTransferAbortsIt() async throws {
+        let url = server.url("/slow?bytes=100&delay=0.2")  // 20 s if left alone
+        let fetcher = self.fetcher
+        let task = Task { try await fetcher.fetch(FetchRequest(url: url, totalTimeout: 15)) }
+        var polls = 0
+        while try server.stats().hits["/slow"] == nil, polls < 200 {  // until the request is in flight
+            try await Task.sleep(for: .milliseconds(50))
+            polls += 1
+        }
+        task.cancel()
+        do {
+            _ = try await task.value
+            XCTFail("expected cancellation")
+        } catch let error as FetchError {
+            XCTAssertEqual(error.kind, .cancelled)  // a missed cancel would be a timeout instead
+            XCTAssertEqual(error.description, "\(url): cancelled")
+        }
+        let entry = try XCTUnwrap(server.stats(afterLogging: 1, of: "/slow").log.first { $0.path == "/slow" })
+        XCTAssertLessThan(entry.sent, 100)  // the server saw the client hang up
     }
 
     // MARK: many at once
@@ -337,6 +379,23 @@ final class FetcherTests: XCTestCase {
             bodies += 1
         }
         XCTAssertEqual(bodies, 6)
+    }
+
+    func testLeavingAStreamEarlyAbortsTheRest() async throws {
+        let requests = [FetchRequest(url: server.url("/feed.xml"))]
+            + (0..<3).map { _ in FetchRequest(url: server.url("/slow?bytes=100&delay=0.2"), totalTimeout: 15) }
+        for await (index, result) in fetcher.fetchAll(requests) {
+            XCTAssertEqual(index, 0)  // the only fast one comes first
+            XCTAssertEqual(try result.get().body, Array(feed.utf8))
+            var polls = 0
+            while try server.stats().hits["/slow"] != 3, polls < 200 {  // until all three are in flight
+                try await Task.sleep(for: .milliseconds(50))
+                polls += 1
+            }
+            break
+        }
+        let stats = try server.stats(afterLogging: 3, of: "/slow")
+        XCTAssertEqual(stats.log.filter { $0.path == "/slow" }.map { $0.sent < 100 }, [true, true, true])
     }
 
     func testFetchAllReportsEachResultAtItsIndex() async throws {

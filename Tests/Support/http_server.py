@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A small HTTP/1.1 server for feedctl's tests (standard library only).
 
-Usage: http_server.py [--root DIR]   # binds 127.0.0.1 on a free port
+Usage: http_server.py [--root DIR] [--tls]   # binds 127.0.0.1 on a free port
+With --tls it speaks HTTPS with a fresh self-signed certificate (made with the openssl CLI).
 Prints the port on its first stdout line; exits when stdin closes or on SIGTERM.
 
 Files under --root are served with ETag, Last-Modified, 304s and byte ranges. Test routes:
@@ -19,7 +20,7 @@ Files under --root are served with ETag, Last-Modified, 304s and byte ranges. Te
   /stats                 JSON: {"hits": {path: n}, "log": [{path, status, encoding, sent}],
                          "connections": n, "max_inflight": n}
 """
-import argparse, email.utils, gzip, hashlib, json, os, signal, sys, threading, time
+import argparse, email.utils, gzip, hashlib, json, os, signal, ssl, subprocess, sys, tempfile, threading, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, unquote, urlsplit
 
@@ -56,6 +57,7 @@ class Server(ThreadingHTTPServer):
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive, so clients can reuse connections
+    disable_nagle_algorithm = True  # else head and body in two writes cost a 40 ms delayed ACK
 
     def setup(self):
         super().setup()
@@ -187,11 +189,25 @@ class Handler(BaseHTTPRequestHandler):
             self.close_connection = True  # no Content-Length: the end of the body is the close
 
 
+def self_signed_context():
+    with tempfile.TemporaryDirectory() as tmp:
+        key, cert = os.path.join(tmp, "key.pem"), os.path.join(tmp, "cert.pem")
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                        "-nodes", "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=127.0.0.1"],
+                       check=True, capture_output=True)
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(cert, key)
+        return context
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--root", default=".")
+    parser.add_argument("--tls", action="store_true")
     args = parser.parse_args()
     server = Server(("127.0.0.1", 0), Handler)
+    if args.tls:
+        server.socket = self_signed_context().wrap_socket(server.socket, server_side=True)
     server.root, server.stats = args.root, Stats()
     print(server.server_address[1], flush=True)
 

@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// Design: one dedicated thread per fetcher runs libcurl's multi interface (`FetchLoop`). Every
 /// curl handle is created, used and freed on that thread, so no C handle crosses threads and
-/// no lock guards libcurl; callers only post jobs to a mutex-protected inbox and wake the loop
+/// no lock guards libcurl; callers only post jobs to a locked inbox (`FetchInbox`) and wake the loop
 /// with `curl_multi_wakeup`. The async API bridges with a continuation resumed from the loop.
 /// One multi handle means one connection cache and DNS cache: requests to the same host reuse
 /// connections (HTTP/1.1 keep-alive, HTTP/2 multiplexing). At most `concurrency` transfers run

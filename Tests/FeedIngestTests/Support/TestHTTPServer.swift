@@ -27,9 +27,12 @@ final class TestHTTPServer {
     private let input = Pipe()
     private let ownsRoot: Bool
 
-    var base: String { "http://127.0.0.1:\(port)" }
+    private let scheme: String
+    var base: String { "\(scheme)://127.0.0.1:\(port)" }
 
-    init(root: URL? = nil) throws {
+    /// With `tls`, HTTPS with a self-signed certificate (which a verifying client must refuse).
+    init(root: URL? = nil, tls: Bool = false) throws {
+        scheme = tls ? "https" : "http"
         ownsRoot = root == nil
         self.root = root ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("feedctl-http-\(UUID().uuidString)", isDirectory: true)
@@ -37,7 +40,7 @@ final class TestHTTPServer {
 
         let output = Pipe()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.script.path, "--root", self.root.path]
+        process.arguments = ["python3", Self.script.path, "--root", self.root.path] + (tls ? ["--tls"] : [])
         process.standardInput = input
         process.standardOutput = output
         try process.run()
@@ -74,7 +77,7 @@ final class TestHTTPServer {
         let curl = Process()
         let out = Pipe()
         curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        curl.arguments = ["-sS", "--max-time", "10", url("/stats")]
+        curl.arguments = ["-sS", "--insecure", "--max-time", "10", url("/stats")]
         curl.standardOutput = out
         try curl.run()
         let data = out.fileHandleForReading.readDataToEndOfFile()
