@@ -265,6 +265,16 @@ final class MPRISTests: XCTestCase {
         XCTAssertEqual(Tool.run("playerctl", ["-l"], environment: env.environment).output, "")
     }
 
+    func testSecondDaemonTakesAnInstanceName() throws {
+        _ = try startDaemon()
+        let second = try DaemonUnderTest(in: env.directory, name: "second", environment: env.environment)
+        defer { second.stop() }
+        let instance = "org.mpris.MediaPlayer2.feedctl.instance\(second.process.processIdentifier)"
+        XCTAssertTrue(second.log.contains("MPRIS: exported on the session bus as \(instance)"), second.log)
+        let players = Tool.run("playerctl", ["-l"], environment: env.environment).output.split(separator: "\n")
+        XCTAssertEqual(Set(players), ["feedctl", "feedctl.instance\(second.process.processIdentifier)"])
+    }
+
     func testDaemonRunsWithoutABus() throws {
         var environment = env.environment
         environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=\(env.directory.path)/no-such-bus"

@@ -25,7 +25,8 @@ final class MPRISExporter: @unchecked Sendable {
     let name: String
     private let bus: OpaquePointer
     private let wakeFD: Int32
-    private let inbox = Mutex<[Outgoing]>([])
+    /// Work for the bus thread; `open` turns false (under the lock) before the eventfd is closed.
+    private let inbox = Mutex<(items: [Outgoing], open: Bool)>(([], true))
     private let handlers: UnsafeMutablePointer<CSDBusHandlers>
     private var object: MPRISObject!  // bus thread only, after init
     private var events: Task<Void, Never>?
@@ -119,16 +120,27 @@ final class MPRISExporter: @unchecked Sendable {
     }
 
     private func post(_ outgoing: Outgoing) {
-        inbox.withLock { $0.append(outgoing) }
-        _ = eventfd_write(wakeFD, 1)
+        inbox.withLock { inbox in
+            guard inbox.open else { return }
+            inbox.items.append(outgoing)
+            _ = eventfd_write(wakeFD, 1)
+        }
     }
 
     // MARK: Bus thread
 
     private func run() {
         defer {
+            let unsent = inbox.withLock { inbox in
+                inbox.open = false
+                defer { inbox.items.removeAll() }
+                return inbox.items
+            }
+            for case .reply(let call, _) in unsent { sd_bus_message_unref(call.message) }
             sd_bus_flush_close_unref(bus)
             close(wakeFD)
+            object = nil
+            handlers.deallocate()
             finished.signal()
         }
         while true {
@@ -151,7 +163,7 @@ final class MPRISExporter: @unchecked Sendable {
     private func drainInbox() -> Bool {
         var value: eventfd_t = 0
         _ = eventfd_read(wakeFD, &value)
-        let batch = inbox.withLock { inbox in defer { inbox.removeAll() }; return inbox }
+        let batch = inbox.withLock { inbox in defer { inbox.items.removeAll() }; return inbox.items }
         var pending: (interface: String, properties: [String])?
         func flushChanges() {
             guard let changes = pending else { return }

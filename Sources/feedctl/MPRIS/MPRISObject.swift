@@ -15,15 +15,36 @@ final class MPRISObject {
     static let mimeTypes = ["audio/mpeg", "audio/mp4", "audio/aac", "audio/x-m4a", "audio/ogg", "audio/opus",
                             "audio/vorbis", "audio/flac", "audio/x-flac", "audio/wav", "audio/x-wav", "audio/webm"]
 
-    private let control: any ControlHandler
-    private let player: Player
-    private let reply: @Sendable (PendingCall, BusError?) -> Void
-    private var tracks = TrackPaths()
+    /// A command for the control handler, and the call to answer once it has run.
+    private struct Job: Sendable {
+        var request: ControlRequest
+        var call: PendingCall?
+        var failing: Bool
+    }
 
+    private let player: Player
+    private var tracks = TrackPaths()
+    private let jobs: AsyncStream<Job>.Continuation
+    private let worker: Task<Void, Never>
+
+    /// `reply` is called (from any thread) when a command finishes, to answer its method call.
     init(control: any ControlHandler, player: Player, reply: @escaping @Sendable (PendingCall, BusError?) -> Void) {
-        self.control = control
         self.player = player
-        self.reply = reply
+        let (stream, jobs) = AsyncStream.makeStream(of: Job.self)
+        self.jobs = jobs
+        // One worker, so commands run in the order they arrived (two quick media-key presses).
+        worker = Task {
+            for await job in stream {
+                let response = await control.handle(job.request)
+                guard let call = job.call else { continue }
+                reply(call, job.failing && !response.ok ? .failed(response.error ?? "\(job.request.cmd) failed") : nil)
+            }
+        }
+    }
+
+    deinit {
+        jobs.finish()
+        worker.cancel()
     }
 
     private var state: NowPlayingState { player.nowPlaying.state }
@@ -127,23 +148,16 @@ final class MPRISObject {
         }
     }
 
-    /// Runs `request` on the control handler and replies when it is done. Most MPRIS methods
+    /// Queues `request` for the control handler and replies when it is done. Most MPRIS methods
     /// "have no effect" when they cannot apply (Next with nothing queued), so only `failing`
     /// requests turn a failure into a D-Bus error.
     private func perform(_ message: OpaquePointer, _ request: ControlRequest, failing: Bool = false) -> Int32 {
-        let call = PendingCall(message: sd_bus_message_ref(message))
-        let control = self.control, reply = self.reply
-        Task {
-            let response = await control.handle(request)
-            let error = failing && !response.ok ? BusError.failed(response.error ?? "\(request.cmd) failed") : nil
-            reply(call, error)
-        }
+        jobs.yield(Job(request: request, call: PendingCall(message: sd_bus_message_ref(message)), failing: failing))
         return 1
     }
 
     private func send(_ request: ControlRequest) {
-        let control = self.control
-        Task { _ = await control.handle(request) }
+        jobs.yield(Job(request: request, call: nil, failing: false))
     }
 
     private func read(_ message: OpaquePointer, _ type: Character) throws(BusError) -> Int64 {
