@@ -175,9 +175,10 @@ final class MPRISObject {
     }
 
     /// Seconds to MPRIS microseconds.
+    /// Clamped: a feed may claim any duration, and Int64(_:) traps on overflow.
     static func micros(_ seconds: Double) -> Int64 {
         guard seconds.isFinite else { return 0 }
-        return Int64((max(0, seconds) * 1_000_000).rounded())
+        return Int64(min(max(0, seconds) * 1_000_000, 9e18).rounded())
     }
 }
 
