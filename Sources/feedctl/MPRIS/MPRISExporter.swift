@@ -22,7 +22,7 @@ final class MPRISExporter: @unchecked Sendable {
     }
 
     /// The bus name actually owned (another feedctl daemon may hold the plain one).
-    let name: String
+    private(set) var name = ""
     private let bus: OpaquePointer
     private let wakeFD: Int32
     /// Work for the bus thread; `open` turns false (under the lock) before the eventfd is closed.
@@ -46,28 +46,16 @@ final class MPRISExporter: @unchecked Sendable {
     }
 
     private init(control: any ControlHandler, player: Player) throws(MPRISError) {
-        var bus: OpaquePointer?
-        try check(sd_bus_open_user(&bus), "no session bus reachable", "sd_bus_open_user")
-        guard let bus else { throw MPRISError("no session bus reachable: sd_bus_open_user returned no bus") }
-        // A wedged bus must not hang the daemon's start.
-        _ = sd_bus_set_method_call_timeout(bus, 5_000_000)
-        var name = Self.busName
-        var r = sd_bus_request_name(bus, name, 0)
-        if r == -EEXIST {
-            // The spec's convention for a second instance.
-            name = "\(Self.busName).instance\(getpid())"
-            r = sd_bus_request_name(bus, name, 0)
-        }
-        do { try check(r, "cannot own \(name) on the session bus", "sd_bus_request_name") }
-        catch { sd_bus_flush_close_unref(bus); throw error }
+        var opened: OpaquePointer?
+        try check(sd_bus_open_user(&opened), "no session bus reachable", "sd_bus_open_user")
+        guard let bus = opened else { throw MPRISError("no session bus reachable (sd_bus_open_user returned no bus)") }
         let fd = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
         guard fd >= 0 else {
             sd_bus_flush_close_unref(bus)
-            throw MPRISError("eventfd failed: \(String(cString: strerror(errno)))")
+            throw MPRISError("cannot serve MPRIS (eventfd: \(String(cString: strerror(errno))))")
         }
         self.bus = bus
-        self.name = name
-        self.wakeFD = fd
+        wakeFD = fd
         handlers = .allocate(capacity: 1)
         handlers.initialize(to: CSDBusHandlers(get: mprisGetProperty, set: mprisSetProperty, call: mprisCall, context: nil))
         handlers.pointee.context = Unmanaged.passUnretained(self).toOpaque()
@@ -75,13 +63,26 @@ final class MPRISExporter: @unchecked Sendable {
             self?.post(.reply(call, error))
         }
         do {
-            try check(sd_bus_add_object_vtable(bus, nil, Self.objectPath, MPRISObject.rootInterface,
-                                               csdbus_mpris_root_vtable(), handlers), "cannot export \(Self.objectPath)", "sd_bus_add_object_vtable")
-            try check(sd_bus_add_object_vtable(bus, nil, Self.objectPath, MPRISObject.playerInterface,
-                                               csdbus_mpris_player_vtable(), handlers), "cannot export \(Self.objectPath)", "sd_bus_add_object_vtable")
+            // A wedged bus must not hang the daemon's start.
+            _ = sd_bus_set_method_call_timeout(bus, 5_000_000)
+            // The object first, then the name: a client that sees the name can query it at once.
+            for (interface, vtable) in [(MPRISObject.rootInterface, csdbus_mpris_root_vtable()),
+                                        (MPRISObject.playerInterface, csdbus_mpris_player_vtable())] {
+                try check(sd_bus_add_object_vtable(bus, nil, Self.objectPath, interface, vtable, handlers),
+                          "cannot export \(interface)", "sd_bus_add_object_vtable")
+            }
+            var r = sd_bus_request_name(bus, Self.busName, 0)
+            name = Self.busName
+            if r == -EEXIST {
+                // The spec's convention for a second instance.
+                name = "\(Self.busName).instance\(getpid())"
+                r = sd_bus_request_name(bus, name, 0)
+            }
+            try check(r, "cannot own \(name) on the session bus", "sd_bus_request_name")
         } catch {
             sd_bus_flush_close_unref(bus)
             close(fd)
+            object = nil
             handlers.deallocate()
             throw error
         }
