@@ -14,7 +14,7 @@ final class MPRISExporter: @unchecked Sendable {
     static let busName = "org.mpris.MediaPlayer2.feedctl"
     static let objectPath = "/org/mpris/MediaPlayer2"
 
-    private enum Outgoing: @unchecked Sendable {
+    private enum Outgoing: Sendable {
         case changed(interface: String, properties: [String])
         case seeked(micros: Int64)
         case reply(PendingCall, BusError?)
