@@ -125,6 +125,7 @@ final class MPRISTests: XCTestCase {
     func testPlayerctlControlsTheDaemon() throws {
         let daemon = try startDaemon()
         XCTAssertEqual(Tool.run("playerctl", ["-l"], environment: env.environment).output, "feedctl")
+        let signals = try startMonitor()
         let id = try playLibraryItem(daemon)
 
         XCTAssertEqual(playerctl("status").output, "Playing")
@@ -164,6 +165,12 @@ final class MPRISTests: XCTestCase {
         XCTAssertTrue(track.hasPrefix("/org/feedctl/track/"), track)
         XCTAssertNotNil(Int(track.dropFirst("/org/feedctl/track/".count)), track)
         XCTAssertEqual(try property("CanGoNext").data as? Bool, false)
+        // Clients learned of the new track and of the queue through PropertiesChanged.
+        XCTAssertTrue(waitFor(timeout: 5) { self.text(signals).contains("string \"b.mp3\"") }, text(signals))
+        XCTAssertTrue(text(signals).contains("string \"Metadata\""))
+        XCTAssertTrue(text(signals).contains("string \"CanGoNext\""))
+        XCTAssertTrue(text(signals).contains("string \"CanPlay\""))
+        XCTAssertFalse(text(signals).contains("\"Position\""))
 
         XCTAssertEqual(playerctl("stop").status, 0)
         XCTAssertEqual(playerctl("status").output, "Stopped")
