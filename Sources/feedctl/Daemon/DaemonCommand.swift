@@ -35,6 +35,7 @@ struct DaemonCommand: AsyncParsableCommand {
             let server = ControlServer(listener: listener, handler: service)
             server.start()
             log("feedctl daemon listening on \(path), library \(lib.path)")
+            let mpris = MPRISExporter.startIfBusReachable(control: service, player: service.player)
             let signals = Self.onTerminationSignals { quit.signal() }
             let poller = syncEvery > 0 ? Self.startPolling(library: lib, every: syncEvery * 60) : nil
 
@@ -44,6 +45,7 @@ struct DaemonCommand: AsyncParsableCommand {
             poller?.cancel()
             signals.forEach { $0.cancel() }
             await service.player.shutdown()   // saves progress
+            mpris?.stop()
             server.stop()
             log("feedctl daemon stopped")
         }
