@@ -11,6 +11,9 @@ actor PlayerService: ControlHandler {
     let library: Library
     private let resolver: MediaResolver
     private var queue: [Resolved] = []
+    private var sleep = SleepTimer()
+    /// Runs a deadline sleep timer: fades out, then stops.
+    private var sleepTask: Task<Void, Never>?
     /// Set by `quit`; the daemon's main loop waits on it.
     let quitSignal: DispatchSemaphore
 
@@ -68,6 +71,8 @@ actor PlayerService: ControlHandler {
             case "next":
                 guard !queue.isEmpty else { throw ServiceError("the queue is empty") }
                 try await start(queue.removeFirst())
+            case "sleep":
+                try setSleep(request)
             case "quit":
                 player.shutdown()
                 // Let the server write this response before the daemon's main loop exits.
@@ -107,7 +112,9 @@ actor PlayerService: ControlHandler {
         return PlayerStatus(status: snapshot.status.word, position: snapshot.position,
                             duration: snapshot.duration ?? meta?.length, title: meta?.title, artist: meta?.artist,
                             itemID: meta?.itemID, url: meta?.url, volume: snapshot.volume, rate: state.rate,
-                            chapter: state.chapter, error: snapshot.error?.description ?? state.error)
+                            chapter: state.chapter, error: snapshot.error?.description ?? state.error,
+                            sleepAt: sleep.sleepAt(now: Date().timeIntervalSince1970,
+                                                   remaining: snapshot.duration.map { max(0, $0 - snapshot.position) }))
     }
 
     // MARK: Playing
@@ -136,11 +143,69 @@ actor PlayerService: ControlHandler {
         }
     }
 
-    /// An item ended on its own: the queue advances.
+    /// An item ended on its own: the queue advances, unless the sleep timer said "end of item".
     private func itemEnded(key: String, error: PlayerError?) async {
+        if sleep.mode == .endOfItem {
+            sleep.mode = .off
+            log("sleep timer: stopped at the end of the item")
+            return
+        }
         guard !queue.isEmpty, player.snapshot.status == .stopped else { return }
         let next = queue.removeFirst()
         do { try await start(next) } catch { log("queue: \(error)") }
+    }
+
+    // MARK: Sleep timer
+
+    private func setSleep(_ request: ControlRequest) throws {
+        sleepTask?.cancel()
+        sleepTask = nil
+        restoreVolumeAfterFade()
+        switch request.sleepMode {
+        case "off":
+            sleep.mode = .off
+        case "end-of-item":
+            guard player.snapshot.status != .stopped else { throw ServiceError("nothing is playing") }
+            sleep.mode = .endOfItem
+        default:
+            guard let seconds = request.seconds, seconds.isFinite, seconds > 0 else {
+                throw ServiceError("sleep needs a duration (30m, 90s, 1h30m), end-of-item or off")
+            }
+            let deadline = Date().timeIntervalSince1970 + seconds
+            sleep.mode = .at(deadline)
+            sleepTask = Task { [weak self] in await self?.runSleep(until: deadline) }
+        }
+    }
+
+    /// Waits for the fade, lowers the volume over the last seconds, then stops (progress saved)
+    /// and puts the volume back for next time.
+    private func runSleep(until deadline: Double) async {
+        let fadeStart = deadline - SleepTimer.fadeSeconds
+        let wait = fadeStart - Date().timeIntervalSince1970
+        if wait > 0 { try? await Task.sleep(nanoseconds: UInt64(wait * 1e9)) }
+        guard !Task.isCancelled else { return }
+        let volume = player.snapshot.volume
+        fadeBase = volume
+        while !Task.isCancelled {
+            let now = Date().timeIntervalSince1970
+            if now >= deadline { break }
+            player.setVolume(volume * SleepTimer.fadeFactor(now: now, deadline: deadline))
+            try? await Task.sleep(nanoseconds: 250_000_000)
+        }
+        guard !Task.isCancelled else { return }
+        player.stop()
+        await settle { $0.status == .stopped }
+        restoreVolumeAfterFade()
+        sleep.mode = .off
+        sleepTask = nil
+        log("sleep timer: stopped playback")
+    }
+
+    /// The volume before a fade began, to restore when the fade ends or is cancelled.
+    private var fadeBase: Double?
+
+    private func restoreVolumeAfterFade() {
+        if let base = fadeBase { player.setVolume(base); fadeBase = nil }
     }
 
     private func publishQueue() {
