@@ -91,17 +91,26 @@ extension Library {
                 """)
             scan.bind(1, windowStart)
         }
-        // A platform filter is a set lookup per row: cheaper than any join here.
-        let allowed = try filter.platform.map { platform in
-            Set(try Int64.fetchAll(db, sql: "SELECT id FROM channels WHERE platform = ?", arguments: [platform.rawValue]))
+        // Per-channel state in arrays indexed by channel id (ids are small and dense): this loop
+        // runs once per item in the window, and hashing there costs more than SQLite's scan.
+        let maxID = Int(try Int64.fetchOne(db, sql: "SELECT max(id) FROM channels") ?? 0)
+        guard maxID < 10_000_000 else { throw LibraryError.invalid("channel ids up to \(maxID) are too sparse for catch-up") }
+        var allowed: [Bool]?
+        if let platform = filter.platform {
+            var mask = [Bool](repeating: false, count: maxID + 1)
+            for id in try Int64.fetchAll(db, sql: "SELECT id FROM channels WHERE platform = ?", arguments: [platform.rawValue]) {
+                mask[Int(id)] = true
+            }
+            allowed = mask
         }
         let maxRounds = end - ids.count
-        var seen: [Int64: Int] = [:]
+        var seen = [Int](repeating: 0, count: maxID + 1)
         var rounds: [[Int64]] = []
         while try scan.step() {
-            let channel = scan.int64(1)
-            if let allowed, !allowed.contains(channel) { continue }
-            let round = seen[channel, default: 0]
+            let channel = Int(scan.int64(1))
+            guard channel >= 0, channel <= maxID else { continue }
+            if let allowed, !allowed[channel] { continue }
+            let round = seen[channel]
             seen[channel] = round + 1
             guard round < maxRounds else { continue }
             if round == rounds.count { rounds.append([]) }
