@@ -51,7 +51,8 @@ public struct LibraryItem: Sendable, Equatable, Encodable {
         i.duration, i.is_short, coalesce(w.watched, 0) AS watched, coalesce(w.progress_seconds, 0) AS progress,
         i.enclosure_url, i.thumbnail
         """
-    static let joins = "JOIN channels c ON c.id = i.channel_id LEFT JOIN watch_state w ON w.item = i.id"
+    // CROSS JOIN: always from the few requested items outward, never from all channels.
+    static let joins = "CROSS JOIN channels c ON c.id = i.channel_id LEFT JOIN watch_state w ON w.item = i.id"
 
     init(row: Row) {
         id = row["id"]
