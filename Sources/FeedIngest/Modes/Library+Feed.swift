@@ -52,7 +52,7 @@ extension Library {
             ORDER BY i.published DESC, i.discovered_at DESC, i.id DESC
             LIMIT ? OFFSET ?
             """
-        return try Row.fetchAll(db, sql: sql, arguments: arguments).map(LibraryItem.init(row:))
+        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map(LibraryItem.init(row:))
     }
 
     private static func catchUp(_ db: Database, filter: FeedFilter, limit: Int, offset: Int, windowStart: Int64) throws -> [LibraryItem] {
@@ -63,11 +63,11 @@ extension Library {
 
         // Part 1: resume, most recently played first. CROSS JOIN: start from the few in-progress
         // rows, never from a platform's channels and all their items.
-        var ids = try Int64.fetchAll(db, sql: """
+        var ids = try Int64.fetchAll(db.cachedStatement(sql: """
             SELECT i.id FROM watch_state w CROSS JOIN items i ON i.id = w.item CROSS JOIN channels c ON c.id = i.channel_id
             WHERE w.watched = 0 AND w.progress_seconds > 0\(conditions.map { " AND " + $0 }.joined())
             ORDER BY w.updated_at DESC, i.id
-            """, arguments: arguments)
+            """), arguments: arguments)
         guard ids.count < end else { return try LibraryItem.fetchAll(db, ids: Array(ids[offset..<end])) }
 
         // Part 2: what was missed, round by round: each channel's oldest untouched item, then
