@@ -73,7 +73,8 @@ extension Library {
         // Part 2: what was missed, round by round: each channel's oldest untouched item, then
         // each one's second… One ascending pass over the window numbers each channel's items;
         // as the pass is in date order, appending to the item's round keeps every round
-        // oldest-first. Only rounds that can reach this page are kept.
+        // oldest-first. Only rounds that can reach this page are kept, and with many channels
+        // the pass stops after about a page of rows.
         let scan: RawStatement
         if let channelID = filter.channelID {
             // One channel: its own index range, checking the state per row (the + keeps SQLite
@@ -115,6 +116,9 @@ extension Library {
             guard round < maxRounds else { continue }
             if round == rounds.count { rounds.append([]) }
             rounds[round].append(scan.int64(0))
+            // Once round one alone fills the page, nothing later in the pass can reach it: a
+            // later item joins round one behind these, or a later round behind all of them.
+            if round == 0 && rounds[0].count >= maxRounds { break }
         }
         for round in rounds {
             ids += round
