@@ -106,6 +106,10 @@ private let now: Int64 = 100 * day
         #expect(try ids(limit: 3, page: 1) == ["p3", "q2", "p1"])
         #expect(try ids(limit: 3, page: 2) == ["r1", "q1", "p4"])
         #expect(try ids(limit: 3, page: 3) == ["p5"])
+        // Absurd values from a command line give an empty page or everything, never a trap.
+        #expect(try ids(limit: Int.max, page: 2) == [])
+        #expect(try ids(limit: 2, page: Int.max) == [])
+        #expect(try ids(days: Int.max) == ["p3", "q2", "p0", "r1", "q1", "p1", "p4", "p5"])
     }
 
     @Test func window() throws {

@@ -9,15 +9,18 @@ extension Library {
         guard limit > 0 else { throw .invalid("limit must be at least 1 (got \(limit))") }
         guard page > 0 else { throw .invalid("page must be at least 1 (got \(page))") }
         guard days > 0 else { throw .invalid("days must be at least 1 (got \(days))") }
+        // Absurd pages and windows from the command line must not trap on overflow.
         let (offset, overflow) = (page - 1).multipliedReportingOverflow(by: limit)
-        guard !overflow else { return [] }
+        guard !overflow, !offset.addingReportingOverflow(limit).overflow else { return [] }
+        let (span, spanOverflow) = Int64(days).multipliedReportingOverflow(by: 86_400)
+        let (start, startOverflow) = now.subtractingReportingOverflow(span)
+        let windowStart = spanOverflow || startOverflow ? Int64.min : start
         return try read { db in
             switch mode {
             case .newest, .shortForm:
                 return try Self.newest(db, shortOnly: mode == .shortForm, filter: filter, limit: limit, offset: offset)
             case .catchUp:
-                return try Self.catchUp(db, filter: filter, limit: limit, offset: offset,
-                                        windowStart: now - Int64(days) * 86_400)
+                return try Self.catchUp(db, filter: filter, limit: limit, offset: offset, windowStart: windowStart)
             }
         }
     }
