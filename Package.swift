@@ -27,6 +27,8 @@ let package = Package(
         ]),
         .target(name: "NowPlaying"),
         .target(name: "PlayerCore", dependencies: ["CFFmpeg", "CPulse", "NowPlaying"]),
+        // Benchmarks' entry point (bench/decode, bench/playback); not installed.
+        .executableTarget(name: "playercore-bench", dependencies: ["PlayerCore", "NowPlaying"]),
         .executableTarget(name: "feedctl", dependencies: [
             "FeedIngest", "PlayerCore", "NowPlaying",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
