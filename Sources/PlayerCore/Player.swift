@@ -158,7 +158,7 @@ public final class Player: @unchecked Sendable {
             do throws(PlayerError) {
                 try step(session)
             } catch {
-                fail(error)
+                failUnlessSuperseded(error)
             }
         }
     }
@@ -202,8 +202,17 @@ public final class Player: @unchecked Sendable {
             case .shutdown: break
             }
         } catch {
-            fail(error)
+            failUnlessSuperseded(error)
         }
+    }
+
+    /// A `play` or `stop` posted meanwhile aborts blocking reads: that is not the item failing,
+    /// the queued command decides what happens next.
+    private func failUnlessSuperseded(_ error: PlayerError) {
+        cond.lock()
+        let superseded = (interrupt?.isAborted ?? false) && !commands.isEmpty
+        cond.unlock()
+        if !superseded { fail(error) }
     }
 
     private func start(_ request: PlayRequest) throws(PlayerError) {

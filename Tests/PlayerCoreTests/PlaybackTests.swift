@@ -59,4 +59,22 @@ final class PlaybackTests: PulseTestCase {
         XCTAssertEqual(player.nowPlaying.state.volume, 0.25)
         XCTAssertEqual(player.snapshot.volume, 0.25)
     }
+
+    func testReplacingAndStoppingAreNotErrors() throws {
+        let sink = RecordingSink()
+        let player = makePlayer(sink: sink)
+        for i in 0..<5 {
+            player.play(request(media.segments, key: "k\(i)", startAt: Double(i * 10)))
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        XCTAssertTrue(eventually { player.snapshot.itemKey == "k4" }, "\(player.snapshot)")
+        waitUntilAudible(player, from: 40)
+        assertTone(try record(0.6), 880, "the last play wins")
+        player.stop()
+        XCTAssertTrue(eventually { player.snapshot.status == .stopped })
+        player.shutdown()
+        XCTAssertNil(player.snapshot.error)
+        XCTAssertTrue(sink.ended.isEmpty, "replaced/stopped items reported as ended: \(sink.ended)")
+        XCTAssertEqual(Set(sink.saves.map(\.key)).isSuperset(of: ["k4"]), true)
+    }
 }
