@@ -13,6 +13,8 @@ final class Fixtures: @unchecked Sendable {
     let shortMP3: URL
     /// An M4A with its index at the end, cut in half: unplayable.
     let truncated: URL
+    /// A 6 s M4A (index first) cut after about half its audio: plays, then ends early.
+    let cutShort: URL
     /// Bytes that are no media at all.
     let garbage: URL
 
@@ -56,6 +58,12 @@ final class Fixtures: @unchecked Sendable {
         let data = try Data(contentsOf: whole)
         truncated = path("truncated.m4a")
         try data.prefix(data.count / 2).write(to: truncated)
+
+        let long = path("long.m4a")
+        try ffmpeg(tone(440, rate: 44100, seconds: 6) + ["-c:a", "aac", "-movflags", "+faststart"] + exact + [long.path])
+        let longData = try Data(contentsOf: long)
+        cutShort = path("cut-short.m4a")
+        try longData.prefix(longData.count / 2).write(to: cutShort)
 
         garbage = path("garbage.mp3")
         var generator = SplitMix(seed: 42)
