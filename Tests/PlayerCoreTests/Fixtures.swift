@@ -24,6 +24,8 @@ final class Fixtures: @unchecked Sendable {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("feedctl-media-\(UUID().uuidString.prefix(8))")
         self.directory = directory
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        fixturesToRemove = directory.path
+        atexit { if let path = fixturesToRemove { try? FileManager.default.removeItem(atPath: path) } }
         func path(_ name: String) -> URL { directory.appendingPathComponent(name) }
         let exact = ["-fflags", "+bitexact", "-flags:a", "+bitexact"]
         func ffmpeg(_ args: [String]) throws { try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-y"] + args) }
@@ -70,6 +72,9 @@ final class Fixtures: @unchecked Sendable {
         try Data((0..<65536).map { _ in UInt8(truncatingIfNeeded: generator.next()) }).write(to: garbage)
     }
 }
+
+/// The per-process media directory, removed when the test process exits.
+nonisolated(unsafe) private var fixturesToRemove: String?
 
 /// A fixed-seed generator so the garbage file is the same every run.
 struct SplitMix {
