@@ -45,8 +45,8 @@ final class PlaybackSession {
         nextTime = seconds
     }
 
-    /// Decodes and converts the next frame into `pending`, scaled by `volume`; sets `atEnd` at the end.
-    func fill(volume: Float) throws(PlayerError) {
+    /// Decodes and converts the next frame into `pending`; sets `atEnd` at the end.
+    func fill() throws(PlayerError) {
         pending.removeAll(keepingCapacity: true)
         offset = 0
         guard try decoder.nextFrame() else {
@@ -80,9 +80,6 @@ final class PlaybackSession {
         // resampler and the output, with the clock advancing in media time (PositionClock.rate).
         let channels = Int(Resampler.channels)
         pending.append(contentsOf: resampler.output[(skip * channels)..<(count * channels)])
-        if volume != 1 {
-            for i in pending.indices { pending[i] *= volume }
-        }
     }
 
     /// Marks `floats` of the pending audio as written.

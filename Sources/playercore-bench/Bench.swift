@@ -5,6 +5,7 @@ import PlayerCore
 /// Entry point for bench/decode and bench/playback:
 ///   playercore-bench decode FILE      decode+resample the whole file into a null output, print seconds
 ///   playercore-bench play FILE        play FILE in real time through PulseAudio until it ends
+/// PLAYERCORE_BENCH_BUFFER_MS sets the PulseAudio buffer (default 150).
 @main
 struct Bench {
     static func main() {
@@ -15,7 +16,11 @@ struct Bench {
         }
         let ended = EndSignal()
         let output: PlayerConfiguration.Output = mode == "decode" ? .discard : .pulse(server: nil)
-        let player = Player(configuration: PlayerConfiguration(output: output), progressSink: ended)
+        var configuration = PlayerConfiguration(output: output)
+        if let ms = ProcessInfo.processInfo.environment["PLAYERCORE_BENCH_BUFFER_MS"].flatMap(Double.init) {
+            configuration.bufferDuration = ms / 1000
+        }
+        let player = Player(configuration: configuration, progressSink: ended)
         let start = DispatchTime.now()
         player.play(PlayRequest(itemKey: "bench", source: .localFile(path)))
         let error = ended.wait()

@@ -52,9 +52,10 @@ final class PlaybackTests: PulseTestCase {
         // lavfi's sine has amplitude 1/8 (RMS 0.0884); mono goes to both channels at full level.
         XCTAssertEqual(full.rms, 0.0884, accuracy: 0.01)
         player.setVolume(0.25)
-        Thread.sleep(forTimeInterval: 0.4) // audio already buffered keeps the old gain
+        Thread.sleep(forTimeInterval: 0.05) // the server applies it to buffered audio too
         let quiet = try record(0.8)
         XCTAssertEqual(quiet.frequency, 440, accuracy: 22)
+        // PulseAudio volumes are cubic: linear 0.25 is pa_sw_volume_from_linear(0.25), amplitude 0.25.
         XCTAssertEqual(quiet.rms / full.rms, 0.25, accuracy: 0.03)
         XCTAssertEqual(player.nowPlaying.state.volume, 0.25)
         XCTAssertEqual(player.snapshot.volume, 0.25)
