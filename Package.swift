@@ -28,6 +28,8 @@ let package = Package(
         ]),
         .target(name: "NowPlaying"),
         .target(name: "PlayerCore", dependencies: ["CFFmpeg", "CPulse", "NowPlaying"]),
+        // Benchmarks' entry point (bench/decode, bench/playback); not installed.
+        .executableTarget(name: "playercore-bench", dependencies: ["PlayerCore", "NowPlaying"]),
         .executableTarget(name: "feedctl", dependencies: [
             "FeedIngest", "PlayerCore", "NowPlaying", "CSDBus",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
