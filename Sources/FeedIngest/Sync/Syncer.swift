@@ -8,11 +8,15 @@ public final class Syncer: Sendable {
     public let fetcher: Fetcher
     /// Seconds between polls of a healthy channel.
     public let pollInterval: Int64
+    /// Timeouts and size cap of every poll.
+    public let limits: SyncLimits
 
-    public init(library: Library, fetcher: Fetcher = Fetcher(), pollInterval: Int64 = SyncPolicy.defaultPollInterval) {
+    public init(library: Library, fetcher: Fetcher = Fetcher(), pollInterval: Int64 = SyncPolicy.defaultPollInterval,
+                limits: SyncLimits = SyncLimits()) {
         self.library = library
         self.fetcher = fetcher
         self.pollInterval = pollInterval
+        self.limits = limits
     }
 
     /// Syncs `channels` concurrently (the fetcher bounds the transfers); `progress` is called as
@@ -39,7 +43,7 @@ public final class Syncer: Sendable {
         let started = Clock.monotonic()
         var result = ChannelSyncResult(id: channel.id, name: channel.name, status: .unchanged, newItems: 0, error: nil, seconds: 0)
         do {
-            let request = FetchRequest(url: channel.feedURL, etag: channel.etag, lastModified: channel.lastModified)
+            let request = limits.request(channel.feedURL, etag: channel.etag, lastModified: channel.lastModified)
             let response = try await fetcher.fetch(request)
             if response.notModified {
                 try library.recordSyncSuccess(channelID: channel.id, now: now, etag: response.etag,
@@ -95,6 +99,15 @@ public struct SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     public var url: String
     public var reason: String
     public var description: String { "\(url): \(reason)" }
+
+    init(url: String, reason: String) {
+        self.url = url
+        self.reason = reason
+    }
+
+    init(_ error: FetchError) {
+        self.init(url: error.url, reason: error.reason)
+    }
 }
 
 /// Hash of a response body, to skip parsing an unchanged 200 (servers without validators).
