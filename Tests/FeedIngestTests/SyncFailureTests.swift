@@ -80,6 +80,24 @@ final class SyncFailureTests: XCTestCase {
                        "old items kept, new ones added")
     }
 
+    /// Changed feeds are written in one transaction; if that fails (here a channel removed
+    /// while its feed was being fetched), each is written on its own and only the bad one fails.
+    func testAFeedThatCannotBeStoredDoesNotSinkItsBatch() async throws {
+        let (root, manifest) = try SyncCorpus.shared()
+        let h = try SyncHarness(root: root)
+        let kept = try h.addChannel("/podcast/feed-0000.xml"), removed = try h.addChannel("/podcast/feed-0001.xml")
+        let polls = [await h.syncer.poll(kept), await h.syncer.poll(removed)]
+        try h.library.removeChannel(id: removed.id)
+
+        let results = h.syncer.store(polls, now: 2000)
+
+        XCTAssertEqual(results.map(\.status), [.updated, .error])
+        XCTAssertEqual(results[1].error, "\(removed.feedURL): no channel \(removed.id)")
+        XCTAssertEqual(results.map(\.newItems), [try manifest.file("podcast/feed-0000.xml").expectedTitles.count, 0])
+        try assertLibrary(h, channel: kept.id, matches: try manifest.file("podcast/feed-0000.xml"))
+        XCTAssertEqual(try h.library.allChannels().map(\.id), [kept.id])
+    }
+
     /// 429/503 with Retry-After: the next poll is no sooner than the server asked, and never
     /// more than a day away.
     func testRetryAfterIsHonouredInTheNextPoll() async throws {
