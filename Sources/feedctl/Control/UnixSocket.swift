@@ -137,7 +137,12 @@ final class UnixListener: @unchecked Sendable {
     func accept() -> LineConnection? {
         while true {
             let client = Glibc.accept(fd, nil, nil)
-            if client >= 0 { return LineConnection(fd: client) }
+            if client >= 0 {
+                // A subscriber that stops reading must not block the daemon's writer forever.
+                var tv = timeval(tv_sec: 2, tv_usec: 0)
+                setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+                return LineConnection(fd: client)
+            }
             if errno == EINTR || errno == ECONNABORTED { continue }
             return nil
         }

@@ -43,7 +43,7 @@ struct DaemonCommand: AsyncParsableCommand {
             }
             poller?.cancel()
             signals.forEach { $0.cancel() }
-            await service.player.shutdown()   // saves progress
+            service.player.shutdown()   // saves progress
             server.stop()
             log("feedctl daemon stopped")
         }
