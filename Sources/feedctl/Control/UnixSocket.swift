@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Synchronization
 
 /// Errors of the control socket, each a line a person can act on.
 struct SocketError: Error, CustomStringConvertible {
@@ -107,6 +108,7 @@ final class LineConnection: @unchecked Sendable {
 final class UnixListener: @unchecked Sendable {
     let path: String
     private let fd: Int32
+    private let closed = Mutex(false)
 
     init(path: String) throws(SocketError) {
         self.path = path
@@ -148,7 +150,10 @@ final class UnixListener: @unchecked Sendable {
         }
     }
 
+    /// Stops listening and removes the socket; only the first call acts (a second close could hit
+    /// a reused descriptor, a second unlink a newer daemon's socket).
     func close() {
+        guard closed.withLock({ was in defer { was = true }; return !was }) else { return }
         shutdown(fd, Int32(SHUT_RDWR))
         Glibc.close(fd)
         unlink(path)

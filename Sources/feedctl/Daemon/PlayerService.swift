@@ -14,12 +14,9 @@ actor PlayerService: ControlHandler {
     private var queue: [Resolved] = []
     /// Set by `quit`: the player is gone, so further commands are refused rather than left hanging.
     private var quitting = false
-    /// Set by `quit`; the daemon's main loop waits on it.
-    let quitSignal: DispatchSemaphore
 
-    init(library: Library, configuration: PlayerConfiguration = PlayerConfiguration(), quitSignal: DispatchSemaphore) {
+    init(library: Library, configuration: PlayerConfiguration = PlayerConfiguration()) {
         self.library = library
-        self.quitSignal = quitSignal
         self.resolver = MediaResolver(library: library)
         let sink = LibraryProgressSink(library: library)
         self.progress = sink
@@ -78,11 +75,9 @@ actor PlayerService: ControlHandler {
                 guard !queue.isEmpty else { throw ServiceError("the queue is empty") }
                 try await start(queue.removeFirst())
             case "quit":
+                // Saves progress; the server then stops listening and ends the daemon.
                 quitting = true
                 player.shutdown()
-                // Let the server write this response before the daemon's main loop exits.
-                let quit = quitSignal
-                DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { quit.signal() }
             default:
                 throw ServiceError("unknown command \"\(request.cmd)\"")
             }

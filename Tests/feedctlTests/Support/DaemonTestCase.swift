@@ -66,6 +66,8 @@ class DaemonTestCase: XCTestCase {
     override func tearDown() {
         // Whoever started it, the daemon on this socket goes; ours is killed if it won't quit.
         _ = try? feedctl("quit", timeout: 10)
+        // The next test's daemon must not find this one still listening.
+        _ = eventually(timeout: 5) { !FileManager.default.fileExists(atPath: world.socket) }
         if let daemon {
             if !eventually(timeout: 5, { !daemon.isRunning }) {
                 kill(daemon.processIdentifier, SIGKILL)

@@ -73,8 +73,11 @@ final class Recording {
                              "--channels=2", "--file-format=wav", file.path]
         process.environment = server.environment
         try process.run()
-        // parec needs a moment to connect; until then nothing is recorded (fine: we judge content).
-        Thread.sleep(forTimeInterval: 0.15)
+        // parec takes a while to start and connect on a loaded machine: the recording starts when
+        // samples flow (25 ms past the WAV header), so a short recording is never empty.
+        _ = eventually(timeout: 5) {
+            ((try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.intValue ?? 0) > 44 + 4800
+        }
     }
 
     deinit { if process.isRunning { process.terminate() } }
