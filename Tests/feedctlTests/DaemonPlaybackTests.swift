@@ -68,7 +68,11 @@ final class DaemonPlaybackTests: DaemonTestCase {
         XCTAssertLessThan(back, here - 15 + 3)
         assertTone(try record(0.8), DaemonMedia.segmentFrequency(at: back), "after seek -15 (at \(back) s)")
 
-        try succeed("seek", "0:30")
+        // The command's own answer already shows where it landed.
+        let answer = try feedctl("seek", "0:30", "--json")
+        XCTAssertEqual(answer.status, 0, answer.stderr)
+        let landed = try JSONDecoder().decode(Status.self, from: Data(answer.stdout.utf8))
+        XCTAssertEqual(landed.position, 30, accuracy: 0.5, answer.stdout)
         let absolute = try XCTUnwrap(try status().double("position"))
         XCTAssertGreaterThanOrEqual(absolute, 30 - 0.05)
         XCTAssertLessThan(absolute, 33)

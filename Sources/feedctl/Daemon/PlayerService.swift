@@ -14,6 +14,8 @@ actor PlayerService: ControlHandler {
     private var queue: [Resolved] = []
     /// Set by `quit`: the player is gone, so further commands are refused rather than left hanging.
     private var quitting = false
+    /// Bumped by every play and stop: a `play` still waiting for its outcome learns it was replaced.
+    private var generation = 0
 
     init(library: Library, configuration: PlayerConfiguration = PlayerConfiguration()) {
         self.library = library
@@ -47,14 +49,25 @@ actor PlayerService: ControlHandler {
                     await savingProgress { player.pause(); await settle { $0.status != .playing } }
                 }
                 else { try await resumeOrStartQueue() }
-            case "stop": await savingProgress { player.stop(); await settle { $0.status == .stopped } }
+            case "stop":
+                generation += 1
+                await savingProgress { player.stop(); await settle { $0.status == .stopped } }
             case "seek":
                 guard player.snapshot.status != .stopped else { throw ServiceError("nothing is playing") }
-                let before = player.nowPlaying.state.position
-                if let offset = request.offset { player.seek(by: offset) }
-                else if let position = request.position { player.seek(to: position) }
-                else { throw ServiceError("seek needs an offset or a position") }
-                await settle { $0.status == .stopped || abs($0.position - before) > 0.01 }
+                guard request.offset != nil || request.position != nil else {
+                    throw ServiceError("seek needs an offset or a position")
+                }
+                // Answer with the position after the seek: wait for the player's `seeked` (or the
+                // end, when seeking past it).
+                await perform({ [player] in
+                    if let offset = request.offset { player.seek(by: offset) }
+                    else if let position = request.position { player.seek(to: position) }
+                }, until: { event in
+                    switch event {
+                    case .seeked, .statusChanged(.stopped), .errorChanged(.some): true
+                    default: false
+                    }
+                })
             case "volume":
                 guard let value = request.value, value.isFinite, (0...1).contains(value) else {
                     throw ServiceError("volume must be between 0 and 1 (0–100 %)")
@@ -122,8 +135,11 @@ actor PlayerService: ControlHandler {
         // Subscribe before posting, so the outcome can't slip by between two polls (a bad file fails
         // in microseconds, and the previous item's error would still be in the snapshot).
         let events = player.nowPlaying.events()
+        generation += 1
+        let mine = generation
         player.play(request)
-        switch await Self.outcome(of: events, starting: request.metadata, timeout: 20) {
+        switch await Self.outcome(of: events, starting: request.metadata, timeout: 20,
+                                  superseded: { await self.generation != mine }) {
         case .playing, .superseded:
             publishQueue()
         case .failed(let message):
@@ -142,8 +158,8 @@ actor PlayerService: ControlHandler {
     /// Reads the player's events after a `play`: it announces the item's metadata when it takes the
     /// request, then either starts playing or reports an error (and another item's metadata means a
     /// newer request replaced it).
-    static func outcome(of events: AsyncStream<NowPlayingEvent>, starting metadata: TrackMetadata,
-                        timeout: Double) async -> StartOutcome {
+    static func outcome(of events: AsyncStream<NowPlayingEvent>, starting metadata: TrackMetadata, timeout: Double,
+                        superseded: @escaping @Sendable () async -> Bool) async -> StartOutcome {
         await withTaskGroup(of: StartOutcome.self) { group in
             group.addTask {
                 var taken = false
@@ -161,7 +177,12 @@ actor PlayerService: ControlHandler {
                 return .timedOut
             }
             group.addTask {
-                try? await Task.sleep(nanoseconds: UInt64(timeout * 1e9))
+                // A stop (or another play) while this one opens: the player drops it without an event.
+                let deadline = Date().addingTimeInterval(timeout)
+                while Date() < deadline && !Task.isCancelled {
+                    try? await Task.sleep(nanoseconds: 50_000_000)
+                    if await superseded() { return .superseded }
+                }
                 return .timedOut
             }
             let first = await group.next() ?? .timedOut
@@ -210,6 +231,19 @@ actor PlayerService: ControlHandler {
 
     private func publishQueue() {
         player.nowPlaying.apply(.queue(canGoNext: !queue.isEmpty, canGoPrevious: false))
+    }
+
+    /// Posts a command and waits (bounded) for the player's event that says it took effect.
+    private func perform(_ command: () -> Void, until done: @escaping @Sendable (NowPlayingEvent) -> Bool,
+                         timeout: Double = 2) async {
+        let events = player.nowPlaying.events()   // before the command: its event can't slip by
+        command()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { for await event in events where done(event) { return } }
+            group.addTask { try? await Task.sleep(nanoseconds: UInt64(timeout * 1e9)) }
+            await group.next()
+            group.cancelAll()
+        }
     }
 
     /// Polls the player until `done` holds or `timeout` passes: commands are asynchronous, and a
