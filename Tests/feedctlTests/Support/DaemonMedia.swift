@@ -16,12 +16,17 @@ final class DaemonMedia: @unchecked Sendable {
     /// Bytes that are no media at all.
     let garbage: URL
 
+    /// Removed when the test process exits.
+    nonisolated(unsafe) static var generated: String?
+
     static func segmentFrequency(at seconds: Double) -> Double { [440, 660, 880, 1100][min(3, max(0, Int(seconds / 15)))] }
 
     private init() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("feedctl-daemon-media-\(UUID().uuidString.prefix(8))")
         self.directory = directory
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        Self.generated = directory.path
+        atexit { if let dir = DaemonMedia.generated { try? FileManager.default.removeItem(atPath: dir) } }
         func path(_ name: String) -> URL { directory.appendingPathComponent(name) }
         let exact = ["-fflags", "+bitexact", "-flags:a", "+bitexact"]
         func ffmpeg(_ args: [String]) throws { try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-y"] + args) }
