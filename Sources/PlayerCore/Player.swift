@@ -11,7 +11,7 @@ public final class Player: @unchecked Sendable {
     public let configuration: PlayerConfiguration
 
     private enum Command {
-        case play(PlayRequest), pause, resume, toggle, stop, seekBy(Double), seekTo(Double), shutdown
+        case play(PlayRequest), pause, resume, toggle, stop, seekBy(Double), seekTo(Double), rate(Double), shutdown
     }
 
     // Shared with the control methods; guarded by `cond`. Only the decode thread writes
@@ -22,6 +22,7 @@ public final class Player: @unchecked Sendable {
     private var clock = PositionClock()
     private var current: (key: String, duration: Double?)?
     private var volume: Double = 1
+    private var rate: Double = 1
     private var lastError: PlayerError?
     private var output: (any AudioOutput)?
     private var interrupt: InterruptFlag?
@@ -65,6 +66,21 @@ public final class Player: @unchecked Sendable {
     /// Seeks to an absolute position, clamped to [0, duration]; at or past the end ends the item.
     public func seek(to seconds: Double) { post(.seekTo(seconds)) }
 
+    /// Playback speed, pitch preserved: `Player.rateRange` in `Player.rateStep` steps (others are
+    /// rounded and clamped). Applies to what is playing without a gap, and to later items.
+    public func setRate(_ value: Double) { post(.rate(Self.normalizedRate(value))) }
+
+    public static let rateRange: ClosedRange<Double> = 0.5...3.0
+    public static let rateStep = 0.05
+
+    /// `value` clamped to `rateRange` and rounded to a `rateStep` multiple; 1 when not a number.
+    public static func normalizedRate(_ value: Double) -> Double {
+        guard value.isFinite else { return 1 }
+        let clamped = min(rateRange.upperBound, max(rateRange.lowerBound, value))
+        // Through hundredths so 1.15 is 1.15, not 1.1500000000000001.
+        return ((clamped / rateStep).rounded() * rateStep * 100).rounded() / 100
+    }
+
     /// Volume 0–1, applied by PulseAudio to this player's stream at once.
     public func setVolume(_ value: Double) {
         let v = value.isFinite ? min(1, max(0, value)) : 1
@@ -102,7 +118,7 @@ public final class Player: @unchecked Sendable {
         cond.lock()
         let clock = self.clock, output = self.output
         var snap = PlayerSnapshot(status: status, itemKey: current?.key, position: 0,
-                                  duration: current?.duration, volume: volume, error: lastError)
+                                  duration: current?.duration, volume: volume, rate: rate, error: lastError)
         cond.unlock()
         snap.position = snap.status == .stopped ? 0 : clock.position(latency: output?.latency())
         return snap
@@ -182,7 +198,8 @@ public final class Player: @unchecked Sendable {
         session.consume(written)
         let seconds = Double(written / Int(Resampler.channels)) / Double(session.outputRate)
         cond.lock()
-        clock.advance(by: seconds)
+        clock.rate = session.pendingRate
+        clock.advance(by: seconds * session.pendingRate)
         cond.unlock()
     }
 
@@ -198,6 +215,7 @@ public final class Player: @unchecked Sendable {
                 guard session != nil else { return }
                 try seekNow(to: position + delta)
             case .seekTo(let target): try seekNow(to: target)
+            case .rate(let value): try changeRate(to: value)
             case .shutdown: break
             }
         } catch {
@@ -232,6 +250,8 @@ public final class Player: @unchecked Sendable {
         }
         let output = try connectedOutput()
         let session = PlaybackSession(request: request, decoder: decoder)
+        if let wanted = request.rate { setRateValue(Self.normalizedRate(wanted)) }
+        try session.setTempo(currentRate)
         try output.open(rate: session.outputRate)
         var startAt = max(0, request.startAt.isFinite ? request.startAt : 0)
         if let duration = decoder.duration { startAt = min(startAt, duration) }
@@ -268,6 +288,24 @@ public final class Player: @unchecked Sendable {
         // A setVolume racing with this sets it again, to the same latest value.
         made.setVolume(volume)
         return made
+    }
+
+    private var currentRate: Double {
+        cond.lock()
+        defer { cond.unlock() }
+        return rate
+    }
+
+    private func setRateValue(_ value: Double) {
+        cond.lock()
+        rate = value
+        cond.unlock()
+        nowPlaying.apply(.rate(value))
+    }
+
+    private func changeRate(to value: Double) throws(PlayerError) {
+        setRateValue(value)
+        try session?.setTempo(value)
     }
 
     private func pauseNow() throws(PlayerError) {
