@@ -37,3 +37,34 @@ func clockTime(_ epoch: Int64) -> String {
     f.dateFormat = "HH:mm:ss"
     return f.string(from: Date(timeIntervalSince1970: TimeInterval(epoch)))
 }
+
+struct SpeedCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "speed",
+        abstract: "Playback speed, pitch kept: 0.5–3 in 0.05 steps; a library item's channel remembers it. No RATE: print it.")
+    @OptionGroup var options: PlayerClientOptions
+    @Argument(help: "1.5, 1.5x or 150%") var rate: String?
+
+    func run() throws {
+        try runReporting {
+            var value: Double?
+            if let rate {
+                value = Self.parse(rate)
+                guard let v = value, v.isFinite, (0.5...3).contains(v) else {
+                    throw ValidationError("not a speed: \(rate) (use 0.5–3, e.g. 1.5 or 1.5x)")
+                }
+            }
+            let response = try options.send(ControlRequest(cmd: "speed", value: value), autostart: false)
+            if options.json, let status = response.status { return try StatusPrinter.print(status, json: true) }
+            if let message = response.message { print(message) }
+            else { print("speed \(PlayerService.format(response.status?.rate ?? 1))×") }
+        }
+    }
+
+    static func parse(_ text: String) -> Double? {
+        let t = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if t.hasSuffix("%") { return Double(t.dropLast()).map { $0 / 100 } }
+        if t.hasSuffix("x") || t.hasSuffix("×") { return Double(t.dropLast()) }
+        return Double(t)
+    }
+}

@@ -17,10 +17,13 @@ actor PlayerService: ControlHandler {
     /// Set by `quit`; the daemon's main loop waits on it.
     let quitSignal: DispatchSemaphore
 
-    init(library: Library, configuration: PlayerConfiguration = PlayerConfiguration(), quitSignal: DispatchSemaphore) {
+    init(library: Library, configuration: PlayerConfiguration = PlayerConfiguration(), defaultRate: Double = 1,
+         quitSignal: DispatchSemaphore) {
         self.library = library
         self.quitSignal = quitSignal
-        self.resolver = MediaResolver(library: library)
+        var resolver = MediaResolver(library: library)
+        resolver.defaultRate = Player.normalizedRate(defaultRate)
+        self.resolver = resolver
         let sink = LibraryProgressSink(library: library)
         self.player = Player(configuration: configuration, progressSink: sink)
         sink.onEnded = { [weak self] key, error in
@@ -73,6 +76,8 @@ actor PlayerService: ControlHandler {
                 try await start(queue.removeFirst())
             case "sleep":
                 try setSleep(request)
+            case "speed":
+                if let value = request.value { response.message = try await setSpeed(value) }
             case "quit":
                 player.shutdown()
                 // Let the server write this response before the daemon's main loop exits.
@@ -153,6 +158,29 @@ actor PlayerService: ControlHandler {
         guard !queue.isEmpty, player.snapshot.status == .stopped else { return }
         let next = queue.removeFirst()
         do { try await start(next) } catch { log("queue: \(error)") }
+    }
+
+    // MARK: Speed
+
+    /// Changes the speed now; for a library item its channel remembers it.
+    private func setSpeed(_ value: Double) async throws -> String {
+        guard value.isFinite, Player.rateRange.contains(value) else {
+            throw ServiceError("speed must be between \(Player.rateRange.lowerBound) and \(Player.rateRange.upperBound)")
+        }
+        let rate = Player.normalizedRate(value)
+        player.setRate(rate)
+        await settle { $0.rate == rate }
+        var message = "speed \(Self.format(rate))×"
+        if let key = player.snapshot.itemKey, let id = MediaResolver.itemID(fromKey: key) {
+            let item = try library.item(id: id)
+            try library.setSpeed(channelID: item.channelID, rate)
+            message += " (remembered for \(item.channel))"
+        }
+        return message
+    }
+
+    static func format(_ rate: Double) -> String {
+        rate == rate.rounded() ? String(format: "%.1f", rate) : String(format: "%g", rate)
     }
 
     // MARK: Sleep timer
