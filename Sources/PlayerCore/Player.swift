@@ -11,7 +11,8 @@ public final class Player: @unchecked Sendable {
     public let configuration: PlayerConfiguration
 
     private enum Command {
-        case play(PlayRequest), pause, resume, toggle, stop, seekBy(Double), seekTo(Double), rate(Double), shutdown
+        case play(PlayRequest), pause, resume, toggle, stop, seekBy(Double), seekTo(Double), rate(Double)
+        case chapters(ChapterList, itemKey: String), shutdown
     }
 
     // Shared with the control methods; guarded by `cond`. Only the decode thread writes
@@ -23,6 +24,7 @@ public final class Player: @unchecked Sendable {
     private var current: (key: String, duration: Double?)?
     private var volume: Double = 1
     private var rate: Double = 1
+    private var chapterList = ChapterList()
     private var lastError: PlayerError?
     private var output: (any AudioOutput)?
     private var interrupt: InterruptFlag?
@@ -44,6 +46,7 @@ public final class Player: @unchecked Sendable {
             probe: { weakSelf.player?.progressProbe() },
             onTick: { position, duration in
                 weakSelf.player?.nowPlaying.apply(.tick(position: position, duration: duration))
+                weakSelf.player?.updateChapter(at: position)
             })
         weakSelf.player = self
         let thread = Thread { [self] in run() }
@@ -79,6 +82,19 @@ public final class Player: @unchecked Sendable {
         let clamped = min(rateRange.upperBound, max(rateRange.lowerBound, value))
         // Through hundredths so 1.15 is 1.15, not 1.1500000000000001.
         return ((clamped / rateStep).rounded() * rateStep * 100).rounded() / 100
+    }
+
+    /// Replaces the chapters of item `itemKey` (e.g. with a podcast's chapters file, which wins
+    /// over embedded ones); ignored if another item is playing by then.
+    public func setChapters(_ chapters: [Chapter], source: ChapterSource, itemKey: String) {
+        post(.chapters(ChapterList(chapters, source: source), itemKey: itemKey))
+    }
+
+    /// The current item's chapters (empty when it has none or nothing plays).
+    public var chapters: ChapterList {
+        cond.lock()
+        defer { cond.unlock() }
+        return chapterList
     }
 
     /// Volume 0–1, applied by PulseAudio to this player's stream at once.
@@ -216,6 +232,12 @@ public final class Player: @unchecked Sendable {
                 try seekNow(to: position + delta)
             case .seekTo(let target): try seekNow(to: target)
             case .rate(let value): try changeRate(to: value)
+            case .chapters(let list, let key):
+                guard let session, session.request.itemKey == key else { return }
+                cond.lock()
+                chapterList = ChapterList(list.chapters, source: list.source, duration: session.duration)
+                cond.unlock()
+                updateChapter(at: position)
             case .shutdown: break
             }
         } catch {
@@ -261,11 +283,13 @@ public final class Player: @unchecked Sendable {
         clock = PositionClock()
         clock.reset(at: startAt)
         current = (request.itemKey, decoder.duration)
+        chapterList = ChapterList(decoder.chapters, source: .embedded, duration: decoder.duration)
         status = .playing
         cond.unlock()
         var metadata = request.metadata
         if metadata.length == nil { metadata.length = decoder.duration }
         nowPlaying.apply(.metadata(metadata))
+        updateChapter(at: startAt)
         nowPlaying.apply(.status(.playing))
         if startAt > 0 { nowPlaying.apply(.seeked(position: startAt)) }
         tracker.begin(itemKey: request.itemKey)
@@ -288,6 +312,15 @@ public final class Player: @unchecked Sendable {
         // A setVolume racing with this sets it again, to the same latest value.
         made.setVolume(volume)
         return made
+    }
+
+    /// Publishes the title of the chapter at `position` (NowPlaying drops repeats). Any thread.
+    private func updateChapter(at position: Double) {
+        cond.lock()
+        let list = chapterList, playing = status != .stopped
+        cond.unlock()
+        guard playing else { return }
+        nowPlaying.apply(.chapter(list.index(at: position).map { list.chapters[$0].title }))
     }
 
     private var currentRate: Double {
@@ -348,6 +381,7 @@ public final class Player: @unchecked Sendable {
         clock.reset(at: target)
         cond.unlock()
         nowPlaying.apply(.seeked(position: target))
+        updateChapter(at: target)
         saveProgress()
     }
 
@@ -397,6 +431,7 @@ public final class Player: @unchecked Sendable {
         cond.lock()
         status = .stopped
         current = nil
+        chapterList = ChapterList()
         clock = PositionClock()
         cond.unlock()
         nowPlaying.apply(.status(.stopped))

@@ -10,6 +10,9 @@ actor PlayerService: ControlHandler {
     let player: Player
     let library: Library
     private let resolver: MediaResolver
+    private let chapterLoader: ChapterLoader
+    /// Loads the playing library item's podcast chapters; `chapters`/`chapter` wait for it.
+    private var chapterTask: Task<Void, Never>?
     private var queue: [Resolved] = []
     private var sleep = SleepTimer()
     /// Runs a deadline sleep timer: fades out, then stops.
@@ -24,6 +27,7 @@ actor PlayerService: ControlHandler {
         var resolver = MediaResolver(library: library)
         resolver.defaultRate = Player.normalizedRate(defaultRate)
         self.resolver = resolver
+        self.chapterLoader = ChapterLoader(library: library, fetcher: Fetcher(concurrency: 2))
         let sink = LibraryProgressSink(library: library)
         self.player = Player(configuration: configuration, progressSink: sink)
         sink.onEnded = { [weak self] key, error in
@@ -76,6 +80,12 @@ actor PlayerService: ControlHandler {
                 try await start(queue.removeFirst())
             case "sleep":
                 try setSleep(request)
+            case "chapters":
+                await chapterTask?.value
+                response.chapters = chaptersPayload()
+            case "chapter":
+                response.message = try await jumpToChapter(request.target ?? "")
+                response.chapters = chaptersPayload()
             case "speed":
                 if let value = request.value { response.message = try await setSpeed(value) }
             case "quit":
@@ -135,6 +145,7 @@ actor PlayerService: ControlHandler {
             throw ServiceError(error.description)
         }
         publishQueue()
+        loadPodcastChapters(for: resolved.request.itemKey)
     }
 
     private func resumeOrStartQueue() async throws {
@@ -158,6 +169,57 @@ actor PlayerService: ControlHandler {
         guard !queue.isEmpty, player.snapshot.status == .stopped else { return }
         let next = queue.removeFirst()
         do { try await start(next) } catch { log("queue: \(error)") }
+    }
+
+    // MARK: Chapters
+
+    /// Fetches (or reads the cached) chapters file of a library item in the background; when it
+    /// has chapters they replace the embedded ones.
+    private func loadPodcastChapters(for key: String) {
+        guard let id = MediaResolver.itemID(fromKey: key) else { chapterTask = nil; return }
+        let loader = chapterLoader, player = self.player
+        chapterTask = Task {
+            guard let chapters = await loader.chapters(itemID: id), !chapters.isEmpty else { return }
+            player.setChapters(chapters, source: .podcast, itemKey: key)
+            // Until the player took them (or moved on), so a waiting `chapters` sees them.
+            let deadline = Date().addingTimeInterval(2)
+            while Date() < deadline, player.snapshot.itemKey == key, player.chapters.source != .podcast {
+                try? await Task.sleep(nanoseconds: 5_000_000)
+            }
+        }
+    }
+
+    private func chaptersPayload() -> ChaptersPayload {
+        let list = player.chapters
+        let position = player.snapshot.position
+        return ChaptersPayload(source: list.source?.rawValue, current: list.index(at: position).map { $0 + 1 },
+                               chapters: list.chapters.enumerated().map { i, c in
+                                   ChaptersPayload.Entry(index: i + 1, start: c.start, end: c.end, title: c.title)
+                               })
+    }
+
+    /// `chapter next|prev|N`: seeks to that chapter's start.
+    private func jumpToChapter(_ target: String) async throws -> String {
+        let jump: ChapterList.Jump
+        switch target.lowercased() {
+        case "next": jump = .next
+        case "prev", "previous": jump = .previous
+        default:
+            guard let n = Int(target) else { throw ServiceError("chapter takes next, prev or a chapter number") }
+            jump = .number(n)
+        }
+        guard player.snapshot.status != .stopped else { throw ServiceError("nothing is playing") }
+        await chapterTask?.value
+        let list = player.chapters
+        guard !list.isEmpty else { throw ServiceError("this item has no chapters") }
+        guard let index = list.target(jump, from: player.snapshot.position) else {
+            if case .number(let n) = jump { throw ServiceError("no chapter \(n): this item has chapters 1–\(list.chapters.count)") }
+            throw ServiceError("no next chapter: this is the last one")
+        }
+        let chapter = list.chapters[index]
+        player.seek(to: chapter.start)
+        await settle { $0.status == .stopped || abs($0.position - chapter.start) < 0.5 }
+        return "chapter \(index + 1)/\(list.chapters.count): \(chapter.title)"
     }
 
     // MARK: Speed
