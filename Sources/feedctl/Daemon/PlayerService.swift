@@ -129,7 +129,8 @@ actor PlayerService: ControlHandler {
                             itemID: meta?.itemID, url: meta?.url, volume: snapshot.volume, rate: state.rate,
                             chapter: state.chapter, error: snapshot.error?.description ?? state.error,
                             sleepAt: sleep.sleepAt(now: Date().timeIntervalSince1970,
-                                                   remaining: snapshot.duration.map { max(0, $0 - snapshot.position) }))
+                                                   // Wall seconds: media left, played at the current speed.
+                                                   remaining: snapshot.duration.map { max(0, $0 - snapshot.position) / snapshot.rate }))
     }
 
     // MARK: Playing
