@@ -94,6 +94,24 @@ final class ChapterTests: PulseTestCase {
         XCTAssertEqual(player.chapters.chapters.first?.title, "Cold open")
     }
 
+    func testTheChapterFollowsPlaybackAcrossAStart() async throws {
+        let url = try chapterFiles()[0].url
+        let player = makePlayer()
+        let events = player.nowPlaying.events()
+        player.play(request(url, key: "mp3", startAt: 4))
+        let crossed = eventually(timeout: 8) { player.nowPlaying.state.chapter == "Middle part" }
+        XCTAssertTrue(crossed, "\(player.nowPlaying.state)")
+        XCTAssertGreaterThanOrEqual(player.position, 5)
+        player.shutdown()
+        guard crossed else { return } // the event stream stays open: only read events that exist
+        var titles: [String?] = []
+        for await event in events {
+            if case .chapterChanged(let title) = event { titles.append(title) }
+            if titles.count == 2 { break }
+        }
+        XCTAssertEqual(titles, ["Intro", "Middle part"])
+    }
+
     func testAFileWithoutChaptersHasNone() throws {
         let player = makePlayer()
         player.play(request(media.shortMP3))
