@@ -37,7 +37,7 @@ public struct NowPlayingState: Sendable, Equatable {
     public private(set) var rate: Double = 1
     public private(set) var volume: Double = 1
     public private(set) var error: String?
-    /// The current chapter title (chapters are not implemented yet: always nil for now).
+    /// The current chapter's title (nil when the item has no chapters or none has started yet).
     public private(set) var chapter: String?
     public private(set) var canGoNext = false
     public private(set) var canGoPrevious = false

@@ -8,6 +8,8 @@ final class Decoder {
     /// Seconds; nil when the container does not know (live streams).
     let duration: Double?
     let sampleRate: Int32
+    /// Chapters the container carries (ID3 CHAP, MP4 chapter track, Ogg/Opus CHAPTERxxx comments).
+    let chapters: [Chapter]
     /// The decoded frame `nextFrame()` filled.
     let frame: UnsafeMutablePointer<AVFrame>
 
@@ -103,6 +105,7 @@ final class Decoder {
             startTime = start == noPTS ? 0 : Double(start) / Double(AV_TIME_BASE)
             let d = fmt.pointee.duration
             duration = d == noPTS || d <= 0 ? nil : Double(d) / Double(AV_TIME_BASE)
+            chapters = Self.chapters(of: fmt, startTime: startTime)
             codec = cc
             format = fmt
         } catch {
@@ -129,6 +132,27 @@ final class Decoder {
         av_packet_free(&p)
         var f: UnsafeMutablePointer<AVFrame>? = frame
         av_frame_free(&f)
+    }
+
+    /// The container's chapters on the position scale (relative to its start time). File data:
+    /// bounded in count and title length, untitled ones numbered.
+    private static func chapters(of fmt: UnsafeMutablePointer<AVFormatContext>, startTime: Double) -> [Chapter] {
+        guard let list = fmt.pointee.chapters else { return [] }
+        var out: [Chapter] = []
+        for i in 0..<min(Int(fmt.pointee.nb_chapters), 5000) {
+            guard let chapter = list[i]?.pointee else { continue }
+            let base = av_q2d(chapter.time_base)
+            let start = Double(chapter.start) * base - startTime
+            let end = Double(chapter.end) * base - startTime
+            guard start.isFinite else { continue }
+            var title = ""
+            if let entry = av_dict_get(chapter.metadata, "title", nil, 0), let value = entry.pointee.value {
+                title = String(String(cString: value).prefix(300))
+            }
+            out.append(Chapter(start: max(0, start), end: end.isFinite && end > start ? end : nil,
+                               title: title.isEmpty ? "Chapter \(i + 1)" : title))
+        }
+        return out
     }
 
     private static func reason(_ rc: Int32, _ interrupt: InterruptFlag) -> String {

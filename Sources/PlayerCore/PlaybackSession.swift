@@ -15,6 +15,11 @@ final class PlaybackSession {
     /// Media time of the next frame when a frame carries no timestamp.
     private var nextTime: Double = 0
     private var decodedAny = false
+    /// Playback speed (media seconds per output second); the time-stretch exists only while it is not 1.
+    private(set) var tempo: Double = 1
+    private var stretch: TimeStretch?
+    /// The speed `pending` was stretched at: what one output second of it is worth in media time.
+    private(set) var pendingRate: Double = 1
 
     /// How much shorter than announced an item may end (durations are estimates for VBR MP3).
     static let endTolerance = 2.0
@@ -43,6 +48,22 @@ final class PlaybackSession {
         atEnd = false
         trimTarget = seconds
         nextTime = seconds
+        stretch = nil // its buffered audio is from before the seek
+    }
+
+    /// Changes the speed for audio decoded from now on. Going back to 1× first drains the filter
+    /// into `pending`, so no audio is lost or repeated.
+    func setTempo(_ value: Double) throws(PlayerError) {
+        guard value != tempo else { return }
+        tempo = value
+        if let stretch {
+            if value == 1 {
+                try stretch.finish(into: &pending)
+                self.stretch = nil
+            } else {
+                try stretch.setTempo(value)
+            }
+        }
     }
 
     /// Decodes and converts the next frame into `pending`; sets `atEnd` at the end.
@@ -50,6 +71,12 @@ final class PlaybackSession {
         pending.removeAll(keepingCapacity: true)
         offset = 0
         guard try decoder.nextFrame() else {
+            if let stretch {
+                // The filter holds the last few hundred milliseconds: let them out before ending.
+                try stretch.finish(into: &pending)
+                self.stretch = nil
+                if hasPending { return }
+            }
             // A "file" that ends before its first frame is broken, not finished.
             guard decodedAny else {
                 throw .cannotDecode(source: request.source.description, reason: "no audio could be decoded")
@@ -76,10 +103,17 @@ final class PlaybackSession {
             skip = min(count, max(0, Int(((target - start) * Double(outputRate)).rounded())))
             trimTarget = nil
         }
-        // Filter stages (a time-stretch for speed, a sleep-timer fade) belong here, between the
-        // resampler and the output, with the clock advancing in media time (PositionClock.rate).
+        // Filter stages sit here, between the resampler and the output; the player advances its
+        // clock in media time (PositionClock.rate = pendingRate).
         let channels = Int(Resampler.channels)
-        pending.append(contentsOf: resampler.output[(skip * channels)..<(count * channels)])
+        let converted = resampler.output[(skip * channels)..<(count * channels)]
+        pendingRate = tempo
+        if tempo == 1 && stretch == nil {
+            pending.append(contentsOf: converted)
+            return
+        }
+        if stretch == nil { stretch = try TimeStretch(rate: outputRate, tempo: tempo) }
+        try stretch?.process(converted, into: &pending)
     }
 
     /// Marks `floats` of the pending audio as written.

@@ -11,7 +11,8 @@ public final class Player: @unchecked Sendable {
     public let configuration: PlayerConfiguration
 
     private enum Command {
-        case play(PlayRequest), pause, resume, toggle, stop, seekBy(Double), seekTo(Double), shutdown
+        case play(PlayRequest), pause, resume, toggle, stop, seekBy(Double), seekTo(Double), rate(Double)
+        case chapters(ChapterList, itemKey: String), shutdown
     }
 
     // Shared with the control methods; guarded by `cond`. Only the decode thread writes
@@ -22,6 +23,8 @@ public final class Player: @unchecked Sendable {
     private var clock = PositionClock()
     private var current: (key: String, duration: Double?)?
     private var volume: Double = 1
+    private var rate: Double = 1
+    private var chapterList = ChapterList()
     private var lastError: PlayerError?
     private var output: (any AudioOutput)?
     private var interrupt: InterruptFlag?
@@ -43,6 +46,7 @@ public final class Player: @unchecked Sendable {
             probe: { weakSelf.player?.progressProbe() },
             onTick: { position, duration in
                 weakSelf.player?.nowPlaying.apply(.tick(position: position, duration: duration))
+                weakSelf.player?.updateChapter(at: position)
             })
         weakSelf.player = self
         let thread = Thread { [self] in run() }
@@ -64,6 +68,34 @@ public final class Player: @unchecked Sendable {
     public func seekBackward() { post(.seekBy(-configuration.seekStep)) }
     /// Seeks to an absolute position, clamped to [0, duration]; at or past the end ends the item.
     public func seek(to seconds: Double) { post(.seekTo(seconds)) }
+
+    /// Playback speed, pitch preserved: `Player.rateRange` in `Player.rateStep` steps (others are
+    /// rounded and clamped). Applies to what is playing without a gap, and to later items.
+    public func setRate(_ value: Double) { post(.rate(Self.normalizedRate(value))) }
+
+    public static let rateRange: ClosedRange<Double> = 0.5...3.0
+    public static let rateStep = 0.05
+
+    /// `value` clamped to `rateRange` and rounded to a `rateStep` multiple; 1 when not a number.
+    public static func normalizedRate(_ value: Double) -> Double {
+        guard value.isFinite else { return 1 }
+        let clamped = min(rateRange.upperBound, max(rateRange.lowerBound, value))
+        // Through hundredths so 1.15 is 1.15, not 1.1500000000000001.
+        return ((clamped / rateStep).rounded() * rateStep * 100).rounded() / 100
+    }
+
+    /// Replaces the chapters of item `itemKey` (e.g. with a podcast's chapters file, which wins
+    /// over embedded ones); ignored if another item is playing by then.
+    public func setChapters(_ chapters: [Chapter], source: ChapterSource, itemKey: String) {
+        post(.chapters(ChapterList(chapters, source: source), itemKey: itemKey))
+    }
+
+    /// The current item's chapters (empty when it has none or nothing plays).
+    public var chapters: ChapterList {
+        cond.lock()
+        defer { cond.unlock() }
+        return chapterList
+    }
 
     /// Volume 0–1, applied by PulseAudio to this player's stream at once.
     public func setVolume(_ value: Double) {
@@ -102,7 +134,7 @@ public final class Player: @unchecked Sendable {
         cond.lock()
         let clock = self.clock, output = self.output
         var snap = PlayerSnapshot(status: status, itemKey: current?.key, position: 0,
-                                  duration: current?.duration, volume: volume, error: lastError)
+                                  duration: current?.duration, volume: volume, rate: rate, error: lastError)
         cond.unlock()
         snap.position = snap.status == .stopped ? 0 : clock.position(latency: output?.latency())
         return snap
@@ -182,7 +214,8 @@ public final class Player: @unchecked Sendable {
         session.consume(written)
         let seconds = Double(written / Int(Resampler.channels)) / Double(session.outputRate)
         cond.lock()
-        clock.advance(by: seconds)
+        clock.rate = session.pendingRate
+        clock.advance(by: seconds * session.pendingRate)
         cond.unlock()
     }
 
@@ -198,6 +231,13 @@ public final class Player: @unchecked Sendable {
                 guard session != nil else { return }
                 try seekNow(to: position + delta)
             case .seekTo(let target): try seekNow(to: target)
+            case .rate(let value): try changeRate(to: value)
+            case .chapters(let list, let key):
+                guard let session, session.request.itemKey == key else { return }
+                cond.lock()
+                chapterList = ChapterList(list.chapters, source: list.source, duration: session.duration)
+                cond.unlock()
+                updateChapter(at: position)
             case .shutdown: break
             }
         } catch {
@@ -232,6 +272,8 @@ public final class Player: @unchecked Sendable {
         }
         let output = try connectedOutput()
         let session = PlaybackSession(request: request, decoder: decoder)
+        if let wanted = request.rate { setRateValue(Self.normalizedRate(wanted)) }
+        try session.setTempo(currentRate)
         try output.open(rate: session.outputRate)
         var startAt = max(0, request.startAt.isFinite ? request.startAt : 0)
         if let duration = decoder.duration { startAt = min(startAt, duration) }
@@ -241,11 +283,13 @@ public final class Player: @unchecked Sendable {
         clock = PositionClock()
         clock.reset(at: startAt)
         current = (request.itemKey, decoder.duration)
+        chapterList = ChapterList(decoder.chapters, source: .embedded, duration: decoder.duration)
         status = .playing
         cond.unlock()
         var metadata = request.metadata
         if metadata.length == nil { metadata.length = decoder.duration }
         nowPlaying.apply(.metadata(metadata))
+        updateChapter(at: startAt)
         nowPlaying.apply(.status(.playing))
         if startAt > 0 { nowPlaying.apply(.seeked(position: startAt)) }
         tracker.begin(itemKey: request.itemKey)
@@ -268,6 +312,33 @@ public final class Player: @unchecked Sendable {
         // A setVolume racing with this sets it again, to the same latest value.
         made.setVolume(volume)
         return made
+    }
+
+    /// Publishes the title of the chapter at `position` (NowPlaying drops repeats). Any thread.
+    private func updateChapter(at position: Double) {
+        cond.lock()
+        let list = chapterList, playing = status != .stopped
+        cond.unlock()
+        guard playing else { return }
+        nowPlaying.apply(.chapter(list.index(at: position).map { list.chapters[$0].title }))
+    }
+
+    private var currentRate: Double {
+        cond.lock()
+        defer { cond.unlock() }
+        return rate
+    }
+
+    private func setRateValue(_ value: Double) {
+        cond.lock()
+        rate = value
+        cond.unlock()
+        nowPlaying.apply(.rate(value))
+    }
+
+    private func changeRate(to value: Double) throws(PlayerError) {
+        setRateValue(value)
+        try session?.setTempo(value)
     }
 
     private func pauseNow() throws(PlayerError) {
@@ -310,6 +381,7 @@ public final class Player: @unchecked Sendable {
         clock.reset(at: target)
         cond.unlock()
         nowPlaying.apply(.seeked(position: target))
+        updateChapter(at: target)
         saveProgress()
     }
 
@@ -359,6 +431,7 @@ public final class Player: @unchecked Sendable {
         cond.lock()
         status = .stopped
         current = nil
+        chapterList = ChapterList()
         clock = PositionClock()
         cond.unlock()
         nowPlaying.apply(.status(.stopped))

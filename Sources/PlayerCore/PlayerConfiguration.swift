@@ -38,9 +38,13 @@ public struct PlayRequest: Sendable, Equatable {
     public var metadata: TrackMetadata
     /// Seconds to start at (a saved resume position); clamped to the item.
     public var startAt: Double
+    /// Speed for this item (e.g. its channel's); nil keeps the player's current speed.
+    public var rate: Double?
 
-    public init(itemKey: String, source: MediaSource, metadata: TrackMetadata? = nil, startAt: Double = 0) {
+    public init(itemKey: String, source: MediaSource, metadata: TrackMetadata? = nil, startAt: Double = 0,
+                rate: Double? = nil) {
         self.itemKey = itemKey
+        self.rate = rate
         self.source = source
         self.metadata = metadata ?? TrackMetadata(trackID: itemKey, url: source.description)
         self.startAt = startAt
@@ -54,6 +58,8 @@ public struct PlayerSnapshot: Sendable, Equatable {
     public var position: Double
     public var duration: Double?
     public var volume: Double
+    /// Playback speed (1 = normal).
+    public var rate: Double
     /// The last error; cleared when a new item starts.
     public var error: PlayerError?
 }

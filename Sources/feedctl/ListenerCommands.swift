@@ -37,3 +37,81 @@ func clockTime(_ epoch: Int64) -> String {
     f.dateFormat = "HH:mm:ss"
     return f.string(from: Date(timeIntervalSince1970: TimeInterval(epoch)))
 }
+
+struct SpeedCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "speed",
+        abstract: "Playback speed, pitch kept: 0.5–3 in 0.05 steps; a library item's channel remembers it. No RATE: print it.")
+    @OptionGroup var options: PlayerClientOptions
+    @Argument(help: "1.5, 1.5x or 150%") var rate: String?
+
+    func run() throws {
+        try runReporting {
+            var value: Double?
+            if let rate {
+                value = Self.parse(rate)
+                guard let v = value, v.isFinite, (0.5...3).contains(v) else {
+                    throw ValidationError("not a speed: \(rate) (use 0.5–3, e.g. 1.5 or 1.5x)")
+                }
+            }
+            let response = try options.send(ControlRequest(cmd: "speed", value: value), autostart: false)
+            if options.json, let status = response.status { return try StatusPrinter.print(status, json: true) }
+            if let message = response.message { print(message) }
+            else { print("speed \(PlayerService.format(response.status?.rate ?? 1))×") }
+        }
+    }
+
+    static func parse(_ text: String) -> Double? {
+        let t = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if t.hasSuffix("%") { return Double(t.dropLast()).map { $0 / 100 } }
+        if t.hasSuffix("x") || t.hasSuffix("×") { return Double(t.dropLast()) }
+        return Double(t)
+    }
+}
+
+struct ChaptersCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "chapters",
+        abstract: "List the playing item's chapters (the podcast's chapters file, else the file's own), the current one marked *.")
+    @OptionGroup var options: PlayerClientOptions
+
+    func run() throws {
+        try runReporting {
+            let response = try options.send(ControlRequest(cmd: "chapters"), autostart: false)
+            let payload = response.chapters ?? ChaptersPayload(source: nil, current: nil, chapters: [])
+            if options.json { return try printJSON(payload) }
+            guard !payload.chapters.isEmpty else {
+                print(response.status?.status == "stopped" ? "nothing is playing" : "no chapters")
+                return
+            }
+            let width = String(payload.chapters.count).count
+            for c in payload.chapters {
+                let mark = c.index == payload.current ? "*" : " "
+                let number = String(repeating: " ", count: width - String(c.index).count) + String(c.index)
+                print("\(mark) \(number)  \(formatClock(c.start))  \(c.title)")
+            }
+        }
+    }
+}
+
+struct ChapterCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "chapter", abstract: "Jump to the next or previous chapter, or to chapter N (as `chapters` numbers them).")
+    @OptionGroup var options: PlayerClientOptions
+    @Argument(help: "next, prev or a chapter number") var target: String
+
+    func validate() throws {
+        let t = target.lowercased()
+        guard ["next", "prev", "previous"].contains(t) || (Int(t).map { $0 > 0 } ?? false) else {
+            throw ValidationError("chapter takes next, prev or a chapter number (1, 2, …)")
+        }
+    }
+
+    func run() throws {
+        try runReporting {
+            let response = try options.send(ControlRequest(cmd: "chapter", target: target.lowercased()), autostart: false)
+            if options.json, let status = response.status { return try StatusPrinter.print(status, json: true) }
+            if let message = response.message { print(message) }
+        }
+    }
+}

@@ -5,7 +5,8 @@ import PlayerCore
 /// Entry point for bench/decode and bench/playback:
 ///   playercore-bench decode FILE      decode+resample the whole file into a null output, print seconds
 ///   playercore-bench play FILE        play FILE in real time through PulseAudio until it ends
-/// PLAYERCORE_BENCH_BUFFER_MS sets the PulseAudio buffer (default 150).
+/// PLAYERCORE_BENCH_BUFFER_MS sets the PulseAudio buffer (default 150); PLAYERCORE_BENCH_SPEED the
+/// playback speed (default 1).
 @main
 struct Bench {
     static func main() {
@@ -22,7 +23,8 @@ struct Bench {
         }
         let player = Player(configuration: configuration, progressSink: ended)
         let start = DispatchTime.now()
-        player.play(PlayRequest(itemKey: "bench", source: .localFile(path)))
+        let speed = ProcessInfo.processInfo.environment["PLAYERCORE_BENCH_SPEED"].flatMap(Double.init)
+        player.play(PlayRequest(itemKey: "bench", source: .localFile(path), rate: speed))
         let error = ended.wait()
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         player.shutdown()

@@ -6,7 +6,7 @@ import Testing
 @Suite struct StoreMigrationTests {
     @Test func freshLibraryHasAllMigrationsAndWAL() throws {
         let t = try TestLibrary()
-        #expect(try t.library.appliedMigrations() == ["v1-initial", "v2-playback-speed", "v3-item-watch-state"])
+        #expect(try t.library.appliedMigrations() == ["v1-initial", "v2-playback-speed", "v3-item-watch-state", "v4-chapters-cache"])
         let mode = try t.library.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")
         let fk = try t.library.read { db in try Int.fetchOne(db, sql: "PRAGMA foreign_keys") }
@@ -38,7 +38,7 @@ import Testing
             }
         }
         let library = try Library(path: path)
-        #expect(try library.appliedMigrations() == ["v1-initial", "v2-playback-speed", "v3-item-watch-state"])
+        #expect(try library.appliedMigrations() == ["v1-initial", "v2-playback-speed", "v3-item-watch-state", "v4-chapters-cache"])
         let channel = try library.channel(id: 7)
         #expect(channel.name == "X" && channel.etag == "\"abc\"" && channel.consecutiveErrors == 2 && channel.speed == 1.0)
         let item = try library.item(id: 42)

@@ -44,3 +44,31 @@ final class PositionClockTests: XCTestCase {
         XCTAssertEqual(clock.position(latency: 0.15), 9.7, accuracy: 1e-9)
     }
 }
+
+final class PositionClockSpeedTests: XCTestCase {
+    /// Audio still buffered from before a speed change counts at the speed it was written at:
+    /// changing the speed does not make the position jump.
+    func testBufferedAudioKeepsTheSpeedItWasWrittenAt() {
+        var clock = PositionClock()
+        clock.advance(by: 10)               // 10 s of output at 1×
+        let before = clock.position(latency: 0.3)
+        XCTAssertEqual(before, 9.7, accuracy: 1e-9)
+        clock.rate = 2
+        XCTAssertEqual(clock.position(latency: 0.3), before, accuracy: 1e-9, "no jump at the change")
+        clock.advance(by: 0.2)              // 0.1 s of output at 2×
+        // 0.3 s of latency: 0.1 s at 2× (0.2 media) + 0.2 s at 1× (0.2 media).
+        XCTAssertEqual(clock.position(latency: 0.3), 10.2 - 0.4, accuracy: 1e-9)
+        clock.advance(by: 2)
+        XCTAssertEqual(clock.position(latency: 0.3), 12.2 - 0.6, accuracy: 1e-9)
+    }
+
+    func testHistoryIsBounded() {
+        var clock = PositionClock()
+        for i in 0..<1000 {
+            clock.rate = i % 2 == 0 ? 1 : 1.5
+            clock.advance(by: 0.1)
+        }
+        XCTAssertLessThan(clock.recent.count, 100)
+        XCTAssertEqual(clock.position(latency: 0), 100, accuracy: 1e-6)
+    }
+}

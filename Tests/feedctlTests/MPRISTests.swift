@@ -236,13 +236,18 @@ final class MPRISTests: XCTestCase {
         XCTAssertEqual(try property("SupportedUriSchemes", Self.root).type, "as")
         XCTAssertTrue((try property("SupportedMimeTypes", Self.root).data as? [String])?.contains("audio/mpeg") == true)
 
-        // Writable Volume and Rate (only 1.0 until playback speed exists).
+        // Writable Volume and Rate (the playback speed, 0.5–3).
         XCTAssertEqual(busctl(["set-property"] + Self.object + [Self.player, "Volume", "d", "0.25"]).status, 0)
         XCTAssertEqual(try property("Volume").data as? Double, 0.25)
         XCTAssertEqual(try daemon.status()["volume"] as? Double, 0.25)
-        XCTAssertNotEqual(busctl(["set-property"] + Self.object + [Self.player, "Rate", "d", "2.0"]).status, 0)
+        XCTAssertNotEqual(busctl(["set-property"] + Self.object + [Self.player, "Rate", "d", "4.0"]).status, 0)
+        XCTAssertEqual(try property("MinimumRate").data as? Double, 0.5)
+        XCTAssertEqual(try property("MaximumRate").data as? Double, 3)
+        XCTAssertEqual(busctl(["set-property"] + Self.object + [Self.player, "Rate", "d", "2.0"]).status, 0)
+        XCTAssertTrue(waitFor(timeout: 5) { (try? self.property("Rate").data as? Double) == 2 })
+        XCTAssertEqual(try daemon.status()["rate"] as? Double, 2)
         XCTAssertEqual(busctl(["set-property"] + Self.object + [Self.player, "Rate", "d", "1.0"]).status, 0)
-        XCTAssertEqual(try property("Rate").data as? Double, 1)
+        XCTAssertTrue(waitFor(timeout: 5) { (try? self.property("Rate").data as? Double) == 1 })
 
         // PropertiesChanged: PlaybackStatus and Volume were announced; Position never is.
         XCTAssertTrue(waitFor(timeout: 5) { self.text(signals).contains("\"Volume\"") })

@@ -8,11 +8,12 @@ enum Schema {
         migrator.registerMigration("v1-initial", migrate: v1Initial)
         migrator.registerMigration("v2-playback-speed", migrate: v2PlaybackSpeed)
         migrator.registerMigration("v3-item-watch-state", migrate: v3ItemWatchState)
+        migrator.registerMigration("v4-chapters-cache", migrate: v4ChaptersCache)
         return migrator
     }
 
     /// Names of all migrations, oldest first (tests migrate up to a given one).
-    static let migrationNames = ["v1-initial", "v2-playback-speed", "v3-item-watch-state"]
+    static let migrationNames = ["v1-initial", "v2-playback-speed", "v3-item-watch-state", "v4-chapters-cache"]
 
     static func v1Initial(_ db: Database) throws {
         try db.execute(sql: """
@@ -120,6 +121,19 @@ enum Schema {
         try db.execute(sql: """
             ALTER TABLE channels ADD COLUMN speed REAL NOT NULL DEFAULT 1.0
                 CHECK (speed >= 0.25 AND speed <= 4.0)
+            """)
+    }
+
+    /// Fetched `podcast:chapters` files, one per item, keyed by the URL they came from (a feed
+    /// that changes the URL makes the cache miss). Goes with the item.
+    static func v4ChaptersCache(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE chapters_cache (
+                item INTEGER PRIMARY KEY REFERENCES items(id) ON DELETE CASCADE,
+                url TEXT NOT NULL CHECK (url <> ''),
+                body TEXT NOT NULL,
+                fetched_at INTEGER NOT NULL
+            ) STRICT
             """)
     }
 

@@ -7,7 +7,7 @@ import Foundation
 struct ControlRequest: Codable, Sendable {
     var id: Int?
     var cmd: String
-    /// play / queue_add: a library item id, a URL or an absolute file path.
+    /// play / queue_add: a library item id, a URL or an absolute file path; chapter: next, prev or N.
     var target: String?
     /// play: ignore saved progress.
     var fromStart: Bool?
@@ -97,6 +97,39 @@ struct ControlResponse: Codable, Sendable {
     var queue: [QueueEntry]?
     /// A short human confirmation ("queued: …").
     var message: String?
+    /// `chapters` and `chapter`: the current item's chapters.
+    var chapters: ChaptersPayload?
+}
+
+/// `chapters --json`: where the chapters come from, which one is playing, and the list.
+struct ChaptersPayload: Codable, Sendable, Equatable {
+    struct Entry: Codable, Sendable, Equatable {
+        /// 1-based, what `chapter N` takes.
+        var index: Int
+        var start: Double
+        var end: Double?
+        var title: String
+
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(index, forKey: .index)
+            try c.encode((start * 1000).rounded() / 1000, forKey: .start)
+            try c.encode(end.map { ($0 * 1000).rounded() / 1000 }, forKey: .end)
+            try c.encode(title, forKey: .title)
+        }
+    }
+    /// "podcast" (the feed's chapters file), "embedded" (in the media file), or null (none).
+    var source: String?
+    /// The index of the chapter playing now, null before the first or without chapters.
+    var current: Int?
+    var chapters: [Entry]
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(source, forKey: .source)
+        try c.encode(current, forKey: .current)
+        try c.encode(chapters, forKey: .chapters)
+    }
 }
 
 /// One line of the event stream a `subscribe` request starts.

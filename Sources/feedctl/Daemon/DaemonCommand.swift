@@ -14,10 +14,12 @@ struct DaemonCommand: AsyncParsableCommand {
     @Flag(help: "Start in the background and return once it answers.") var detach = false
     @Option(help: "Minutes between subscription polls (0: never).") var syncEvery: Double = 30
     @Option(help: "Seconds of a seek step.") var seekStep: Double = 15
+    @Option(help: "Playback speed for items whose channel has none remembered (0.5–3).") var speed: Double = 1
 
     func validate() throws {
         guard syncEvery >= 0, syncEvery.isFinite else { throw ValidationError("--sync-every must be 0 or more minutes") }
         guard seekStep > 0, seekStep.isFinite else { throw ValidationError("--seek-step must be positive") }
+        guard speed.isFinite, Player.rateRange.contains(speed) else { throw ValidationError("--speed must be between 0.5 and 3") }
     }
 
     func run() async throws {
@@ -31,7 +33,8 @@ struct DaemonCommand: AsyncParsableCommand {
             let listener = try UnixListener(path: path)
             let lib = try library.open()
             let quit = DispatchSemaphore(value: 0)
-            let service = PlayerService(library: lib, configuration: PlayerConfiguration(seekStep: seekStep))
+            let service = PlayerService(library: lib, configuration: PlayerConfiguration(seekStep: seekStep),
+                                        defaultRate: speed)
             let server = ControlServer(listener: listener, handler: service, onQuit: { quit.signal() })
             server.start()
             log("feedctl daemon listening on \(path), library \(lib.path)")
@@ -52,7 +55,7 @@ struct DaemonCommand: AsyncParsableCommand {
     }
 
     private var passThrough: [String] {
-        ["--sync-every", String(syncEvery), "--seek-step", String(seekStep)]
+        ["--sync-every", String(syncEvery), "--seek-step", String(seekStep), "--speed", String(speed)]
     }
 
     /// SIGTERM/SIGINT/SIGHUP end the daemon cleanly (progress saved, socket removed).

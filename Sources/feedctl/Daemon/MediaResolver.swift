@@ -16,6 +16,8 @@ struct MediaResolver: Sendable {
     let library: Library
     /// Bound on `yt-dlp` resolving a YouTube/Rumble page to an audio URL.
     var ytdlpTimeout: Double = 60
+    /// Speed for items without a remembered channel speed (the daemon's `--speed`).
+    var defaultRate: Double = 1
 
     static func itemKey(_ id: Int64) -> String { "item:\(id)" }
     static func itemID(fromKey key: String) -> Int64? {
@@ -29,7 +31,8 @@ struct MediaResolver: Sendable {
             let source = try MediaSource.parse(target, allowLocalFiles: false)
             let name = URL(string: target)?.lastPathComponent.removingPercentEncoding ?? target
             let meta = TrackMetadata(trackID: "url", title: name.isEmpty ? target : name, url: target)
-            return Resolved(request: PlayRequest(itemKey: "url:" + target, source: source, metadata: meta),
+            return Resolved(request: PlayRequest(itemKey: "url:" + target, source: source, metadata: meta,
+                                                 rate: defaultRate),
                             entry: QueueEntry(target: target, title: meta.title, itemID: nil))
         }
         // A path: the user named it, so a local file is allowed; the CLI made it absolute.
@@ -38,7 +41,7 @@ struct MediaResolver: Sendable {
             throw ServiceError("no such file: \(target)")
         }
         let meta = TrackMetadata(trackID: "file", title: (path as NSString).lastPathComponent, url: "file://" + path)
-        return Resolved(request: PlayRequest(itemKey: "file:" + path, source: source, metadata: meta),
+        return Resolved(request: PlayRequest(itemKey: "file:" + path, source: source, metadata: meta, rate: defaultRate),
                         entry: QueueEntry(target: path, title: meta.title, itemID: nil))
     }
 
@@ -57,8 +60,16 @@ struct MediaResolver: Sendable {
                                  album: item.channel, length: item.duration.map(Double.init), artURL: item.thumbnail,
                                  url: item.url ?? item.enclosureURL, itemID: id)
         let startAt = fromStart || item.watched ? 0 : Double(item.progress)
-        return Resolved(request: PlayRequest(itemKey: Self.itemKey(id), source: source, metadata: meta, startAt: startAt),
+        let rate = try channelRate(item.channelID)
+        return Resolved(request: PlayRequest(itemKey: Self.itemKey(id), source: source, metadata: meta, startAt: startAt,
+                                             rate: rate),
                         entry: QueueEntry(target: String(id), title: item.title, itemID: id))
+    }
+
+    /// The channel's remembered speed; 1 (the column's default) means none was set: the daemon's default.
+    func channelRate(_ channelID: Int64) throws -> Double {
+        let speed = try library.channel(id: channelID).speed
+        return speed == 1 ? defaultRate : Player.normalizedRate(speed)
     }
 
     /// `yt-dlp -f bestaudio -g URL`: the direct audio URL of a YouTube or Rumble video.

@@ -11,6 +11,9 @@ actor PlayerService: ControlHandler {
     let library: Library
     private let resolver: MediaResolver
     private let progress: LibraryProgressSink
+    private let chapterLoader: ChapterLoader
+    /// Loads the playing library item's podcast chapters; `chapters`/`chapter` wait for it.
+    private var chapterTask: Task<Void, Never>?
     private var queue: [Resolved] = []
     private var sleep = SleepTimer()
     /// Runs a deadline sleep timer: fades out, then stops.
@@ -20,9 +23,12 @@ actor PlayerService: ControlHandler {
     /// Bumped by every play and stop: a `play` still waiting for its outcome learns it was replaced.
     private var generation = 0
 
-    init(library: Library, configuration: PlayerConfiguration = PlayerConfiguration()) {
+    init(library: Library, configuration: PlayerConfiguration = PlayerConfiguration(), defaultRate: Double = 1) {
         self.library = library
-        self.resolver = MediaResolver(library: library)
+        var resolver = MediaResolver(library: library)
+        resolver.defaultRate = Player.normalizedRate(defaultRate)
+        self.resolver = resolver
+        self.chapterLoader = ChapterLoader(library: library, fetcher: Fetcher(concurrency: 2))
         let sink = LibraryProgressSink(library: library)
         self.progress = sink
         self.player = Player(configuration: configuration, progressSink: sink)
@@ -92,6 +98,14 @@ actor PlayerService: ControlHandler {
                 try await start(queue.removeFirst())
             case "sleep":
                 try setSleep(request)
+            case "chapters":
+                await chapterTask?.value
+                response.chapters = chaptersPayload()
+            case "chapter":
+                response.message = try await jumpToChapter(request.target ?? "")
+                response.chapters = chaptersPayload()
+            case "speed":
+                if let value = request.value { response.message = try await setSpeed(value) }
             case "quit":
                 // Saves progress; the server then stops listening and ends the daemon.
                 quitting = true
@@ -132,7 +146,8 @@ actor PlayerService: ControlHandler {
                             itemID: meta?.itemID, url: meta?.url, volume: snapshot.volume, rate: state.rate,
                             chapter: state.chapter, error: snapshot.error?.description ?? state.error,
                             sleepAt: sleep.sleepAt(now: Date().timeIntervalSince1970,
-                                                   remaining: snapshot.duration.map { max(0, $0 - snapshot.position) }))
+                                                   // Wall seconds: media left, played at the current speed.
+                                                   remaining: snapshot.duration.map { max(0, $0 - snapshot.position) / snapshot.rate }))
     }
 
     // MARK: Playing
@@ -147,7 +162,10 @@ actor PlayerService: ControlHandler {
         player.play(request)
         switch await Self.outcome(of: events, starting: request.metadata, timeout: 20,
                                   superseded: { await self.generation != mine }) {
-        case .playing, .superseded:
+        case .playing:
+            publishQueue()
+            loadPodcastChapters(for: request.itemKey)
+        case .superseded:
             publishQueue()
         case .failed(let message):
             throw ServiceError(message)
@@ -157,6 +175,7 @@ actor PlayerService: ControlHandler {
                 throw ServiceError("\(request.source) did not start within 20 s")
             }
             publishQueue()
+            loadPodcastChapters(for: request.itemKey)
         }
     }
 
@@ -240,6 +259,80 @@ actor PlayerService: ControlHandler {
         while progress.saveCount == saves && Date() < deadline {
             try? await Task.sleep(nanoseconds: 5_000_000)
         }
+    }
+
+    // MARK: Chapters
+
+    /// Fetches (or reads the cached) chapters file of a library item in the background; when it
+    /// has chapters they replace the embedded ones.
+    private func loadPodcastChapters(for key: String) {
+        guard let id = MediaResolver.itemID(fromKey: key) else { chapterTask = nil; return }
+        let loader = chapterLoader, player = self.player
+        chapterTask = Task {
+            guard let chapters = await loader.chapters(itemID: id), !chapters.isEmpty else { return }
+            player.setChapters(chapters, source: .podcast, itemKey: key)
+            // Until the player took them (or moved on), so a waiting `chapters` sees them.
+            let deadline = Date().addingTimeInterval(2)
+            while Date() < deadline, player.snapshot.itemKey == key, player.chapters.source != .podcast {
+                try? await Task.sleep(nanoseconds: 5_000_000)
+            }
+        }
+    }
+
+    private func chaptersPayload() -> ChaptersPayload {
+        let list = player.chapters
+        let position = player.snapshot.position
+        return ChaptersPayload(source: list.source?.rawValue, current: list.index(at: position).map { $0 + 1 },
+                               chapters: list.chapters.enumerated().map { i, c in
+                                   ChaptersPayload.Entry(index: i + 1, start: c.start, end: c.end, title: c.title)
+                               })
+    }
+
+    /// `chapter next|prev|N`: seeks to that chapter's start.
+    private func jumpToChapter(_ target: String) async throws -> String {
+        let jump: ChapterList.Jump
+        switch target.lowercased() {
+        case "next": jump = .next
+        case "prev", "previous": jump = .previous
+        default:
+            guard let n = Int(target) else { throw ServiceError("chapter takes next, prev or a chapter number") }
+            jump = .number(n)
+        }
+        guard player.snapshot.status != .stopped else { throw ServiceError("nothing is playing") }
+        await chapterTask?.value
+        let list = player.chapters
+        guard !list.isEmpty else { throw ServiceError("this item has no chapters") }
+        guard let index = list.target(jump, from: player.snapshot.position) else {
+            if case .number(let n) = jump { throw ServiceError("no chapter \(n): this item has chapters 1–\(list.chapters.count)") }
+            throw ServiceError("no next chapter: this is the last one")
+        }
+        let chapter = list.chapters[index]
+        player.seek(to: chapter.start)
+        await settle { $0.status == .stopped || abs($0.position - chapter.start) < 0.5 }
+        return "chapter \(index + 1)/\(list.chapters.count): \(chapter.title)"
+    }
+
+    // MARK: Speed
+
+    /// Changes the speed now; for a library item its channel remembers it.
+    private func setSpeed(_ value: Double) async throws -> String {
+        guard value.isFinite, Player.rateRange.contains(value) else {
+            throw ServiceError("speed must be between \(Player.rateRange.lowerBound) and \(Player.rateRange.upperBound)")
+        }
+        let rate = Player.normalizedRate(value)
+        player.setRate(rate)
+        await settle { $0.rate == rate }
+        var message = "speed \(Self.format(rate))×"
+        if let key = player.snapshot.itemKey, let id = MediaResolver.itemID(fromKey: key) {
+            let item = try library.item(id: id)
+            try library.setSpeed(channelID: item.channelID, rate)
+            message += " (remembered for \(item.channel))"
+        }
+        return message
+    }
+
+    static func format(_ rate: Double) -> String {
+        rate == rate.rounded() ? String(format: "%.1f", rate) : String(format: "%g", rate)
     }
 
     // MARK: Sleep timer

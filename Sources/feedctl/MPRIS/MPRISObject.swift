@@ -10,8 +10,8 @@ import PlayerCore
 final class MPRISObject {
     static let rootInterface = "org.mpris.MediaPlayer2"
     static let playerInterface = "org.mpris.MediaPlayer2.Player"
-    /// Until playback speed lands, the only rate.
-    static let rates = 1.0...1.0
+    /// The player's speed range (MinimumRate/MaximumRate).
+    static let rates = Player.rateRange
     static let mimeTypes = ["audio/mpeg", "audio/mp4", "audio/aac", "audio/x-m4a", "audio/ogg", "audio/opus",
                             "audio/vorbis", "audio/flac", "audio/x-flac", "audio/wav", "audio/x-wav", "audio/webm"]
 
@@ -105,6 +105,8 @@ final class MPRISObject {
             guard Self.rates.contains(number) else {
                 throw .invalidArgs("rate \(number) is outside \(Self.rates.lowerBound)–\(Self.rates.upperBound)")
             }
+            // Through the daemon, as `feedctl speed`: the channel remembers it too.
+            send(ControlRequest(cmd: "speed", value: number))
         default:
             throw .invalidArgs("\(name) is read-only")
         }

@@ -1,0 +1,121 @@
+import CFFmpeg
+
+/// Changes tempo without changing pitch: libavfilter's `atempo` (WSOLA) in a three-node graph
+/// (abuffer → atempo → abuffersink) on interleaved float stereo at the output rate.
+/// Owned by the decode thread. Only used while the speed is not 1: at 1× audio bypasses it.
+final class TimeStretch {
+    private var graph: UnsafeMutablePointer<AVFilterGraph>?
+    private let source: UnsafeMutablePointer<AVFilterContext>
+    private let sink: UnsafeMutablePointer<AVFilterContext>
+    private let frame: UnsafeMutablePointer<AVFrame>
+    private let rate: Int32
+    private var nextPTS: Int64 = 0
+    private(set) var tempo: Double
+
+    init(rate: Int32, tempo: Double) throws(PlayerError) {
+        self.rate = rate
+        self.tempo = tempo
+        guard let graph = avfilter_graph_alloc() else { throw Self.failure("out of memory") }
+        guard let frame = av_frame_alloc() else {
+            var g: UnsafeMutablePointer<AVFilterGraph>? = graph
+            avfilter_graph_free(&g)
+            throw Self.failure("out of memory")
+        }
+        self.frame = frame
+        func cleanup() {
+            var g: UnsafeMutablePointer<AVFilterGraph>? = graph
+            avfilter_graph_free(&g)
+            var f: UnsafeMutablePointer<AVFrame>? = frame
+            av_frame_free(&f)
+        }
+        // One thread: the stage is cheap, and the decode thread is the only one that should work.
+        graph.pointee.nb_threads = 1
+        var src: UnsafeMutablePointer<AVFilterContext>?
+        var tempoNode: UnsafeMutablePointer<AVFilterContext>?
+        var snk: UnsafeMutablePointer<AVFilterContext>?
+        let args = "sample_rate=\(rate):sample_fmt=flt:channel_layout=stereo:time_base=1/\(rate)"
+        var rc = avfilter_graph_create_filter(&src, avfilter_get_by_name("abuffer"), "in", args, nil, graph)
+        if rc >= 0 {
+            rc = avfilter_graph_create_filter(&tempoNode, avfilter_get_by_name("atempo"), "tempo",
+                                              "tempo=\(Self.format(tempo))", nil, graph)
+        }
+        if rc >= 0 { rc = avfilter_graph_create_filter(&snk, avfilter_get_by_name("abuffersink"), "out", nil, nil, graph) }
+        if rc >= 0 { rc = avfilter_link(src, 0, tempoNode, 0) }
+        if rc >= 0 { rc = avfilter_link(tempoNode, 0, snk, 0) }
+        if rc >= 0 { rc = avfilter_graph_config(graph, nil) }
+        guard rc >= 0, let src, let snk else {
+            cleanup()
+            throw Self.failure(ffmpegMessage(rc >= 0 ? feedctl_AVERROR(EINVAL) : rc))
+        }
+        self.graph = graph
+        self.source = src
+        self.sink = snk
+    }
+
+    deinit {
+        avfilter_graph_free(&graph)
+        var f: UnsafeMutablePointer<AVFrame>? = frame
+        av_frame_free(&f)
+    }
+
+    private static func failure(_ reason: String) -> PlayerError {
+        .audioOutput(reason: "speed filter (atempo): " + reason)
+    }
+
+    private static func format(_ tempo: Double) -> String { String(describing: tempo) }
+
+    /// Changes the tempo in place: audio already inside the filter keeps flowing, no gap.
+    func setTempo(_ value: Double) throws(PlayerError) {
+        guard value != tempo else { return }
+        var response = [CChar](repeating: 0, count: 64)
+        let rc = avfilter_graph_send_command(graph, "tempo", "tempo", Self.format(value), &response, 64, 0)
+        guard rc >= 0 else { throw Self.failure(ffmpegMessage(rc)) }
+        tempo = value
+    }
+
+    /// Feeds interleaved stereo floats and appends whatever the filter has ready to `output`.
+    func process(_ samples: ArraySlice<Float>, into output: inout [Float]) throws(PlayerError) {
+        let channels = Int(Resampler.channels)
+        let count = samples.count / channels
+        guard count > 0 else { return }
+        frame.pointee.nb_samples = Int32(count)
+        frame.pointee.format = AV_SAMPLE_FMT_FLT.rawValue
+        frame.pointee.sample_rate = rate
+        av_channel_layout_default(&frame.pointee.ch_layout, Resampler.channels)
+        frame.pointee.pts = nextPTS
+        nextPTS += Int64(count)
+        var rc = av_frame_get_buffer(frame, 0)
+        guard rc >= 0, let data = frame.pointee.data.0 else {
+            av_frame_unref(frame)
+            throw Self.failure(ffmpegMessage(rc))
+        }
+        samples.withUnsafeBytes { bytes in
+            if let base = bytes.baseAddress { UnsafeMutableRawPointer(data).copyMemory(from: base, byteCount: bytes.count) }
+        }
+        rc = av_buffersrc_add_frame(source, frame) // takes the frame's buffer, leaves it blank
+        av_frame_unref(frame)
+        guard rc >= 0 else { throw Self.failure(ffmpegMessage(rc)) }
+        try drain(into: &output)
+    }
+
+    /// Ends the input and appends everything still inside the filter.
+    func finish(into output: inout [Float]) throws(PlayerError) {
+        let rc = av_buffersrc_add_frame(source, nil)
+        guard rc >= 0 else { throw Self.failure(ffmpegMessage(rc)) }
+        try drain(into: &output)
+    }
+
+    private func drain(into output: inout [Float]) throws(PlayerError) {
+        while true {
+            let rc = av_buffersink_get_frame(sink, frame)
+            if rc == feedctl_AVERROR_EAGAIN() || rc == feedctl_AVERROR_EOF() { return }
+            guard rc >= 0 else { throw Self.failure(ffmpegMessage(rc)) }
+            defer { av_frame_unref(frame) }
+            let floats = Int(frame.pointee.nb_samples) * Int(Resampler.channels)
+            guard frame.pointee.format == AV_SAMPLE_FMT_FLT.rawValue, floats > 0,
+                  let data = frame.pointee.data.0 else { continue }
+            let typed = UnsafeRawPointer(data).assumingMemoryBound(to: Float.self)
+            output.append(contentsOf: UnsafeBufferPointer(start: typed, count: floats))
+        }
+    }
+}
