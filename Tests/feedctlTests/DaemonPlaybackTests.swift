@@ -20,7 +20,7 @@ final class DaemonPlaybackTests: DaemonTestCase {
     }
 
     static let contractKeys: Set<String> = ["status", "position", "duration", "title", "artist", "item_id", "url",
-                                            "volume", "rate", "chapter", "error"]
+                                            "volume", "rate", "chapter", "error", "sleep_at"]
 
     func testPlayFileAndStatusContract() throws {
         try startDaemon()
@@ -38,7 +38,8 @@ final class DaemonPlaybackTests: DaemonTestCase {
         XCTAssertEqual(try XCTUnwrap(status.duration), 60, accuracy: 0.2)
         XCTAssertEqual(status.title, "segments.mp3")
         XCTAssertEqual(status.url, "file://" + media.segments.path)
-        XCTAssertTrue(object.isNull("artist") && object.isNull("item_id") && object.isNull("chapter") && object.isNull("error"))
+        XCTAssertTrue(object.isNull("artist") && object.isNull("item_id") && object.isNull("chapter") && object.isNull("error")
+                      && object.isNull("sleep_at"))
         XCTAssertEqual(status.volume, 1)
         XCTAssertEqual(status.rate, 1)
 
