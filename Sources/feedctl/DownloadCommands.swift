@@ -133,7 +133,8 @@ func formatBytes(_ bytes: Int64) -> String {
     return "\(bytes) B"
 }
 
-/// Shows a download run: a line per finished item on stdout, errors on stderr, and on a
+/// Shows a download run: a line per finished item on stdout (unless `lines` is off, for
+/// --json), errors on stderr always, and on a
 /// terminal one progress line on stderr (items done, bytes so far). Events come from the fetch
 /// thread and tasks, hence the lock; redraws are throttled so chunks don't each cost a write.
 final class DownloadDisplay: @unchecked Sendable {
@@ -166,7 +167,7 @@ final class DownloadDisplay: @unchecked Sendable {
             switch result.status {
             case .downloaded: if lines { print("downloaded \(result.id) \(result.path ?? "") (\(formatBytes(result.bytes ?? 0)))") }
             case .already: if lines { print("already    \(result.id) \(result.path ?? "")") }
-            case .failed: if lines { printError(result.error ?? "item \(result.id): failed") }
+            case .failed: printError(result.error ?? "item \(result.id): failed")  // with --json too: it's stderr
             }
             draw(force: true)
         }
@@ -187,10 +188,17 @@ final class DownloadDisplay: @unchecked Sendable {
         let now = ContinuousClock.now
         guard force || now - lastDraw >= .milliseconds(100) else { return }
         lastDraw = now
+        // Bytes of the downloads running now; a bar only when every one announced its size.
         let got = received.values.reduce(Int64(0)) { $0 + $1.0 }
         let totals = received.values.compactMap(\.1)
-        let of = totals.count == received.count && !totals.isEmpty ? "/\(formatBytes(totals.reduce(0, +)))" : ""
-        let line = "\r[\(finished)/\(started) done] \(formatBytes(got))\(of) \(label.prefix(40))\u{1B}[K"
+        var bytes = formatBytes(got)
+        var bar = ""
+        if totals.count == received.count, case let total = totals.reduce(0, +), total > 0 {
+            let width = 24, filled = Int(min(1, Double(got) / Double(total)) * Double(width))
+            bar = "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "] "
+            bytes += "/" + formatBytes(total)
+        }
+        let line = "\r\(bar)\(bytes)  \(finished)/\(started) done  \(label.prefix(40))\u{1B}[K"
         FileHandle.standardError.write(Data(line.utf8))
     }
 }

@@ -15,14 +15,15 @@ enum DownloadName {
         return title.isEmpty ? "\(id).\(ext)" : "\(id)-\(title).\(ext)"
     }
 
-    /// The title without control or bidi-override characters, `/`, `\` or leading dots, with
+    /// The title without control or bidi-override characters, `/` (nor other characters some
+    /// file systems refuse) or leading dots, with
     /// whitespace collapsed, cut to `maxTitleBytes` on a character boundary (never inside a
     /// UTF-8 sequence or an emoji).
     static func sanitizedTitle(_ raw: String) -> String {
         var text = ""
         var lastWasSpace = true  // drops leading whitespace
         for scalar in raw.precomposedStringWithCanonicalMapping.unicodeScalars {
-            if scalar == "/" || scalar == "\\" {
+            if portabilityHazards.contains(scalar) {
                 text.unicodeScalars.append("-")
                 lastWasSpace = false
             } else if scalar.properties.isWhitespace || scalar.properties.generalCategory == .control {
@@ -46,6 +47,10 @@ enum DownloadName {
         while result.last == "." || result.last == " " { result.removeLast() }
         return result
     }
+
+    /// `/` (and, so that files copy to FAT/exFAT cards and Windows shares, `\ : * ? " < > |`)
+    /// become `-`.
+    private static let portabilityHazards: Set<Unicode.Scalar> = ["/", "\\", ":", "*", "?", "\"", "<", ">", "|"]
 
     /// Format characters that can disguise a name (right-to-left overrides, zero-width spaces,
     /// BOM); the zero-width joiner stays, as emoji sequences need it.

@@ -18,9 +18,14 @@ public struct DownloadStore: Sendable {
     /// `$XDG_DATA_HOME/feedctl/media/` (`~/.local/share/feedctl/media/`); a library elsewhere
     /// (`--db`, `FEEDCTL_DB`) gets the `media/` directory next to it, so libraries in different
     /// directories never see each other's files.
+    /// A relative library path is taken from the current directory, so that printed paths
+    /// say where the files really are.
     public init(libraryPath: String) {
-        let parent = (libraryPath as NSString).deletingLastPathComponent
-        directory = ((parent.isEmpty ? "." : parent) as NSString).appendingPathComponent("media")
+        var parent = (libraryPath as NSString).deletingLastPathComponent
+        if !parent.hasPrefix("/") {
+            parent = (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(parent)
+        }
+        directory = ((parent as NSString).appendingPathComponent("media") as NSString).standardizingPath
     }
 
     func path(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }

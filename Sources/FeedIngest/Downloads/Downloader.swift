@@ -46,14 +46,19 @@ public final class Downloader: Sendable {
         do {
             items = try library.downloadItems(ids: unique)
         } catch {
-            return unique.map { DownloadResult(id: $0, title: nil, channel: nil, status: .failed, error: error.description) }
+            let failed = unique.map { DownloadResult(id: $0, title: nil, channel: nil, status: .failed, error: error.description) }
+            failed.forEach { events?(.finished($0)) }
+            return failed
         }
         let byID = Dictionary(items.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let found = await run(unique.compactMap { byID[$0] }, events: events)
         let resultByID = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         return unique.map { id in
-            resultByID[id] ?? DownloadResult(id: id, title: nil, channel: nil, status: .failed,
-                                             error: DownloadError(itemID: id, kind: .noItem, reason: "not in the library").description)
+            if let result = resultByID[id] { return result }
+            let missing = DownloadResult(id: id, title: nil, channel: nil, status: .failed,
+                                         error: DownloadError(itemID: id, kind: .noItem, reason: "not in the library").description)
+            events?(.finished(missing))
+            return missing
         }
     }
 
