@@ -219,6 +219,18 @@ final class DownloadTests: XCTestCase {
         XCTAssertEqual(try files(), ["\(good)-Good.mp3"])
     }
 
+    func testAtMostConcurrencyDownloadsRunAtOnce() async throws {
+        let channel = try library.addTestChannel("show")
+        // Each body trickles for ~0.6 s, so the six overlap as far as the bound lets them.
+        let ids = try (1...6).map { try episode("s\($0)", channel: channel, path: "/slow?bytes=3&delay=0.2&n=\($0)") }
+        let results = await Downloader(library: library, concurrency: 2).download(ids: ids)
+        XCTAssertEqual(results.map(\.status), Array(repeating: .downloaded, count: 6))
+        XCTAssertEqual(results.map(\.bytes), Array(repeating: 3, count: 6))
+        let stats = try server.stats()
+        XCTAssertEqual(stats.hits["/slow"], 6)
+        XCTAssertEqual(stats.max_inflight, 2)
+    }
+
     func testHTTPErrorLeavesNothing() async throws {
         let channel = try library.addTestChannel("show")
         let id = try episode("e1", channel: channel, path: "/missing.mp3")
