@@ -58,7 +58,7 @@ public struct AutoDownloadReport: Sendable, Equatable, Encodable {
 
     public var keep: Int
     public var channels: [ChannelPlan]
-    /// One per item in `channels`, in the same order.
+    /// One per item in `channels`, in the same order; then one per file `--prune` failed to delete.
     public var results: [DownloadResult]
     /// Files deleted by `--prune` (empty without it).
     public var pruned: [DownloadEntry]

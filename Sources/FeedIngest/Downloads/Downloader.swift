@@ -67,7 +67,7 @@ public final class Downloader: Sendable {
     /// downloads (files of items no longer in the library are left alone).
     public func auto(keep: Int, prune: Bool = false,
                      events: (@Sendable (DownloadEvent) -> Void)? = nil) async throws(DownloadError) -> AutoDownloadReport {
-        guard keep >= 0 else { throw DownloadError(itemID: nil, kind: .library, reason: "--auto needs 0 or more episodes (got \(keep))") }
+        guard keep >= 0 else { throw DownloadError(itemID: nil, kind: .library, reason: "the number of episodes to keep must be 0 or more (got \(keep))") }
         var plans: [AutoDownloadReport.ChannelPlan] = []
         var wanted: [DownloadItem] = []
         do {
@@ -84,15 +84,12 @@ public final class Downloader: Sendable {
         if prune {
             let keepIDs = Set(wanted.map(\.id))
             let channelIDs = Set(plans.map(\.id))
+            let downloaded = Array(Set(try store.entries().map(\.itemID))).sorted()
             let owners: [DownloadItem]
             do {
-                owners = try library.downloadItems(ids: Array(Set(try store.entries().map(\.itemID))).sorted())
-            } catch let error as LibraryError {
-                throw DownloadError(itemID: nil, kind: .library, reason: error.description)
-            } catch let error as DownloadError {
-                throw error
+                owners = try library.downloadItems(ids: downloaded)
             } catch {
-                throw DownloadError(itemID: nil, kind: .fileSystem, reason: "\(error)")
+                throw DownloadError(itemID: nil, kind: .library, reason: error.description)
             }
             for owner in owners where channelIDs.contains(owner.channelID) && !keepIDs.contains(owner.id) {
                 do {
