@@ -20,6 +20,7 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev"])]),
         .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
+        .systemLibrary(name: "CSDBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
         .target(name: "FeedIngest", dependencies: [
             "CLibXML2", "CCurl",
@@ -27,8 +28,10 @@ let package = Package(
         ]),
         .target(name: "NowPlaying"),
         .target(name: "PlayerCore", dependencies: ["CFFmpeg", "CPulse", "NowPlaying"]),
+        // Benchmarks' entry point (bench/decode, bench/playback); not installed.
+        .executableTarget(name: "playercore-bench", dependencies: ["PlayerCore", "NowPlaying"]),
         .executableTarget(name: "feedctl", dependencies: [
-            "FeedIngest", "PlayerCore", "NowPlaying",
+            "FeedIngest", "PlayerCore", "NowPlaying", "CSDBus",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

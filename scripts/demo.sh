@@ -53,7 +53,9 @@ echo; echo "== feedctl feed"
 echo; echo "== feedctl feed --mode short-form"
 "$bin" feed --mode short-form
 
-id=$("$bin" feed --platform podcast --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])')
+# The newest episode with media (an Atom blog counts as "podcast" too, without an enclosure).
+id=$("$bin" feed --platform podcast --json |
+     python3 -c 'import json,sys; print(next(i["id"] for i in json.load(sys.stdin) if i["enclosure_url"]))')
 if pactl list short sinks | grep -q nullsink; then
   parec -d nullsink.monitor --latency-msec=20 --format=s16le --rate=48000 --channels=2 --file-format=wav "$work/heard.wav" &
   rec_pid=$!

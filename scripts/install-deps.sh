@@ -12,6 +12,7 @@ packages=(
   libavformat-dev libavcodec-dev libswresample-dev libavutil-dev libavfilter-dev ffmpeg  # decoding; test media
   libpulse-dev pulseaudio pulseaudio-utils   # playback; the headless test/demo server
   sox libsox-fmt-all                   # measuring what reached the sink
+  libsystemd-dev dbus dbus-bin playerctl systemd  # MPRIS over sd-bus; the private test bus and its clients
 )
 if [[ "${1:-}" == "--bench" ]]; then
   packages+=(newsboat mpv time)

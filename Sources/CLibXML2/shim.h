@@ -18,4 +18,9 @@
 
 // xmlFree is a global function pointer; Swift 6 rejects it as shared mutable state.
 static inline void feedctl_xmlFree(void *p) { xmlFree(p); }
+
+// libxml2 prints a few errors (e.g. "xmlParseChunk: encoder error") through its generic
+// handler, which is variadic and so cannot be written in Swift: a silent one, set per thread.
+static inline void feedctl_xmlSilentError(void *ctx, const char *msg, ...) { (void)ctx; (void)msg; }
+static inline void feedctl_xmlSilenceGenericErrors(void) { xmlSetGenericErrorFunc(NULL, feedctl_xmlSilentError); }
 #endif

@@ -21,6 +21,8 @@ protocol AudioOutput: AnyObject, Sendable {
     func silence()
     /// Wakes a `write` or `drain` blocked in this output so it re-checks `shouldYield`.
     func wake()
+    /// Sets the volume (0–1) at once, including audio already buffered; kept for later streams.
+    func setVolume(_ linear: Double)
 }
 
 /// Discards audio as fast as it comes: for the decode benchmark.
@@ -36,4 +38,5 @@ final class NullOutput: AudioOutput {
     func close() {}
     func silence() {}
     func wake() {}
+    func setVolume(_ linear: Double) {}
 }

@@ -16,6 +16,14 @@ final class PlaybackSession {
     private var nextTime: Double = 0
     private var decodedAny = false
 
+    /// How much shorter than announced an item may end (durations are estimates for VBR MP3).
+    static let endTolerance = 2.0
+
+    static func seconds(_ t: Double) -> String {
+        let tenths = Int((t * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10) s"
+    }
+
     init(request: PlayRequest, decoder: Decoder) {
         self.request = request
         self.decoder = decoder
@@ -37,14 +45,20 @@ final class PlaybackSession {
         nextTime = seconds
     }
 
-    /// Decodes and converts the next frame into `pending`, scaled by `volume`; sets `atEnd` at the end.
-    func fill(volume: Float) throws(PlayerError) {
+    /// Decodes and converts the next frame into `pending`; sets `atEnd` at the end.
+    func fill() throws(PlayerError) {
         pending.removeAll(keepingCapacity: true)
         offset = 0
         guard try decoder.nextFrame() else {
             // A "file" that ends before its first frame is broken, not finished.
             guard decodedAny else {
                 throw .cannotDecode(source: request.source.description, reason: "no audio could be decoded")
+            }
+            // Ending well before the length the container announced: a cut download or a dropped
+            // connection, which must not count as "heard to the end".
+            if let duration, nextTime < duration - Self.endTolerance {
+                throw .cannotDecode(source: request.source.description,
+                                    reason: "ends at \(Self.seconds(nextTime)) of \(Self.seconds(duration)) (truncated?)")
             }
             atEnd = true
             return
@@ -62,11 +76,10 @@ final class PlaybackSession {
             skip = min(count, max(0, Int(((target - start) * Double(outputRate)).rounded())))
             trimTarget = nil
         }
+        // Filter stages (a time-stretch for speed, a sleep-timer fade) belong here, between the
+        // resampler and the output, with the clock advancing in media time (PositionClock.rate).
         let channels = Int(Resampler.channels)
         pending.append(contentsOf: resampler.output[(skip * channels)..<(count * channels)])
-        if volume != 1 {
-            for i in pending.indices { pending[i] *= volume }
-        }
     }
 
     /// Marks `floats` of the pending audio as written.

@@ -65,12 +65,14 @@ public final class Player: @unchecked Sendable {
     /// Seeks to an absolute position, clamped to [0, duration]; at or past the end ends the item.
     public func seek(to seconds: Double) { post(.seekTo(seconds)) }
 
-    /// Volume 0–1 (software gain applied to newly decoded audio).
+    /// Volume 0–1, applied by PulseAudio to this player's stream at once.
     public func setVolume(_ value: Double) {
         let v = value.isFinite ? min(1, max(0, value)) : 1
         cond.lock()
         volume = v
+        let output = self.output
         cond.unlock()
+        output?.setVolume(v)
         nowPlaying.apply(.volume(v))
     }
 
@@ -158,7 +160,7 @@ public final class Player: @unchecked Sendable {
             do throws(PlayerError) {
                 try step(session)
             } catch {
-                fail(error)
+                failUnlessSuperseded(error)
             }
         }
     }
@@ -171,10 +173,7 @@ public final class Player: @unchecked Sendable {
                 if try output.drain(shouldYield: hasCommands) { finishItem() }
                 return
             }
-            cond.lock()
-            let gain = Float(volume)
-            cond.unlock()
-            try session.fill(volume: gain)
+            try session.fill()
             return
         }
         let written = try session.withPending { pcm throws(PlayerError) in
@@ -202,8 +201,17 @@ public final class Player: @unchecked Sendable {
             case .shutdown: break
             }
         } catch {
-            fail(error)
+            failUnlessSuperseded(error)
         }
+    }
+
+    /// A `play` or `stop` posted meanwhile aborts blocking reads: that is not the item failing,
+    /// the queued command decides what happens next.
+    private func failUnlessSuperseded(_ error: PlayerError) {
+        cond.lock()
+        let superseded = (interrupt?.isAborted ?? false) && !commands.isEmpty
+        cond.unlock()
+        if !superseded { fail(error) }
     }
 
     private func start(_ request: PlayRequest) throws(PlayerError) {
@@ -250,11 +258,15 @@ public final class Player: @unchecked Sendable {
         let made: any AudioOutput
         switch configuration.output {
         case .discard: made = NullOutput()
-        case .pulse(let server): made = try PulseOutput(server: server, applicationName: configuration.applicationName)
+        case .pulse(let server): made = try PulseOutput(server: server, applicationName: configuration.applicationName,
+                                  bufferDuration: configuration.bufferDuration)
         }
         cond.lock()
         output = made
+        let volume = self.volume
         cond.unlock()
+        // A setVolume racing with this sets it again, to the same latest value.
+        made.setVolume(volume)
         return made
     }
 

@@ -16,10 +16,14 @@ public struct PlayerConfiguration: Sendable {
     public var networkTimeout: Double
     /// Shown by PulseAudio (pactl list sink-inputs).
     public var applicationName: String
+    /// Audio buffered in PulseAudio, seconds (0.02–2). Pause and seek are immediate regardless;
+    /// it bounds volume-change lag and sets how often the server wakes the player.
+    public var bufferDuration: Double
 
     public init(output: Output = .pulse(server: nil), seekStep: Double = 15, networkTimeout: Double = 15,
-                applicationName: String = "feedctl") {
+                applicationName: String = "feedctl", bufferDuration: Double = 0.3) {
         self.output = output
+        self.bufferDuration = bufferDuration
         self.seekStep = seekStep
         self.networkTimeout = networkTimeout
         self.applicationName = applicationName

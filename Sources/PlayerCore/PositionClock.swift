@@ -7,6 +7,9 @@ struct PositionClock: Equatable {
     private(set) var floor: Double = 0
     /// Set while paused: the position does not move, whatever the output reports.
     private(set) var frozen: Double?
+    /// Media seconds per output second (playback speed, for a future time-stretch stage): buffered
+    /// output covers `latency * rate` of media, as in mpv's `pts - speed * delay`.
+    var rate: Double = 1
 
     /// Starts over at `position` (load or seek); stays frozen there if it was paused.
     mutating func reset(at position: Double) {
@@ -16,6 +19,7 @@ struct PositionClock: Equatable {
         if frozen != nil { frozen = p }
     }
 
+    /// Adds `seconds` of media time (not output time) to what was written.
     mutating func advance(by seconds: Double) { writtenEnd += seconds }
 
     mutating func freeze(latency: Double?) { frozen = position(latency: latency) }
@@ -25,6 +29,6 @@ struct PositionClock: Equatable {
     func position(latency: Double?) -> Double {
         if let frozen { return frozen }
         guard let latency else { return floor }
-        return max(0, floor, min(writtenEnd, writtenEnd - latency))
+        return max(0, floor, min(writtenEnd, writtenEnd - latency * rate))
     }
 }

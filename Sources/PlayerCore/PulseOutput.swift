@@ -5,16 +5,19 @@ import CPulse
 /// mainloop lock (the pattern libpulse documents for threaded clients; mpv's ao_pulse does the same).
 /// `stream` is only touched under that lock, so `latency`/`wake` are safe from any thread.
 final class PulseOutput: AudioOutput, @unchecked Sendable {
-    /// Target buffer: small enough that pause/seek feel instant, large enough to survive scheduling hiccups.
-    static let targetLatencyMicroseconds: pa_usec_t = 150_000
+    /// Target buffer (tlength): pause and seek act at once anyway (cork, flush); it bounds how
+    /// late a volume change is heard and how often the server asks for data.
+    private let targetLatency: pa_usec_t
 
     private let loop: OpaquePointer
     private let context: OpaquePointer
     private var stream: OpaquePointer?
     private var spec = pa_sample_spec()
+    private var volume: Double = 1
 
     /// Connects to `server` (nil: libpulse's default: PULSE_SERVER, then the runtime dir). Never autospawns.
-    init(server: String?, applicationName: String) throws(PlayerError) {
+    init(server: String?, applicationName: String, bufferDuration: Double) throws(PlayerError) {
+        targetLatency = pa_usec_t(min(2, max(0.02, bufferDuration)) * 1_000_000)
         guard let loop = pa_threaded_mainloop_new() else { throw .pulseUnavailable(reason: "out of memory") }
         guard let context = pa_context_new(pa_threaded_mainloop_get_api(loop), applicationName) else {
             pa_threaded_mainloop_free(loop)
@@ -83,11 +86,12 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
             pa_threaded_mainloop_signal(OpaquePointer(userdata), 0)
         }, UnsafeMutableRawPointer(loop))
         var attr = pa_buffer_attr(maxlength: UInt32.max,
-                                  tlength: UInt32(pa_usec_to_bytes(Self.targetLatencyMicroseconds, &spec)),
+                                  tlength: UInt32(pa_usec_to_bytes(targetLatency, &spec)),
                                   prebuf: UInt32.max, minreq: UInt32.max, fragsize: UInt32.max)
         let flags = pa_stream_flags_t(PA_STREAM_INTERPOLATE_TIMING.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
                                       | PA_STREAM_ADJUST_LATENCY.rawValue)
-        guard pa_stream_connect_playback(s, nil, &attr, flags, nil, nil) >= 0 else {
+        var cv = channelVolume()
+        guard pa_stream_connect_playback(s, nil, &attr, flags, &cv, nil) >= 0 else {
             pa_stream_unref(s)
             throw lostOrFailed()
         }
@@ -158,6 +162,24 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
     func silence() {
         _ = try? cork(true)
         _ = try? flush()
+    }
+
+    /// The server applies it to the sink input, buffered audio included (no lag as with software gain).
+    func setVolume(_ linear: Double) {
+        pa_threaded_mainloop_lock(loop)
+        defer { pa_threaded_mainloop_unlock(loop) }
+        volume = linear
+        guard let s = stream, pa_stream_get_state(s) == PA_STREAM_READY else { return }
+        var cv = channelVolume()
+        if let op = pa_context_set_sink_input_volume(context, pa_stream_get_index(s), &cv, nil, nil) {
+            pa_operation_unref(op) // fire and forget: nothing waits for it
+        }
+    }
+
+    private func channelVolume() -> pa_cvolume {
+        var cv = pa_cvolume()
+        pa_cvolume_set(&cv, UInt32(Resampler.channels), pa_sw_volume_from_linear(volume))
+        return cv
     }
 
     func wake() {

@@ -16,7 +16,8 @@ struct Feedctl: AsyncParsableCommand {
             SaveCommand.self, UnsaveCommand.self, SavedCommand.self, CollectionCommand.self, HistoryCommand.self,
             PlayCommand.self, PauseCommand.self, ResumeCommand.self, ToggleCommand.self, StopCommand.self,
             SeekCommand.self, VolumeCommand.self, StatusCommand.self, QueueCommand.self, NextCommand.self,
-            DownloadCommand.self, DaemonCommand.self, QuitCommand.self,
+            SleepCommand.self, DownloadCommand.self,
+            DaemonCommand.self, QuitCommand.self,
         ])
 
     /// Like ArgumentParser's default, except that errors are one line on stderr (`feedctl: …`)

@@ -4,20 +4,27 @@ import FeedIngest
 import Glibc
 #endif
 
-/// `feedctl parse <FILE|URL> [--json]`: prints the normalized feed.
+/// `feedctl parse <FILE|URL>… [--json]`: prints the normalized feed of each source in turn.
 struct ParseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "parse",
         abstract: "Parse a feed file or URL and print the normalized feed.",
         discussion: "Reads RSS 0.9x/1.0/2.0, Atom 0.3/1.0, YouTube channel/playlist feeds and Rumble channel pages.")
 
-    @Argument(help: "A feed file, or an http(s) URL to fetch.")
-    var source: String
+    @Argument(help: "Feed files, or http(s) URLs to fetch. With several, one document each, in order.")
+    var sources: [String]
 
     @Flag(help: "Print the JSON contract documented in README.md.")
     var json = false
 
     func run() throws {
+        var failed = false
+        for source in sources where !parse(source) { failed = true }
+        if failed { throw ExitCode.failure }
+    }
+
+    /// Prints one source's feed; false (with the error on stderr) when it could not be parsed.
+    private func parse(_ source: String) -> Bool {
         var out = Output()
         do throws(FeedError) {
             let isURL = source.lowercased().hasPrefix("http://") || source.lowercased().hasPrefix("https://")
@@ -47,10 +54,11 @@ struct ParseCommand: ParsableCommand {
                 lines.print(feed, to: &out)
             }
             out.flush()
+            return true
         } catch {
             out.buffer.removeAll()   // no half document on stdout
             printError("\(source): \(error.description)")
-            throw ExitCode.failure
+            return false
         }
     }
 }

@@ -221,7 +221,8 @@ enum StatusPrinter {
         } else {
             Swift.print("[\(s.status)] \(what)")
             Swift.print("  \(time)\(percent)  volume \(Int((s.volume * 100).rounded()))%" + (s.rate != 1 ? "  speed \(s.rate)×" : "")
-                        + (s.chapter.map { "  chapter: \($0)" } ?? "") + error)
+                        + (s.chapter.map { "  chapter: \($0)" } ?? "")
+                        + (s.sleepAt.map { "  sleep at \(clockTime($0))" } ?? "") + error)
         }
         fflush(nil)   // all streams: `stdout` itself is shared mutable state to Swift 6
     }

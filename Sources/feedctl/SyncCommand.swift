@@ -28,16 +28,33 @@ struct SyncCommand: AsyncParsableCommand {
                 bar.update(done: done, label: result.name)
             }
             bar.finish()
-            if output.json { return try printJSON(report) }
-            for r in report.channels where r.status == .error {
-                print("error    \(r.id) \(r.name): \(r.error ?? "")")
+            if output.json {
+                try printJSON(report)
+            } else {
+                printSummary(report)
             }
-            let updated = report.channels.filter { $0.status == .updated }.count
-            let unchanged = report.channels.filter { $0.status == .unchanged }.count
-            print("synced \(channels.count) channel\(channels.count == 1 ? "" : "s"): \(updated) updated, \(unchanged) unchanged, \(report.errors) failed; \(report.newItems) new item\(report.newItems == 1 ? "" : "s")")
-            if report.errors > 0 && report.errors == channels.count { throw ExitCode(1) }
+            // Some failures are a normal day; all of them is worth a status (network down).
+            if report.errors > 0 && report.errors == channels.count {
+                throw SyncFailed(failed: report.errors)
+            }
         }
     }
+
+    private func printSummary(_ report: SyncReport) {
+        for r in report.channels where r.status == .error {
+            print("error    \(r.id) \(r.name): \(r.error ?? "")")
+        }
+        let count = report.channels.count
+        let updated = report.channels.filter { $0.status == .updated }.count
+        let unchanged = report.channels.filter { $0.status == .unchanged }.count
+        print("synced \(count) channel\(count == 1 ? "" : "s"): \(updated) updated, \(unchanged) unchanged, \(report.errors) failed; \(report.newItems) new item\(report.newItems == 1 ? "" : "s")")
+    }
+}
+
+/// Every polled channel failed; each one's error is in the report above.
+struct SyncFailed: Error, CustomStringConvertible {
+    let failed: Int
+    var description: String { "\(failed) of \(failed) channels failed to sync" }
 }
 
 /// A one-line progress bar on stderr, only when it is a terminal.

@@ -48,6 +48,20 @@ final class EncodingTests: XCTestCase {
         XCTAssertEqual(feed.items.map(\.title), ["Noël"])
     }
 
+    func testHTTPUTF8OnALatin1BodyDeclaredLatin1ReadsTheDeclaration() throws {
+        // A server-wide `charset=utf-8` on a Latin-1 feed: the bytes are not UTF-8, the
+        // declaration is right. Read as UTF-8, libxml2 dropped the `&amp;` of the title.
+        let xml = "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><rss version=\"2.0\"><channel><title>Caf\u{E9}</title>"
+            + "<item><guid>a</guid><title>Tom &amp; Jerry</title></item></channel></rss>"
+        let bytes = xml.unicodeScalars.map { UInt8($0.value) }
+        let feed = try FeedParser.parse(bytes, options: .init(httpCharset: "utf-8"))
+        XCTAssertEqual(feed.title, "Café")
+        XCTAssertEqual(feed.items.map(\.title), ["Tom & Jerry"])
+        // Valid UTF-8 under the same labels stays UTF-8.
+        let utf8 = try FeedParser.parse(Array(xml.utf8), options: .init(httpCharset: "utf-8"))
+        XCTAssertEqual(utf8.title, "Café")
+    }
+
     func testLatin1StreamedAcrossManyChunks() throws {
         // More than one 64 KiB chunk, a Latin-1 byte at every chunk boundary region.
         var xml = "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><rss version=\"2.0\"><channel><title>Big</title>"

@@ -46,6 +46,8 @@ final class MalformedTests: XCTestCase {
             (Array("<?xml version=\"1.0\"?><svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8),
              "an XML document whose root element is <svg>"),
             (Array("<!DOCTYPE html><html><body><p>Hello</p></body></html>".utf8), "an HTML page without a feed"),
+            (Array("<!-- built by hand -->\n<html><head><meta charset=utf-8></head><body>Hi<br></body></html>".utf8),
+             "an HTML page without a feed"),
         ]
         for (bytes, what) in cases {
             XCTAssertThrowsError(try FeedParser.parse(bytes)) { XCTAssertEqual($0 as? FeedError, .notAFeed(what)) }
@@ -102,5 +104,56 @@ final class MalformedTests: XCTestCase {
         XCTAssertTrue(text.contains(#""enclosure": null"#))
         let parsed = try? JSONSerialization.jsonObject(with: Data(out.dropFirst()))
         XCTAssertEqual((parsed as? [String: Any])?["title"] as? String, "line1\nline2\ttab\u{01}é")
+    }
+}
+
+/// Mutated fixtures (truncations, flipped and inserted bytes) parse to a result or an error:
+/// never a crash or a hang.
+final class MutationTests: XCTestCase {
+    /// SplitMix64: deterministic, so a failure reproduces.
+    struct SeededGenerator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    func testMutatedFixturesNeverCrash() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Fixtures.path(""))
+            .filter { $0.hasSuffix(".xml") }.sorted()
+        XCTAssertGreaterThan(names.count, 20)
+        var rng = SeededGenerator(state: 42)
+        let nasty: [[UInt8]] = [[0], [0xFF], Array("<".utf8), Array("&".utf8), Array("]]>".utf8), Array("&nbsp;".utf8),
+                                 Array("<![CDATA[".utf8), Array("</item>".utf8), Array("xml:base=\"::\"".utf8)]
+        var parsed = 0, failed = 0
+        for name in names {
+            let original = try Fixtures.bytes(name)
+            for round in 0..<60 {
+                var bytes = original
+                switch round % 3 {
+                case 0: bytes = Array(bytes.prefix(Int.random(in: 0...bytes.count, using: &rng)))
+                case 1:
+                    for _ in 0..<4 where !bytes.isEmpty {
+                        bytes[Int.random(in: 0..<bytes.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
+                    }
+                default:
+                    let insert = nasty[Int.random(in: 0..<nasty.count, using: &rng)]
+                    bytes.insert(contentsOf: insert, at: Int.random(in: 0...bytes.count, using: &rng))
+                }
+                do {
+                    let feed = try FeedParser.parse(bytes, options: .init(documentURL: "https://example.com/feed"))
+                    _ = FeedJSON.document(feed)
+                    parsed += 1
+                } catch {
+                    failed += 1
+                }
+            }
+        }
+        XCTAssertEqual(parsed + failed, names.count * 60)
+        XCTAssertGreaterThan(parsed, failed)   // most mutations still leave a (partial) feed
     }
 }

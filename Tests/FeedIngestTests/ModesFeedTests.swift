@@ -106,6 +106,10 @@ private let now: Int64 = 100 * day
         #expect(try ids(limit: 3, page: 1) == ["p3", "q2", "p1"])
         #expect(try ids(limit: 3, page: 2) == ["r1", "q1", "p4"])
         #expect(try ids(limit: 3, page: 3) == ["p5"])
+        // Absurd values from a command line give an empty page or everything, never a trap.
+        #expect(try ids(limit: Int.max, page: 2) == [])
+        #expect(try ids(limit: 2, page: Int.max) == [])
+        #expect(try ids(days: Int.max) == ["p3", "q2", "p0", "r1", "q1", "p1", "p4", "p5"])
     }
 
     @Test func window() throws {
@@ -123,5 +127,21 @@ private let now: Int64 = 100 * day
         try t.library.setWatched([try t.library.id(of: "p3")], now: 8000)
         try t.library.setWatched([try t.library.id(of: "p1")], watched: false, now: 8000)
         #expect(try ids() == ["q2", "p1", "r1", "q1", "p4", "p5"])
+    }
+
+    /// A channel whose only item comes late in the window still belongs to round one, ahead of
+    /// every channel's second item, on whichever page.
+    @Test func lateChannelStillJoinsRoundOne() throws {
+        let fresh = try TestLibrary()
+        let lib = fresh.library
+        let c1 = try lib.addTestChannel("C1"), c2 = try lib.addTestChannel("C2"), c3 = try lib.addTestChannel("C3")
+        _ = try lib.ingest(items: [item("c1a", published: now - 10 * day), item("c1b", published: now - 9 * day)], channelID: c1, now: 1)
+        _ = try lib.ingest(items: [item("c2a", published: now - 8 * day), item("c2b", published: now - 7 * day)], channelID: c2, now: 1)
+        _ = try lib.ingest(items: [item("c3a", published: now - 1 * day)], channelID: c3, now: 1)
+        let page = { (n: Int) in try lib.feed(mode: .catchUp, limit: 2, page: n, now: now).map(\.itemID) }
+        #expect(try page(1) == ["c1a", "c2a"])
+        #expect(try page(2) == ["c3a", "c1b"])
+        #expect(try page(3) == ["c2b"])
+        #expect(try lib.feed(mode: .catchUp, now: now).map(\.itemID) == ["c1a", "c2a", "c3a", "c1b", "c2b"])
     }
 }

@@ -31,6 +31,18 @@ import Testing
         }
     }
 
+    @Test func aFileThatIsNotADatabaseIsATypedError() throws {
+        let dir = TempDir()
+        let path = dir.file("garbage.sqlite")
+        try Data(repeating: 0x41, count: 8192).write(to: URL(fileURLWithPath: path))
+        do {
+            _ = try Library(path: path)
+            Issue.record("garbage opened as a library")
+        } catch {
+            #expect(error.description == "library \(path): file is not a database")
+        }
+    }
+
     @Test func addIsAnUpsertOnTheFeedURL() throws {
         let a = try t.library.addChannel(platform: .youtube, sourceURL: "https://www.youtube.com/@a",
                                          feedURL: "https://www.youtube.com/feeds/videos.xml?channel_id=UCa", name: "A", now: 10)

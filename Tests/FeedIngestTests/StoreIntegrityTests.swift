@@ -55,4 +55,24 @@ import Testing
             return message.hasPrefix("library \(t.library.path): ") && message.contains("FOREIGN KEY")
         }
     }
+
+    /// items.state mirrors watch_state whichever way the watch state is written.
+    @Test func itemStateFollowsWatchState() throws {
+        let state = { try t.library.read { db in try Int.fetchOne(db, sql: "SELECT state FROM items WHERE id = 1") } }
+        #expect(try state() == 0)
+        try t.library.setProgress(1, seconds: 10, now: 1)
+        #expect(try state() == 1)
+        try t.library.setWatched([1], now: 2)
+        #expect(try state() == 2)
+        try t.library.setWatched([1], watched: false, now: 3)
+        #expect(try state() == 0)
+        try t.library.setProgress(1, seconds: 5, now: 4)
+        try t.library.write { db in try db.execute(sql: "DELETE FROM watch_state") }
+        #expect(try state() == 0)
+        // A re-ingest rewrites the row's fields but not its state.
+        try t.library.setWatched([1], now: 5)
+        _ = try t.library.ingest(items: [item("x", published: 11, title: "new title")], channelID: 1, now: 30)
+        #expect(try state() == 2)
+        rejects("UPDATE items SET state = 3", .SQLITE_CONSTRAINT_CHECK)
+    }
 }

@@ -30,6 +30,23 @@ final class ErrorTests: PulseTestCase {
         XCTAssertNil(player.nowPlaying.state.error)
     }
 
+    func testAFileEndingEarlyIsAnErrorNotTheEnd() throws {
+        let sink = RecordingSink()
+        let player = makePlayer(sink: sink)
+        player.play(request(media.cutShort, key: "cut"))
+        waitUntilAudible(player)
+        XCTAssertEqual(player.snapshot.duration ?? 0, 6, accuracy: 0.1)
+        XCTAssertTrue(eventually(timeout: 8) { player.snapshot.error != nil }, "\(player.snapshot)")
+        let message = player.snapshot.error?.description ?? ""
+        XCTAssertTrue(message.hasPrefix("can't decode \"\(media.cutShort.path)\": ends at "), message)
+        XCTAssertTrue(message.hasSuffix(" of 6.0 s (truncated?)"), message)
+        player.shutdown()
+        XCTAssertEqual(sink.finished, [])
+        XCTAssertEqual(sink.ended.map(\.0), ["cut"])
+        XCTAssertNotNil(sink.ended.first?.1)
+        XCTAssertGreaterThan(sink.saves.last?.position ?? 0, 1)
+    }
+
     func testNoPulseServerIsAnError() {
         let player = Player(configuration: PlayerConfiguration(output: .pulse(server: "unix:/nonexistent/feedctl/native")))
         players.append(player)

@@ -13,6 +13,8 @@ final class Fixtures: @unchecked Sendable {
     let shortMP3: URL
     /// An M4A with its index at the end, cut in half: unplayable.
     let truncated: URL
+    /// A 6 s M4A (index first) cut after about half its audio: plays, then ends early.
+    let cutShort: URL
     /// Bytes that are no media at all.
     let garbage: URL
 
@@ -22,6 +24,8 @@ final class Fixtures: @unchecked Sendable {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("feedctl-media-\(UUID().uuidString.prefix(8))")
         self.directory = directory
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        fixturesToRemove = directory.path
+        atexit { if let path = fixturesToRemove { try? FileManager.default.removeItem(atPath: path) } }
         func path(_ name: String) -> URL { directory.appendingPathComponent(name) }
         let exact = ["-fflags", "+bitexact", "-flags:a", "+bitexact"]
         func ffmpeg(_ args: [String]) throws { try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-y"] + args) }
@@ -57,11 +61,20 @@ final class Fixtures: @unchecked Sendable {
         truncated = path("truncated.m4a")
         try data.prefix(data.count / 2).write(to: truncated)
 
+        let long = path("long.m4a")
+        try ffmpeg(tone(440, rate: 44100, seconds: 6) + ["-c:a", "aac", "-movflags", "+faststart"] + exact + [long.path])
+        let longData = try Data(contentsOf: long)
+        cutShort = path("cut-short.m4a")
+        try longData.prefix(longData.count / 2).write(to: cutShort)
+
         garbage = path("garbage.mp3")
         var generator = SplitMix(seed: 42)
         try Data((0..<65536).map { _ in UInt8(truncatingIfNeeded: generator.next()) }).write(to: garbage)
     }
 }
+
+/// The per-process media directory, removed when the test process exits.
+nonisolated(unsafe) private var fixturesToRemove: String?
 
 /// A fixed-seed generator so the garbage file is the same every run.
 struct SplitMix {

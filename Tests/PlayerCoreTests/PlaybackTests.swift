@@ -52,11 +52,30 @@ final class PlaybackTests: PulseTestCase {
         // lavfi's sine has amplitude 1/8 (RMS 0.0884); mono goes to both channels at full level.
         XCTAssertEqual(full.rms, 0.0884, accuracy: 0.01)
         player.setVolume(0.25)
-        Thread.sleep(forTimeInterval: 0.4) // audio already buffered keeps the old gain
+        Thread.sleep(forTimeInterval: 0.05) // the server applies it to buffered audio too
         let quiet = try record(0.8)
         XCTAssertEqual(quiet.frequency, 440, accuracy: 22)
+        // PulseAudio volumes are cubic: linear 0.25 is pa_sw_volume_from_linear(0.25), amplitude 0.25.
         XCTAssertEqual(quiet.rms / full.rms, 0.25, accuracy: 0.03)
         XCTAssertEqual(player.nowPlaying.state.volume, 0.25)
         XCTAssertEqual(player.snapshot.volume, 0.25)
+    }
+
+    func testReplacingAndStoppingAreNotErrors() throws {
+        let sink = RecordingSink()
+        let player = makePlayer(sink: sink)
+        for i in 0..<5 {
+            player.play(request(media.segments, key: "k\(i)", startAt: Double(i * 10)))
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        XCTAssertTrue(eventually { player.snapshot.itemKey == "k4" }, "\(player.snapshot)")
+        waitUntilAudible(player, from: 40)
+        assertTone(try record(0.6), 880, "the last play wins")
+        player.stop()
+        XCTAssertTrue(eventually { player.snapshot.status == .stopped })
+        player.shutdown()
+        XCTAssertNil(player.snapshot.error)
+        XCTAssertTrue(sink.ended.isEmpty, "replaced/stopped items reported as ended: \(sink.ended)")
+        XCTAssertEqual(Set(sink.saves.map(\.key)).isSuperset(of: ["k4"]), true)
     }
 }

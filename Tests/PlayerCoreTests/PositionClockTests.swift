@@ -36,4 +36,11 @@ final class PositionClockTests: XCTestCase {
         clock.advance(by: 0.5)
         XCTAssertEqual(clock.position(latency: 0.2), 20.3, accuracy: 1e-9)
     }
+
+    func testLatencyIsScaledByTheRate() {
+        var clock = PositionClock()
+        clock.rate = 2
+        clock.advance(by: 10)
+        XCTAssertEqual(clock.position(latency: 0.15), 9.7, accuracy: 1e-9)
+    }
 }

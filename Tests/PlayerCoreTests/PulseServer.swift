@@ -67,7 +67,7 @@ final class PulseServer: @unchecked Sendable {
     func startRecording() throws -> Recording { try Recording(server: self) }
 }
 
-/// A parec recording of the null sink's monitor, measured with sox.
+/// A parec recording of the null sink's monitor (raw s16le stereo 48 kHz), measured with sox.
 final class Recording {
     struct Stats {
         let rms: Double
@@ -76,28 +76,36 @@ final class Recording {
     }
 
     private let process = Process()
+    private let output: FileHandle
     let file: URL
 
+    /// Starts parec and returns once audio arrives (or after 2 s: an idle monitor may send nothing).
     init(server: PulseServer) throws {
-        file = server.directory.appendingPathComponent("rec-\(UUID().uuidString.prefix(8)).wav")
+        file = server.directory.appendingPathComponent("rec-\(UUID().uuidString.prefix(8)).raw")
+        guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
+            throw ProcessRunner.Failure(description: "cannot create \(file.path)")
+        }
+        output = try FileHandle(forWritingTo: file)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        // Via python: a child inherits its spawning thread's signal mask, and libdispatch's worker
-        // threads (async tests) block SIGINT, which parec needs to finish its WAV header.
-        process.arguments = ["python3", "-c",
-                             "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execvp(sys.argv[1], sys.argv[1:])",
-                             "parec", "-d", "nullsink.monitor", "--latency-msec=20", "--format=s16le", "--rate=48000",
-                             "--channels=2", "--file-format=wav", file.path]
+        // Raw samples need no header, so a plain kill ends the recording cleanly (SIGINT may be
+        // blocked in children spawned from libdispatch threads).
+        process.arguments = ["parec", "-d", "nullsink.monitor", "--latency-msec=20", "--format=s16le", "--rate=48000",
+                             "--channels=2", "--raw"]
         process.environment = server.environment
+        process.standardOutput = output
         try process.run()
-        // parec needs a moment to connect; until then nothing is recorded (fine: we only judge content).
-        Thread.sleep(forTimeInterval: 0.15)
+        _ = eventually(timeout: 2) { (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0 > 0 }
     }
 
     /// Stops recording and measures channel 1.
     func stop() throws -> Stats {
-        process.interrupt()
+        kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        let out = try ProcessRunner.run("sox", [file.path, "-n", "remix", "1", "stat"])
+        try? output.close()
+        let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+        guard size >= 4 else { return Stats(rms: 0, frequency: 0, seconds: 0) }
+        let out = try ProcessRunner.run("sox", ["-t", "raw", "-r", "48000", "-e", "signed", "-b", "16", "-c", "2",
+                                                file.path, "-n", "remix", "1", "stat"])
         func value(_ label: String) -> Double {
             for line in out.split(separator: "\n") where line.hasPrefix(label) {
                 if let v = line.split(separator: ":").last.flatMap({ Double($0.trimmingCharacters(in: .whitespaces)) }) {

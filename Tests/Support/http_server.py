@@ -8,6 +8,7 @@ Prints the port on its first stdout line; exits when stdin closes or on SIGTERM.
 Files under --root are served with ETag, Last-Modified, 304s and byte ranges. Test routes:
   /count/PATH            the file PATH (every request is logged anyway; see /stats)
   /gzip/PATH             the file PATH, gzip-encoded when the client accepts gzip
+  /plain/PATH            the file PATH without ETag or Last-Modified (never a 304)
   /redirect/CODE?to=URL  a CODE (301, 302, 303, 307, 308) redirect to URL (default /)
   /loop                  redirects to itself forever
   /slow?bytes=N&delay=D  N bytes (Content-Length N), one byte every D seconds
@@ -19,6 +20,10 @@ Files under --root are served with ETag, Last-Modified, 304s and byte ranges. Te
   /html                  an HTML page, not a feed
   /big?mb=N[&chunked=1]  N MB of zeros, with Content-Length (or without, closing at the end)
   /echo                  the request's headers as JSON
+  /feeds/videos.xml?channel_id=ID | ?playlist_id=ID
+                         YouTube's feed URLs: the file youtube-feeds/ID.xml (so a test can
+                         point Subscriber's youTubeOrigin here); pages such as /@handle or
+                         /c/NAME/videos (Rumble) are plain files under --root
   /stats                 JSON: {"hits": {path: n}, "log": [{path, status, encoding, sent}],
                          "connections": n, "max_inflight": n}
 """
@@ -89,6 +94,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.serve_file(path[len("/count/"):])
         if path.startswith("/gzip/"):
             return self.serve_file(path[len("/gzip/"):], gzipped=True)
+        if path.startswith("/plain/"):
+            return self.serve_file(path[len("/plain/"):], conditional=False)
         if path.startswith("/redirect/"):
             return self.send(int(path.rsplit("/", 1)[1]), b"", headers={"Location": q.get("to", "/")})
         if path == "/loop":
@@ -115,7 +122,17 @@ class Handler(BaseHTTPRequestHandler):
             return self.big(int(q.get("mb", "1")) * 1_000_000, q.get("chunked") == "1")
         if path == "/echo":
             return self.send(200, json.dumps(dict(self.headers.items())).encode(), "application/json")
+        if path == "/feeds/videos.xml":
+            return self.youtube_feed()
         return self.serve_file(path.lstrip("/"))
+
+    # -- YouTube-like feed URLs ----------------------------------------------------------------
+
+    def youtube_feed(self):
+        ident = self.query.get("channel_id") or self.query.get("playlist_id") or ""
+        if not ident or "/" in ident or ident.startswith("."):
+            return self.send(404, b"not found\n")
+        return self.serve_file("youtube-feeds/%s.xml" % ident)
 
     # -- responses ---------------------------------------------------------------------------
 
@@ -140,7 +157,7 @@ class Handler(BaseHTTPRequestHandler):
         if body:
             self.write(body)
 
-    def serve_file(self, rel, gzipped=False):
+    def serve_file(self, rel, gzipped=False, conditional=True):
         root = os.path.realpath(self.server.root)
         full = os.path.realpath(os.path.join(root, rel))
         if not full.startswith(root + os.sep) or not os.path.isfile(full):
@@ -149,9 +166,11 @@ class Handler(BaseHTTPRequestHandler):
             data = f.read()
         etag = '"%s"' % hashlib.sha1(data).hexdigest()[:16]
         mtime = int(os.path.getmtime(full))
-        validators = {"ETag": etag, "Last-Modified": email.utils.formatdate(mtime, usegmt=True)}
-        if self.not_modified(etag, mtime):
-            return self.send(304, b"", headers=validators)
+        validators = {}
+        if conditional:
+            validators = {"ETag": etag, "Last-Modified": email.utils.formatdate(mtime, usegmt=True)}
+            if self.not_modified(etag, mtime):
+                return self.send(304, b"", headers=validators)
         ctype = "application/rss+xml; charset=utf-8" if full.endswith(".xml") else "application/octet-stream"
         gzipped = gzipped and "gzip" in self.headers.get("Accept-Encoding", "")
         if gzipped:

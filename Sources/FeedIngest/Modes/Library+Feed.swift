@@ -9,15 +9,18 @@ extension Library {
         guard limit > 0 else { throw .invalid("limit must be at least 1 (got \(limit))") }
         guard page > 0 else { throw .invalid("page must be at least 1 (got \(page))") }
         guard days > 0 else { throw .invalid("days must be at least 1 (got \(days))") }
+        // Absurd pages and windows from the command line must not trap on overflow.
         let (offset, overflow) = (page - 1).multipliedReportingOverflow(by: limit)
-        guard !overflow else { return [] }
+        guard !overflow, !offset.addingReportingOverflow(limit).overflow else { return [] }
+        let (span, spanOverflow) = Int64(days).multipliedReportingOverflow(by: 86_400)
+        let (start, startOverflow) = now.subtractingReportingOverflow(span)
+        let windowStart = spanOverflow || startOverflow ? Int64.min : start
         return try read { db in
             switch mode {
             case .newest, .shortForm:
                 return try Self.newest(db, shortOnly: mode == .shortForm, filter: filter, limit: limit, offset: offset)
             case .catchUp:
-                return try Self.catchUp(db, filter: filter, limit: limit, offset: offset,
-                                        windowStart: now - Int64(days) * 86_400)
+                return try Self.catchUp(db, filter: filter, limit: limit, offset: offset, windowStart: windowStart)
             }
         }
     }
@@ -52,7 +55,7 @@ extension Library {
             ORDER BY i.published DESC, i.discovered_at DESC, i.id DESC
             LIMIT ? OFFSET ?
             """
-        return try Row.fetchAll(db, sql: sql, arguments: arguments).map(LibraryItem.init(row:))
+        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map(LibraryItem.init(row:))
     }
 
     private static func catchUp(_ db: Database, filter: FeedFilter, limit: Int, offset: Int, windowStart: Int64) throws -> [LibraryItem] {
@@ -63,17 +66,18 @@ extension Library {
 
         // Part 1: resume, most recently played first. CROSS JOIN: start from the few in-progress
         // rows, never from a platform's channels and all their items.
-        var ids = try Int64.fetchAll(db, sql: """
+        var ids = try Int64.fetchAll(db.cachedStatement(sql: """
             SELECT i.id FROM watch_state w CROSS JOIN items i ON i.id = w.item CROSS JOIN channels c ON c.id = i.channel_id
             WHERE w.watched = 0 AND w.progress_seconds > 0\(conditions.map { " AND " + $0 }.joined())
             ORDER BY w.updated_at DESC, i.id
-            """, arguments: arguments)
+            """), arguments: arguments)
         guard ids.count < end else { return try LibraryItem.fetchAll(db, ids: Array(ids[offset..<end])) }
 
         // Part 2: what was missed, round by round: each channel's oldest untouched item, then
         // each one's second… One ascending pass over the window numbers each channel's items;
         // as the pass is in date order, appending to the item's round keeps every round
-        // oldest-first. Only rounds that can reach this page are kept.
+        // oldest-first. Only rounds that can reach this page are kept, and with many channels
+        // the pass stops after about a page of rows.
         let scan: RawStatement
         if let channelID = filter.channelID {
             // One channel: its own index range, checking the state per row (the + keeps SQLite
@@ -91,21 +95,33 @@ extension Library {
                 """)
             scan.bind(1, windowStart)
         }
-        // A platform filter is a set lookup per row: cheaper than any join here.
-        let allowed = try filter.platform.map { platform in
-            Set(try Int64.fetchAll(db, sql: "SELECT id FROM channels WHERE platform = ?", arguments: [platform.rawValue]))
+        // Per-channel state in arrays indexed by channel id (ids are small and dense): this loop
+        // runs once per item in the window, and hashing there costs more than SQLite's scan.
+        let maxID = Int(try Int64.fetchOne(db, sql: "SELECT max(id) FROM channels") ?? 0)
+        guard maxID < 10_000_000 else { throw LibraryError.invalid("channel ids up to \(maxID) are too sparse for catch-up") }
+        var allowed: [Bool]?
+        if let platform = filter.platform {
+            var mask = [Bool](repeating: false, count: maxID + 1)
+            for id in try Int64.fetchAll(db, sql: "SELECT id FROM channels WHERE platform = ?", arguments: [platform.rawValue]) {
+                mask[Int(id)] = true
+            }
+            allowed = mask
         }
         let maxRounds = end - ids.count
-        var seen: [Int64: Int] = [:]
+        var seen = [Int](repeating: 0, count: maxID + 1)
         var rounds: [[Int64]] = []
         while try scan.step() {
-            let channel = scan.int64(1)
-            if let allowed, !allowed.contains(channel) { continue }
-            let round = seen[channel, default: 0]
+            let channel = Int(scan.int64(1))
+            guard channel >= 0, channel <= maxID else { continue }
+            if let allowed, !allowed[channel] { continue }
+            let round = seen[channel]
             seen[channel] = round + 1
             guard round < maxRounds else { continue }
             if round == rounds.count { rounds.append([]) }
             rounds[round].append(scan.int64(0))
+            // Once round one alone fills the page, nothing later in the pass can reach it: a
+            // later item joins round one behind these, or a later round behind all of them.
+            if round == 0 && rounds[0].count >= maxRounds { break }
         }
         for round in rounds {
             ids += round

@@ -40,6 +40,13 @@ enum DocumentSniffer {
             return .other(binary ? "binary data" : "a plain-text document")
         }
     }
+
+    /// An `<html` tag near the start: HTML that does not begin like HTML (a comment, a stray
+    /// `<meta>` first) and so reached the XML parser.
+    static func mentionsHTML(_ head: ArraySlice<UInt8>) -> Bool {
+        let lower = String(decoding: head.prefix(2048), as: UTF8.self).lowercased()
+        return lower.contains("<html") || lower.contains("<!doctype html")
+    }
 }
 
 /// NUL or a C0 control other than tab, LF and CR: the mark of a binary file.

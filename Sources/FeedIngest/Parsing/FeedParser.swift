@@ -161,10 +161,14 @@ public enum FeedParser {
         builder.finishDocument()
         return try withExtendedLifetime(builder) { () throws(FeedError) -> Outcome in
             switch builder.format {
-            case .undetermined:
-                throw .malformed(parser.firstError ?? "no XML element found")
             case .html:
                 return .html
+            case .undetermined where DocumentSniffer.mentionsHTML(head):
+                return .html
+            case .other where DocumentSniffer.mentionsHTML(head):
+                return .html
+            case .undetermined:
+                throw .malformed(parser.firstError ?? "no XML element found")
             case .other(let root):
                 throw .notAFeed("an XML document whose root element is <\(root)>")
             case .rss, .rdf, .atom:

@@ -10,13 +10,17 @@ enum SourceEncoding: Equatable {
     case named(String)
 
     /// Picks the encoding: BOM, then the HTTP charset, then the XML declaration, then UTF-8.
-    /// A Latin-1 label on a document that is valid UTF-8 is a lie: `isValidUTF8` decides.
+    /// A Latin-1 label on a document that is valid UTF-8 is a lie: `isValidUTF8` decides. So is
+    /// an HTTP `charset=utf-8` on a body that is not UTF-8 but declares another encoding (a
+    /// server-wide default such as Apache's `AddDefaultCharset`): the declaration wins then.
     static func detect(head: ArraySlice<UInt8>, httpCharset: String?, isValidUTF8: () -> Bool) -> SourceEncoding {
         let b = Array(head.prefix(4))
         if b.starts(with: [0xEF, 0xBB, 0xBF]) { return .utf8 }
         if b.starts(with: [0xFF, 0xFE]) || b.starts(with: [0xFE, 0xFF])
             || b.starts(with: [0x3C, 0x00]) || b.starts(with: [0x00, 0x3C]) { return .libxmlDetects }
-        let label = (httpCharset.flatMap(normalized) ?? declaredEncoding(head).flatMap(normalized)) ?? "utf-8"
+        let http = httpCharset.flatMap(normalized), declared = declaredEncoding(head).flatMap(normalized)
+        var label = (http ?? declared) ?? "utf-8"
+        if let http, let declared, isUTF8(http), !isUTF8(declared), !isValidUTF8() { label = declared }
         switch label {
         case "utf-8", "utf8": return .utf8
         case "utf-16", "utf-16le", "utf-16be", "utf16": return .utf8   // no BOM, no NULs: it is not UTF-16
@@ -26,6 +30,8 @@ enum SourceEncoding: Equatable {
         default: return .named(label)
         }
     }
+
+    private static func isUTF8(_ label: String) -> Bool { label == "utf-8" || label == "utf8" }
 
     private static func normalized(_ label: String) -> String? {
         let s = label.trimmingWhitespace().trimmingQuotes().lowercased()

@@ -45,8 +45,7 @@ public struct ChannelSummary: Sendable, Equatable, Encodable {
     static let selection = """
         c.id, c.platform, c.name, c.source_url, c.feed_url, c.last_synced, c.last_error, c.next_poll,
         (SELECT count(*) FROM items i WHERE i.channel_id = c.id) AS items,
-        (SELECT count(*) FROM items i LEFT JOIN watch_state w ON w.item = i.id
-          WHERE i.channel_id = c.id AND coalesce(w.watched, 0) = 0) AS unwatched
+        (SELECT count(*) FROM items i WHERE i.channel_id = c.id AND i.state <> 2) AS unwatched
         """
 
     init(row: Row) {

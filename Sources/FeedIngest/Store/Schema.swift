@@ -139,6 +139,9 @@ enum Schema {
             -- items without reading their (wide) rows.
             DROP INDEX items_newest;
             CREATE INDEX items_newest ON items (published, discovered_at, channel_id);
+            -- With the state in the channel index, per-channel unwatched counts read only the index.
+            DROP INDEX items_channel_published;
+            CREATE INDEX items_channel_published ON items (channel_id, published, discovered_at, state);
             DROP INDEX items_short;
             CREATE INDEX items_short ON items (published, discovered_at, channel_id)
                 WHERE duration <= 180 OR is_short = 1;

@@ -2,7 +2,7 @@
 /// a Rumble channel) into a subscribed channel with its items, fetching once.
 public final class Subscriber: Sendable {
     public let syncer: Syncer
-    /// Where YouTube's feeds live; tests point it at a local server.
+    /// Where YouTube's pages and feeds live; tests point it at a local server.
     let youTubeOrigin: String
 
     public init(syncer: Syncer, youTubeOrigin: String = "https://www.youtube.com") {
@@ -29,7 +29,7 @@ public final class Subscriber: Sendable {
         case .youtubePlaylist(let id):
             return [try await subscribeOne(feedURL: youTube(YouTubeFeeds.playlistFeedURL(id)), source: url, now: now)]
         case .youtubePage(let pageURL):
-            let page = try await fetch(pageURL)
+            let page = try await fetch(youTube(pageURL))
             guard let id = YouTubePage.channelID(fromHTML: page.body) else {
                 throw SyncError(url: url, reason: "no YouTube channel id found on the page")
             }
@@ -59,7 +59,9 @@ public final class Subscriber: Sendable {
         var added = [try await subscribeOne(feedURL: youTube(YouTubeFeeds.channelFeedURL(channelID)), source: source, now: now)]
         if includeShorts {
             let shorts = youTube(YouTubeFeeds.playlistFeedURL(YouTubeFeeds.shortsPlaylistID(forChannel: channelID)))
-            added.append(try await subscribeOne(feedURL: shorts, source: source, now: now))
+            if let response = try await fetchShorts(shorts) {
+                added.append(try await store(response, feedURL: shorts, source: source, now: now))
+            }
         }
         return added
     }
@@ -87,9 +89,21 @@ public final class Subscriber: Sendable {
 
     private func fetch(_ url: String) async throws(SyncError) -> FetchResponse {
         do {
-            return try await syncer.fetcher.fetch(FetchRequest(url: url))
+            return try await syncer.fetcher.fetch(syncer.limits.request(url))
         } catch {
-            throw SyncError(url: error.url, reason: error.reason)
+            throw SyncError(error)
+        }
+    }
+
+    /// A channel that never posted a Short has no Shorts playlist: YouTube answers 404, and
+    /// that is nil rather than an error.
+    private func fetchShorts(_ url: String) async throws(SyncError) -> FetchResponse? {
+        do {
+            return try await syncer.fetcher.fetch(syncer.limits.request(url))
+        } catch where error.kind == .http(status: 404) {
+            return nil
+        } catch {
+            throw SyncError(error)
         }
     }
 

@@ -58,8 +58,11 @@ public enum TextCleaner {
                 i += length
                 continue
             }
-            out.append(c)
-            i += 1
+            // Copy the run up to the next markup character in one go.
+            var j = i + 1
+            while j < n, bytes[j] != UInt8(ascii: "<"), bytes[j] != UInt8(ascii: "&") { j += 1 }
+            out.append(contentsOf: bytes[i..<j])
+            i = j
         }
         return out.withUnsafeBufferPointer(collapse)
     }

@@ -61,6 +61,7 @@ enum Daemonizer {
         args += extra
         let log = logPath(forSocket: socketPath)
 
+        closeOnExec()
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -91,5 +92,17 @@ enum Daemonizer {
             usleep(50_000)
         }
         throw SocketError(description: "the feedctl daemon did not start within 5 s (see \(log))")
+    }
+
+    /// Marks every descriptor above stderr close-on-exec, so the daemon inherits none of ours: a
+    /// parent waiting for our pipes or sockets to close (a script, a test harness) would otherwise
+    /// wait for the daemon's whole lifetime. (posix_spawn_file_actions_addclosefrom_np is a GNU
+    /// extension Swift does not import.)
+    private static func closeOnExec() {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return }
+        for fd in names.compactMap({ Int32($0) }) where fd > 2 {
+            let flags = fcntl(fd, F_GETFD)
+            if flags >= 0 { _ = fcntl(fd, F_SETFD, flags | FD_CLOEXEC) }
+        }
     }
 }

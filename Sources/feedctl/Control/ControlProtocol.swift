@@ -17,16 +17,23 @@ struct ControlRequest: Codable, Sendable {
     var position: Double?
     /// volume: 0–1.
     var value: Double?
+    /// sleep: seconds from now, or nil with `sleepMode`.
+    var seconds: Double?
+    /// sleep: "end-of-item" or "off".
+    var sleepMode: String?
 
     enum CodingKeys: String, CodingKey {
-        case id, cmd, target, offset, position, value
+        case id, cmd, target, offset, position, value, seconds
         case fromStart = "from_start"
+        case sleepMode = "mode"
     }
 
     init(id: Int? = nil, cmd: String, target: String? = nil, fromStart: Bool? = nil,
-         offset: Double? = nil, position: Double? = nil, value: Double? = nil) {
+         offset: Double? = nil, position: Double? = nil, value: Double? = nil,
+         seconds: Double? = nil, sleepMode: String? = nil) {
         self.id = id; self.cmd = cmd; self.target = target; self.fromStart = fromStart
         self.offset = offset; self.position = position; self.value = value
+        self.seconds = seconds; self.sleepMode = sleepMode
     }
 }
 
@@ -43,10 +50,13 @@ struct PlayerStatus: Codable, Sendable, Equatable {
     var rate: Double = 1
     var chapter: String?
     var error: String?
+    /// When the sleep timer stops playback (Unix seconds); for `end-of-item`, the item's expected end.
+    var sleepAt: Int64?
 
     enum CodingKeys: String, CodingKey {
         case status, position, duration, title, artist, url, volume, rate, chapter, error
         case itemID = "item_id"
+        case sleepAt = "sleep_at"
     }
 
     func encode(to encoder: Encoder) throws {
@@ -62,6 +72,7 @@ struct PlayerStatus: Codable, Sendable, Equatable {
         try c.encode(rate, forKey: .rate)
         try c.encode(chapter, forKey: .chapter)
         try c.encode(error, forKey: .error)
+        try c.encode(sleepAt, forKey: .sleepAt)
     }
 }
 

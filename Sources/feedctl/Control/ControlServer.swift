@@ -13,10 +13,13 @@ protocol ControlHandler: Sendable {
 final class ControlServer: @unchecked Sendable {
     private let listener: UnixListener
     private let handler: ControlHandler
+    private let onQuit: @Sendable () -> Void
 
-    init(listener: UnixListener, handler: ControlHandler) {
+    /// `onQuit` runs once a `quit` request succeeded and its response is on its way.
+    init(listener: UnixListener, handler: ControlHandler, onQuit: @escaping @Sendable () -> Void) {
         self.listener = listener
         self.handler = handler
+        self.onQuit = onQuit
     }
 
     /// Starts the accept loop on a background thread.
@@ -60,7 +63,13 @@ final class ControlServer: @unchecked Sendable {
                 continue
             }
             response = blockingAwait { await self.handler.handle(request) }
-            guard let data = try? encoder.encode(response), connection.writeLine(Array(data)) else { return }
+            let quitting = request.cmd == "quit" && response.ok
+            // Stop listening before answering: once `feedctl quit` returns, the socket is gone and a
+            // new daemon can start on it.
+            if quitting { stop() }
+            let sent = (try? encoder.encode(response)).map { connection.writeLine(Array($0)) } ?? false
+            if quitting { onQuit(); return }
+            guard sent else { return }
             if request.cmd == "subscribe" && response.ok && subscription == nil {
                 let handler = self.handler
                 subscription = Task.detached {

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Synchronization
 
 /// Errors of the control socket, each a line a person can act on.
 struct SocketError: Error, CustomStringConvertible {
@@ -107,6 +108,7 @@ final class LineConnection: @unchecked Sendable {
 final class UnixListener: @unchecked Sendable {
     let path: String
     private let fd: Int32
+    private let closed = Mutex(false)
 
     init(path: String) throws(SocketError) {
         self.path = path
@@ -137,13 +139,21 @@ final class UnixListener: @unchecked Sendable {
     func accept() -> LineConnection? {
         while true {
             let client = Glibc.accept(fd, nil, nil)
-            if client >= 0 { return LineConnection(fd: client) }
+            if client >= 0 {
+                // A subscriber that stops reading must not block the daemon's writer forever.
+                var tv = timeval(tv_sec: 2, tv_usec: 0)
+                setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+                return LineConnection(fd: client)
+            }
             if errno == EINTR || errno == ECONNABORTED { continue }
             return nil
         }
     }
 
+    /// Stops listening and removes the socket; only the first call acts (a second close could hit
+    /// a reused descriptor, a second unlink a newer daemon's socket).
     func close() {
+        guard closed.withLock({ was in defer { was = true }; return !was }) else { return }
         shutdown(fd, Int32(SHUT_RDWR))
         Glibc.close(fd)
         unlink(path)

@@ -31,10 +31,11 @@ struct DaemonCommand: AsyncParsableCommand {
             let listener = try UnixListener(path: path)
             let lib = try library.open()
             let quit = DispatchSemaphore(value: 0)
-            let service = PlayerService(library: lib, configuration: PlayerConfiguration(seekStep: seekStep), quitSignal: quit)
-            let server = ControlServer(listener: listener, handler: service)
+            let service = PlayerService(library: lib, configuration: PlayerConfiguration(seekStep: seekStep))
+            let server = ControlServer(listener: listener, handler: service, onQuit: { quit.signal() })
             server.start()
             log("feedctl daemon listening on \(path), library \(lib.path)")
+            let mpris = MPRISExporter.startIfBusReachable(control: service, player: service.player)
             let signals = Self.onTerminationSignals { quit.signal() }
             let poller = syncEvery > 0 ? Self.startPolling(library: lib, every: syncEvery * 60) : nil
 
@@ -43,7 +44,8 @@ struct DaemonCommand: AsyncParsableCommand {
             }
             poller?.cancel()
             signals.forEach { $0.cancel() }
-            await service.player.shutdown()   // saves progress
+            service.player.shutdown()   // saves progress
+            mpris?.stop()
             server.stop()
             log("feedctl daemon stopped")
         }

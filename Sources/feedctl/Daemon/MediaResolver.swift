@@ -2,6 +2,7 @@ import FeedIngest
 import Foundation
 import NowPlaying
 import PlayerCore
+import Synchronization
 
 /// What a `play`/`queue add` target turned out to be.
 struct Resolved: Sendable {
@@ -107,9 +108,15 @@ final class LibraryProgressSink: ProgressSink, @unchecked Sendable {
     /// Set once by the service before playback starts.
     nonisolated(unsafe) var onEnded: (@Sendable (String, PlayerError?) -> Void)?
 
+    private let saves = Mutex(0)
+
     init(library: Library) { self.library = library }
 
+    /// How many saves have completed: the service waits on it after pause and stop.
+    var saveCount: Int { saves.withLock { $0 } }
+
     func saveProgress(itemKey: String, position: Double, duration: Double?) {
+        defer { saves.withLock { $0 += 1 } }
         guard let id = MediaResolver.itemID(fromKey: itemKey) else { return }
         do { try library.setProgress(id, seconds: Int(position.rounded(.down)), now: Clock.now()) }
         catch { log("saving progress of item \(id): \(error)") }

@@ -10,15 +10,21 @@ actor PlayerService: ControlHandler {
     let player: Player
     let library: Library
     private let resolver: MediaResolver
+    private let progress: LibraryProgressSink
     private var queue: [Resolved] = []
-    /// Set by `quit`; the daemon's main loop waits on it.
-    let quitSignal: DispatchSemaphore
+    private var sleep = SleepTimer()
+    /// Runs a deadline sleep timer: fades out, then stops.
+    private var sleepTask: Task<Void, Never>?
+    /// Set by `quit`: the player is gone, so further commands are refused rather than left hanging.
+    private var quitting = false
+    /// Bumped by every play and stop: a `play` still waiting for its outcome learns it was replaced.
+    private var generation = 0
 
-    init(library: Library, configuration: PlayerConfiguration = PlayerConfiguration(), quitSignal: DispatchSemaphore) {
+    init(library: Library, configuration: PlayerConfiguration = PlayerConfiguration()) {
         self.library = library
-        self.quitSignal = quitSignal
         self.resolver = MediaResolver(library: library)
         let sink = LibraryProgressSink(library: library)
+        self.progress = sink
         self.player = Player(configuration: configuration, progressSink: sink)
         sink.onEnded = { [weak self] key, error in
             guard let self else { return }
@@ -29,6 +35,9 @@ actor PlayerService: ControlHandler {
     func handle(_ request: ControlRequest) async -> ControlResponse {
         var response = ControlResponse(id: request.id, ok: true)
         do {
+            if quitting && request.cmd != "status" && request.cmd != "ping" {
+                throw ServiceError("the feedctl daemon is shutting down")
+            }
             switch request.cmd {
             case "status", "subscribe", "ping":
                 break
@@ -36,19 +45,32 @@ actor PlayerService: ControlHandler {
                 guard let target = request.target else { throw ServiceError("play needs a target: an item id, a URL or a file") }
                 let resolved = try await resolver.resolve(target, fromStart: request.fromStart ?? false)
                 try await start(resolved)
-            case "pause": player.pause(); await settle { $0.status != .playing }
+            case "pause": await savingProgress { player.pause(); await settle { $0.status != .playing } }
             case "resume": try await resumeOrStartQueue()
             case "toggle":
-                if player.snapshot.status == .playing { player.pause(); await settle { $0.status != .playing } }
+                if player.snapshot.status == .playing {
+                    await savingProgress { player.pause(); await settle { $0.status != .playing } }
+                }
                 else { try await resumeOrStartQueue() }
-            case "stop": player.stop(); await settle { $0.status == .stopped }
+            case "stop":
+                generation += 1
+                await savingProgress { player.stop(); await settle { $0.status == .stopped } }
             case "seek":
                 guard player.snapshot.status != .stopped else { throw ServiceError("nothing is playing") }
-                let before = player.nowPlaying.state.position
-                if let offset = request.offset { player.seek(by: offset) }
-                else if let position = request.position { player.seek(to: position) }
-                else { throw ServiceError("seek needs an offset or a position") }
-                await settle { $0.status == .stopped || abs($0.position - before) > 0.01 }
+                guard request.offset != nil || request.position != nil else {
+                    throw ServiceError("seek needs an offset or a position")
+                }
+                // Answer with the position after the seek: wait for the player's `seeked` (or the
+                // end, when seeking past it).
+                await perform({ [player] in
+                    if let offset = request.offset { player.seek(by: offset) }
+                    else if let position = request.position { player.seek(to: position) }
+                }, until: { event in
+                    switch event {
+                    case .seeked, .statusChanged(.stopped), .errorChanged(.some): true
+                    default: false
+                    }
+                })
             case "volume":
                 guard let value = request.value, value.isFinite, (0...1).contains(value) else {
                     throw ServiceError("volume must be between 0 and 1 (0–100 %)")
@@ -68,11 +90,12 @@ actor PlayerService: ControlHandler {
             case "next":
                 guard !queue.isEmpty else { throw ServiceError("the queue is empty") }
                 try await start(queue.removeFirst())
+            case "sleep":
+                try setSleep(request)
             case "quit":
+                // Saves progress; the server then stops listening and ends the daemon.
+                quitting = true
                 player.shutdown()
-                // Let the server write this response before the daemon's main loop exits.
-                let quit = quitSignal
-                DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { quit.signal() }
             default:
                 throw ServiceError("unknown command \"\(request.cmd)\"")
             }
@@ -107,22 +130,72 @@ actor PlayerService: ControlHandler {
         return PlayerStatus(status: snapshot.status.word, position: snapshot.position,
                             duration: snapshot.duration ?? meta?.length, title: meta?.title, artist: meta?.artist,
                             itemID: meta?.itemID, url: meta?.url, volume: snapshot.volume, rate: state.rate,
-                            chapter: state.chapter, error: snapshot.error?.description ?? state.error)
+                            chapter: state.chapter, error: snapshot.error?.description ?? state.error,
+                            sleepAt: sleep.sleepAt(now: Date().timeIntervalSince1970,
+                                                   remaining: snapshot.duration.map { max(0, $0 - snapshot.position) }))
     }
 
     // MARK: Playing
 
     private func start(_ resolved: Resolved) async throws {
-        player.play(resolved.request)
-        // Wait (bounded) until the player has opened the item or failed, so the CLI can report either.
-        await settle(timeout: 20) { [key = resolved.request.itemKey] in
-            ($0.itemKey == key && $0.status != .stopped) || $0.error != nil
+        let request = resolved.request
+        // Subscribe before posting, so the outcome can't slip by between two polls (a bad file fails
+        // in microseconds, and the previous item's error would still be in the snapshot).
+        let events = player.nowPlaying.events()
+        generation += 1
+        let mine = generation
+        player.play(request)
+        switch await Self.outcome(of: events, starting: request.metadata, timeout: 20,
+                                  superseded: { await self.generation != mine }) {
+        case .playing, .superseded:
+            publishQueue()
+        case .failed(let message):
+            throw ServiceError(message)
+        case .timedOut:
+            let snapshot = player.snapshot
+            guard snapshot.itemKey == request.itemKey, snapshot.status != .stopped else {
+                throw ServiceError("\(request.source) did not start within 20 s")
+            }
+            publishQueue()
         }
-        let snapshot = player.snapshot
-        if snapshot.itemKey != resolved.request.itemKey || snapshot.status == .stopped, let error = snapshot.error {
-            throw ServiceError(error.description)
+    }
+
+    enum StartOutcome: Sendable { case playing, failed(String), superseded, timedOut }
+
+    /// Reads the player's events after a `play`: it announces the item's metadata when it takes the
+    /// request, then either starts playing or reports an error (and another item's metadata means a
+    /// newer request replaced it).
+    static func outcome(of events: AsyncStream<NowPlayingEvent>, starting metadata: TrackMetadata, timeout: Double,
+                        superseded: @escaping @Sendable () async -> Bool) async -> StartOutcome {
+        await withTaskGroup(of: StartOutcome.self) { group in
+            group.addTask {
+                var taken = false
+                for await event in events {
+                    switch event {
+                    case .metadataChanged(let new?):
+                        var probe = new
+                        probe.length = metadata.length   // the player fills in the length it found
+                        if probe == metadata { taken = true } else if taken { return .superseded }
+                    case .statusChanged(.playing) where taken: return .playing
+                    case .errorChanged(let message?) where taken: return .failed(message)
+                    default: break
+                    }
+                }
+                return .timedOut
+            }
+            group.addTask {
+                // A stop (or another play) while this one opens: the player drops it without an event.
+                let deadline = Date().addingTimeInterval(timeout)
+                while Date() < deadline && !Task.isCancelled {
+                    try? await Task.sleep(nanoseconds: 50_000_000)
+                    if await superseded() { return .superseded }
+                }
+                return .timedOut
+            }
+            let first = await group.next() ?? .timedOut
+            group.cancelAll()
+            return first
         }
-        publishQueue()
     }
 
     private func resumeOrStartQueue() async throws {
@@ -136,15 +209,107 @@ actor PlayerService: ControlHandler {
         }
     }
 
-    /// An item ended on its own: the queue advances.
+    /// An item ended on its own: the queue advances (past items that fail to start), unless the
+    /// audio output itself is gone or the sleep timer said "end of item".
     private func itemEnded(key: String, error: PlayerError?) async {
-        guard !queue.isEmpty, player.snapshot.status == .stopped else { return }
-        let next = queue.removeFirst()
-        do { try await start(next) } catch { log("queue: \(error)") }
+        if case .pulseUnavailable? = error { return }
+        if sleep.mode == .endOfItem {
+            sleep.mode = .off
+            log("sleep timer: stopped at the end of the item")
+            publishQueue()
+            return
+        }
+        // The player reports the end just before it goes to stopped: wait for that, and advance only
+        // if nothing else started meanwhile.
+        await settle { $0.itemKey != key || $0.status == .stopped }
+        while !queue.isEmpty, !quitting, player.snapshot.status == .stopped {
+            let next = queue.removeFirst()
+            do { try await start(next); return } catch { log("queue: \(error)") }
+        }
+        publishQueue()
+    }
+
+    /// Runs a command that makes the player save progress (pause, stop) and waits, briefly, until
+    /// the save reached the library, so `feedctl show` right after sees it.
+    private func savingProgress(_ command: () async -> Void) async {
+        let wasActive = player.snapshot.status != .stopped
+        let saves = progress.saveCount
+        await command()
+        guard wasActive else { return }
+        let deadline = Date().addingTimeInterval(1)
+        while progress.saveCount == saves && Date() < deadline {
+            try? await Task.sleep(nanoseconds: 5_000_000)
+        }
+    }
+
+    // MARK: Sleep timer
+
+    private func setSleep(_ request: ControlRequest) throws {
+        sleepTask?.cancel()
+        sleepTask = nil
+        restoreVolumeAfterFade()
+        switch request.sleepMode {
+        case "off":
+            sleep.mode = .off
+        case "end-of-item":
+            guard player.snapshot.status != .stopped else { throw ServiceError("nothing is playing") }
+            sleep.mode = .endOfItem
+        default:
+            guard let seconds = request.seconds, seconds.isFinite, seconds > 0 else {
+                throw ServiceError("sleep needs a duration (30m, 90s, 1h30m), end-of-item or off")
+            }
+            let deadline = Date().timeIntervalSince1970 + seconds
+            sleep.mode = .at(deadline)
+            sleepTask = Task { [weak self] in await self?.runSleep(until: deadline) }
+        }
+    }
+
+    /// Waits for the fade, lowers the volume over the last seconds, then stops (progress saved)
+    /// and puts the volume back for next time.
+    private func runSleep(until deadline: Double) async {
+        let fadeStart = deadline - SleepTimer.fadeSeconds
+        let wait = fadeStart - Date().timeIntervalSince1970
+        if wait > 0 { try? await Task.sleep(nanoseconds: UInt64(wait * 1e9)) }
+        guard !Task.isCancelled else { return }
+        let volume = player.snapshot.volume
+        fadeBase = volume
+        while !Task.isCancelled {
+            let now = Date().timeIntervalSince1970
+            if now >= deadline { break }
+            player.setVolume(volume * SleepTimer.fadeFactor(now: now, deadline: deadline))
+            try? await Task.sleep(nanoseconds: 250_000_000)
+        }
+        guard !Task.isCancelled else { return }
+        player.stop()
+        await settle { $0.status == .stopped }
+        restoreVolumeAfterFade()
+        sleep.mode = .off
+        sleepTask = nil
+        log("sleep timer: stopped playback")
+    }
+
+    /// The volume before a fade began, to restore when the fade ends or is cancelled.
+    private var fadeBase: Double?
+
+    private func restoreVolumeAfterFade() {
+        if let base = fadeBase { player.setVolume(base); fadeBase = nil }
     }
 
     private func publishQueue() {
         player.nowPlaying.apply(.queue(canGoNext: !queue.isEmpty, canGoPrevious: false))
+    }
+
+    /// Posts a command and waits (bounded) for the player's event that says it took effect.
+    private func perform(_ command: () -> Void, until done: @escaping @Sendable (NowPlayingEvent) -> Bool,
+                         timeout: Double = 2) async {
+        let events = player.nowPlaying.events()   // before the command: its event can't slip by
+        command()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { for await event in events where done(event) { return } }
+            group.addTask { try? await Task.sleep(nanoseconds: UInt64(timeout * 1e9)) }
+            await group.next()
+            group.cancelAll()
+        }
     }
 
     /// Polls the player until `done` holds or `timeout` passes: commands are asynchronous, and a

@@ -50,6 +50,11 @@ final class XMLStreamParser {
 
     init(handler: XMLStreamHandler, documentURL: String?, encoding: SourceEncoding, firstBytes: ArraySlice<UInt8>) throws(FeedError) {
         Self.installEntityLoader
+        // Errors without a parser context (encoding conversion) would go to libxml2's default
+        // handlers, which print to stderr; this thread's handlers drop them instead (errors
+        // with a context still reach `serror` below). The state is per thread in libxml2.
+        xmlSetStructuredErrorFunc(nil) { _, _ in }
+        feedctl_xmlSilenceGenericErrors()
         self.handler = handler
         self.documentURL = documentURL
         self.encoding = encoding

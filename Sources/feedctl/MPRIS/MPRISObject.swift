@@ -1,0 +1,206 @@
+import CSDBus
+import Foundation
+import NowPlaying
+import PlayerCore
+
+/// `/org/mpris/MediaPlayer2`: what its properties read and what its methods do (MPRIS 2.2).
+/// Lives on the bus thread: sd-bus calls it from `sd_bus_process` only. Reads come straight from
+/// the thread-safe now-playing state and player; commands go to the daemon's control handler
+/// (the same path as the CLI), and their D-Bus reply is sent once the command has taken effect.
+final class MPRISObject {
+    static let rootInterface = "org.mpris.MediaPlayer2"
+    static let playerInterface = "org.mpris.MediaPlayer2.Player"
+    /// Until playback speed lands, the only rate.
+    static let rates = 1.0...1.0
+    static let mimeTypes = ["audio/mpeg", "audio/mp4", "audio/aac", "audio/x-m4a", "audio/ogg", "audio/opus",
+                            "audio/vorbis", "audio/flac", "audio/x-flac", "audio/wav", "audio/x-wav", "audio/webm"]
+
+    /// A command for the control handler, and the call to answer once it has run.
+    private struct Job: Sendable {
+        var request: ControlRequest
+        var call: PendingCall?
+        var failing: Bool
+    }
+
+    private let player: Player
+    private var tracks = TrackPaths()
+    private let jobs: AsyncStream<Job>.Continuation
+    private let worker: Task<Void, Never>
+
+    /// `reply` is called (from any thread) when a command finishes, to answer its method call.
+    init(control: any ControlHandler, player: Player, reply: @escaping @Sendable (PendingCall, BusError?) -> Void) {
+        self.player = player
+        let (stream, jobs) = AsyncStream.makeStream(of: Job.self)
+        self.jobs = jobs
+        // One worker, so commands run in the order they arrived (two quick media-key presses).
+        worker = Task {
+            for await job in stream {
+                let response = await control.handle(job.request)
+                guard let call = job.call else { continue }
+                reply(call, job.failing && !response.ok ? .failed(response.error ?? "\(job.request.cmd) failed") : nil)
+            }
+        }
+    }
+
+    deinit {
+        jobs.finish()
+        worker.cancel()
+    }
+
+    private var state: NowPlayingState { player.nowPlaying.state }
+
+    // MARK: Properties
+
+    func property(_ interface: String, _ name: String) -> BusValue? {
+        let state = self.state
+        switch (interface, name) {
+        case (Self.rootInterface, "CanQuit"): return .bool(true)
+        case (Self.rootInterface, "CanRaise"): return .bool(false)
+        case (Self.rootInterface, "HasTrackList"): return .bool(false)
+        case (Self.rootInterface, "Identity"): return .string("feedctl")
+        case (Self.rootInterface, "SupportedUriSchemes"): return .strings(["http", "https"])
+        case (Self.rootInterface, "SupportedMimeTypes"): return .strings(Self.mimeTypes)
+        case (Self.playerInterface, "PlaybackStatus"): return .string(state.status.rawValue)
+        case (Self.playerInterface, "Rate"): return .double(state.rate)
+        case (Self.playerInterface, "Metadata"): return metadata(state.metadata)
+        case (Self.playerInterface, "Volume"): return .double(state.volume)
+        case (Self.playerInterface, "Position"): return .int64(Self.micros(player.snapshot.position))
+        case (Self.playerInterface, "MinimumRate"): return .double(Self.rates.lowerBound)
+        case (Self.playerInterface, "MaximumRate"): return .double(Self.rates.upperBound)
+        case (Self.playerInterface, "CanGoNext"): return .bool(state.canGoNext)
+        case (Self.playerInterface, "CanGoPrevious"): return .bool(state.canGoPrevious)
+        // Play also starts the up-next queue when nothing is loaded.
+        case (Self.playerInterface, "CanPlay"): return .bool(state.canPlay || state.canGoNext)
+        case (Self.playerInterface, "CanPause"): return .bool(state.canPause)
+        case (Self.playerInterface, "CanSeek"): return .bool(state.canSeek)
+        case (Self.playerInterface, "CanControl"): return .bool(state.canControl)
+        default: return nil
+        }
+    }
+
+    /// `a{sv}` with the xesam/mpris keys; empty when nothing is loaded.
+    private func metadata(_ track: TrackMetadata?) -> BusValue {
+        guard let track else { return .dictionary([]) }
+        var entries: [(key: String, value: BusValue)] = [("mpris:trackid", .objectPath(tracks.path(for: track)))]
+        if let length = track.length, length.isFinite, length > 0 { entries.append(("mpris:length", .int64(Self.micros(length)))) }
+        if let title = track.title { entries.append(("xesam:title", .string(title))) }
+        if let artist = track.artist { entries.append(("xesam:artist", .strings([artist]))) }
+        if let album = track.album { entries.append(("xesam:album", .string(album))) }
+        if let art = track.artURL { entries.append(("mpris:artUrl", .string(art))) }
+        if let url = track.url { entries.append(("xesam:url", .string(url))) }
+        return .dictionary(entries)
+    }
+
+    /// Sets a writable property from the variant's contents in `value`.
+    func setProperty(_ interface: String, _ name: String, _ value: OpaquePointer) throws(BusError) {
+        var number = 0.0
+        let r = sd_bus_message_read_basic(value, CChar(UInt8(ascii: "d")), &number)
+        guard r > 0, number.isFinite else { throw .invalidArgs("\(name) must be a number") }
+        switch name {
+        case "Volume":
+            // Negative means 0 (spec); above 1 would need amplification, which feedctl does not do.
+            player.setVolume(min(1, max(0, number)))
+        case "Rate":
+            if number == 0 { send(ControlRequest(cmd: "pause")); return } // the spec: act as Pause
+            guard Self.rates.contains(number) else {
+                throw .invalidArgs("rate \(number) is outside \(Self.rates.lowerBound)–\(Self.rates.upperBound)")
+            }
+        default:
+            throw .invalidArgs("\(name) is read-only")
+        }
+    }
+
+    // MARK: Methods
+
+    /// Handles a method call: replies now, or returns 1 and replies once the command has run.
+    func call(_ message: OpaquePointer) throws(BusError) -> Int32 {
+        let member = sd_bus_message_get_member(message).map { String(cString: $0) } ?? ""
+        switch member {
+        case "Raise", "Previous": return csdbus_reply_empty(message) // CanRaise/CanGoPrevious are false
+        case "Quit": return perform(message, ControlRequest(cmd: "quit"))
+        case "Next": return perform(message, ControlRequest(cmd: "next"))
+        case "Pause": return perform(message, ControlRequest(cmd: "pause"))
+        case "PlayPause": return perform(message, ControlRequest(cmd: "toggle"))
+        case "Stop": return perform(message, ControlRequest(cmd: "stop"))
+        case "Play": return perform(message, ControlRequest(cmd: "resume"))
+        case "Seek":
+            let offset: Int64 = try read(message, "x")
+            guard state.canSeek else { return csdbus_reply_empty(message) }
+            return perform(message, ControlRequest(cmd: "seek", offset: Double(offset) / 1e6))
+        case "SetPosition":
+            let path: String = try read(message, "o")
+            let position: Int64 = try read(message, "x")
+            // Ignored unless it names the current track and lies inside it (spec).
+            let state = self.state
+            guard state.canSeek, let track = state.metadata, tracks.path(for: track) == path, position >= 0,
+                  let length = track.length, position <= Self.micros(length)
+            else { return csdbus_reply_empty(message) }
+            return perform(message, ControlRequest(cmd: "seek", position: Double(position) / 1e6))
+        case "OpenUri":
+            let uri: String = try read(message, "s")
+            let scheme = URL(string: uri)?.scheme?.lowercased()
+            guard scheme == "http" || scheme == "https" else {
+                throw .notSupported("feedctl opens http and https URIs only, not \(uri)")
+            }
+            return perform(message, ControlRequest(cmd: "play", target: uri), failing: true)
+        default:
+            throw .unknownMethod(member)
+        }
+    }
+
+    /// Queues `request` for the control handler and replies when it is done. Most MPRIS methods
+    /// "have no effect" when they cannot apply (Next with nothing queued), so only `failing`
+    /// requests turn a failure into a D-Bus error.
+    private func perform(_ message: OpaquePointer, _ request: ControlRequest, failing: Bool = false) -> Int32 {
+        jobs.yield(Job(request: request, call: PendingCall(message: sd_bus_message_ref(message)), failing: failing))
+        return 1
+    }
+
+    private func send(_ request: ControlRequest) {
+        jobs.yield(Job(request: request, call: nil, failing: false))
+    }
+
+    private func read(_ message: OpaquePointer, _ type: Character) throws(BusError) -> Int64 {
+        var value: Int64 = 0
+        let r = sd_bus_message_read_basic(message, CChar(type.asciiValue ?? 0), &value)
+        guard r > 0 else { throw .invalidArgs("expected an argument of type \(type)") }
+        return value
+    }
+
+    private func read(_ message: OpaquePointer, _ type: Character) throws(BusError) -> String {
+        var value: UnsafePointer<CChar>?
+        let r = sd_bus_message_read_basic(message, CChar(type.asciiValue ?? 0), &value)
+        guard r > 0, let value else { throw .invalidArgs("expected an argument of type \(type)") }
+        return String(cString: value)
+    }
+
+    /// Seconds to MPRIS microseconds.
+    /// Clamped: a feed may claim any duration, and Int64(_:) traps on overflow.
+    static func micros(_ seconds: Double) -> Int64 {
+        guard seconds.isFinite else { return 0 }
+        return Int64(min(max(0, seconds) * 1_000_000, 9e18).rounded())
+    }
+}
+
+/// A method call whose reply comes later (the message is referenced until then).
+struct PendingCall: @unchecked Sendable {
+    let message: OpaquePointer?
+}
+
+/// A D-Bus error reply: a standard name and a one-line message.
+struct BusError: Error, Sendable {
+    let name: String
+    let message: String
+
+    static func invalidArgs(_ message: String) -> BusError { BusError(name: "org.freedesktop.DBus.Error.InvalidArgs", message: message) }
+    static func notSupported(_ message: String) -> BusError { BusError(name: "org.freedesktop.DBus.Error.NotSupported", message: message) }
+    static func failed(_ message: String) -> BusError { BusError(name: "org.freedesktop.DBus.Error.Failed", message: message) }
+    static func unknownMethod(_ member: String) -> BusError {
+        BusError(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no method \(member)")
+    }
+
+    /// Fills sd-bus's error out-parameter; returns the negative errno sd-bus expects back.
+    func set(_ error: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
+        name.withCString { n in message.withCString { m in sd_bus_error_set(error, n, m) } }
+    }
+}

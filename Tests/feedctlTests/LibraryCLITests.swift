@@ -1,0 +1,200 @@
+import Foundation
+import XCTest
+
+/// The library commands through the built `feedctl` binary, against a real HTTP server on
+/// 127.0.0.1 and a library in a temp dir: the JSON contract of the README, exit statuses and
+/// one-line errors.
+final class LibraryCLITests: XCTestCase {
+    static let channelKeys: Set<String> = ["id", "platform", "name", "url", "feed_url", "items", "unwatched",
+                                           "last_synced", "last_error", "next_poll"]
+    static let itemKeys: Set<String> = ["id", "item_id", "channel_id", "channel", "platform", "title", "url", "published",
+                                        "duration", "is_short", "watched", "progress", "enclosure_url", "thumbnail"]
+
+    private var server: TestHTTPServer!
+    private var db = ""
+
+    override func setUpWithError() throws {
+        server = try TestHTTPServer()
+        db = server.root.appendingPathComponent("library.sqlite").path
+        try server.write("show.xml", Self.feed(episodes: 3))
+    }
+
+    override func tearDown() {
+        server.stop()
+    }
+
+    /// An RSS feed of `episodes` weekly episodes, the newest first.
+    static func feed(episodes: Int) -> String {
+        let dates = ["Tue, 03 Mar 2026 08:00:00 GMT", "Tue, 10 Mar 2026 08:00:00 GMT",
+                     "Tue, 17 Mar 2026 08:00:00 GMT", "Tue, 24 Mar 2026 08:00:00 GMT"]
+        let items = (1...episodes).reversed().map { n in
+            """
+            <item><title>Episode \(n) &amp; friends</title><link>https://cli.example.com/\(n)</link>
+            <guid isPermaLink="false">cli-\(n)</guid><pubDate>\(dates[n - 1])</pubDate>
+            <itunes:duration>\(n * 10):00</itunes:duration>
+            <enclosure url="https://cdn.example.com/\(n).mp3" type="audio/mpeg" length="\(n * 1000)"/></item>
+            """
+        }
+        return """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel>
+            <title>CLI Show</title><link>https://cli.example.com/</link>
+            \(items.joined(separator: "\n"))
+            </channel></rss>
+            """
+    }
+
+    func testAddSyncFeedWatchShowRoundTrip() throws {
+        let feedURL = server.url("/show.xml")
+
+        let add = try feedctl(["channel", "add", feedURL, "--json"])
+        XCTAssertEqual(add.status, 0, add.stderr)
+        XCTAssertEqual(add.stderr, "")
+        let added = try XCTUnwrap(try add.json() as? [[String: Any]])
+        XCTAssertEqual(added.count, 1)
+        XCTAssertEqual(Set(added[0].keys), Self.channelKeys.union(["new_items"]))
+        XCTAssertEqual(added[0]["id"] as? Int, 1)
+        XCTAssertEqual(added[0]["platform"] as? String, "podcast")
+        XCTAssertEqual(added[0]["name"] as? String, "CLI Show")
+        XCTAssertEqual(added[0]["url"] as? String, feedURL)
+        XCTAssertEqual(added[0]["feed_url"] as? String, feedURL)
+        XCTAssertEqual(added[0]["items"] as? Int, 3)
+        XCTAssertEqual(added[0]["unwatched"] as? Int, 3)
+        XCTAssertEqual(added[0]["new_items"] as? Int, 3)
+        XCTAssertTrue(added[0]["last_error"] is NSNull)
+        let synced = try XCTUnwrap(added[0]["last_synced"] as? Int)
+        XCTAssertEqual(added[0]["next_poll"] as? Int, synced + 3600)
+
+        // Nothing changed: one 304.
+        let unchanged = try feedctl(["sync", "1", "--json"])
+        XCTAssertEqual(unchanged.status, 0, unchanged.stderr)
+        let report = try XCTUnwrap(try unchanged.json() as? [String: Any])
+        XCTAssertEqual(Set(report.keys), ["channels", "new_items", "errors"])
+        XCTAssertEqual(report["new_items"] as? Int, 0)
+        XCTAssertEqual(report["errors"] as? Int, 0)
+        let results = try XCTUnwrap(report["channels"] as? [[String: Any]])
+        XCTAssertEqual(results.count, 1)
+        XCTAssertEqual(Set(results[0].keys), ["id", "status", "new_items", "error", "seconds"])
+        XCTAssertEqual(results[0]["id"] as? Int, 1)
+        XCTAssertEqual(results[0]["status"] as? String, "unchanged")
+        XCTAssertEqual(results[0]["new_items"] as? Int, 0)
+        XCTAssertTrue(results[0]["error"] is NSNull)
+        XCTAssertNotNil(results[0]["seconds"] as? Double)
+        XCTAssertEqual(try server.stats().statuses("/show.xml"), [200, 304])
+
+        // A new episode.
+        try server.write("show.xml", Self.feed(episodes: 4))
+        let updated = try feedctl(["sync", "--all", "--json"])
+        XCTAssertEqual(updated.status, 0, updated.stderr)
+        let second = try XCTUnwrap(try updated.json() as? [String: Any])
+        XCTAssertEqual(second["new_items"] as? Int, 1)
+        XCTAssertEqual((second["channels"] as? [[String: Any]])?.first?["status"] as? String, "updated")
+
+        let feed = try feedctl(["feed", "--json"])
+        XCTAssertEqual(feed.status, 0, feed.stderr)
+        let items = try XCTUnwrap(try feed.json() as? [[String: Any]])
+        XCTAssertEqual(items.map { $0["item_id"] as? String }, ["cli-4", "cli-3", "cli-2", "cli-1"], "newest first")
+        XCTAssertEqual(Set(items[2].keys), Self.itemKeys)
+        let episode2 = items[2]
+        let id = try XCTUnwrap(episode2["id"] as? Int)
+        XCTAssertEqual(episode2["channel_id"] as? Int, 1)
+        XCTAssertEqual(episode2["channel"] as? String, "CLI Show")
+        XCTAssertEqual(episode2["platform"] as? String, "podcast")
+        XCTAssertEqual(episode2["title"] as? String, "Episode 2 & friends")
+        XCTAssertEqual(episode2["url"] as? String, "https://cli.example.com/2")
+        XCTAssertEqual(episode2["published"] as? Int, 1_773_129_600)
+        XCTAssertEqual(episode2["duration"] as? Int, 1200)
+        XCTAssertEqual(episode2["is_short"] as? Bool, false)
+        XCTAssertEqual(episode2["watched"] as? Bool, false)
+        XCTAssertEqual(episode2["progress"] as? Int, 0)
+        XCTAssertEqual(episode2["enclosure_url"] as? String, "https://cdn.example.com/2.mp3")
+        XCTAssertTrue(episode2["thumbnail"] is NSNull)
+
+        let watched = try feedctl(["watched", String(id)])
+        XCTAssertEqual(watched.status, 0, watched.stderr)
+        XCTAssertEqual(watched.text, "marked 1 item watched\n")
+
+        let show = try feedctl(["show", String(id), "--json"])
+        XCTAssertEqual(show.status, 0, show.stderr)
+        let shown = try XCTUnwrap(try show.json() as? [String: Any])
+        XCTAssertEqual(Set(shown.keys), Self.itemKeys)
+        XCTAssertEqual(shown["id"] as? Int, id)
+        XCTAssertEqual(shown["item_id"] as? String, "cli-2")
+        XCTAssertEqual(shown["watched"] as? Bool, true)
+
+        let list = try feedctl(["channel", "list", "--json"])
+        XCTAssertEqual(list.status, 0, list.stderr)
+        let channels = try XCTUnwrap(try list.json() as? [[String: Any]])
+        XCTAssertEqual(channels.count, 1)
+        XCTAssertEqual(Set(channels[0].keys), Self.channelKeys)
+        XCTAssertEqual(channels[0]["items"] as? Int, 4)
+        XCTAssertEqual(channels[0]["unwatched"] as? Int, 3)
+        XCTAssertTrue(channels[0]["last_error"] is NSNull)
+
+        let unwatched = try feedctl(["feed", "--unwatched", "--json"])
+        XCTAssertEqual(try XCTUnwrap(try unwatched.json() as? [[String: Any]]).map { $0["item_id"] as? String },
+                       ["cli-4", "cli-3", "cli-1"])
+    }
+
+    func testErrorsExitNonZeroWithOneLineOnStderr() throws {
+        let missing = server.url("/status/404")
+        let cases: [([String], String)] = [
+            (["channel", "add", missing], "feedctl: \(missing): HTTP 404 Not Found\n"),
+            (["channel", "add", "not a url"], "feedctl: not a url: not an http(s) URL\n"),
+            (["show", "999"], "feedctl: no item 999\n"),
+            (["channel", "show", "7"], "feedctl: no channel 7\n"),
+        ]
+        for (arguments, message) in cases {
+            let run = try feedctl(arguments)
+            XCTAssertEqual(run.status, 1, "\(arguments)")
+            XCTAssertEqual(run.stderr, message, "\(arguments)")
+            XCTAssertEqual(run.text, "", "\(arguments)")
+        }
+    }
+
+    /// A channel that fails is reported in the JSON; when every channel failed the command
+    /// also fails, with one line on stderr.
+    func testSyncReportsAFailingChannel() throws {
+        XCTAssertEqual(try feedctl(["channel", "add", server.url("/show.xml")]).status, 0)
+        try FileManager.default.removeItem(at: server.root.appendingPathComponent("show.xml"))
+
+        let run = try feedctl(["sync", "--all", "--json"])
+        XCTAssertEqual(run.status, 1)
+        XCTAssertEqual(run.stderr, "feedctl: 1 of 1 channels failed to sync\n")
+        let report = try XCTUnwrap(try run.json() as? [String: Any])
+        XCTAssertEqual(report["errors"] as? Int, 1)
+        let result = try XCTUnwrap((report["channels"] as? [[String: Any]])?.first)
+        XCTAssertEqual(result["status"] as? String, "error")
+        XCTAssertEqual(result["error"] as? String, "\(server.url("/show.xml")): HTTP 404 Not Found")
+
+        let list = try feedctl(["channel", "list", "--json"])
+        let channel = try XCTUnwrap((try list.json() as? [[String: Any]])?.first)
+        XCTAssertEqual(channel["items"] as? Int, 3, "a failed sync keeps the items")
+        XCTAssertEqual(channel["last_error"] as? String, "\(server.url("/show.xml")): HTTP 404 Not Found")
+    }
+
+    // MARK: running the binary
+
+    struct Run {
+        var status: Int32
+        var stdout: Data
+        var stderr: String
+        var text: String { String(decoding: stdout, as: UTF8.self) }
+        func json() throws -> Any { try JSONSerialization.jsonObject(with: stdout) }
+    }
+
+    /// Runs `feedctl ARGUMENTS --db <temp library>`.
+    func feedctl(_ arguments: [String]) throws -> Run {
+        let process = Process()
+        process.executableURL = try ParseCommandTests.feedctl()
+        process.arguments = arguments + ["--db", db]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: stdout, stderr: String(decoding: stderr, as: UTF8.self))
+    }
+}

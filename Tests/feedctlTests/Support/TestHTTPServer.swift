@@ -1,0 +1,1 @@
+../../FeedIngestTests/Support/TestHTTPServer.swift
