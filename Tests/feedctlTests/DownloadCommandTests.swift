@@ -5,14 +5,14 @@ import XCTest
 /// `feedctl download …` through the built binary, with a real library in a temp dir (--db)
 /// and a real HTTP server on 127.0.0.1.
 final class DownloadCommandTests: XCTestCase {
-    private var server: DownloadTestServer!
+    private var server: TestHTTPServer!
     private var dir: URL!
     private var db: String { dir.appendingPathComponent("lib/library.sqlite").path }
     private var media: String { dir.appendingPathComponent("lib/media").path }
     private let audio: [UInt8] = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ $0 >> 10) }
 
     override func setUpWithError() throws {
-        server = try DownloadTestServer()
+        server = try TestHTTPServer()
         try Data(audio).write(to: server.root.appendingPathComponent("ep.mp3"))
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("feedctl-dlcli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
