@@ -16,7 +16,7 @@ struct Feedctl: AsyncParsableCommand {
             SaveCommand.self, UnsaveCommand.self, SavedCommand.self, CollectionCommand.self, HistoryCommand.self,
             PlayCommand.self, PauseCommand.self, ResumeCommand.self, ToggleCommand.self, StopCommand.self,
             SeekCommand.self, VolumeCommand.self, StatusCommand.self, QueueCommand.self, NextCommand.self,
-            SleepCommand.self, SpeedCommand.self, ChaptersCommand.self, ChapterCommand.self,
+            SleepCommand.self, SpeedCommand.self, ChaptersCommand.self, ChapterCommand.self, DownloadCommand.self,
             DaemonCommand.self, QuitCommand.self,
         ])
 

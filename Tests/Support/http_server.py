@@ -13,6 +13,8 @@ Files under --root are served with ETag, Last-Modified, 304s and byte ranges. Te
   /loop                  redirects to itself forever
   /slow?bytes=N&delay=D  N bytes (Content-Length N), one byte every D seconds
   /truncated             announces 1000 bytes, sends 100, closes
+  /cut/PATH?after=N      the file PATH; a whole-file (200) answer announces every byte but
+                         closes after N; a Range request is served whole (so a resume works)
   /status/CODE?retry_after=V[&retry_after_in=S]   an error status; Retry-After V, or an
                          HTTP-date S seconds from now
   /html                  an HTML page, not a feed
@@ -105,6 +107,8 @@ class Handler(BaseHTTPRequestHandler):
             self.write(b"<" * 100)
             self.close_connection = True
             return
+        if path.startswith("/cut/"):
+            return self.cut_file(path[len("/cut/"):], int(q.get("after", "0")))
         if path.startswith("/status/"):
             headers = {}
             if "retry_after" in q:
@@ -206,6 +210,19 @@ class Handler(BaseHTTPRequestHandler):
             self.write(block[:size - self.entry["sent"]])
         if chunked:
             self.close_connection = True  # no Content-Length: the end of the body is the close
+
+    def cut_file(self, rel, after):
+        if "Range" in self.headers:
+            return self.serve_file(rel)
+        root = os.path.realpath(self.server.root)
+        full = os.path.realpath(os.path.join(root, rel))
+        if not full.startswith(root + os.sep) or not os.path.isfile(full):
+            return self.send(404, b"not found\n")
+        with open(full, "rb") as f:
+            data = f.read()
+        self.send_head(200, "application/octet-stream", len(data), {"Accept-Ranges": "bytes"})
+        self.write(data[:after])
+        self.close_connection = True
 
 
 def self_signed_context():

@@ -251,7 +251,9 @@ final class Transfer {
         case CURLE_PARTIAL_FILE:
             let expected = offInfo(CURLINFO_CONTENT_LENGTH_DOWNLOAD_T)
             let of = expected > 0 ? " of \(expected)" : ""
-            return error(.truncated, "connection closed after \(body.count)\(of) bytes")
+            // A download's body went to its file, not `body`: ask libcurl what this hop received.
+            let got = file == nil ? Int64(body.count) : offInfo(CURLINFO_SIZE_DOWNLOAD_T)
+            return error(.truncated, "connection closed after \(got)\(of) bytes")
         case CURLE_GOT_NOTHING:
             return error(.connection, "server closed the connection without a response")
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM,

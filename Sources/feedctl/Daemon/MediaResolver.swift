@@ -48,7 +48,10 @@ struct MediaResolver: Sendable {
     private func resolveItem(_ id: Int64, fromStart: Bool) async throws -> Resolved {
         let item = try library.item(id: id)
         let source: MediaSource
-        if let enclosure = item.enclosureURL {
+        if let local = DownloadStore(libraryPath: library.path).completedFile(item: id) {
+            // Downloaded by the user (`feedctl download`): the one case a library item plays a local file.
+            source = .localFile(local)
+        } else if let enclosure = item.enclosureURL {
             // Feed media is untrusted: http(s) only, never a local path.
             source = try MediaSource.parse(enclosure, allowLocalFiles: false)
         } else if let page = item.url, item.platform == .youtube || item.platform == .rumble {

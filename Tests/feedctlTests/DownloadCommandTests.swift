@@ -1,0 +1,159 @@
+import FeedIngest
+import Foundation
+import XCTest
+
+/// `feedctl download …` through the built binary, with a real library in a temp dir (--db)
+/// and a real HTTP server on 127.0.0.1.
+final class DownloadCommandTests: XCTestCase {
+    private var server: TestHTTPServer!
+    private var dir: URL!
+    private var db: String { dir.appendingPathComponent("lib/library.sqlite").path }
+    private var media: String { dir.appendingPathComponent("lib/media").path }
+    private let audio: [UInt8] = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ $0 >> 10) }
+
+    override func setUpWithError() throws {
+        server = try TestHTTPServer()
+        try Data(audio).write(to: server.root.appendingPathComponent("ep.mp3"))
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("feedctl-dlcli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        server.stop()
+        try? FileManager.default.removeItem(at: dir)
+    }
+
+    struct Run { var status: Int32; var stdout: String; var stderr: String }
+
+    private func feedctl(_ arguments: String...) throws -> Run { try feedctl(arguments) }
+
+    private func feedctl(_ arguments: [String]) throws -> Run {
+        let process = Process()
+        process.executableURL = try ParseCommandTests.feedctl()
+        process.arguments = arguments.flatMap { $0 == "DB" ? ["--db", db] : [$0] }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                   stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    private func json(_ text: String) throws -> Any { try JSONSerialization.jsonObject(with: Data(text.utf8)) }
+
+    /// A podcast channel with three episodes (newest first: whole, cut, old) and a YouTube
+    /// channel; returns the podcast episodes' library ids.
+    private func makeLibrary() throws -> (whole: Int64, cut: Int64, old: Int64) {
+        let library = try Library(path: db)
+        let show = try library.addChannel(platform: .podcast, sourceURL: "", feedURL: server.url("/feed.xml"), name: "Show", now: 1).id
+        let yt = try library.addChannel(platform: .youtube, sourceURL: "", feedURL: server.url("/yt.xml"), name: "Tube", now: 1).id
+        func episode(_ id: String, _ title: String, _ path: String, length: Int64?, published: Int64) -> Item {
+            Item(id: id, title: title, published: published,
+                 enclosure: Enclosure(url: server.url(path), type: "audio/mpeg", length: length))
+        }
+        _ = try library.ingest(items: [
+            episode("whole", "Whole: part 1/2", "/ep.mp3", length: Int64(audio.count), published: 300),
+            episode("cut", "Cut", "/cut/ep.mp3?after=1000", length: nil, published: 200),
+            episode("old", "Old", "/ep.mp3?old", length: Int64(audio.count), published: 100),
+        ], channelID: show, now: 1)
+        _ = try library.ingest(items: [Item(id: "v1", title: "Video", url: "https://www.youtube.com/watch?v=v1", published: 400)],
+                               channelID: yt, now: 1)
+        let items = try library.feed(filter: FeedFilter(channelID: show), now: 1000)
+        func id(_ itemID: String) throws -> Int64 { try XCTUnwrap(items.first { $0.itemID == itemID }?.id) }
+        return (try id("whole"), try id("cut"), try id("old"))
+    }
+
+    func testRoundTrip() throws {
+        let (whole, cut, old) = try makeLibrary()
+        let wholePath = "\(media)/\(whole)-Whole- part 1-2.mp3"
+
+        // One download fails (cut short) and one item doesn't exist: the other still lands.
+        let first = try feedctl("download", "DB", "--json", String(whole), String(cut), "9999")
+        XCTAssertEqual(first.status, 1)
+        let results = try XCTUnwrap(try json(first.stdout) as? [[String: Any]])
+        XCTAssertEqual(results.map { $0["status"] as? String }, ["downloaded", "failed", "failed"])
+        XCTAssertEqual(Set(results[0].keys), ["id", "title", "channel", "status", "path", "bytes", "error"])
+        XCTAssertEqual(results[0]["path"] as? String, wholePath)
+        XCTAssertEqual(results[0]["bytes"] as? Int, audio.count)
+        XCTAssertTrue(results[0]["error"] is NSNull)
+        XCTAssertEqual(results[2]["error"] as? String, "item 9999: not in the library")
+        XCTAssertEqual(Array(try Data(contentsOf: URL(fileURLWithPath: wholePath))), audio)
+        let errorLines = first.stderr.split(separator: "\n").sorted()
+        XCTAssertEqual(errorLines, [
+            "feedctl: item 9999: not in the library",
+            "feedctl: item \(cut): \(server.url("/cut/ep.mp3?after=1000")): connection closed after 1000 of \(audio.count) bytes",
+        ].sorted())
+
+        // The cut one is listed as partial.
+        let list = try feedctl("download", "list", "DB", "--json")
+        XCTAssertEqual(list.status, 0, list.stderr)
+        let files = try XCTUnwrap(try json(list.stdout) as? [[String: Any]])
+        XCTAssertEqual(files.map { $0["id"] as? Int }, [Int(whole), Int(cut)])
+        XCTAssertEqual(files.map { $0["complete"] as? Bool }, [true, false])
+        XCTAssertEqual(files.map { $0["bytes"] as? Int }, [audio.count, 1000])
+        XCTAssertEqual(files.map { $0["title"] as? String }, ["Whole: part 1/2", "Cut"])
+        XCTAssertEqual(files.map { $0["channel"] as? String }, ["Show", "Show"])
+        XCTAssertEqual(files[1]["path"] as? String, "\(media)/\(cut)-Cut.mp3.part")
+        XCTAssertEqual(Set(files[0].keys), ["id", "title", "channel", "channel_id", "path", "bytes", "expected_bytes", "complete"])
+
+        // Resumed with a Range request.
+        let resumed = try feedctl("download", "DB", String(cut))
+        XCTAssertEqual(resumed.status, 0, resumed.stderr)
+        XCTAssertEqual(resumed.stdout, "downloaded \(cut) \(media)/\(cut)-Cut.mp3 (200 kB)\n")
+        XCTAssertEqual(try server.stats().log.filter { $0.path == "/cut/ep.mp3" }.map(\.status), [200, 206])
+
+        // --auto 2: the newest two are there already; the third is left alone.
+        let auto = try feedctl("download", "DB", "--auto", "2")
+        XCTAssertEqual(auto.status, 0, auto.stderr)
+        XCTAssertEqual(auto.stdout, """
+            already    \(whole) \(wholePath)
+            already    \(cut) \(media)/\(cut)-Cut.mp3
+            channel 1 Show: newest 2: 0 downloaded, 2 already there, 0 failed
+
+            """)
+        XCTAssertFalse(try FileManager.default.contentsOfDirectory(atPath: media).contains { $0.hasPrefix("\(old)-") })
+
+        // remove, then remove again: one line on stderr and a non-zero status.
+        let removed = try feedctl("download", "remove", "DB", String(whole))
+        XCTAssertEqual(removed.status, 0, removed.stderr)
+        XCTAssertEqual(removed.stdout, "removed \(whole) \(wholePath)\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: wholePath))
+        let again = try feedctl("download", "remove", "DB", String(whole))
+        XCTAssertEqual(again.status, 1)
+        XCTAssertEqual(again.stderr, "feedctl: item \(whole): not downloaded\n")
+    }
+
+    func testAutoJSONAndPrune() throws {
+        let (whole, cut, old) = try makeLibrary()
+        XCTAssertEqual(try feedctl("download", "DB", String(old)).status, 0)
+
+        let auto = try feedctl("download", "DB", "--auto", "1", "--prune", "--json")
+        XCTAssertEqual(auto.status, 0, auto.stderr)
+        let report = try XCTUnwrap(try json(auto.stdout) as? [String: Any])
+        XCTAssertEqual(Set(report.keys), ["keep", "channels", "results", "pruned"])
+        XCTAssertEqual(report["keep"] as? Int, 1)
+        let channels = try XCTUnwrap(report["channels"] as? [[String: Any]])
+        XCTAssertEqual(channels.map { $0["name"] as? String }, ["Show"])  // podcasts only
+        XCTAssertEqual(channels.first?["items"] as? [Int], [Int(whole)])
+        let results = try XCTUnwrap(report["results"] as? [[String: Any]])
+        XCTAssertEqual(results.map { $0["id"] as? Int }, [Int(whole)])
+        XCTAssertEqual(results.map { $0["status"] as? String }, ["downloaded"])
+        let pruned = try XCTUnwrap(report["pruned"] as? [[String: Any]])
+        XCTAssertEqual(pruned.map { $0["id"] as? Int }, [Int(old)])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: media), ["\(whole)-Whole- part 1-2.mp3"])
+        _ = cut
+    }
+
+    func testUsageErrorsAreOneLine() throws {
+        _ = try makeLibrary()
+        for arguments in [["download", "DB"], ["download", "DB", "--prune", "1"], ["download", "DB", "--auto", "0"]] {
+            let run = try feedctl(arguments)
+            XCTAssertNotEqual(run.status, 0, "\(arguments)")
+            XCTAssertEqual(run.stderr.filter { $0 == "\n" }.count, 1, run.stderr)
+            XCTAssertTrue(run.stderr.hasPrefix("feedctl: "), run.stderr)
+        }
+    }
+}

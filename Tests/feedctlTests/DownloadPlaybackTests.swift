@@ -1,0 +1,31 @@
+import FeedIngest
+import Foundation
+import XCTest
+
+/// A downloaded item plays from its file: downloaded over HTTP, then the server is stopped,
+/// and the daemon plays the item anyway (its tone reaches the null sink).
+final class DownloadPlaybackTests: DaemonTestCase {
+    func testDownloadedItemPlaysWithTheServerGone() throws {
+        let server = try TestHTTPServer()
+        try FileManager.default.copyItem(at: media.segments, to: server.root.appendingPathComponent("segments.mp3"))
+        let library = try Library(path: world.db)
+        let show = try library.addChannel(platform: .podcast, sourceURL: "", feedURL: server.url("/downloads.xml"),
+                                          name: "Tones", now: 1).id
+        _ = try library.ingest(items: [Item(id: "dl-tones", title: "Tones", published: 1,
+                                            enclosure: Enclosure(url: server.url("/segments.mp3"), type: "audio/mpeg"))],
+                               channelID: show, now: 1)
+        let id = try XCTUnwrap(library.feed(filter: FeedFilter(channelID: show), now: 1).first?.id)
+
+        try succeed("download", String(id))
+        let enclosure = server.url("/segments.mp3")
+        server.stop()  // from now on the enclosure URL refuses connections
+        XCTAssertNotEqual(try ProcessRunner.capture("/usr/bin/curl", ["-sS", "--max-time", "5", "-o", "/dev/null", enclosure]).status, 0)
+
+        try startDaemon()
+        try succeed("play", String(id))
+        let playing = try waitForStatus("item \(id) playing") { $0.string("status") == "playing" && ($0.double("position") ?? 0) > 0 }
+        XCTAssertEqual(playing["item_id"] as? Int, Int(id))
+        XCTAssertTrue(playing.isNull("error"), "\(playing)")
+        assertTone(try record(1), 440, "the downloaded file's first segment")
+    }
+}
