@@ -69,7 +69,10 @@ extension MPRISTests {
         XCTAssertEqual(next.output, "chapter 2/3: Part two")
         let status = try daemon.status()
         XCTAssertEqual(status["chapter"] as? String, "Part two")
-        XCTAssertEqual(status["position"] as? Double ?? -1, 4, accuracy: 0.5)
+        // At chapter 2's start (4 s); the status is read a moment after the jump, so allow the
+        // time it takes a loaded machine to answer, but never the previous chapter or far into this one.
+        let position = status["position"] as? Double ?? -1
+        XCTAssertTrue((3.5...6).contains(position), "position after `chapter next`: \(position)")
         let text = try daemon.cli(["chapters"]).stdout
         XCTAssertTrue(text.contains("* 2  0:04  Part two"), text)
         XCTAssertTrue(text.contains("  1  0:00  Intro"), text)
