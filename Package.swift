@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "feedctl", targets: ["feedctl"]),
+        .executable(name: "feedctl-daemon", targets: ["feedctl-daemon"]),
         .library(name: "FeedIngest", targets: ["FeedIngest"]),
         .library(name: "PlayerCore", targets: ["PlayerCore"]),
         .library(name: "NowPlaying", targets: ["NowPlaying"]),
@@ -30,8 +31,19 @@ let package = Package(
         .target(name: "PlayerCore", dependencies: ["CFFmpeg", "CPulse", "NowPlaying"]),
         // Benchmarks' entry point (bench/decode, bench/playback); not installed.
         .executableTarget(name: "playercore-bench", dependencies: ["PlayerCore", "NowPlaying"]),
+        // What the CLI and the daemon share: the control protocol and socket, CLI plumbing.
+        .target(name: "FeedctlControl", dependencies: [
+            "FeedIngest", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        // The CLI links no FFmpeg, PulseAudio or sd-bus: every `feedctl status` or `pause` would
+        // otherwise pay ~70 ms for the dynamic loader to resolve FFmpeg's ~160 libraries.
         .executableTarget(name: "feedctl", dependencies: [
-            "FeedIngest", "PlayerCore", "NowPlaying", "CSDBus",
+            "FeedIngest", "FeedctlControl",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        // The player daemon (`feedctl daemon` runs it): PlayerCore, the control server, MPRIS.
+        .executableTarget(name: "feedctl-daemon", dependencies: [
+            "FeedIngest", "FeedctlControl", "PlayerCore", "NowPlaying", "CSDBus",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

@@ -10,9 +10,10 @@ bash scripts/install-deps.sh
 source scripts/env.sh
 
 echo "== building feedctl (release)"
+swift build -c release --product feedctl-daemon 2>&1 | grep -E "error" || true
 swift build -c release --product feedctl 2>&1 | grep -E 'error|warning: unre|Compiling feedctl|Build complete' || true
 bin="$(swift build -c release --show-bin-path)/feedctl"
-[[ -x $bin ]] || { echo "build failed" >&2; exit 1; }
+[[ -x $bin && -x ${bin}-daemon ]] || { echo "build failed" >&2; exit 1; }
 
 work=$(mktemp -d /tmp/feedctl-demo.XXXXXX)
 server_pid=""; rec_pid=""

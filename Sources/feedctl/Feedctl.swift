@@ -1,3 +1,4 @@
+import FeedctlControl
 import ArgumentParser
 import FeedIngest
 import Foundation

@@ -1,3 +1,4 @@
+import FeedctlControl
 import CCurl
 import FeedIngest
 

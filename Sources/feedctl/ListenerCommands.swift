@@ -1,3 +1,4 @@
+import FeedctlControl
 import ArgumentParser
 import Foundation
 
@@ -57,7 +58,7 @@ struct SpeedCommand: ParsableCommand {
             let response = try options.send(ControlRequest(cmd: "speed", value: value), autostart: false)
             if options.json, let status = response.status { return try StatusPrinter.print(status, json: true) }
             if let message = response.message { print(message) }
-            else { print("speed \(PlayerService.format(response.status?.rate ?? 1))×") }
+            else { print("speed \(RateText.format(response.status?.rate ?? 1))×") }
         }
     }
 

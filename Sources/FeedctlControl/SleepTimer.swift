@@ -2,8 +2,8 @@ import Foundation
 
 /// The sleep timer's setting, as a value: when to stop, or stop when the current item ends.
 /// The fade is the last `fadeSeconds` before the deadline.
-struct SleepTimer: Sendable, Equatable {
-    enum Mode: Sendable, Equatable {
+package struct SleepTimer: Sendable, Equatable {
+    package enum Mode: Sendable, Equatable {
         case off
         /// Stop at this wall-clock time (Unix seconds, fractional).
         case at(Double)
@@ -11,11 +11,11 @@ struct SleepTimer: Sendable, Equatable {
         case endOfItem
     }
 
-    static let fadeSeconds = 10.0
-    var mode: Mode = .off
+    package static let fadeSeconds = 10.0
+    package var mode: Mode = .off
 
     /// `status`'s `sleep_at`: the deadline, or for end-of-item the current item's expected end.
-    func sleepAt(now: Double, remaining: Double?) -> Int64? {
+    package func sleepAt(now: Double, remaining: Double?) -> Int64? {
         switch mode {
         case .off: return nil
         case .at(let deadline): return Int64(deadline.rounded())
@@ -24,14 +24,14 @@ struct SleepTimer: Sendable, Equatable {
     }
 
     /// The volume factor at `now` for a deadline timer: 1 until the fade starts, then down to 0.
-    static func fadeFactor(now: Double, deadline: Double) -> Double {
+    package static func fadeFactor(now: Double, deadline: Double) -> Double {
         let left = deadline - now
         if left >= fadeSeconds { return 1 }
         return max(0, left / fadeSeconds)
     }
 
     /// Parses `30m`, `90s`, `1h30m`, `45` (minutes), `1:30:00`.
-    static func parseDuration(_ text: String) -> Double? {
+    package static func parseDuration(_ text: String) -> Double? {
         let t = text.trimmingCharacters(in: .whitespaces).lowercased()
         if t.contains(":") { return DurationText.clock(t) }
         if let minutes = Double(t), minutes.isFinite, minutes > 0 { return minutes * 60 }
@@ -50,14 +50,25 @@ struct SleepTimer: Sendable, Equatable {
         guard number.isEmpty, sawUnit, total > 0 else { return nil }
         return total
     }
+
+    package init(mode: Mode = .off) {
+        self.mode = mode
+    }
 }
 
-enum DurationText {
+package enum DurationText {
     /// `H:MM:SS` or `MM:SS` in seconds.
-    static func clock(_ t: String) -> Double? {
+    package static func clock(_ t: String) -> Double? {
         let parts = t.split(separator: ":").map { Double($0) }
         guard (2...3).contains(parts.count), parts.allSatisfy({ $0 != nil && $0! >= 0 }) else { return nil }
         let total = parts.compactMap { $0 }.reduce(0) { $0 * 60 + $1 }
         return total > 0 ? total : nil
+    }
+}
+
+/// A speed as people read it: `1.0`, `1.5`, `1.25`.
+package enum RateText {
+    package static func format(_ rate: Double) -> String {
+        rate == rate.rounded() ? String(format: "%.1f", rate) : String(format: "%g", rate)
     }
 }

@@ -1,3 +1,4 @@
+import FeedctlControl
 import FeedIngest
 import Foundation
 import PlayerCore

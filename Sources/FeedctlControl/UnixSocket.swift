@@ -5,21 +5,25 @@ import Foundation
 import Synchronization
 
 /// Errors of the control socket, each a line a person can act on.
-struct SocketError: Error, CustomStringConvertible {
-    let description: String
+package struct SocketError: Error, CustomStringConvertible {
+    package let description: String
     /// errno of the failing call, when there was one.
-    var code: Int32 = 0
+    package var code: Int32 = 0
 
-    static func posix(_ call: String, _ path: String) -> SocketError {
+    package static func posix(_ call: String, _ path: String) -> SocketError {
         let e = errno
         return SocketError(description: "\(call) \(path): \(String(cString: strerror(e)))", code: e)
+    }
+
+    package init(description: String, code: Int32 = 0) {
+        self.description = description; self.code = code
     }
 }
 
 /// Where the daemon listens: `--socket`, else `FEEDCTL_SOCKET`, else
 /// `$XDG_RUNTIME_DIR/feedctl/player.sock` (fallback `/tmp/feedctl-UID/player.sock`).
-enum SocketPath {
-    static func resolve(_ explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+package enum SocketPath {
+    package static func resolve(_ explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let explicit, !explicit.isEmpty { return explicit }
         if let env = environment["FEEDCTL_SOCKET"], !env.isEmpty { return env }
         if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return runtime + "/feedctl/player.sock" }
@@ -29,24 +33,24 @@ enum SocketPath {
 
 /// A connected stream socket carrying one JSON object per line. Reads are from one thread;
 /// writes may come from any thread (serialized by a lock), so events and responses never interleave.
-final class LineConnection: @unchecked Sendable {
+package final class LineConnection: @unchecked Sendable {
     private let fd: Int32
     private var buffer: [UInt8] = []
     private let writeLock = NSLock()
     private var closed = false
     /// Longest line accepted; a peer sending more is cut off (a malformed or hostile client).
-    static let maxLine = 1 << 20
+    package static let maxLine = 1 << 20
 
-    init(fd: Int32) { self.fd = fd }
+    package init(fd: Int32) { self.fd = fd }
     deinit { close() }
 
-    func close() {
+    package func close() {
         writeLock.lock(); defer { writeLock.unlock() }
         if !closed { closed = true; Glibc.close(fd) }
     }
 
     /// Connects to the daemon at `path`.
-    static func connect(to path: String) throws(SocketError) -> LineConnection {
+    package static func connect(to path: String) throws(SocketError) -> LineConnection {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw .posix("socket", path) }
         var addr = try unixAddress(path)
@@ -58,7 +62,7 @@ final class LineConnection: @unchecked Sendable {
     }
 
     /// Reads one line (without the newline); nil at end of stream.
-    func readLine() throws(SocketError) -> [UInt8]? {
+    package func readLine() throws(SocketError) -> [UInt8]? {
         while true {
             if let nl = buffer.firstIndex(of: 10) {
                 let line = Array(buffer[..<nl])
@@ -81,14 +85,14 @@ final class LineConnection: @unchecked Sendable {
     }
 
     /// Sets a receive timeout so a silent peer cannot block a client forever.
-    func setReadTimeout(seconds: Double) {
+    package func setReadTimeout(seconds: Double) {
         var tv = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - Double(Int(seconds))) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
     }
 
     /// Writes `line` plus a newline; false when the peer has gone.
     @discardableResult
-    func writeLine(_ line: [UInt8]) -> Bool {
+    package func writeLine(_ line: [UInt8]) -> Bool {
         writeLock.lock(); defer { writeLock.unlock() }
         guard !closed else { return false }
         var data = line
@@ -105,12 +109,12 @@ final class LineConnection: @unchecked Sendable {
 
 /// A listening Unix socket private to its user: directory 0700, socket 0600; a stale socket
 /// (nobody answering) is removed, a live one means another daemon runs and we refuse.
-final class UnixListener: @unchecked Sendable {
-    let path: String
+package final class UnixListener: @unchecked Sendable {
+    package let path: String
     private let fd: Int32
     private let closed = Mutex(false)
 
-    init(path: String) throws(SocketError) {
+    package init(path: String) throws(SocketError) {
         self.path = path
         let dir = (path as NSString).deletingLastPathComponent
         try Self.preparePrivateDirectory(dir)
@@ -136,7 +140,7 @@ final class UnixListener: @unchecked Sendable {
     }
 
     /// Blocks until a client connects; nil once the listener is closed.
-    func accept() -> LineConnection? {
+    package func accept() -> LineConnection? {
         while true {
             let client = Glibc.accept(fd, nil, nil)
             if client >= 0 {
@@ -152,14 +156,14 @@ final class UnixListener: @unchecked Sendable {
 
     /// Stops listening and removes the socket; only the first call acts (a second close could hit
     /// a reused descriptor, a second unlink a newer daemon's socket).
-    func close() {
+    package func close() {
         guard closed.withLock({ was in defer { was = true }; return !was }) else { return }
         shutdown(fd, Int32(SHUT_RDWR))
         Glibc.close(fd)
         unlink(path)
     }
 
-    static func preparePrivateDirectory(_ dir: String) throws(SocketError) {
+    package static func preparePrivateDirectory(_ dir: String) throws(SocketError) {
         var st = stat()
         if stat(dir, &st) != 0 {
             guard mkdir(dir, 0o700) == 0 || errno == EEXIST else { throw .posix("mkdir", dir) }

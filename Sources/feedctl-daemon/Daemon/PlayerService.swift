@@ -1,3 +1,4 @@
+import FeedctlControl
 import FeedIngest
 import Foundation
 import NowPlaying
@@ -322,7 +323,7 @@ actor PlayerService: ControlHandler {
         let rate = Player.normalizedRate(value)
         player.setRate(rate)
         await settle { $0.rate == rate }
-        var message = "speed \(Self.format(rate))×"
+        var message = "speed \(RateText.format(rate))×"
         if let key = player.snapshot.itemKey, let id = MediaResolver.itemID(fromKey: key) {
             let item = try library.item(id: id)
             try library.setSpeed(channelID: item.channelID, rate)
@@ -331,9 +332,6 @@ actor PlayerService: ControlHandler {
         return message
     }
 
-    static func format(_ rate: Double) -> String {
-        rate == rate.rounded() ? String(format: "%.1f", rate) : String(format: "%g", rate)
-    }
 
     // MARK: Sleep timer
 
@@ -415,10 +413,6 @@ actor PlayerService: ControlHandler {
     }
 }
 
-struct ServiceError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
 
 extension PlaybackStatus {
     /// The contract's lowercase word.

@@ -1,3 +1,4 @@
+import FeedctlControl
 import CSDBus
 import Foundation
 import NowPlaying

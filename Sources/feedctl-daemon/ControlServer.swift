@@ -1,3 +1,4 @@
+import FeedctlControl
 import Foundation
 
 /// What the daemon does with requests; the server only moves lines.

@@ -1,3 +1,4 @@
+import FeedctlControl
 import ArgumentParser
 import FeedIngest
 import Foundation
@@ -5,9 +6,10 @@ import PlayerCore
 
 /// `feedctl daemon`: the background player. Listens on the private control socket, plays,
 /// saves progress to the library, and keeps subscriptions fresh on a schedule.
+@main
 struct DaemonCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "daemon",
+        commandName: "feedctl daemon",
         abstract: "Run the player daemon (foreground; --detach to background it).")
     @OptionGroup var library: LibraryOptions
     @OptionGroup var socket: SocketOptions
@@ -87,9 +89,20 @@ struct DaemonCommand: AsyncParsableCommand {
     }
 }
 
-struct SocketOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Control socket (default: $FEEDCTL_SOCKET, else $XDG_RUNTIME_DIR/feedctl/player.sock).", valueName: "path"))
-    var socket: String?
-
-    var path: String { SocketPath.resolve(socket) }
+extension DaemonCommand {
+    /// Errors as one line on stderr (`feedctl: …`), as the CLI prints them.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand { try await asyncCommand.run() } else { try command.run() }
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success { print(fullMessage(for: error)) }
+            else {
+                let message = message(for: error)
+                if !message.isEmpty { printError(message.replacingOccurrences(of: "Error: ", with: "")) }
+            }
+            Foundation.exit(code.rawValue)
+        }
+    }
 }

@@ -4,13 +4,13 @@ import Glibc
 import Foundation
 
 /// The CLI's side of the control socket: one request, one response; starts the daemon on demand.
-struct ControlClient {
-    let socketPath: String
-    let connection: LineConnection
+package struct ControlClient {
+    package let socketPath: String
+    package let connection: LineConnection
 
     /// Connects to the daemon; when none runs and `autostart` is set, starts one
     /// (`feedctl daemon --detach` with the same socket and library) and waits for it.
-    static func connect(socketPath: String, database: String?, autostart: Bool) throws -> ControlClient {
+    package static func connect(socketPath: String, database: String?, autostart: Bool) throws -> ControlClient {
         let first: SocketError
         do {
             return ControlClient(socketPath: socketPath, connection: try LineConnection.connect(to: socketPath))
@@ -26,7 +26,7 @@ struct ControlClient {
     }
 
     /// Sends a request and waits (bounded) for its response.
-    func send(_ request: ControlRequest, timeout: Double = 30) throws -> ControlResponse {
+    package func send(_ request: ControlRequest, timeout: Double = 30) throws -> ControlResponse {
         connection.setReadTimeout(seconds: timeout)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
@@ -40,23 +40,37 @@ struct ControlClient {
     }
 
     /// Reads the next event line of a subscription; nil when the daemon goes away.
-    func nextEvent() throws -> ControlEvent? {
+    package func nextEvent() throws -> ControlEvent? {
         connection.setReadTimeout(seconds: 0)
         guard let line = try connection.readLine() else { return nil }
         return try JSONDecoder().decode(ControlEvent.self, from: Data(line))
     }
+
+    package init(socketPath: String, connection: LineConnection) {
+        self.socketPath = socketPath; self.connection = connection
+    }
 }
 
 /// Starts `feedctl daemon` in the background, in its own session, logging to a file.
-enum Daemonizer {
-    static func logPath(forSocket socketPath: String) -> String {
+package enum Daemonizer {
+    /// `feedctl-daemon`, installed beside `feedctl` (both are products of this package).
+    package static func daemonExecutable() throws -> String {
+        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let path = (me as NSString).deletingLastPathComponent + "/feedctl-daemon"
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw SocketError(description: "the player daemon is not installed: no executable \(path) (swift build builds it)")
+        }
+        return path
+    }
+
+    package static func logPath(forSocket socketPath: String) -> String {
         (socketPath as NSString).deletingLastPathComponent + "/daemon.log"
     }
 
-    static func startDetached(socketPath: String, database: String?, extra: [String] = []) throws {
+    package static func startDetached(socketPath: String, database: String?, extra: [String] = []) throws {
         try UnixListener.preparePrivateDirectory((socketPath as NSString).deletingLastPathComponent)
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        var args = [executable, "daemon", "--socket", socketPath]
+        let executable = try daemonExecutable()
+        var args = [executable, "--socket", socketPath]
         if let database { args += ["--db", database] }
         args += extra
         let log = logPath(forSocket: socketPath)

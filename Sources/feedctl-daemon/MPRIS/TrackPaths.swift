@@ -1,3 +1,4 @@
+import FeedctlControl
 import CSDBus
 import NowPlaying
 

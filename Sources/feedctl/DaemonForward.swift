@@ -1,0 +1,22 @@
+import ArgumentParser
+import FeedctlControl
+import Foundation
+
+/// `feedctl daemon …` runs `feedctl-daemon …`: the player lives in its own executable so that
+/// this one, which every `status`/`pause` starts, links no FFmpeg, PulseAudio or sd-bus.
+struct DaemonCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "daemon",
+        abstract: "Run the player daemon (foreground; --detach to background it). `feedctl daemon --help` lists its options.")
+    @Argument(parsing: .allUnrecognized, help: "Options for the daemon: --detach, --db, --socket, --sync-every, --seek-step, --speed.")
+    var options: [String] = []
+
+    func run() throws {
+        try runReporting {
+            let daemon = try Daemonizer.daemonExecutable()
+            var argv: [UnsafeMutablePointer<CChar>?] = ([daemon] + options).map { strdup($0) } + [nil]
+            execv(daemon, &argv)
+            throw ServiceError("cannot run \(daemon): \(String(cString: strerror(errno)))")
+        }
+    }
+}
