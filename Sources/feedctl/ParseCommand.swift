@@ -30,8 +30,13 @@ struct ParseCommand: ParsableCommand {
         do throws(FeedError) {
             let isURL = source.lowercased().hasPrefix("http://") || source.lowercased().hasPrefix("https://")
             if isURL {
-                let download = try HTTPDownload.get(source, maxBytes: ParseOptions().maxBytes)
-                let options = ParseOptions(documentURL: download.effectiveURL, httpCharset: download.charset)
+                let download: FetchResponse
+                do {
+                    download = try Fetcher(concurrency: 1).fetchBlocking(FetchRequest(url: source, maxBytes: ParseOptions().maxBytes))
+                } catch {
+                    throw FeedError.io("can't fetch \(source): \(error.reason)")
+                }
+                let options = ParseOptions(documentURL: download.finalURL, httpCharset: download.charset)
                 let feed = try FeedParser.parse(download.body, options: options)
                 if json {
                     out.append(FeedJSON.document(feed))
