@@ -6,7 +6,7 @@ import Testing
 @Suite struct StoreMigrationTests {
     @Test func freshLibraryHasAllMigrationsAndWAL() throws {
         let t = try TestLibrary()
-        #expect(try t.library.appliedMigrations() == ["v1-initial", "v2-playback-speed", "v3-item-watch-state", "v4-chapters-cache"])
+        #expect(try t.library.appliedMigrations() == ["v1-initial", "v2-playback-speed", "v3-item-watch-state", "v4-chapters-cache", "v5-remembered-speed"])
         let mode = try t.library.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")
         let fk = try t.library.read { db in try Int.fetchOne(db, sql: "PRAGMA foreign_keys") }
@@ -38,9 +38,9 @@ import Testing
             }
         }
         let library = try Library(path: path)
-        #expect(try library.appliedMigrations() == ["v1-initial", "v2-playback-speed", "v3-item-watch-state", "v4-chapters-cache"])
+        #expect(try library.appliedMigrations() == ["v1-initial", "v2-playback-speed", "v3-item-watch-state", "v4-chapters-cache", "v5-remembered-speed"])
         let channel = try library.channel(id: 7)
-        #expect(channel.name == "X" && channel.etag == "\"abc\"" && channel.consecutiveErrors == 2 && channel.speed == 1.0)
+        #expect(channel.name == "X" && channel.etag == "\"abc\"" && channel.consecutiveErrors == 2 && channel.speed == nil)
         let item = try library.item(id: 42)
         #expect(item.title == "First" && item.watched && item.duration == 61 && item.channel == "X")
         #expect(try library.saved().map(\.id) == [42])
@@ -55,5 +55,27 @@ import Testing
         #expect(try library.feed(mode: .catchUp, days: 30, now: 1002).map(\.id) == [43, 42])
         try library.setSpeed(channelID: 7, 1.5)
         #expect(try library.channel(id: 7).speed == 1.5)
+        // A chosen 1× is remembered too (v2's default of 1.0 could not say so).
+        try library.setSpeed(channelID: 7, 1.0)
+        #expect(try library.channel(id: 7).speed == 1.0)
+    }
+
+    @Test func rememberedSpeedsSurviveTheV5Upgrade() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("feedctl-v5-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("library.sqlite").path
+        do {
+            let old = try Library(path: path, migrateUpTo: "v4-chapters-cache")
+            try old.write { db in
+                try db.execute(sql: """
+                    INSERT INTO channels (id, platform, source_url, feed_url, name, added_at, speed)
+                    VALUES (1, 'podcast', 'u1', 'f1', 'Fast', 1, 1.5), (2, 'podcast', 'u2', 'f2', 'Plain', 1, 1.0)
+                    """)
+            }
+        }
+        let library = try Library(path: path)
+        #expect(try library.channel(id: 1).speed == 1.5)
+        #expect(try library.channel(id: 2).speed == nil, "1.0 was v2's default, not a choice")
     }
 }

@@ -25,8 +25,8 @@ public struct Channel: Sendable, Equatable {
     public var etag: String?
     public var lastModified: String?
     public var bodyHash: String?
-    /// Playback speed the player uses for this channel's items.
-    public var speed: Double
+    /// Playback speed remembered for this channel's items; nil when none was ever chosen.
+    public var speed: Double?
 }
 
 extension Channel: FetchableRecord {
@@ -46,6 +46,6 @@ extension Channel: FetchableRecord {
         etag = row["etag"]
         lastModified = row["last_modified"]
         bodyHash = row["body_hash"]
-        speed = row["speed"]
+        speed = (row["speed_set"] as Bool? ?? false) ? row["speed"] : nil
     }
 }

@@ -140,7 +140,7 @@ extension Library {
     public func setSpeed(channelID: Int64, _ speed: Double) throws(LibraryError) {
         guard speed >= 0.25, speed <= 4 else { throw .invalid("speed \(speed) is outside 0.25…4") }
         try write { db in
-            try db.execute(sql: "UPDATE channels SET speed = ? WHERE id = ?", arguments: [speed, channelID])
+            try db.execute(sql: "UPDATE channels SET speed = ?, speed_set = 1 WHERE id = ?", arguments: [speed, channelID])
             if db.changesCount == 0 { throw LibraryError.noChannel(channelID) }
         }
     }

@@ -9,11 +9,12 @@ enum Schema {
         migrator.registerMigration("v2-playback-speed", migrate: v2PlaybackSpeed)
         migrator.registerMigration("v3-item-watch-state", migrate: v3ItemWatchState)
         migrator.registerMigration("v4-chapters-cache", migrate: v4ChaptersCache)
+        migrator.registerMigration("v5-remembered-speed", migrate: v5RememberedSpeed)
         return migrator
     }
 
     /// Names of all migrations, oldest first (tests migrate up to a given one).
-    static let migrationNames = ["v1-initial", "v2-playback-speed", "v3-item-watch-state", "v4-chapters-cache"]
+    static let migrationNames = ["v1-initial", "v2-playback-speed", "v3-item-watch-state", "v4-chapters-cache", "v5-remembered-speed"]
 
     static func v1Initial(_ db: Database) throws {
         try db.execute(sql: """
@@ -121,6 +122,15 @@ enum Schema {
         try db.execute(sql: """
             ALTER TABLE channels ADD COLUMN speed REAL NOT NULL DEFAULT 1.0
                 CHECK (speed >= 0.25 AND speed <= 4.0)
+            """)
+    }
+
+    /// Whether a channel's speed was chosen (v2's default of 1.0 could not tell "remembered 1×"
+    /// from "never set"). Speeds other than 1.0 can only have been set, so they count as chosen.
+    static func v5RememberedSpeed(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE channels ADD COLUMN speed_set INTEGER NOT NULL DEFAULT 0 CHECK (speed_set IN (0, 1));
+            UPDATE channels SET speed_set = 1 WHERE speed <> 1.0;
             """)
     }
 

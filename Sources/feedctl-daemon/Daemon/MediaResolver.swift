@@ -70,10 +70,9 @@ struct MediaResolver: Sendable {
                         entry: QueueEntry(target: String(id), title: item.title, itemID: id))
     }
 
-    /// The channel's remembered speed; 1 (the column's default) means none was set: the daemon's default.
+    /// The channel's remembered speed, else the daemon's default.
     func channelRate(_ channelID: Int64) throws -> Double {
-        let speed = try library.channel(id: channelID).speed
-        return speed == 1 ? defaultRate : Player.normalizedRate(speed)
+        try library.channel(id: channelID).speed.map(Player.normalizedRate) ?? defaultRate
     }
 
     /// `yt-dlp -f bestaudio -g URL`: the direct audio URL of a YouTube or Rumble video.
