@@ -222,7 +222,10 @@ public final class Player: @unchecked Sendable {
     private func handle(_ command: Command) {
         do throws(PlayerError) {
             switch command {
-            case .play(let request): try start(request)
+            case .play(let request):
+                // A start that fails ends that item with its error (a queue moves on); a
+                // session it replaced has already ended.
+                do throws(PlayerError) { try start(request) } catch { failUnlessSuperseded(error, starting: request.itemKey) }
             case .pause: try pauseNow()
             case .resume: try resumeNow()
             case .toggle: if status == .playing { try pauseNow() } else { try resumeNow() }
@@ -247,11 +250,11 @@ public final class Player: @unchecked Sendable {
 
     /// A `play` or `stop` posted meanwhile aborts blocking reads: that is not the item failing,
     /// the queued command decides what happens next.
-    private func failUnlessSuperseded(_ error: PlayerError) {
+    private func failUnlessSuperseded(_ error: PlayerError, starting itemKey: String? = nil) {
         cond.lock()
         let superseded = (interrupt?.isAborted ?? false) && !commands.isEmpty
         cond.unlock()
-        if !superseded { fail(error) }
+        if !superseded { fail(error, starting: itemKey) }
     }
 
     private func start(_ request: PlayRequest) throws(PlayerError) {
@@ -401,8 +404,8 @@ public final class Player: @unchecked Sendable {
         endSession(saving: false)
     }
 
-    private func fail(_ error: PlayerError) {
-        if let session { tracker.ended(itemKey: session.request.itemKey, error: error) }
+    private func fail(_ error: PlayerError, starting startingKey: String? = nil) {
+        if let key = session?.request.itemKey ?? startingKey { tracker.ended(itemKey: key, error: error) }
         endSession(saving: true)
         if case .pulseUnavailable = error {
             cond.lock()
