@@ -22,9 +22,10 @@ let package = Package(
         .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev"])]),
         .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(name: "CSDBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
 
         .target(name: "FeedIngest", dependencies: [
-            "CLibXML2", "CCurl",
+            "CLibXML2", "CCurl", "CSQLite",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .target(name: "NowPlaying"),

@@ -39,6 +39,23 @@ import Testing
         #expect(stored.name == "The Show" && stored.image == "https://ex.com/show.jpg")
     }
 
+    /// Text is bound straight from a shared buffer: an empty string must stay an empty string
+    /// (a null pointer would bind NULL), and each column must get its own bytes.
+    @Test func emptyAndLongTextSurviveTheRowBuffer() throws {
+        let long = String(repeating: "déjà vu ", count: 5000)
+        let items = [Item(id: "e", title: "", description: "", isShort: false),
+                     Item(id: "l", title: "Long", url: "https://ex.com/l", thumbnail: "https://ex.com/l.jpg",
+                          author: "", description: long, isShort: false)]
+        #expect(try t.library.ingest(items: items, channelID: channel, now: 1) == IngestResult(new: 2, updated: 0))
+        let e = try #require(try row("e"))
+        #expect(e["title"] as String? == "" && e["description"] as String? == "" && e["url"] as String? == nil)
+        let l = try #require(try row("l"))
+        #expect(l["title"] as String? == "Long" && l["url"] as String? == "https://ex.com/l")
+        #expect(l["thumbnail"] as String? == "https://ex.com/l.jpg" && l["author"] as String? == "")
+        #expect(l["description"] as String? == long)
+        #expect(try t.library.ingest(items: items, channelID: channel, now: 2) == IngestResult(new: 0, updated: 0))
+    }
+
     @Test func reingestNeverDuplicatesAndUpdatesOnlyChanges() throws {
         let first = [item("a", published: 100, views: 1), item("b", published: 200, views: 5), item("c", published: 300)]
         #expect(try t.library.ingest(items: first, channelID: channel, now: 1000) == IngestResult(new: 3, updated: 0))

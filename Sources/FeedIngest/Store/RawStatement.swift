@@ -41,6 +41,18 @@ final class RawStatement {
         }
     }
 
+    /// Binds bytes without copying them (SQLITE_STATIC): they must stay valid and unchanged until
+    /// the statement has been stepped and reset, and every such parameter rebound before the next step.
+    func bindStatic(_ index: Int32, _ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else {
+            _ = sqlite3_bind_text(handle, index, "", 0, Self.transient) // a null pointer would bind NULL
+            return
+        }
+        _ = sqlite3_bind_text(handle, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil)
+    }
+
+    func bindNull(_ index: Int32) { sqlite3_bind_null(handle, index) }
+
     func bind(_ index: Int32, _ value: Int64?) {
         if let value { sqlite3_bind_int64(handle, index, value) } else { sqlite3_bind_null(handle, index) }
     }
