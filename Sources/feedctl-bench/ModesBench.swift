@@ -10,7 +10,7 @@ struct ModesBench {
     /// The corpus's reference time, so dates look like the corpus's.
     static let now: Int64 = 1_792_065_600
     /// Bump when the generated library changes shape, to rebuild the cache.
-    static let version = "modes-library/3"
+    static let version = "modes-library/4" // 4: 16 KiB pages
 
     func run() throws {
         let path = ProcessInfo.processInfo.environment["FEEDCTL_BENCH_LIBRARY"]
