@@ -15,7 +15,7 @@ packages=(
   libsystemd-dev dbus dbus-bin playerctl systemd  # MPRIS over sd-bus; the private test bus and its clients
 )
 if [[ "${1:-}" == "--bench" ]]; then
-  packages+=(newsboat mpv time)
+  packages+=(newsboat mpv time sqlite3)  # peers and references of bench/; sqlite3: bench/ingest's floor
 fi
 
 missing=()

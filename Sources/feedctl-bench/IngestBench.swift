@@ -16,11 +16,62 @@ struct IngestBench {
         if ProcessInfo.processInfo.environment["FEEDCTL_BENCH_ONLY"] == "batched" {
             return print(String(format: "median: insert %.0f items/s in one transaction", oneTransaction.rate))
         }
+        let floor = sqliteShellRate(items: total)
         let perFeed = try median(of: 3) { try measure(feeds, batched: false) }
         print(String(format: "median: insert %.0f items/s in one transaction (target >= 100000: %@), %.0f items/s with one transaction per feed",
                      oneTransaction.rate, oneTransaction.rate >= 100_000 ? "met" : "MISSED", perFeed.rate))
         print(String(format: "median: no-change re-ingest %.3f s in one transaction, %.3f s with one per feed",
                      oneTransaction.reingest, perFeed.reingest))
+        if let floor {
+            print(String(format: "reference: the sqlite3 shell copying the same rows into the same schema: %.0f items/s (feedctl at %.2fx of it)",
+                         floor, oneTransaction.rate / floor))
+        }
+    }
+
+    /// SQLite's own speed on this machine for the same rows, schema and settings: the sqlite3
+    /// shell copies the items the last run stored into a fresh library with one INSERT … SELECT
+    /// (no per-row statements or bindings; a column list, so not SQLite's raw page-copy
+    /// shortcut). Median of 3; nil when the shell is missing.
+    private func sqliteShellRate(items: Int) -> Double? {
+        let source = (out as NSString).appendingPathComponent("ingest.sqlite")
+        let target = (out as NSString).appendingPathComponent("ingest-shell.sqlite")
+        let columns = "channel_id, item_id, guid, title, url, published, updated, duration, enclosure_url, enclosure_type, "
+            + "enclosure_length, thumbnail, author, description, views, is_short, episode, season, chapters_url, "
+            + "transcript_url, discovered_at"
+        var rates: [Double] = []
+        for _ in 0..<3 {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: target + suffix) }
+            guard (try? Library(path: target)) != nil else { return nil } // the same schema and page size
+            let script = """
+                PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32768; PRAGMA foreign_keys = ON;
+                ATTACH '\(source)' AS src;
+                INSERT INTO channels SELECT * FROM src.channels;
+                .timer on
+                INSERT INTO items (\(columns)) SELECT \(columns) FROM src.items ORDER BY id;
+                """
+            guard let output = run(["sqlite3", target], input: script),
+                  let line = output.split(separator: "\n").last(where: { $0.hasPrefix("Run Time: real ") }),
+                  let seconds = line.split(separator: " ").dropFirst(3).first.flatMap({ Double($0) }), seconds > 0
+            else { return nil }
+            rates.append(Double(items) / seconds)
+        }
+        return rates.sorted()[1]
+    }
+
+    private func run(_ command: [String], input: String) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = command
+        let stdin = Pipe(), stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return nil }
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try? stdin.fileHandleForWriting.close()
+        let data = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return process.terminationStatus == 0 ? String(decoding: data, as: UTF8.self) : nil
     }
 
     private func median(of runs: Int, _ body: () throws -> (rate: Double, reingest: Double)) rethrows -> (rate: Double, reingest: Double) {
