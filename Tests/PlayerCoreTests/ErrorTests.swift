@@ -28,6 +28,12 @@ final class ErrorTests: PulseTestCase {
         assertTone(try record(0.6), 440, "after errors")
         XCTAssertNil(player.snapshot.error)
         XCTAssertNil(player.nowPlaying.state.error)
+        // An item that fails to start has ended, with its error: a queue moves on, a waiting
+        // caller stops waiting.
+        player.shutdown()
+        let ended = sink.ended.prefix(cases.count)
+        XCTAssertEqual(ended.map(\.0), cases.map { $0.0.lastPathComponent })
+        XCTAssertEqual(ended.map { $0.1?.description }, cases.map { "can't open \"\($0.0.path)\": \($0.1)" })
     }
 
     func testAFileEndingEarlyIsAnErrorNotTheEnd() throws {
