@@ -5,12 +5,13 @@
 public enum FeedJSON {
     /// The opening of the document, up to the items array.
     public static func begin(into out: inout [UInt8]) {
-        out.append(contentsOf: Array("{\"items\": [".utf8))
+        out.append(static: "{\"items\": [")
     }
 
     /// One item; `index` is its position (a comma precedes all but the first).
     public static func item(_ item: Item, index: Int, into out: inout [UInt8]) {
-        out.append(contentsOf: index == 0 ? [10] : [44, 10])
+        if index > 0 { out.append(44) }
+        out.append(10)
         var o = ObjectWriter()
         o.open(&out)
         o.field("id", item.id, &out)
@@ -29,14 +30,14 @@ public enum FeedJSON {
             inner.field("length", e.length, &out)
             out.append(UInt8(ascii: "}"))
         } else {
-            out.append(contentsOf: Array("null".utf8))
+            out.append(static: "null")
         }
         o.field("thumbnail", item.thumbnail, &out)
         o.field("author", item.author, &out)
         o.field("description", item.description, &out)
         o.field("views", item.views, &out)
         o.key("is_short", &out)
-        out.append(contentsOf: Array((item.isShort ? "true" : "false").utf8))
+        out.append(static: item.isShort ? "true" : "false")
         o.field("episode", item.episode.map(Int64.init), &out)
         o.field("season", item.season.map(Int64.init), &out)
         o.field("chapters_url", item.chaptersURL, &out)
@@ -46,7 +47,7 @@ public enum FeedJSON {
 
     /// Closes the items array and writes the channel fields.
     public static func end(_ feed: Feed, into out: inout [UInt8]) {
-        out.append(contentsOf: Array("\n], ".utf8))
+        out.append(static: "\n], ")
         var o = ObjectWriter()
         o.field("kind", feed.kind.rawValue, &out)
         o.field("title", feed.title, &out)
@@ -75,21 +76,43 @@ public enum FeedJSON {
         s.withUTF8 { b in
             // Copy runs that need no escaping in one go.
             var runStart = 0
-            for (i, c) in b.enumerated() where c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: b[runStart..<i]))
-                runStart = i + 1
+            var i = 0
+            while i < b.count {
+                let c = b[i]
+                i += 1
+                guard c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") else { continue }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: b[runStart..<(i - 1)]))
+                runStart = i
                 switch c {
-                case UInt8(ascii: "\""): out.append(contentsOf: [92, 34])
-                case UInt8(ascii: "\\"): out.append(contentsOf: [92, 92])
-                case 0x0A: out.append(contentsOf: [92, UInt8(ascii: "n")])
-                case 0x0D: out.append(contentsOf: [92, UInt8(ascii: "r")])
-                case 0x09: out.append(contentsOf: [92, UInt8(ascii: "t")])
-                default: out.append(contentsOf: [92, UInt8(ascii: "u"), 48, 48, hexDigits[Int(c >> 4)], hexDigits[Int(c & 15)]])
+                case UInt8(ascii: "\""): out.append(92); out.append(34)
+                case UInt8(ascii: "\\"): out.append(92); out.append(92)
+                case 0x0A: out.append(92); out.append(UInt8(ascii: "n"))
+                case 0x0D: out.append(92); out.append(UInt8(ascii: "r"))
+                case 0x09: out.append(92); out.append(UInt8(ascii: "t"))
+                default:
+                    out.append(static: "\\u00")
+                    out.append(hexDigits[Int(c >> 4)]); out.append(hexDigits[Int(c & 15)])
                 }
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: b[runStart..<b.count]))
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// Decimal digits of `v`, as `String(v)` spells them.
+    static func append(_ v: Int64, into out: inout [UInt8]) {
+        if v < 0 { out.append(UInt8(ascii: "-")) }
+        var m = v.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)   // up to 20 digits, reversed
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { d in
+            repeat {
+                d[count] = UInt8(48 + m % 10)
+                m /= 10
+                count += 1
+            } while m > 0
+            while count > 0 { count -= 1; out.append(d[count]) }
+        }
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
@@ -102,20 +125,28 @@ private struct ObjectWriter {
     func open(_ out: inout [UInt8]) { out.append(UInt8(ascii: "{")) }
 
     mutating func key(_ k: StaticString, _ out: inout [UInt8]) {
-        if !first { out.append(contentsOf: [44, 32]) }
+        if !first { out.append(44); out.append(32) }
         first = false
         out.append(UInt8(ascii: "\""))
-        out.append(contentsOf: UnsafeBufferPointer(start: k.utf8Start, count: k.utf8CodeUnitCount))
-        out.append(contentsOf: [34, 58, 32])
+        out.append(static: k)
+        out.append(34); out.append(58); out.append(32)
     }
 
     mutating func field(_ k: StaticString, _ v: String?, _ out: inout [UInt8]) {
         key(k, &out)
-        if let v { FeedJSON.quote(v, into: &out) } else { out.append(contentsOf: Array("null".utf8)) }
+        if let v { FeedJSON.quote(v, into: &out) } else { out.append(static: "null") }
     }
 
     mutating func field(_ k: StaticString, _ v: Int64?, _ out: inout [UInt8]) {
         key(k, &out)
-        if let v { out.append(contentsOf: Array(String(v).utf8)) } else { out.append(contentsOf: Array("null".utf8)) }
+        if let v { FeedJSON.append(v, into: &out) } else { out.append(static: "null") }
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Appends a literal's bytes without building an intermediate array.
+    @inline(__always)
+    mutating func append(static s: StaticString) {
+        append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
     }
 }
