@@ -8,15 +8,17 @@ final class FeedBuilder: XMLStreamHandler {
     }
 
     private(set) var format = Format.undetermined
-    var channel = RawChannel()
-    var item: RawItem?
+    // Touched only from the parser's callbacks on one thread, never through overlapping inout
+    // accesses: no runtime exclusivity checks for the per-element state (see XMLStreamParser).
+    @exclusivity(unchecked) var channel = RawChannel()
+    @exclusivity(unchecked) var item: RawItem?
     var sawITunes = false
     var sawYouTube = false
     private(set) var itemCount = 0
     private(set) var hasMediaEnclosure = false
-    private var itemDepth = -1
-    private var containers: [Container] = []
-    private var pending: Field?
+    @exclusivity(unchecked) private var itemDepth = -1
+    @exclusivity(unchecked) private var containers: [Container] = []
+    @exclusivity(unchecked) private var pending: Field?
     private let onItem: (Item) -> Void
     /// Called when the root says this is no feed: nothing after it matters.
     var stop: () -> Void = {}
