@@ -77,7 +77,9 @@ public enum FeedJSON {
             // Copy runs that need no escaping in one go.
             var runStart = 0
             var i = 0
+            guard let base = b.baseAddress else { return }
             while i < b.count {
+                if i + 8 <= b.count, ByteWords.plainJSON(ByteWords.load(base + i)) { i += 8; continue }
                 let c = b[i]
                 i += 1
                 guard c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") else { continue }
@@ -125,11 +127,10 @@ private struct ObjectWriter {
     func open(_ out: inout [UInt8]) { out.append(UInt8(ascii: "{")) }
 
     mutating func key(_ k: StaticString, _ out: inout [UInt8]) {
-        if !first { out.append(44); out.append(32) }
+        out.append(static: first ? "\"" : ", \"")
         first = false
-        out.append(UInt8(ascii: "\""))
         out.append(static: k)
-        out.append(34); out.append(58); out.append(32)
+        out.append(static: "\": ")
     }
 
     mutating func field(_ k: StaticString, _ v: String?, _ out: inout [UInt8]) {

@@ -97,7 +97,11 @@ public enum TextCleaner {
     static func isCollapsed(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
         var previousSpace = true   // a leading space is a change
         var i = 0
+        guard let base = b.baseAddress else { return true }
         while i < b.count {
+            if i + 8 <= b.count, ByteWords.allVisibleASCII(ByteWords.load(base + i)) {
+                previousSpace = false; i += 8; continue
+            }
             let c = b[i]
             if c > 32 && c < 0x80 { previousSpace = false; i += 1; continue }
             if c == 32 {
@@ -118,7 +122,13 @@ public enum TextCleaner {
             var count = 0
             var pendingSpace = false
             var i = 0
+            guard let inBase = b.baseAddress, let outBase = out.baseAddress else { return 0 }
             while i < b.count {
+                if !pendingSpace, i + 8 <= b.count, ByteWords.allVisibleASCII(ByteWords.load(inBase + i)) {
+                    (outBase + count).update(from: inBase + i, count: 8)
+                    count += 8; i += 8
+                    continue
+                }
                 let c = b[i]
                 if c > 32 && c < 0x80 {                      // fast path: visible ASCII
                     if pendingSpace { out[count] = 32; count += 1; pendingSpace = false }
