@@ -12,6 +12,8 @@ final class FeedBuilder: XMLStreamHandler {
     // accesses: no runtime exclusivity checks for the per-element state (see XMLStreamParser).
     @exclusivity(unchecked) var channel = RawChannel()
     @exclusivity(unchecked) var item: RawItem?
+    /// `item != nil`, without copying the item (and retaining its 35 strings) to compare it.
+    private(set) var inItem = false
     var sawITunes = false
     var sawYouTube = false
     private(set) var itemCount = 0
@@ -53,27 +55,27 @@ final class FeedBuilder: XMLStreamHandler {
 
     func end(_ namespace: XMLNamespace, _ name: XMLName, depth: Int, text: String?) {
         if !containers.isEmpty { containers.removeLast() }
-        if let text, let field = pending {
+        if let text, let field = pending.take() {
             apply(field, text)
-            pending = nil
         }
         if depth == itemDepth { finishItem() }
     }
 
     func beginItem(_ e: XMLElement) {
-        if item != nil { finishItem() }   // an unclosed item in recovered XML
+        if inItem { finishItem() }   // an unclosed item in recovered XML
         item = RawItem(base: e.base, isAtom: format == .atom)
+        inItem = true
         itemDepth = e.depth
     }
 
     /// Flushes an item left open by a truncated document.
     func finishDocument() {
-        if item != nil { finishItem() }
+        if inItem { finishItem() }
     }
 
     private func finishItem() {
-        guard let raw = item else { return }
-        item = nil
+        guard let raw = item.take() else { return }
+        inItem = false
         itemDepth = -1
         if raw.videoID != nil { sawYouTube = true }
         let normalized = ItemNormalizer.item(from: raw, shortsFeed: isShortsFeed)

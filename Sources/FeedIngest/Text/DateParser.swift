@@ -48,7 +48,7 @@ public enum DateParser {
                 _ = p.eat(":")
                 let om = p.digits(exactly: 2) ?? 0
                 offset = (oh * 3600 + om * 60) * (sign == UInt8(ascii: "-") ? -1 : 1)
-            } else if !p.atEnd, let zone = p.letters(), let z = namedZones[zone.uppercased()] {
+            } else if !p.atEnd, let zone = p.letterKey(), let z = namedZone(zone) {
                 offset = z
             }
         }
@@ -72,7 +72,7 @@ public enum DateParser {
         }
         guard let day = p.digits(atLeast: 1, atMost: 2) else { return nil }
         p.skipSeparators()
-        guard let monthName = p.letters(), let month = months[String(monthName.lowercased().prefix(3))] else { return nil }
+        guard let monthName = p.letterKey(), let month = month(monthName) else { return nil }
         p.skipSeparators()
         guard let y = p.digits(atLeast: 2, atMost: 4) else { return nil }
         var year = y
@@ -97,12 +97,27 @@ public enum DateParser {
             if hhmm >= 100 { hours = hhmm / 100; minutes = hhmm % 100 }
             else if p.eat(":"), let m = p.digits(exactly: 2) { minutes = m }
             offset = (hours * 3600 + minutes * 60) * (sign == UInt8(ascii: "-") ? -1 : 1)
-        } else if let zone = p.letters() {
+        } else if let zone = p.letterKey() {
             // Unknown alphabetic zones (military letters, "UTC+…" oddities) are read as UTC.
-            offset = namedZones[zone.uppercased()] ?? 0
+            offset = namedZone(zone) ?? 0
         }
         return epoch(year: year, month: month, day: day, hour: hour, minute: minute, second: second, offset: offset)
     }
+
+    /// The month of a name's first three letters, any case ("Sept", "OCTOBER").
+    static func month(_ name: LetterKey) -> Int? {
+        guard name.count >= 3 else { return nil }
+        let first3 = name.lowercased >> (8 * UInt64(min(name.count, 8) - 3))
+        return monthKeys.firstIndex(of: first3).map { $0 + 1 }
+    }
+
+    static func namedZone(_ name: LetterKey) -> Int? {
+        guard name.count <= 8 else { return nil }
+        return zoneKeys.first { $0.key == name.uppercased }?.offset
+    }
+
+    private static let monthKeys: [UInt64] = months.sorted { $0.value < $1.value }.map { LetterKey($0.key).lowercased }
+    private static let zoneKeys: [(key: UInt64, offset: Int)] = namedZones.map { (LetterKey($0.key).uppercased, $0.value) }
 
     static let months: [String: Int] = [
         "jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6,
@@ -165,6 +180,14 @@ struct Scanner {
         if n < lo { i -= n; return nil }
         return v
     }
+    /// The run of ASCII letters here, packed for comparison without building a String.
+    mutating func letterKey() -> LetterKey? {
+        let start = i
+        var key = LetterKey()
+        while let c = peek, isLetter(c) { key.add(c); i += 1 }
+        return i > start ? key : nil
+    }
+
     mutating func letters() -> String? {
         let start = i
         while let c = peek, isLetter(c) { i += 1 }
@@ -183,5 +206,25 @@ extension String {
               let end = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
         if start == scalars.startIndex && end == scalars.index(before: scalars.endIndex) { return self }
         return String(scalars[start...end])
+    }
+}
+
+/// Up to the first 8 ASCII letters of a word, lowercased and uppercased, one byte each (the
+/// first letter highest), and the word's full length.
+struct LetterKey {
+    var lowercased: UInt64 = 0
+    var uppercased: UInt64 = 0
+    var count = 0
+
+    init() {}
+
+    init(_ word: String) { for c in word.utf8 { add(c) } }
+
+    mutating func add(_ c: UInt8) {
+        if count < 8 {
+            lowercased = lowercased << 8 | UInt64(c | 0x20)
+            uppercased = uppercased << 8 | UInt64(c & ~0x20)
+        }
+        count += 1
     }
 }

@@ -2,7 +2,7 @@
 /// Core, Media RSS and YouTube's `yt:`.
 enum ExtensionMapper {
     static func start(_ e: XMLElement, parent: Container, _ b: FeedBuilder, container: inout Container) -> Field? {
-        let inItem = b.item != nil
+        let inItem = b.inItem
         let a = e.attributes
         switch e.namespace {
         case .itunes:

@@ -10,7 +10,7 @@ enum RSSMapper {
             }
             return nil
         }
-        if b.item != nil {
+        if b.inItem {
             guard parent == .item else { return nil }
             switch e.name {
             case "title": return .title
