@@ -11,38 +11,43 @@ public enum FeedJSON {
     /// One item; `index` is its position (a comma precedes all but the first).
     public static func item(_ item: Item, index: Int, into out: inout [UInt8]) {
         if index > 0 { out.append(44) }
-        out.append(10)
-        var o = ObjectWriter()
-        o.open(&out)
-        o.field("id", item.id, &out)
-        o.field("guid", item.guid, &out)
-        o.field("title", item.title, &out)
-        o.field("url", item.url, &out)
-        o.field("published", item.published, &out)
-        o.field("updated", item.updated, &out)
-        o.field("duration", item.duration.map(Int64.init), &out)
-        o.key("enclosure", &out)
+        // Each key is written with its punctuation in one literal: fewer, larger appends.
+        out.append(static: "\n{\"id\": ")
+        quote(item.id, into: &out)
+        value(", \"guid\": ", item.guid, &out)
+        value(", \"title\": ", item.title, &out)
+        value(", \"url\": ", item.url, &out)
+        value(", \"published\": ", item.published, &out)
+        value(", \"updated\": ", item.updated, &out)
+        value(", \"duration\": ", item.duration.map(Int64.init), &out)
         if let e = item.enclosure {
-            var inner = ObjectWriter()
-            inner.open(&out)
-            inner.field("url", e.url, &out)
-            inner.field("type", e.type, &out)
-            inner.field("length", e.length, &out)
+            value(", \"enclosure\": {\"url\": ", e.url, &out)
+            value(", \"type\": ", e.type, &out)
+            value(", \"length\": ", e.length, &out)
             out.append(UInt8(ascii: "}"))
         } else {
-            out.append(static: "null")
+            out.append(static: ", \"enclosure\": null")
         }
-        o.field("thumbnail", item.thumbnail, &out)
-        o.field("author", item.author, &out)
-        o.field("description", item.description, &out)
-        o.field("views", item.views, &out)
-        o.key("is_short", &out)
-        out.append(static: item.isShort ? "true" : "false")
-        o.field("episode", item.episode.map(Int64.init), &out)
-        o.field("season", item.season.map(Int64.init), &out)
-        o.field("chapters_url", item.chaptersURL, &out)
-        o.field("transcript_url", item.transcriptURL, &out)
+        value(", \"thumbnail\": ", item.thumbnail, &out)
+        value(", \"author\": ", item.author, &out)
+        value(", \"description\": ", item.description, &out)
+        value(", \"views\": ", item.views, &out)
+        out.append(static: item.isShort ? ", \"is_short\": true" : ", \"is_short\": false")
+        value(", \"episode\": ", item.episode.map(Int64.init), &out)
+        value(", \"season\": ", item.season.map(Int64.init), &out)
+        value(", \"chapters_url\": ", item.chaptersURL, &out)
+        value(", \"transcript_url\": ", item.transcriptURL, &out)
         out.append(UInt8(ascii: "}"))
+    }
+
+    private static func value(_ key: StaticString, _ v: String?, _ out: inout [UInt8]) {
+        out.append(static: key)
+        if let v { quote(v, into: &out) } else { out.append(static: "null") }
+    }
+
+    private static func value(_ key: StaticString, _ v: Int64?, _ out: inout [UInt8]) {
+        out.append(static: key)
+        if let v { append(v, into: &out) } else { out.append(static: "null") }
     }
 
     /// Closes the items array and writes the channel fields.

@@ -49,8 +49,9 @@ final class FeedBuilder: XMLStreamHandler {
             }
         }
         containers.append(container)
-        pending = field
-        return field != nil
+        let captures = field != nil
+        pending = field   // moved, not copied: `field` is not used after this
+        return captures
     }
 
     func end(_ namespace: XMLNamespace, _ name: XMLName, depth: Int, text: String?) {

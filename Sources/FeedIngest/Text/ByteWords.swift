@@ -27,4 +27,23 @@ enum ByteWords {
         let special = (w &- ones &* 0x20) | (quote &- ones) | (backslash &- ones) | w
         return special & highs == 0
     }
+
+    /// A high bit for each byte of `w` equal to `byte` (exact: no false positives).
+    @inline(__always)
+    static func matches(_ w: UInt64, _ byte: UInt8) -> UInt64 {
+        let t = w ^ (ones &* UInt64(byte))
+        let low7 = ones &* 0x7F
+        return ~(((t & low7) &+ low7) | t) & highs
+    }
+
+    /// True when the word is printable ASCII (space included) whose spaces are single, not the
+    /// last byte, and not the first unless `spaceFirst` is allowed: `collapse` keeps it as is.
+    @inline(__always)
+    static func collapsedASCII(_ w: UInt64, spaceFirst: Bool) -> Bool {
+        guard ((w &- ones &* 0x20) | w) & highs == 0 else { return false }
+        let spaces = matches(w, 0x20)
+        if spaces == 0 { return true }
+        let lastByte: UInt64 = 0x80 << 56
+        return spaces & (spaces >> 8) == 0 && spaces & lastByte == 0 && (spaceFirst || spaces & 0x80 == 0)
+    }
 }

@@ -76,6 +76,13 @@ public enum TextCleaner {
             }
             // Copy the run up to the next markup character in one go.
             var j = i + 1
+            if let base = bytes.baseAddress {
+                while j + 8 <= n {
+                    let w = ByteWords.load(base + j)
+                    if ByteWords.matches(w, UInt8(ascii: "<")) | ByteWords.matches(w, UInt8(ascii: "&")) != 0 { break }
+                    j += 8
+                }
+            }
             while j < n, bytes[j] != UInt8(ascii: "<"), bytes[j] != UInt8(ascii: "&") { j += 1 }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<j]))
             i = j
@@ -99,7 +106,7 @@ public enum TextCleaner {
         var i = 0
         guard let base = b.baseAddress else { return true }
         while i < b.count {
-            if i + 8 <= b.count, ByteWords.allVisibleASCII(ByteWords.load(base + i)) {
+            if i + 8 <= b.count, ByteWords.collapsedASCII(ByteWords.load(base + i), spaceFirst: !previousSpace) {
                 previousSpace = false; i += 8; continue
             }
             let c = b[i]
@@ -124,7 +131,8 @@ public enum TextCleaner {
             var i = 0
             guard let inBase = b.baseAddress, let outBase = out.baseAddress else { return 0 }
             while i < b.count {
-                if !pendingSpace, i + 8 <= b.count, ByteWords.allVisibleASCII(ByteWords.load(inBase + i)) {
+                // A word of text with single inner spaces comes out as it went in.
+                if !pendingSpace, i + 8 <= b.count, ByteWords.collapsedASCII(ByteWords.load(inBase + i), spaceFirst: count > 0) {
                     (outBase + count).update(from: inBase + i, count: 8)
                     count += 8; i += 8
                     continue
