@@ -93,16 +93,14 @@ enum ItemNormalizer {
     }
 
     private static func explicit(_ s: String) -> Bool? {
-        switch s.trimmingWhitespace().lowercased() {
-        case "yes", "true", "explicit": return true
-        case "no", "false", "clean": return false
-        default: return nil
-        }
+        let word = s.trimmingWhitespace()
+        if word.isASCIICaseless("yes") || word.isASCIICaseless("true") || word.isASCIICaseless("explicit") { return true }
+        if word.isASCIICaseless("no") || word.isASCIICaseless("false") || word.isASCIICaseless("clean") { return false }
+        return nil
     }
 
     private static func isWebURL(_ s: String) -> Bool {
-        let lower = s.lowercased()
-        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+        s.hasASCIICaselessPrefix("http://") || s.hasASCIICaselessPrefix("https://")
     }
 
     /// `yt:video:ID` (the entry's Atom id) → `ID`.

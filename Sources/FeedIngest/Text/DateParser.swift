@@ -2,10 +2,12 @@
 /// variants, and RFC 3339 / ISO 8601 / W3C-DTF. Anything it cannot read is nil, never "now".
 public enum DateParser {
     public static func parse(_ text: String) -> Int64? {
-        let s = text.trimmingWhitespace()
-        guard let first = s.utf8.first else { return nil }
-        if first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9"), let t = iso8601(s) { return t }
-        return rfc822(s)
+        var s = text.trimmingWhitespace()
+        return s.withUTF8 { b in
+            guard let first = b.first else { return nil }
+            if first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9"), let t = iso8601(Scanner(b)) { return t }
+            return rfc822(Scanner(b))
+        }
     }
 
     // MARK: RFC 3339 / ISO 8601 / W3C-DTF
@@ -13,7 +15,12 @@ public enum DateParser {
     /// `YYYY`, `YYYY-MM`, `YYYY-MM-DD`, then optionally `T`/space `hh:mm[:ss[.fff]]` and a zone
     /// (`Z`, `±hh:mm`, `±hhmm`, `±hh`). A missing zone is UTC.
     static func iso8601(_ s: String) -> Int64? {
-        var p = Scanner(s)
+        var s = s
+        return s.withUTF8 { iso8601(Scanner($0)) }
+    }
+
+    private static func iso8601(_ scanner: Scanner) -> Int64? {
+        var p = scanner
         guard let year = p.digits(exactly: 4) else { return nil }
         var month = 1, day = 1, hour = 0, minute = 0, second = 0
         if p.eat("-") {
@@ -61,7 +68,12 @@ public enum DateParser {
 
     /// `[Wkd,] D Mon YY[YY] hh:mm[:ss] [zone]`; weekday, seconds and zone optional.
     static func rfc822(_ s: String) -> Int64? {
-        var p = Scanner(s)
+        var s = s
+        return s.withUTF8 { rfc822(Scanner($0)) }
+    }
+
+    private static func rfc822(_ scanner: Scanner) -> Int64? {
+        var p = scanner
         p.skipSpaces()
         // Optional weekday ("Wed," / "Wednesday," / "Wed").
         if let w = p.peek, isLetter(w) {
@@ -159,10 +171,11 @@ public enum DateParser {
 @inline(__always) func isLetter(_ c: UInt8) -> Bool { (c | 0x20) >= 97 && (c | 0x20) <= 122 }
 
 /// A tiny forward-only cursor over UTF-8 bytes for the date and duration grammars.
+/// It reads the bytes in place: use it inside `withUTF8`, never beyond.
 struct Scanner {
-    let bytes: [UInt8]
+    let bytes: UnsafeBufferPointer<UInt8>
     var i = 0
-    init(_ s: String) { bytes = Array(s.utf8) }
+    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
     var atEnd: Bool { i >= bytes.count }
     var peek: UInt8? { i < bytes.count ? bytes[i] : nil }
     func peek(_ k: Int) -> UInt8? { i + k < bytes.count ? bytes[i + k] : nil }
@@ -192,7 +205,7 @@ struct Scanner {
         let start = i
         while let c = peek, isLetter(c) { i += 1 }
         guard i > start else { return nil }
-        return String(decoding: bytes[start..<i], as: UTF8.self)
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
     }
 }
 

@@ -46,7 +46,12 @@ public enum DurationParser {
     }
 
     static func iso8601(_ s: String) -> Int? {
-        var p = Scanner(s.uppercased())
+        var upper = s.uppercased()
+        return upper.withUTF8 { iso8601(Scanner($0)) }
+    }
+
+    private static func iso8601(_ scanner: Scanner) -> Int? {
+        var p = scanner
         guard p.eat("P") else { return nil }
         var total = 0, inTime = false, sawField = false
         while !p.atEnd {
