@@ -195,22 +195,33 @@ public enum TextCleaner {
 
     /// Decodes HTML character references left in text (`&amp;`, `&#8217;`, `&eacute;`).
     public static func decodeEntities(_ text: String) -> String {
-        guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
         var copy = text
-        let out = copy.withUTF8 { bytes -> [UInt8] in
+        return copy.withUTF8 { bytes -> String in
+            guard var amp = firstIndex(of: UInt8(ascii: "&"), in: bytes, from: 0) else { return text }
             var out = [UInt8]()
             out.reserveCapacity(bytes.count)
             var i = 0
-            while i < bytes.count {
-                if bytes[i] == UInt8(ascii: "&"), let length = appendEntity(bytes, at: i, into: &out) {
-                    i += length
+            while true {
+                // Copy up to the next `&` in one go, then decode the reference there (if it is one).
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<amp]))
+                if let length = appendEntity(bytes, at: amp, into: &out) {
+                    i = amp + length
                 } else {
-                    out.append(bytes[i]); i += 1
+                    out.append(UInt8(ascii: "&"))
+                    i = amp + 1
                 }
+                guard let next = firstIndex(of: UInt8(ascii: "&"), in: bytes, from: i) else { break }
+                amp = next
             }
-            return out
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<bytes.count]))
+            return String(decoding: out, as: UTF8.self)
         }
-        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The index of the first `byte` at or after `start` (memchr: vector speed).
+    static func firstIndex(of byte: UInt8, in b: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard start < b.count, let base = b.baseAddress, let hit = memchr(base + start, Int32(byte), b.count - start) else { return nil }
+        return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
     }
 
     // Tags that do not separate words ("fan<b>tastic</b>" stays one word).

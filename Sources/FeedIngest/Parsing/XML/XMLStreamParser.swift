@@ -7,8 +7,12 @@ struct XMLElement {
     let attributes: XMLAttributes
     /// The root element is at depth 0.
     let depth: Int
-    /// The `xml:base` in effect (resolved), else the document's URL.
-    let base: String?
+    /// Only valid during `XMLStreamHandler.start`, while the parser calls it.
+    fileprivate unowned(unsafe) let parser: XMLStreamParser
+
+    /// The `xml:base` in effect (resolved), else the document's URL. Looked up on demand: few
+    /// elements need it, and carrying the string would cost a retain and a release on all.
+    var base: String? { parser.currentBase }
 }
 
 /// Receives the element stream. Elements inside a capturing element are its content: they
@@ -137,7 +141,7 @@ final class XMLStreamParser {
             bases.append((level, URLs.resolve(base, against: bases.last?.url ?? documentURL)))
         }
         let element = XMLElement(namespace: namespace(uri), name: XMLName(bytes: local), attributes: attrs,
-                                 depth: level, base: bases.last?.url ?? documentURL)
+                                 depth: level, parser: self)
         if handler.start(element) {
             captureDepth = level
             text.removeAll(keepingCapacity: true)
@@ -154,8 +158,10 @@ final class XMLStreamParser {
             captureDepth = -1
         }
         handler.end(namespace(uri), XMLName(bytes: local), depth: level, text: captured)
-        if let last = bases.last, last.depth == level { bases.removeLast() }
+        if !bases.isEmpty, bases[bases.count - 1].depth == level { bases.removeLast() }
     }
+
+    fileprivate var currentBase: String? { bases.last?.url ?? documentURL }
 
     private func namespace(_ uri: UnsafePointer<UInt8>?) -> XMLNamespace {
         guard let uri else { return .none }
