@@ -21,6 +21,9 @@ final class FeedBuilder: XMLStreamHandler {
     @exclusivity(unchecked) private var itemDepth = -1
     @exclusivity(unchecked) private var containers: [Container] = []
     @exclusivity(unchecked) private var pending: Field?
+    /// The attributes of a pending `.person` / `.funding` / `.channelFunding` element.
+    var pendingPerson: Person?
+    var pendingURL: String?
     private let onItem: (Item) -> Void
     /// Called when the root says this is no feed: nothing after it matters.
     var stop: () -> Void = {}
@@ -107,9 +110,18 @@ final class FeedBuilder: XMLStreamHandler {
     private func apply(_ field: Field, _ text: String) {
         switch field {
         case .ytChannelID: if channel.entryChannelID == nil { channel.entryChannelID = text }
+        case .person:
+            guard var person = pendingPerson.take(), let name = TextCleaner.collapse(text) else { return }
+            person.name = name
+            item?.persons.append(person)
+        case .funding:
+            guard let url = pendingURL.take() else { return }
+            item?.funding.append(Link(url: url, title: TextCleaner.collapse(text)))
+        case .channelFunding:
+            guard let url = pendingURL.take() else { return }
+            channel.funding.append(Link(url: url, title: TextCleaner.collapse(text)))
         case .channelTitle, .channelLink, .channelDescription, .channelItunesSummary, .channelAuthor,
-             .channelItunesAuthor, .channelImage, .channelLanguage, .channelYTChannelID, .channelPlaylistID,
-             .channelFunding:
+             .channelItunesAuthor, .channelImage, .channelLanguage, .channelYTChannelID, .channelPlaylistID:
             channel.apply(field, text)
         default: item?.apply(field, text)
         }
