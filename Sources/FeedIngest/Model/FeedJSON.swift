@@ -10,44 +10,40 @@ public enum FeedJSON {
 
     /// One item; `index` is its position (a comma precedes all but the first).
     public static func item(_ item: Item, index: Int, into out: inout [UInt8]) {
-        if index > 0 { out.append(44) }
-        // Each key is written with its punctuation in one literal: fewer, larger appends.
-        out.append(static: "\n{\"id\": ")
-        quote(item.id, into: &out)
-        value(", \"guid\": ", item.guid, &out)
-        value(", \"title\": ", item.title, &out)
-        value(", \"url\": ", item.url, &out)
-        value(", \"published\": ", item.published, &out)
-        value(", \"updated\": ", item.updated, &out)
-        value(", \"duration\": ", item.duration.map(Int64.init), &out)
-        if let e = item.enclosure {
-            value(", \"enclosure\": {\"url\": ", e.url, &out)
-            value(", \"type\": ", e.type, &out)
-            value(", \"length\": ", e.length, &out)
-            out.append(UInt8(ascii: "}"))
-        } else {
-            out.append(static: ", \"enclosure\": null")
+        func most(_ s: String?) -> Int { JSONWriter.worstCase(s) }
+        // Keys and punctuation, up to 8 numbers, then the strings.
+        let bound = 512 + 24 * 8 + most(item.id) + most(item.guid) + most(item.title) + most(item.url)
+            + most(item.enclosure?.url) + most(item.enclosure?.type) + most(item.thumbnail) + most(item.author)
+            + most(item.description) + most(item.chaptersURL) + most(item.transcriptURL)
+        JSONWriter.reserving(bound, in: &out) { w in
+            if index > 0 { w.put(byte: 44) }
+            // Each key is written with its punctuation in one literal.
+            w.put("\n{\"id\": "); w.quote(item.id)
+            w.put(", \"guid\": "); w.value(item.guid)
+            w.put(", \"title\": "); w.quote(item.title)
+            w.put(", \"url\": "); w.value(item.url)
+            w.put(", \"published\": "); w.value(item.published)
+            w.put(", \"updated\": "); w.value(item.updated)
+            w.put(", \"duration\": "); w.value(item.duration.map(Int64.init))
+            if let e = item.enclosure {
+                w.put(", \"enclosure\": {\"url\": "); w.quote(e.url)
+                w.put(", \"type\": "); w.value(e.type)
+                w.put(", \"length\": "); w.value(e.length)
+                w.put(byte: UInt8(ascii: "}"))
+            } else {
+                w.put(", \"enclosure\": null")
+            }
+            w.put(", \"thumbnail\": "); w.value(item.thumbnail)
+            w.put(", \"author\": "); w.value(item.author)
+            w.put(", \"description\": "); w.value(item.description)
+            w.put(", \"views\": "); w.value(item.views)
+            w.put(item.isShort ? ", \"is_short\": true" : ", \"is_short\": false")
+            w.put(", \"episode\": "); w.value(item.episode.map(Int64.init))
+            w.put(", \"season\": "); w.value(item.season.map(Int64.init))
+            w.put(", \"chapters_url\": "); w.value(item.chaptersURL)
+            w.put(", \"transcript_url\": "); w.value(item.transcriptURL)
+            w.put(byte: UInt8(ascii: "}"))
         }
-        value(", \"thumbnail\": ", item.thumbnail, &out)
-        value(", \"author\": ", item.author, &out)
-        value(", \"description\": ", item.description, &out)
-        value(", \"views\": ", item.views, &out)
-        out.append(static: item.isShort ? ", \"is_short\": true" : ", \"is_short\": false")
-        value(", \"episode\": ", item.episode.map(Int64.init), &out)
-        value(", \"season\": ", item.season.map(Int64.init), &out)
-        value(", \"chapters_url\": ", item.chaptersURL, &out)
-        value(", \"transcript_url\": ", item.transcriptURL, &out)
-        out.append(UInt8(ascii: "}"))
-    }
-
-    private static func value(_ key: StaticString, _ v: String?, _ out: inout [UInt8]) {
-        out.append(static: key)
-        if let v { quote(v, into: &out) } else { out.append(static: "null") }
-    }
-
-    private static func value(_ key: StaticString, _ v: Int64?, _ out: inout [UInt8]) {
-        out.append(static: key)
-        if let v { append(v, into: &out) } else { out.append(static: "null") }
     }
 
     /// Closes the items array and writes the channel fields.
