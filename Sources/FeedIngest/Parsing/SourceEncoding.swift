@@ -114,6 +114,9 @@ enum Windows1252 {
         while i < input.count {
             // Copy the ASCII run up to the next high byte in one go.
             var j = i
+            if let base = input.baseAddress {
+                while j + 8 <= input.count, ByteWords.load(base + j) & ByteWords.highs == 0 { j += 8 }
+            }
             while j < input.count, input[j] < 0x80 { j += 1 }
             if j > i { out.append(contentsOf: UnsafeBufferPointer(rebasing: input[i..<j])) }
             guard j < input.count else { break }

@@ -213,7 +213,12 @@ extension String {
     /// Trims ASCII and Unicode whitespace (including NBSP) from both ends.
     func trimmingWhitespace() -> String {
         // Fast path: nothing to trim when both ends are visible ASCII (the common case).
-        if let f = utf8.first, let l = utf8.last, f > 32, f < 128, l > 32, l < 128 { return self }
+        var copy = self
+        let untouched = copy.withUTF8 { b in
+            guard let f = b.first, let l = b.last else { return false }
+            return f > 32 && f < 128 && l > 32 && l < 128
+        }
+        if untouched { return self }
         let scalars = unicodeScalars
         guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
               let end = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
