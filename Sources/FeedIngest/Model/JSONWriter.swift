@@ -24,8 +24,9 @@ struct JSONWriter {
         out.removeLast(bound - written)
     }
 
-    /// The most bytes `string` can take: every byte escaped as `\u00XX`, plus the quotes.
-    static func worstCase(_ s: String?) -> Int { (s?.utf8.count ?? 0) * 6 + 2 }
+    /// The most bytes a string value can take: every byte escaped as `\u00XX`, plus the quotes
+    /// (or `null`).
+    static func worstCase(_ s: String?) -> Int { s.map { $0.utf8.count * 6 + 2 } ?? 4 }
 
     @inline(__always)
     mutating func put(_ s: StaticString) {
