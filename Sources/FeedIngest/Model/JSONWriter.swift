@@ -65,8 +65,7 @@ struct JSONWriter {
     /// characters stay UTF-8 (as `FeedJSON.quote`).
     mutating func quote(_ s: String) {
         put(byte: UInt8(ascii: "\""))
-        var s = s
-        s.withUTF8 { b in
+        s.withBytes { b in
             guard let base = b.baseAddress else { return }
             var runStart = 0
             var i = 0

@@ -5,12 +5,21 @@ import Darwin
 #endif
 
 extension String {
+    /// Runs `body` over the string's UTF-8 bytes in place (a native string's own storage) or,
+    /// for a bridged one, over a contiguous copy: `var copy = self; copy.withUTF8` costs a retain
+    /// and a release on every call.
+    @inline(__always)
+    func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let result = utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = self
+        return copy.withUTF8(body)
+    }
+
     /// Whether `needle` occurs in the string, compared as UTF-8 bytes: Foundation's
     /// `contains` goes through CFString and showed up in profiles.
     func containsBytes(_ needle: StaticString) -> Bool {
         guard needle.utf8CodeUnitCount > 0 else { return true }
-        var copy = self
-        return copy.withUTF8 { h in
+        return withBytes { h in
             guard let base = h.baseAddress else { return false }
             let n = needle.utf8CodeUnitCount, first = Int32(needle.utf8Start.pointee)
             var i = 0
@@ -28,8 +37,7 @@ extension String {
     /// `lower` without a "k" (the only non-ASCII character that lowercases into ASCII is
     /// U+212A KELVIN SIGN, to "k").
     func isASCIICaseless(_ lower: StaticString) -> Bool {
-        var copy = self
-        return copy.withUTF8 { h in
+        return withBytes { h in
             guard h.count == lower.utf8CodeUnitCount else { return false }
             for i in 0..<h.count where h[i] | (isLetter(h[i]) ? 0x20 : 0) != lower.utf8Start[i] { return false }
             return true
@@ -38,8 +46,7 @@ extension String {
 
     /// `lowercased().hasPrefix(lower)`, on the same terms as `isASCIICaseless`.
     func hasASCIICaselessPrefix(_ lower: StaticString) -> Bool {
-        var copy = self
-        return copy.withUTF8 { h in
+        return withBytes { h in
             guard h.count >= lower.utf8CodeUnitCount else { return false }
             for i in 0..<lower.utf8CodeUnitCount where h[i] | (isLetter(h[i]) ? 0x20 : 0) != lower.utf8Start[i] { return false }
             return true

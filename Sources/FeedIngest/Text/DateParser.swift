@@ -213,8 +213,7 @@ extension String {
     /// Trims ASCII and Unicode whitespace (including NBSP) from both ends.
     func trimmingWhitespace() -> String {
         // Fast path: nothing to trim when both ends are visible ASCII (the common case).
-        var copy = self
-        let untouched = copy.withUTF8 { b in
+        let untouched = withBytes { b in
             guard let f = b.first, let l = b.last else { return false }
             return f > 32 && f < 128 && l > 32 && l < 128
         }

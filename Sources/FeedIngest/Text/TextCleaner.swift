@@ -10,8 +10,7 @@ import Darwin
 /// (including NBSP) collapsed, trimmed. Never fails; empty results are nil.
 public enum TextCleaner {
     public static func plainText(fromHTML html: String) -> String? {
-        var html = html
-        return html.withUTF8 { bytes -> String? in
+        html.withBytes { bytes -> String? in
             // Most titles and many descriptions hold no markup at all: only whitespace to fix.
             guard let base = bytes.baseAddress,
                   memchr(base, Int32(UInt8(ascii: "<")), bytes.count) != nil
@@ -92,8 +91,7 @@ public enum TextCleaner {
     /// Collapses every run of whitespace (NBSP included) to one space and trims; nil when empty.
     /// Works on UTF-8 bytes: Unicode property lookups per scalar dominated parse time.
     public static func collapse(_ text: String) -> String? {
-        var copy = text
-        return copy.withUTF8 { b in
+        text.withBytes { b in
             if b.isEmpty { return nil }
             return isCollapsed(b) ? text : collapse(b)
         }
