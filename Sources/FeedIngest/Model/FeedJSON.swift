@@ -5,48 +5,50 @@
 public enum FeedJSON {
     /// The opening of the document, up to the items array.
     public static func begin(into out: inout [UInt8]) {
-        out.append(contentsOf: Array("{\"items\": [".utf8))
+        out.append(static: "{\"items\": [")
     }
 
     /// One item; `index` is its position (a comma precedes all but the first).
     public static func item(_ item: Item, index: Int, into out: inout [UInt8]) {
-        out.append(contentsOf: index == 0 ? [10] : [44, 10])
-        var o = ObjectWriter()
-        o.open(&out)
-        o.field("id", item.id, &out)
-        o.field("guid", item.guid, &out)
-        o.field("title", item.title, &out)
-        o.field("url", item.url, &out)
-        o.field("published", item.published, &out)
-        o.field("updated", item.updated, &out)
-        o.field("duration", item.duration.map(Int64.init), &out)
-        o.key("enclosure", &out)
-        if let e = item.enclosure {
-            var inner = ObjectWriter()
-            inner.open(&out)
-            inner.field("url", e.url, &out)
-            inner.field("type", e.type, &out)
-            inner.field("length", e.length, &out)
-            out.append(UInt8(ascii: "}"))
-        } else {
-            out.append(contentsOf: Array("null".utf8))
+        func most(_ s: String?) -> Int { JSONWriter.worstCase(s) }
+        // Keys and punctuation, up to 8 numbers, then the strings.
+        let bound = 512 + 24 * 8 + most(item.id) + most(item.guid) + most(item.title) + most(item.url)
+            + most(item.enclosure?.url) + most(item.enclosure?.type) + most(item.thumbnail) + most(item.author)
+            + most(item.description) + most(item.chaptersURL) + most(item.transcriptURL)
+        JSONWriter.reserving(bound, in: &out) { w in
+            if index > 0 { w.put(byte: 44) }
+            // Each key is written with its punctuation in one literal.
+            w.put("\n{\"id\": "); w.quote(item.id)
+            w.put(", \"guid\": "); w.value(item.guid)
+            w.put(", \"title\": "); w.quote(item.title)
+            w.put(", \"url\": "); w.value(item.url)
+            w.put(", \"published\": "); w.value(item.published)
+            w.put(", \"updated\": "); w.value(item.updated)
+            w.put(", \"duration\": "); w.value(item.duration.map(Int64.init))
+            if let e = item.enclosure {
+                w.put(", \"enclosure\": {\"url\": "); w.quote(e.url)
+                w.put(", \"type\": "); w.value(e.type)
+                w.put(", \"length\": "); w.value(e.length)
+                w.put(byte: UInt8(ascii: "}"))
+            } else {
+                w.put(", \"enclosure\": null")
+            }
+            w.put(", \"thumbnail\": "); w.value(item.thumbnail)
+            w.put(", \"author\": "); w.value(item.author)
+            w.put(", \"description\": "); w.value(item.description)
+            w.put(", \"views\": "); w.value(item.views)
+            w.put(item.isShort ? ", \"is_short\": true" : ", \"is_short\": false")
+            w.put(", \"episode\": "); w.value(item.episode.map(Int64.init))
+            w.put(", \"season\": "); w.value(item.season.map(Int64.init))
+            w.put(", \"chapters_url\": "); w.value(item.chaptersURL)
+            w.put(", \"transcript_url\": "); w.value(item.transcriptURL)
+            w.put(byte: UInt8(ascii: "}"))
         }
-        o.field("thumbnail", item.thumbnail, &out)
-        o.field("author", item.author, &out)
-        o.field("description", item.description, &out)
-        o.field("views", item.views, &out)
-        o.key("is_short", &out)
-        out.append(contentsOf: Array((item.isShort ? "true" : "false").utf8))
-        o.field("episode", item.episode.map(Int64.init), &out)
-        o.field("season", item.season.map(Int64.init), &out)
-        o.field("chapters_url", item.chaptersURL, &out)
-        o.field("transcript_url", item.transcriptURL, &out)
-        out.append(UInt8(ascii: "}"))
     }
 
     /// Closes the items array and writes the channel fields.
     public static func end(_ feed: Feed, into out: inout [UInt8]) {
-        out.append(contentsOf: Array("\n], ".utf8))
+        out.append(static: "\n], ")
         var o = ObjectWriter()
         o.field("kind", feed.kind.rawValue, &out)
         o.field("title", feed.title, &out)
@@ -75,21 +77,45 @@ public enum FeedJSON {
         s.withUTF8 { b in
             // Copy runs that need no escaping in one go.
             var runStart = 0
-            for (i, c) in b.enumerated() where c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: b[runStart..<i]))
-                runStart = i + 1
+            var i = 0
+            guard let base = b.baseAddress else { return }
+            while i < b.count {
+                if i + 8 <= b.count, ByteWords.plainJSON(ByteWords.load(base + i)) { i += 8; continue }
+                let c = b[i]
+                i += 1
+                guard c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") else { continue }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: b[runStart..<(i - 1)]))
+                runStart = i
                 switch c {
-                case UInt8(ascii: "\""): out.append(contentsOf: [92, 34])
-                case UInt8(ascii: "\\"): out.append(contentsOf: [92, 92])
-                case 0x0A: out.append(contentsOf: [92, UInt8(ascii: "n")])
-                case 0x0D: out.append(contentsOf: [92, UInt8(ascii: "r")])
-                case 0x09: out.append(contentsOf: [92, UInt8(ascii: "t")])
-                default: out.append(contentsOf: [92, UInt8(ascii: "u"), 48, 48, hexDigits[Int(c >> 4)], hexDigits[Int(c & 15)]])
+                case UInt8(ascii: "\""): out.append(92); out.append(34)
+                case UInt8(ascii: "\\"): out.append(92); out.append(92)
+                case 0x0A: out.append(92); out.append(UInt8(ascii: "n"))
+                case 0x0D: out.append(92); out.append(UInt8(ascii: "r"))
+                case 0x09: out.append(92); out.append(UInt8(ascii: "t"))
+                default:
+                    out.append(static: "\\u00")
+                    out.append(hexDigits[Int(c >> 4)]); out.append(hexDigits[Int(c & 15)])
                 }
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: b[runStart..<b.count]))
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// Decimal digits of `v`, as `String(v)` spells them.
+    static func append(_ v: Int64, into out: inout [UInt8]) {
+        if v < 0 { out.append(UInt8(ascii: "-")) }
+        var m = v.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)   // up to 20 digits, reversed
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { d in
+            repeat {
+                d[count] = UInt8(48 + m % 10)
+                m /= 10
+                count += 1
+            } while m > 0
+            while count > 0 { count -= 1; out.append(d[count]) }
+        }
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
@@ -102,20 +128,27 @@ private struct ObjectWriter {
     func open(_ out: inout [UInt8]) { out.append(UInt8(ascii: "{")) }
 
     mutating func key(_ k: StaticString, _ out: inout [UInt8]) {
-        if !first { out.append(contentsOf: [44, 32]) }
+        out.append(static: first ? "\"" : ", \"")
         first = false
-        out.append(UInt8(ascii: "\""))
-        out.append(contentsOf: UnsafeBufferPointer(start: k.utf8Start, count: k.utf8CodeUnitCount))
-        out.append(contentsOf: [34, 58, 32])
+        out.append(static: k)
+        out.append(static: "\": ")
     }
 
     mutating func field(_ k: StaticString, _ v: String?, _ out: inout [UInt8]) {
         key(k, &out)
-        if let v { FeedJSON.quote(v, into: &out) } else { out.append(contentsOf: Array("null".utf8)) }
+        if let v { FeedJSON.quote(v, into: &out) } else { out.append(static: "null") }
     }
 
     mutating func field(_ k: StaticString, _ v: Int64?, _ out: inout [UInt8]) {
         key(k, &out)
-        if let v { out.append(contentsOf: Array(String(v).utf8)) } else { out.append(contentsOf: Array("null".utf8)) }
+        if let v { FeedJSON.append(v, into: &out) } else { out.append(static: "null") }
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Appends a literal's bytes without building an intermediate array.
+    @inline(__always)
+    mutating func append(static s: StaticString) {
+        append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
     }
 }

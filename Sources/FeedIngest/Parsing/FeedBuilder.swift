@@ -8,15 +8,22 @@ final class FeedBuilder: XMLStreamHandler {
     }
 
     private(set) var format = Format.undetermined
-    var channel = RawChannel()
-    var item: RawItem?
+    // Touched only from the parser's callbacks on one thread, never through overlapping inout
+    // accesses: no runtime exclusivity checks for the per-element state (see XMLStreamParser).
+    @exclusivity(unchecked) var channel = RawChannel()
+    @exclusivity(unchecked) var item: RawItem?
+    /// `item != nil`, without copying the item (and retaining its 35 strings) to compare it.
+    private(set) var inItem = false
     var sawITunes = false
     var sawYouTube = false
     private(set) var itemCount = 0
     private(set) var hasMediaEnclosure = false
-    private var itemDepth = -1
-    private var containers: [Container] = []
-    private var pending: Field?
+    @exclusivity(unchecked) private var itemDepth = -1
+    @exclusivity(unchecked) private var containers: [Container] = []
+    @exclusivity(unchecked) private var pending: Field?
+    /// The attributes of a pending `.person` / `.funding` / `.channelFunding` element.
+    var pendingPerson: Person?
+    var pendingURL: String?
     private let onItem: (Item) -> Void
     /// Called when the root says this is no feed: nothing after it matters.
     var stop: () -> Void = {}
@@ -45,33 +52,34 @@ final class FeedBuilder: XMLStreamHandler {
             }
         }
         containers.append(container)
-        pending = field
-        return field != nil
+        let captures = field != nil
+        pending = field   // moved, not copied: `field` is not used after this
+        return captures
     }
 
     func end(_ namespace: XMLNamespace, _ name: XMLName, depth: Int, text: String?) {
         if !containers.isEmpty { containers.removeLast() }
-        if let text, let field = pending {
+        if let text, let field = pending.take() {
             apply(field, text)
-            pending = nil
         }
         if depth == itemDepth { finishItem() }
     }
 
     func beginItem(_ e: XMLElement) {
-        if item != nil { finishItem() }   // an unclosed item in recovered XML
+        if inItem { finishItem() }   // an unclosed item in recovered XML
         item = RawItem(base: e.base, isAtom: format == .atom)
+        inItem = true
         itemDepth = e.depth
     }
 
     /// Flushes an item left open by a truncated document.
     func finishDocument() {
-        if item != nil { finishItem() }
+        if inItem { finishItem() }
     }
 
     private func finishItem() {
-        guard let raw = item else { return }
-        item = nil
+        guard let raw = item.take() else { return }
+        inItem = false
         itemDepth = -1
         if raw.videoID != nil { sawYouTube = true }
         let normalized = ItemNormalizer.item(from: raw, shortsFeed: isShortsFeed)
@@ -102,9 +110,18 @@ final class FeedBuilder: XMLStreamHandler {
     private func apply(_ field: Field, _ text: String) {
         switch field {
         case .ytChannelID: if channel.entryChannelID == nil { channel.entryChannelID = text }
+        case .person:
+            guard var person = pendingPerson.take(), let name = TextCleaner.collapse(text) else { return }
+            person.name = name
+            item?.persons.append(person)
+        case .funding:
+            guard let url = pendingURL.take() else { return }
+            item?.funding.append(Link(url: url, title: TextCleaner.collapse(text)))
+        case .channelFunding:
+            guard let url = pendingURL.take() else { return }
+            channel.funding.append(Link(url: url, title: TextCleaner.collapse(text)))
         case .channelTitle, .channelLink, .channelDescription, .channelItunesSummary, .channelAuthor,
-             .channelItunesAuthor, .channelImage, .channelLanguage, .channelYTChannelID, .channelPlaylistID,
-             .channelFunding:
+             .channelItunesAuthor, .channelImage, .channelLanguage, .channelYTChannelID, .channelPlaylistID:
             channel.apply(field, text)
         default: item?.apply(field, text)
         }

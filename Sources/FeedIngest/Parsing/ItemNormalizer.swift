@@ -11,9 +11,11 @@ enum ItemNormalizer {
         item.published = (r.published ?? (r.isAtom ? r.updated : nil)).flatMap(DateParser.parse)
         item.updated = r.updated.flatMap(DateParser.parse)
         item.duration = r.duration.flatMap(DurationParser.parse)
-        item.author = [r.itunesAuthor, r.dcCreator, r.author].lazy.compactMap { $0.flatMap(TextCleaner.collapse) }.first
-        item.description = [r.description, r.summary, r.content, r.mediaDescription].lazy
-            .compactMap { $0.flatMap(TextCleaner.plainText(fromHTML:)) }.first
+        // Chained rather than `[a, b, c].lazy.compactMap`: no array per item.
+        item.author = r.itunesAuthor.flatMap(TextCleaner.collapse) ?? r.dcCreator.flatMap(TextCleaner.collapse)
+            ?? r.author.flatMap(TextCleaner.collapse)
+        item.description = r.description.flatMap(TextCleaner.plainText(fromHTML:)) ?? r.summary.flatMap(TextCleaner.plainText(fromHTML:))
+            ?? r.content.flatMap(TextCleaner.plainText(fromHTML:)) ?? r.mediaDescription.flatMap(TextCleaner.plainText(fromHTML:))
         item.thumbnail = url(r.thumbnail) ?? url(r.itunesImage)
         item.episode = integer(r.episode) ?? integer(r.podcastEpisode)
         item.season = integer(r.season) ?? integer(r.podcastSeason)
@@ -91,16 +93,14 @@ enum ItemNormalizer {
     }
 
     private static func explicit(_ s: String) -> Bool? {
-        switch s.trimmingWhitespace().lowercased() {
-        case "yes", "true", "explicit": return true
-        case "no", "false", "clean": return false
-        default: return nil
-        }
+        let word = s.trimmingWhitespace()
+        if word.isASCIICaseless("yes") || word.isASCIICaseless("true") || word.isASCIICaseless("explicit") { return true }
+        if word.isASCIICaseless("no") || word.isASCIICaseless("false") || word.isASCIICaseless("clean") { return false }
+        return nil
     }
 
     private static func isWebURL(_ s: String) -> Bool {
-        let lower = s.lowercased()
-        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+        s.hasASCIICaselessPrefix("http://") || s.hasASCIICaselessPrefix("https://")
     }
 
     /// `yt:video:ID` (the entry's Atom id) → `ID`.

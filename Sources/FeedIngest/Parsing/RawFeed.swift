@@ -66,9 +66,11 @@ enum Field {
     case title, link, guid, published, updated, duration, author, itunesAuthor, dcCreator
     case description, summary, content, mediaTitle, mediaDescription
     case episode, season, podcastEpisode, podcastSeason, episodeType, explicit, videoID, ytChannelID
-    case person(Person), funding(url: String)
+    /// Their attributes wait in `FeedBuilder.pendingPerson` / `pendingURL`: payload-free, a
+    /// Field is copied and dropped without reference counting (once per element).
+    case person, funding
     case channelTitle, channelLink, channelDescription, channelItunesSummary, channelAuthor, channelItunesAuthor
-    case channelImage, channelLanguage, channelYTChannelID, channelPlaylistID, channelFunding(url: String)
+    case channelImage, channelLanguage, channelYTChannelID, channelPlaylistID, channelFunding
 }
 
 /// Element containers whose children mean different things (`image/title` is not the title).
@@ -102,11 +104,6 @@ extension RawItem {
         case .episodeType: first(&episodeType)
         case .explicit: first(&explicit)
         case .videoID: first(&videoID)
-        case .person(var person):
-            guard let name = TextCleaner.collapse(text) else { return }
-            person.name = name
-            persons.append(person)
-        case .funding(let url): funding.append(Link(url: url, title: TextCleaner.collapse(text)))
         default: break
         }
     }
@@ -126,7 +123,6 @@ extension RawChannel {
         case .channelLanguage: first(&language)
         case .channelYTChannelID: first(&ytChannelID)
         case .channelPlaylistID: first(&playlistID)
-        case .channelFunding(let url): funding.append(Link(url: url, title: TextCleaner.collapse(text)))
         default: break
         }
     }

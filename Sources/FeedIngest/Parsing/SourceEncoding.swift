@@ -110,8 +110,18 @@ enum Windows1252 {
     static func transcode(_ input: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         out.removeAll(keepingCapacity: true)
         out.reserveCapacity(input.count + input.count / 4)
-        for c in input {
-            if c < 0x80 { out.append(c); continue }
+        var i = 0
+        while i < input.count {
+            // Copy the ASCII run up to the next high byte in one go.
+            var j = i
+            if let base = input.baseAddress {
+                while j + 8 <= input.count, ByteWords.load(base + j) & ByteWords.highs == 0 { j += 8 }
+            }
+            while j < input.count, input[j] < 0x80 { j += 1 }
+            if j > i { out.append(contentsOf: UnsafeBufferPointer(rebasing: input[i..<j])) }
+            guard j < input.count else { break }
+            let c = input[j]
+            i = j + 1
             let scalar = c < 0xA0 ? UInt32(c1[Int(c - 0x80)]) : UInt32(c)
             if scalar < 0x800 {
                 out.append(UInt8(0xC0 | (scalar >> 6))); out.append(UInt8(0x80 | (scalar & 0x3F)))

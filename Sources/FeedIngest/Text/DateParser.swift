@@ -2,10 +2,12 @@
 /// variants, and RFC 3339 / ISO 8601 / W3C-DTF. Anything it cannot read is nil, never "now".
 public enum DateParser {
     public static func parse(_ text: String) -> Int64? {
-        let s = text.trimmingWhitespace()
-        guard let first = s.utf8.first else { return nil }
-        if first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9"), let t = iso8601(s) { return t }
-        return rfc822(s)
+        var s = text.trimmingWhitespace()
+        return s.withUTF8 { b in
+            guard let first = b.first else { return nil }
+            if first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9"), let t = iso8601(Scanner(b)) { return t }
+            return rfc822(Scanner(b))
+        }
     }
 
     // MARK: RFC 3339 / ISO 8601 / W3C-DTF
@@ -13,7 +15,12 @@ public enum DateParser {
     /// `YYYY`, `YYYY-MM`, `YYYY-MM-DD`, then optionally `T`/space `hh:mm[:ss[.fff]]` and a zone
     /// (`Z`, `±hh:mm`, `±hhmm`, `±hh`). A missing zone is UTC.
     static func iso8601(_ s: String) -> Int64? {
-        var p = Scanner(s)
+        var s = s
+        return s.withUTF8 { iso8601(Scanner($0)) }
+    }
+
+    private static func iso8601(_ scanner: Scanner) -> Int64? {
+        var p = scanner
         guard let year = p.digits(exactly: 4) else { return nil }
         var month = 1, day = 1, hour = 0, minute = 0, second = 0
         if p.eat("-") {
@@ -48,7 +55,7 @@ public enum DateParser {
                 _ = p.eat(":")
                 let om = p.digits(exactly: 2) ?? 0
                 offset = (oh * 3600 + om * 60) * (sign == UInt8(ascii: "-") ? -1 : 1)
-            } else if !p.atEnd, let zone = p.letters(), let z = namedZones[zone.uppercased()] {
+            } else if !p.atEnd, let zone = p.letterKey(), let z = namedZone(zone) {
                 offset = z
             }
         }
@@ -61,7 +68,12 @@ public enum DateParser {
 
     /// `[Wkd,] D Mon YY[YY] hh:mm[:ss] [zone]`; weekday, seconds and zone optional.
     static func rfc822(_ s: String) -> Int64? {
-        var p = Scanner(s)
+        var s = s
+        return s.withUTF8 { rfc822(Scanner($0)) }
+    }
+
+    private static func rfc822(_ scanner: Scanner) -> Int64? {
+        var p = scanner
         p.skipSpaces()
         // Optional weekday ("Wed," / "Wednesday," / "Wed").
         if let w = p.peek, isLetter(w) {
@@ -72,7 +84,7 @@ public enum DateParser {
         }
         guard let day = p.digits(atLeast: 1, atMost: 2) else { return nil }
         p.skipSeparators()
-        guard let monthName = p.letters(), let month = months[String(monthName.lowercased().prefix(3))] else { return nil }
+        guard let monthName = p.letterKey(), let month = month(monthName) else { return nil }
         p.skipSeparators()
         guard let y = p.digits(atLeast: 2, atMost: 4) else { return nil }
         var year = y
@@ -97,12 +109,27 @@ public enum DateParser {
             if hhmm >= 100 { hours = hhmm / 100; minutes = hhmm % 100 }
             else if p.eat(":"), let m = p.digits(exactly: 2) { minutes = m }
             offset = (hours * 3600 + minutes * 60) * (sign == UInt8(ascii: "-") ? -1 : 1)
-        } else if let zone = p.letters() {
+        } else if let zone = p.letterKey() {
             // Unknown alphabetic zones (military letters, "UTC+…" oddities) are read as UTC.
-            offset = namedZones[zone.uppercased()] ?? 0
+            offset = namedZone(zone) ?? 0
         }
         return epoch(year: year, month: month, day: day, hour: hour, minute: minute, second: second, offset: offset)
     }
+
+    /// The month of a name's first three letters, any case ("Sept", "OCTOBER").
+    static func month(_ name: LetterKey) -> Int? {
+        guard name.count >= 3 else { return nil }
+        let first3 = name.lowercased >> (8 * UInt64(min(name.count, 8) - 3))
+        return monthKeys.firstIndex(of: first3).map { $0 + 1 }
+    }
+
+    static func namedZone(_ name: LetterKey) -> Int? {
+        guard name.count <= 8 else { return nil }
+        return zoneKeys.first { $0.key == name.uppercased }?.offset
+    }
+
+    private static let monthKeys: [UInt64] = months.sorted { $0.value < $1.value }.map { LetterKey($0.key).lowercased }
+    private static let zoneKeys: [(key: UInt64, offset: Int)] = namedZones.map { (LetterKey($0.key).uppercased, $0.value) }
 
     static let months: [String: Int] = [
         "jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6,
@@ -144,10 +171,11 @@ public enum DateParser {
 @inline(__always) func isLetter(_ c: UInt8) -> Bool { (c | 0x20) >= 97 && (c | 0x20) <= 122 }
 
 /// A tiny forward-only cursor over UTF-8 bytes for the date and duration grammars.
+/// It reads the bytes in place: use it inside `withUTF8`, never beyond.
 struct Scanner {
-    let bytes: [UInt8]
+    let bytes: UnsafeBufferPointer<UInt8>
     var i = 0
-    init(_ s: String) { bytes = Array(s.utf8) }
+    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
     var atEnd: Bool { i >= bytes.count }
     var peek: UInt8? { i < bytes.count ? bytes[i] : nil }
     func peek(_ k: Int) -> UInt8? { i + k < bytes.count ? bytes[i + k] : nil }
@@ -165,11 +193,19 @@ struct Scanner {
         if n < lo { i -= n; return nil }
         return v
     }
+    /// The run of ASCII letters here, packed for comparison without building a String.
+    mutating func letterKey() -> LetterKey? {
+        let start = i
+        var key = LetterKey()
+        while let c = peek, isLetter(c) { key.add(c); i += 1 }
+        return i > start ? key : nil
+    }
+
     mutating func letters() -> String? {
         let start = i
         while let c = peek, isLetter(c) { i += 1 }
         guard i > start else { return nil }
-        return String(decoding: bytes[start..<i], as: UTF8.self)
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
     }
 }
 
@@ -177,11 +213,35 @@ extension String {
     /// Trims ASCII and Unicode whitespace (including NBSP) from both ends.
     func trimmingWhitespace() -> String {
         // Fast path: nothing to trim when both ends are visible ASCII (the common case).
-        if let f = utf8.first, let l = utf8.last, f > 32, f < 128, l > 32, l < 128 { return self }
+        let untouched = withBytes { b in
+            guard let f = b.first, let l = b.last else { return false }
+            return f > 32 && f < 128 && l > 32 && l < 128
+        }
+        if untouched { return self }
         let scalars = unicodeScalars
         guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
               let end = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
         if start == scalars.startIndex && end == scalars.index(before: scalars.endIndex) { return self }
         return String(scalars[start...end])
+    }
+}
+
+/// Up to the first 8 ASCII letters of a word, lowercased and uppercased, one byte each (the
+/// first letter highest), and the word's full length.
+struct LetterKey {
+    var lowercased: UInt64 = 0
+    var uppercased: UInt64 = 0
+    var count = 0
+
+    init() {}
+
+    init(_ word: String) { for c in word.utf8 { add(c) } }
+
+    mutating func add(_ c: UInt8) {
+        if count < 8 {
+            lowercased = lowercased << 8 | UInt64(c | 0x20)
+            uppercased = uppercased << 8 | UInt64(c & ~0x20)
+        }
+        count += 1
     }
 }

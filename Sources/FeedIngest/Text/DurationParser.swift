@@ -4,6 +4,7 @@ public enum DurationParser {
     public static func parse(_ text: String) -> Int? {
         let s = text.trimmingWhitespace()
         guard !s.isEmpty else { return nil }
+        if let seconds = wholeFields(s) { return seconds }
         if s.first == "P" || s.first == "p" { return iso8601(s) }
         let parts = s.split(separator: ":", omittingEmptySubsequences: false)
         guard (1...3).contains(parts.count) else { return nil }
@@ -22,8 +23,35 @@ public enum DurationParser {
         return Int(total.rounded())
     }
 
+    /// The common case without Doubles or substrings: one to three fields of 1–9 digits, the
+    /// later ones below 60. Nil means "not this simple shape", for the general path to decide.
+    static func wholeFields(_ s: String) -> Int? {
+        var total = 0, field = 0, digits = 0, fields = 1
+        for c in s.utf8 {
+            if isDigit(c) {
+                guard digits < 9 else { return nil }
+                field = field * 10 + Int(c - 48)
+                digits += 1
+            } else if c == UInt8(ascii: ":") {
+                guard digits > 0, fields < 3, fields == 1 || field < 60 else { return nil }
+                total = total * 60 + field
+                field = 0; digits = 0; fields += 1
+            } else {
+                return nil
+            }
+        }
+        guard digits > 0, fields == 1 || field < 60 else { return nil }
+        total = total * 60 + field
+        return total < 1_000_000_000 ? total : nil
+    }
+
     static func iso8601(_ s: String) -> Int? {
-        var p = Scanner(s.uppercased())
+        var upper = s.uppercased()
+        return upper.withUTF8 { iso8601(Scanner($0)) }
+    }
+
+    private static func iso8601(_ scanner: Scanner) -> Int? {
+        var p = scanner
         guard p.eat("P") else { return nil }
         var total = 0, inTime = false, sawField = false
         while !p.atEnd {

@@ -17,8 +17,11 @@ public enum URLs {
     /// `itpc://`, `feed://`, `pcast://` (and `feed:https://…`) are podcast-app schemes for http(s).
     public static func rewritePodcastScheme(_ url: String) -> String {
         // Cheap exit for the usual http(s) URL: only f…, i…, p… can be podcast schemes.
-        guard let f = url.utf8.first, [UInt8(ascii: "f"), UInt8(ascii: "i"), UInt8(ascii: "p")].contains(f | 0x20),
-              !url.utf8.starts(with: "http".utf8) else { return url }
+        guard let f = url.utf8.first else { return url }
+        switch f | 0x20 {
+        case UInt8(ascii: "f"), UInt8(ascii: "i"), UInt8(ascii: "p"): break
+        default: return url
+        }
         let lower = url.lowercased()
         for prefix in ["feed:https://", "feed:http://"] where lower.hasPrefix(prefix) {
             return String(url.dropFirst(5))

@@ -3,7 +3,7 @@
 enum AtomMapper {
     static func start(_ e: XMLElement, parent: Container, _ b: FeedBuilder, container: inout Container) -> Field? {
         guard e.namespace == .atom || e.namespace == .atom03 || e.namespace == .none else { return nil }
-        let inItem = b.item != nil
+        let inItem = b.inItem
         switch e.name {
         case "entry": container = .item; b.beginItem(e); return nil
         case "author": container = .author; return nil
@@ -35,7 +35,7 @@ enum AtomMapper {
     private static func link(_ e: XMLElement, parent: Container, _ b: FeedBuilder) {
         guard let href = e.attributes["href"] else { return }
         let rel = e.attributes["rel"]?.trimmingWhitespace().lowercased() ?? "alternate"
-        if b.item != nil {
+        if b.inItem {
             guard parent == .item else { return }
             switch rel {
             case "alternate":

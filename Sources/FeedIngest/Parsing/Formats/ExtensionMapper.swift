@@ -2,7 +2,7 @@
 /// Core, Media RSS and YouTube's `yt:`.
 enum ExtensionMapper {
     static func start(_ e: XMLElement, parent: Container, _ b: FeedBuilder, container: inout Container) -> Field? {
-        let inItem = b.item != nil
+        let inItem = b.inItem
         let a = e.attributes
         switch e.namespace {
         case .itunes:
@@ -26,10 +26,13 @@ enum ExtensionMapper {
             switch e.name {
             case "chapters" where inItem: if b.item?.chaptersURL == nil { b.item?.chaptersURL = a["url"] }
             case "transcript" where inItem: if b.item?.transcriptURL == nil { b.item?.transcriptURL = a["url"] }
-            case "person" where inItem: return .person(Person(name: "", role: a["role"], href: a["href"], image: a["img"]))
+            case "person" where inItem:
+                b.pendingPerson = Person(name: "", role: a["role"], href: a["href"], image: a["img"])
+                return .person
             case "funding":
                 guard let url = a["url"] else { break }
-                return inItem ? .funding(url: url) : .channelFunding(url: url)
+                b.pendingURL = url
+                return inItem ? .funding : .channelFunding
             case "episode" where inItem: return .podcastEpisode
             case "season" where inItem: return .podcastSeason
             default: break

@@ -10,7 +10,7 @@ enum RSSMapper {
             }
             return nil
         }
-        if b.item != nil {
+        if b.inItem {
             guard parent == .item else { return nil }
             switch e.name {
             case "title": return .title
@@ -19,8 +19,8 @@ enum RSSMapper {
             case "pubDate": return .published
             case "author": return .author
             case "guid":
-                let permaLink = e.attributes["isPermaLink"]?.trimmingWhitespace().lowercased()
-                b.item?.guidIsPermaLink = permaLink != "false"
+                let permaLink = e.attributes["isPermaLink"]?.trimmingWhitespace()
+                b.item?.guidIsPermaLink = permaLink?.isASCIICaseless("false") != true
                 return .guid
             case "enclosure":
                 if b.item?.enclosureURL == nil, let url = e.attributes["url"] {

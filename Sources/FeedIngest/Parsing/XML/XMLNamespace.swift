@@ -52,8 +52,13 @@ struct XMLName {
     var cString: UnsafePointer<CChar> { UnsafeRawPointer(bytes).assumingMemoryBound(to: CChar.self) }
     var string: String { String(cString: cString) }
 
-    static func ~= (pattern: StaticString, name: XMLName) -> Bool { strcmp(pattern.cString, name.cString) == 0 }
-    static func == (name: XMLName, other: StaticString) -> Bool { strcmp(other.cString, name.cString) == 0 }
+    static func ~= (pattern: StaticString, name: XMLName) -> Bool { name == pattern }
+
+    /// The first byte decides most mismatches without a call (mappers try many names in turn).
+    @inline(__always)
+    static func == (name: XMLName, other: StaticString) -> Bool {
+        name.bytes.pointee == other.utf8Start.pointee && strcmp(other.cString, name.cString) == 0
+    }
 }
 
 /// The attributes of one start tag (libxml2's SAX2 array of 5 pointers per attribute).

@@ -7,8 +7,12 @@ struct XMLElement {
     let attributes: XMLAttributes
     /// The root element is at depth 0.
     let depth: Int
-    /// The `xml:base` in effect (resolved), else the document's URL.
-    let base: String?
+    /// Only valid during `XMLStreamHandler.start`, while the parser calls it.
+    fileprivate unowned(unsafe) let parser: XMLStreamParser
+
+    /// The `xml:base` in effect (resolved), else the document's URL. Looked up on demand: few
+    /// elements need it, and carrying the string would cost a retain and a release on all.
+    var base: String? { parser.currentBase }
 }
 
 /// Receives the element stream. Elements inside a capturing element are its content: they
@@ -27,14 +31,19 @@ protocol XMLStreamHandler: AnyObject {
 /// billion-laughs documents. One instance per document, used from one thread.
 final class XMLStreamParser {
     private let ctxt: xmlParserCtxtPtr
-    private unowned let handler: XMLStreamHandler
+    /// The builder owns nothing here and outlives the parser (`FeedParser.parseXML` keeps it);
+    /// `unowned(unsafe)` spares a reference-count check on every element.
+    private unowned(unsafe) let handler: XMLStreamHandler
     private let documentURL: String?
     private let encoding: SourceEncoding
 
-    private(set) var depth = 0
-    private var captureDepth = -1
-    private var text: [UInt8] = []
-    private var bases: [(depth: Int, url: String)] = []
+    // The per-event state is touched only from this parser's own callbacks, on one thread and
+    // never through overlapping inout accesses: the runtime exclusivity checks (a thread-local
+    // lookup per access, several per element) are skipped for these few properties.
+    @exclusivity(unchecked) private(set) var depth = 0
+    @exclusivity(unchecked) private var captureDepth = -1
+    @exclusivity(unchecked) private var text: [UInt8] = []
+    @exclusivity(unchecked) private var bases: [(depth: Int, url: String)] = []
     private var transcoded: [UInt8] = []
     /// Namespaces declared anywhere (bit per `XMLNamespace`).
     private(set) var declaredNamespaces: UInt32 = 0
@@ -42,7 +51,7 @@ final class XMLStreamParser {
     private(set) var errorCount = 0
     private var stopped = false
     /// libxml2 interns namespace URIs: one pointer per URI, classified once.
-    private var uriCache: [(uri: UnsafePointer<UInt8>, ns: XMLNamespace)] = []
+    @exclusivity(unchecked) private var uriCache: [(uri: UnsafePointer<UInt8>, ns: XMLNamespace)] = []
 
     /// Text kept per captured element; beyond it is dropped (a description is not 4 MB).
     private static let textCap = 4 << 20
@@ -132,7 +141,7 @@ final class XMLStreamParser {
             bases.append((level, URLs.resolve(base, against: bases.last?.url ?? documentURL)))
         }
         let element = XMLElement(namespace: namespace(uri), name: XMLName(bytes: local), attributes: attrs,
-                                 depth: level, base: bases.last?.url ?? documentURL)
+                                 depth: level, parser: self)
         if handler.start(element) {
             captureDepth = level
             text.removeAll(keepingCapacity: true)
@@ -149,8 +158,10 @@ final class XMLStreamParser {
             captureDepth = -1
         }
         handler.end(namespace(uri), XMLName(bytes: local), depth: level, text: captured)
-        if let last = bases.last, last.depth == level { bases.removeLast() }
+        if !bases.isEmpty, bases[bases.count - 1].depth == level { bases.removeLast() }
     }
+
+    fileprivate var currentBase: String? { bases.last?.url ?? documentURL }
 
     private func namespace(_ uri: UnsafePointer<UInt8>?) -> XMLNamespace {
         guard let uri else { return .none }
@@ -172,6 +183,14 @@ final class XMLStreamParser {
 
     // MARK: C glue
 
+    /// Runs `body` on the parser behind a libxml2 context, without retaining it: the parser
+    /// owns the context, so it is alive for as long as libxml2 can call back.
+    @inline(__always)
+    fileprivate static func with(_ ctx: UnsafeMutableRawPointer?, _ body: (XMLStreamParser) -> Void) {
+        guard let ctx, let me = ctx.assumingMemoryBound(to: xmlParserCtxt.self).pointee._private else { return }
+        Unmanaged<XMLStreamParser>.fromOpaque(me)._withUnsafeGuaranteedRef(body)
+    }
+
     fileprivate static func from(_ ctx: UnsafeMutableRawPointer?) -> XMLStreamParser? {
         guard let ctx, let me = ctx.assumingMemoryBound(to: xmlParserCtxt.self).pointee._private else { return nil }
         return Unmanaged<XMLStreamParser>.fromOpaque(me).takeUnretainedValue()
@@ -189,16 +208,16 @@ final class XMLStreamParser {
         // element and text callbacks are ours, so no tree is ever built.
         xmlSAXVersion(&sax, 2)
         sax.startElementNs = { ctx, local, _, uri, nbNs, ns, nbAttrs, _, attrs in
-            guard let local, let me = XMLStreamParser.from(ctx) else { return }
-            me.startElement(local, uri, nbNs, ns, nbAttrs, attrs)
+            guard let local else { return }
+            XMLStreamParser.with(ctx) { $0.startElement(local, uri, nbNs, ns, nbAttrs, attrs) }
         }
         sax.endElementNs = { ctx, local, _, uri in
-            guard let local, let me = XMLStreamParser.from(ctx) else { return }
-            me.endElement(local, uri)
+            guard let local else { return }
+            XMLStreamParser.with(ctx) { $0.endElement(local, uri) }
         }
         let characters: charactersSAXFunc = { ctx, p, n in
-            guard let p, n > 0, let me = XMLStreamParser.from(ctx) else { return }
-            me.characters(p, n)
+            guard let p, n > 0 else { return }
+            XMLStreamParser.with(ctx) { $0.characters(p, n) }
         }
         sax.characters = characters
         sax.cdataBlock = characters
