@@ -1,4 +1,4 @@
-import Foundation
+import Dispatch
 import NowPlaying
 
 /// Plays one item at a time: one decode → resample → write thread owns the decoder and the output;
@@ -17,7 +17,7 @@ public final class Player: @unchecked Sendable {
 
     // Shared with the control methods; guarded by `cond`. Only the decode thread writes
     // `status`, `clock`, `current` and `output`. Lock order: never call into `output` holding `cond`.
-    private let cond = NSCondition()
+    private let cond = Condition()
     private var commands: [Command] = []
     private var status: PlaybackStatus = .stopped
     private var clock = PositionClock()
@@ -49,9 +49,7 @@ public final class Player: @unchecked Sendable {
                 weakSelf.player?.updateChapter(at: position)
             })
         weakSelf.player = self
-        let thread = Thread { [self] in run() }
-        thread.name = "feedctl.player"
-        thread.start()
+        startThread(name: "feedctl.player") { [self] in run() }
     }
 
     // MARK: Controls

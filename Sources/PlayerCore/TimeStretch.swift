@@ -2,8 +2,10 @@ import CFFmpeg
 
 /// Changes tempo without changing pitch: libavfilter's `atempo` (WSOLA) in a three-node graph
 /// (abuffer → atempo → abuffersink) on interleaved float stereo at the output rate.
-/// Owned by the decode thread. Only used while the speed is not 1: at 1× audio bypasses it.
+/// Owned by the decode thread. Only used while the speed is not 1: at 1× audio bypasses it, and
+/// libavfilter is only loaded (`AVFilterLibrary`) when the first one is made.
 final class TimeStretch {
+    private let lib: AVFilterLibrary
     private var graph: UnsafeMutablePointer<AVFilterGraph>?
     private let source: UnsafeMutablePointer<AVFilterContext>
     private let sink: UnsafeMutablePointer<AVFilterContext>
@@ -15,16 +17,18 @@ final class TimeStretch {
     init(rate: Int32, tempo: Double) throws(PlayerError) {
         self.rate = rate
         self.tempo = tempo
-        guard let graph = avfilter_graph_alloc() else { throw Self.failure("out of memory") }
+        let lib = try AVFilterLibrary.shared()
+        self.lib = lib
+        guard let graph = lib.graphAlloc() else { throw Self.failure("out of memory") }
         guard let frame = av_frame_alloc() else {
             var g: UnsafeMutablePointer<AVFilterGraph>? = graph
-            avfilter_graph_free(&g)
+            lib.graphFree(&g)
             throw Self.failure("out of memory")
         }
         self.frame = frame
         func cleanup() {
             var g: UnsafeMutablePointer<AVFilterGraph>? = graph
-            avfilter_graph_free(&g)
+            lib.graphFree(&g)
             var f: UnsafeMutablePointer<AVFrame>? = frame
             av_frame_free(&f)
         }
@@ -34,15 +38,15 @@ final class TimeStretch {
         var tempoNode: UnsafeMutablePointer<AVFilterContext>?
         var snk: UnsafeMutablePointer<AVFilterContext>?
         let args = "sample_rate=\(rate):sample_fmt=flt:channel_layout=stereo:time_base=1/\(rate)"
-        var rc = avfilter_graph_create_filter(&src, avfilter_get_by_name("abuffer"), "in", args, nil, graph)
+        var rc = lib.createFilter(&src, lib.getByName("abuffer"), "in", args, nil, graph)
         if rc >= 0 {
-            rc = avfilter_graph_create_filter(&tempoNode, avfilter_get_by_name("atempo"), "tempo",
+            rc = lib.createFilter(&tempoNode, lib.getByName("atempo"), "tempo",
                                               "tempo=\(Self.format(tempo))", nil, graph)
         }
-        if rc >= 0 { rc = avfilter_graph_create_filter(&snk, avfilter_get_by_name("abuffersink"), "out", nil, nil, graph) }
-        if rc >= 0 { rc = avfilter_link(src, 0, tempoNode, 0) }
-        if rc >= 0 { rc = avfilter_link(tempoNode, 0, snk, 0) }
-        if rc >= 0 { rc = avfilter_graph_config(graph, nil) }
+        if rc >= 0 { rc = lib.createFilter(&snk, lib.getByName("abuffersink"), "out", nil, nil, graph) }
+        if rc >= 0 { rc = lib.link(src, 0, tempoNode, 0) }
+        if rc >= 0 { rc = lib.link(tempoNode, 0, snk, 0) }
+        if rc >= 0 { rc = lib.graphConfig(graph, nil) }
         guard rc >= 0, let src, let snk else {
             cleanup()
             throw Self.failure(ffmpegMessage(rc >= 0 ? feedctl_AVERROR(EINVAL) : rc))
@@ -53,7 +57,7 @@ final class TimeStretch {
     }
 
     deinit {
-        avfilter_graph_free(&graph)
+        lib.graphFree(&graph)
         var f: UnsafeMutablePointer<AVFrame>? = frame
         av_frame_free(&f)
     }
@@ -68,7 +72,7 @@ final class TimeStretch {
     func setTempo(_ value: Double) throws(PlayerError) {
         guard value != tempo else { return }
         var response = [CChar](repeating: 0, count: 64)
-        let rc = avfilter_graph_send_command(graph, "tempo", "tempo", Self.format(value), &response, 64, 0)
+        let rc = lib.sendCommand(graph, "tempo", "tempo", Self.format(value), &response, 64, 0)
         guard rc >= 0 else { throw Self.failure(ffmpegMessage(rc)) }
         tempo = value
     }
@@ -92,7 +96,7 @@ final class TimeStretch {
         samples.withUnsafeBytes { bytes in
             if let base = bytes.baseAddress { UnsafeMutableRawPointer(data).copyMemory(from: base, byteCount: bytes.count) }
         }
-        rc = av_buffersrc_add_frame(source, frame) // takes the frame's buffer, leaves it blank
+        rc = lib.bufferSourceAddFrame(source, frame) // takes the frame's buffer, leaves it blank
         av_frame_unref(frame)
         guard rc >= 0 else { throw Self.failure(ffmpegMessage(rc)) }
         try drain(into: &output)
@@ -100,14 +104,14 @@ final class TimeStretch {
 
     /// Ends the input and appends everything still inside the filter.
     func finish(into output: inout [Float]) throws(PlayerError) {
-        let rc = av_buffersrc_add_frame(source, nil)
+        let rc = lib.bufferSourceAddFrame(source, nil)
         guard rc >= 0 else { throw Self.failure(ffmpegMessage(rc)) }
         try drain(into: &output)
     }
 
     private func drain(into output: inout [Float]) throws(PlayerError) {
         while true {
-            let rc = av_buffersink_get_frame(sink, frame)
+            let rc = lib.bufferSinkGetFrame(sink, frame)
             if rc == feedctl_AVERROR_EAGAIN() || rc == feedctl_AVERROR_EOF() { return }
             guard rc >= 0 else { throw Self.failure(ffmpegMessage(rc)) }
             defer { av_frame_unref(frame) }

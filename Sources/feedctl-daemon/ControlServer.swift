@@ -99,18 +99,3 @@ func blockingAwait<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T 
 private final class ResultBox<T>: @unchecked Sendable {
     var value: T?
 }
-
-/// A handler whose successful `quit` also ends the daemon, for callers other than the socket
-/// server (which does the same for its clients): MPRIS's Quit.
-struct QuittingHandler: ControlHandler {
-    let base: any ControlHandler
-    let onQuit: @Sendable () -> Void
-
-    func handle(_ request: ControlRequest) async -> ControlResponse {
-        let response = await base.handle(request)
-        if request.cmd == "quit" && response.ok { onQuit() }
-        return response
-    }
-
-    func events() async -> AsyncStream<ControlEvent> { await base.events() }
-}

@@ -40,8 +40,8 @@ struct DaemonCommand: AsyncParsableCommand {
             let server = ControlServer(listener: listener, handler: service, onQuit: { quit.signal() })
             server.start()
             log("feedctl daemon listening on \(path), library \(lib.path)")
-            let mpris = MPRISExporter.startIfBusReachable(control: QuittingHandler(base: service, onQuit: { quit.signal() }),
-                                                          player: service.player)
+            let mpris = MPRISExporter.startIfBusReachable(control: service, player: service.player,
+                                                          onQuit: { quit.signal() })
             let signals = Self.onTerminationSignals { quit.signal() }
             let poller = syncEvery > 0 ? Self.startPolling(library: lib, every: syncEvery * 60) : nil
 

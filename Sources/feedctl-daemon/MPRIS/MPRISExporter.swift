@@ -35,9 +35,11 @@ final class MPRISExporter: @unchecked Sendable {
 
     /// Connects to the session bus, takes the MPRIS name and starts serving; nil (after logging
     /// why, once) when no session bus is reachable, so the daemon runs on without MPRIS.
-    static func startIfBusReachable(control: any ControlHandler, player: Player) -> MPRISExporter? {
+    /// `onQuit` runs once a Quit succeeded and its reply is queued ahead of a `stop()`.
+    static func startIfBusReachable(control: any ControlHandler, player: Player,
+                                    onQuit: @escaping @Sendable () -> Void) -> MPRISExporter? {
         do {
-            let exporter = try MPRISExporter(control: control, player: player)
+            let exporter = try MPRISExporter(control: control, player: player, onQuit: onQuit)
             log("MPRIS: exported on the session bus as \(exporter.name)")
             return exporter
         } catch {
@@ -46,7 +48,7 @@ final class MPRISExporter: @unchecked Sendable {
         }
     }
 
-    private init(control: any ControlHandler, player: Player) throws(MPRISError) {
+    private init(control: any ControlHandler, player: Player, onQuit: @escaping @Sendable () -> Void) throws(MPRISError) {
         var opened: OpaquePointer?
         try check(sd_bus_open_user(&opened), "no session bus reachable", "sd_bus_open_user")
         guard let bus = opened else { throw MPRISError("no session bus reachable (sd_bus_open_user returned no bus)") }
@@ -60,7 +62,7 @@ final class MPRISExporter: @unchecked Sendable {
         handlers = .allocate(capacity: 1)
         handlers.initialize(to: CSDBusHandlers(get: mprisGetProperty, set: mprisSetProperty, call: mprisCall, context: nil))
         handlers.pointee.context = Unmanaged.passUnretained(self).toOpaque()
-        object = MPRISObject(control: control, player: player) { [weak self] call, error in
+        object = MPRISObject(control: control, player: player, onQuit: onQuit) { [weak self] call, error in
             self?.post(.reply(call, error))
         }
         do {

@@ -28,8 +28,10 @@ final class MPRISObject {
     private let jobs: AsyncStream<Job>.Continuation
     private let worker: Task<Void, Never>
 
-    /// `reply` is called (from any thread) when a command finishes, to answer its method call.
-    init(control: any ControlHandler, player: Player, reply: @escaping @Sendable (PendingCall, BusError?) -> Void) {
+    /// `reply` is called (from any thread) when a command finishes, to answer its method call;
+    /// `onQuit` after a successful Quit's reply was handed over, so stopping the exporter still sends it.
+    init(control: any ControlHandler, player: Player, onQuit: @escaping @Sendable () -> Void,
+         reply: @escaping @Sendable (PendingCall, BusError?) -> Void) {
         self.player = player
         let (stream, jobs) = AsyncStream.makeStream(of: Job.self)
         self.jobs = jobs
@@ -37,8 +39,10 @@ final class MPRISObject {
         worker = Task {
             for await job in stream {
                 let response = await control.handle(job.request)
-                guard let call = job.call else { continue }
-                reply(call, job.failing && !response.ok ? .failed(response.error ?? "\(job.request.cmd) failed") : nil)
+                if let call = job.call {
+                    reply(call, job.failing && !response.ok ? .failed(response.error ?? "\(job.request.cmd) failed") : nil)
+                }
+                if job.request.cmd == "quit" && response.ok { onQuit() }
             }
         }
     }
