@@ -70,7 +70,7 @@ package func formatClock(_ seconds: Double) -> String {
 
 package extension LibraryOptions {
     /// Opens the library named by `--db`, `FEEDCTL_DB` or the XDG default.
-    package func open() throws -> Library {
+    func open() throws -> Library {
         if let db { return try Library(path: db) }
         return try Library()
     }
