@@ -63,7 +63,9 @@ struct ParseCommand: ParsableCommand {
             return true
         } catch {
             out.buffer.removeAll()   // no half document on stdout
-            printError("\(source): \(error.description)")
+            // Errors that already name the file or URL are not prefixed with it again.
+            let message = error.description
+            printError(message.contains(source) ? message : "\(source): \(message)")
             return false
         }
     }

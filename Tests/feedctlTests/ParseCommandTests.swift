@@ -122,7 +122,7 @@ final class ParseCommandTests: XCTestCase {
 
         let missing = try run(["parse", "http://127.0.0.1:\(port)/missing"])
         XCTAssertEqual(missing.status, 1)
-        XCTAssertEqual(missing.stderr, "feedctl: http://127.0.0.1:\(port)/missing: can't fetch http://127.0.0.1:\(port)/missing: HTTP 404 Not Found\n")
+        XCTAssertEqual(missing.stderr, "feedctl: can't fetch http://127.0.0.1:\(port)/missing: HTTP 404 Not Found\n")
     }
 
     static let serverScript = #"""
