@@ -63,9 +63,8 @@ struct ParseCommand: ParsableCommand {
             return true
         } catch {
             out.buffer.removeAll()   // no half document on stdout
-            // Errors that already name the file or URL are not prefixed with it again.
-            let message = error.description
-            printError(message.contains(source) ? message : "\(source): \(message)")
+            // I/O errors name their file or URL already; the others say what the document is.
+            if case .io = error { printError(error.description) } else { printError("\(source): \(error.description)") }
             return false
         }
     }

@@ -8,7 +8,7 @@ final class ByteFastPathTests: XCTestCase {
     /// bytes) with ordinary ones, from a fixed seed.
     private func words() -> [[UInt8]] {
         let interesting: [UInt8] = [0, 9, 10, 0x1F, 0x20, 0x21, 0x22, 0x26, 0x3C, 0x5C, 0x61, 0x7E, 0x7F, 0x80, 0xA0, 0xC2, 0xFF]
-        var rng = SplitMix(seed: 42)
+        var rng = SplitMix64(seed: 42)
         var out: [[UInt8]] = interesting.map { [UInt8](repeating: $0, count: 8) }
         for _ in 0..<20_000 {
             out.append((0..<8).map { _ in rng.next() % 3 == 0 ? interesting[Int(rng.next() % UInt64(interesting.count))] : UInt8(0x41 + rng.next() % 26) })
@@ -33,7 +33,7 @@ final class ByteFastPathTests: XCTestCase {
 
     /// Long texts run through the word path; short ones and the tails through the byte path.
     func testCollapseAndQuoteMatchReferences() {
-        var rng = SplitMix(seed: 7)
+        var rng = SplitMix64(seed: 7)
         let pieces = ["a", "word", " ", "  ", "\t", "\n", "\u{A0}", "\u{2003}", "é", "東", "\"", "\\", "\u{1}", "<b>", "&amp;", "x y z"]
         for _ in 0..<3_000 {
             let text = (0..<Int(rng.next() % 40)).map { _ in pieces[Int(rng.next() % UInt64(pieces.count))] }.joined()
@@ -86,20 +86,6 @@ final class ByteFastPathTests: XCTestCase {
         XCTAssertEqual(DateParser.parse("14 Oct 2026 00:00 ABCDEFGHIJ"), DateParser.parse("14 Oct 2026 00:00"), "unknown zones are UTC")
     }
 
-    private func referenceCollapse(_ text: String) -> String? {
-        var words: [String] = []
-        var word = ""
-        for scalar in text.unicodeScalars {
-            if scalar.properties.isWhitespace || scalar.value == 0 {
-                if !word.isEmpty { words.append(word); word = "" }
-            } else {
-                word.unicodeScalars.append(scalar)
-            }
-        }
-        if !word.isEmpty { words.append(word) }
-        return words.isEmpty ? nil : words.joined(separator: " ")
-    }
-
     private func referenceQuote(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
@@ -114,18 +100,5 @@ final class ByteFastPathTests: XCTestCase {
             }
         }
         return out + "\""
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so failures reproduce.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -132,7 +132,7 @@ final class RumbleParserTests: XCTestCase {
     }
 
     func testBinaryGarbageIsNotAFeed() {
-        var generator = RumbleMutationRNG(seed: 42)
+        var generator = SplitMix64(seed: 42)
         let garbage = (0..<65_536).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
         XCTAssertThrowsError(try RumbleParser.parse(garbage, documentURL: nil)) { error in
             XCTAssertEqual(error as? FeedError, .notAFeed("an HTML page without a feed"))
@@ -195,7 +195,7 @@ extension RumbleParserTests {
     }
 
     func testMutatedPagesNeverCrash() throws {
-        var generator = RumbleMutationRNG(seed: 7)
+        var generator = SplitMix64(seed: 7)
         for name in ["cards-page.html", "grid-last-page.html"] {
             let original = try RumbleTestSupport.fixture("feeds/rumble/" + name)
             for _ in 0..<200 {
@@ -212,19 +212,6 @@ extension RumbleParserTests {
                 catch { XCTAssertTrue([.notAFeed("an HTML page without a feed"), .empty].contains(error), "\(error)") }
             }
         }
-    }
-}
-
-/// SplitMix64: deterministic, so a failing mutation is the same on every run.
-private struct RumbleMutationRNG: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

@@ -62,7 +62,7 @@ struct JSONWriter {
     }
 
     /// A JSON string literal: quotes, backslashes and control characters escaped; other
-    /// characters stay UTF-8 (as `FeedJSON.quote`).
+    /// characters stay UTF-8.
     mutating func quote(_ s: String) {
         put(byte: UInt8(ascii: "\""))
         s.withBytes { b in

@@ -119,9 +119,7 @@ private struct RowText {
     private mutating func text(_ parameter: Int32, _ value: String?, _ s: RawStatement) {
         guard let value else { return s.bindNull(parameter) }
         let start = bytes.count
-        if value.utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
-            bytes.append(contentsOf: value.utf8)
-        }
+        value.withBytes { bytes.append(contentsOf: $0) }
         spans.append((parameter, start, bytes.count - start))
     }
 }

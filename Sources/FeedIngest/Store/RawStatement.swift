@@ -12,7 +12,7 @@ final class RawStatement {
     private let connection: OpaquePointer
     private let handle: OpaquePointer
     private let sql: String
-    /// SQLite copies bound text at once (SQLITE_TRANSIENT, a macro Swift cannot import).
+    /// SQLite copies text bound with it at once (SQLITE_TRANSIENT, a macro Swift cannot import).
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
     init(_ db: Database, sql: String) throws {
@@ -28,18 +28,6 @@ final class RawStatement {
     }
 
     deinit { sqlite3_finalize(handle) }
-
-    func bind(_ index: Int32, _ value: String?) {
-        if let value {
-            var value = value
-            value.withUTF8 { buffer in
-                _ = sqlite3_bind_text(handle, index, buffer.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) },
-                                      Int32(buffer.count), Self.transient)
-            }
-        } else {
-            sqlite3_bind_null(handle, index)
-        }
-    }
 
     /// Binds bytes without copying them (SQLITE_STATIC): they must stay valid and unchanged until
     /// the statement has been stepped and reset, and every such parameter rebound before the next step.
