@@ -125,4 +125,18 @@ import Testing
         }
         #expect(try t.library.channelSummary(id: channel).items == 2)
     }
+
+    @Test func itemsGetIDsInFeedOrderAndAFailedBatchLeavesNothingStaged() throws {
+        let other = try t.library.addTestChannel("other")
+        #expect(throws: LibraryError.noChannel(99)) {
+            try t.library.ingest([(channelID: channel, feed: Feed(kind: .rss, items: [item("lost")])),
+                                  (channelID: 99, feed: Feed(kind: .rss, items: [item("d")]))], now: 1)
+        }
+        _ = try t.library.ingest([(channelID: channel, feed: Feed(kind: .rss, items: [item("c"), item("a"), item("b")])),
+                                  (channelID: other, feed: Feed(kind: .rss, items: [item("z")]))], now: 2)
+        let stored = try t.library.read { db in
+            try Row.fetchAll(db, sql: "SELECT channel_id, item_id FROM items ORDER BY id").map { "\($0["channel_id"] as Int64):\($0["item_id"] as String)" }
+        }
+        #expect(stored == ["\(channel):c", "\(channel):a", "\(channel):b", "\(other):z"])
+    }
 }

@@ -21,13 +21,13 @@ extension Library {
     /// an unknown channel id fails the whole batch. Results are in `feeds`' order.
     public func ingest(_ feeds: [(channelID: Int64, feed: Feed)], now: Int64) throws(LibraryError) -> [IngestResult] {
         try write { db in
-            let upsert = try RawStatement(db, sql: Self.upsertSQL)
+            let statements = try IngestStatements(db)
             let channelUpdate = try db.cachedStatement(sql: """
                 UPDATE channels SET name = CASE WHEN ?1 <> '' THEN ?1 ELSE name END, image = coalesce(?2, image)
                 WHERE id = ?3 AND (name IS NOT (CASE WHEN ?1 <> '' THEN ?1 ELSE name END) OR image IS NOT coalesce(?2, image))
                 """)
             return try feeds.map { entry in
-                let result = try Self.upsert(entry.feed.items, channelID: entry.channelID, now: now, statement: upsert, db: db)
+                let result = try Self.upsert(entry.feed.items, channelID: entry.channelID, now: now, statements: statements, db: db)
                 let title = entry.feed.title.trimmingCharacters(in: .whitespacesAndNewlines)
                 try channelUpdate.execute(arguments: [title, entry.feed.image, entry.channelID])
                 return result
@@ -41,41 +41,64 @@ extension Library {
     /// feed lists only the latest 15). `now` becomes the discovery time of new items.
     public func ingest(items: [Item], channelID: Int64, now: Int64) throws(LibraryError) -> IngestResult {
         try write { db in
-            try Self.upsert(items, channelID: channelID, now: now, statement: try RawStatement(db, sql: Self.upsertSQL), db: db)
+            try Self.upsert(items, channelID: channelID, now: now, statements: try IngestStatements(db), db: db)
         }
     }
 
-    /// The stored columns an item maps to, in `upsertSQL`'s order.
-    private static let itemColumns = [
-        "guid", "title", "url", "published", "updated", "duration", "enclosure_url", "enclosure_type",
-        "enclosure_length", "thumbnail", "author", "description", "views", "is_short", "episode", "season",
-        "chapters_url", "transcript_url",
-    ]
-
-    // The WHERE clause makes an unchanged re-ingest a read, not a write.
-    private static let upsertSQL = """
-        INSERT INTO items (channel_id, item_id, \(itemColumns.joined(separator: ", ")), discovered_at)
-        VALUES (?, ?, \(itemColumns.map { _ in "?" }.joined(separator: ", ")), ?)
-        ON CONFLICT (channel_id, item_id) DO UPDATE SET
-            \(itemColumns.map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
-        WHERE \(itemColumns.map { "items.\($0) IS NOT excluded.\($0)" }.joined(separator: " OR "))
-        """
-
-    private static func upsert(_ items: [Item], channelID: Int64, now: Int64, statement: RawStatement, db: Database) throws -> IngestResult {
+    private static func upsert(_ items: [Item], channelID: Int64, now: Int64, statements: IngestStatements, db: Database) throws -> IngestResult {
         guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM channels WHERE id = ?"), arguments: [channelID]) != nil else {
             throw LibraryError.noChannel(channelID)
         }
         let count = try db.cachedStatement(sql: "SELECT count(*) FROM items WHERE channel_id = ?")
         let before = try Int.fetchOne(count, arguments: [channelID]) ?? 0
-        var written = 0
         // A feed listing an id twice means one item: the first listing wins.
         var seen = Set<String>(minimumCapacity: items.count)
         var row = RowText()
         for index in items.indices where !items[index].id.isEmpty && seen.insert(items[index].id).inserted {
-            written += try row.upsert(items[index], channelID: channelID, now: now, with: statement)
+            try row.stage(items[index], channelID: channelID, now: now, with: statements.stage)
         }
+        let written = try statements.merge.execute()
+        _ = try statements.clear.execute()
         let after = try Int.fetchOne(count, arguments: [channelID]) ?? 0
         return IngestResult(new: after - before, updated: written - (after - before))
+    }
+}
+
+/// A feed's items go into the library in two steps: each row into an in-memory staging table
+/// (no indexes, no constraints: cheap), then all of them into `items` with one INSERT … SELECT
+/// upsert. One statement per feed instead of one per item: SQLite opens the table's and its
+/// five indexes' cursors once, not per row (~25 % fewer instructions than a prepared single-row
+/// upsert per item). The staging table is TEMP (per connection, `temp_store = MEMORY`) and
+/// emptied after each feed; it is part of the write transaction, so a failure leaves nothing.
+private struct IngestStatements {
+    let stage: RawStatement
+    let merge: RawStatement
+    let clear: RawStatement
+
+    /// The stored columns an item maps to, in `RowText.stage`'s order after channel_id and item_id.
+    private static let itemColumns = [
+        "guid", "title", "url", "published", "updated", "duration", "enclosure_url", "enclosure_type",
+        "enclosure_length", "thumbnail", "author", "description", "views", "is_short", "episode", "season",
+        "chapters_url", "transcript_url",
+    ]
+    private static let columns = "channel_id, item_id, \(itemColumns.joined(separator: ", ")), discovered_at"
+
+    init(_ db: Database) throws {
+        try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS ingest_staging (\(Self.columns))")
+        stage = try RawStatement(db, sql: """
+            INSERT INTO temp.ingest_staging (\(Self.columns)) VALUES (\(Array(repeating: "?", count: Self.itemColumns.count + 3).joined(separator: ", ")))
+            """)
+        // `WHERE true` keeps SQLite from reading ON CONFLICT as a join constraint. Rows come out
+        // in staging order, so items get ids in feed order. The DO UPDATE's WHERE makes an
+        // unchanged re-ingest a read, not a write.
+        merge = try RawStatement(db, sql: """
+            INSERT INTO items (\(Self.columns))
+            SELECT \(Self.columns) FROM temp.ingest_staging WHERE true
+            ON CONFLICT (channel_id, item_id) DO UPDATE SET
+                \(Self.itemColumns.map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
+            WHERE \(Self.itemColumns.map { "items.\($0) IS NOT excluded.\($0)" }.joined(separator: " OR "))
+            """)
+        clear = try RawStatement(db, sql: "DELETE FROM temp.ingest_staging")
     }
 }
 
@@ -90,10 +113,10 @@ private struct RowText {
         spans.reserveCapacity(16)
     }
 
-    /// Binds `item` to `upsertSQL`'s placeholders and runs it; returns the rows changed.
+    /// Binds `item` to the staging insert's placeholders and runs it.
     /// Values outside what the schema allows (negative durations, sizes, views) are dropped
     /// rather than failing the whole feed.
-    mutating func upsert(_ item: Item, channelID: Int64, now: Int64, with s: RawStatement) throws -> Int {
+    mutating func stage(_ item: borrowing Item, channelID: Int64, now: Int64, with s: RawStatement) throws {
         bytes.removeAll(keepingCapacity: true)
         spans.removeAll(keepingCapacity: true)
         func nonNegative(_ v: Int64?) -> Int64? { v.flatMap { $0 >= 0 ? $0 : nil } }
@@ -108,11 +131,11 @@ private struct RowText {
         s.bind(21, now)
         // The buffer is complete only now (appending may have moved it): bind into it, then step
         // while it is pinned.
-        return try bytes.withUnsafeBufferPointer { buffer in
+        try bytes.withUnsafeBufferPointer { buffer in
             for span in spans {
                 s.bindStatic(span.parameter, UnsafeBufferPointer(rebasing: buffer[span.start ..< span.start + span.count]))
             }
-            return try s.execute()
+            _ = try s.execute()
         }
     }
 

@@ -42,7 +42,8 @@ public final class Library: Sendable {
             // rows, and bigger pages mean fewer page splits and WAL frames per ingested item.
             // WAL makes NORMAL durable across crashes of the process (not of the OS); a cache
             // that holds a big feed's pages keeps ingest from re-reading and re-writing them.
-            try db.execute(sql: "PRAGMA page_size = 16384; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32768")
+            // Temporary tables and statement journals (ingest's staging table) stay in memory.
+            try db.execute(sql: "PRAGMA page_size = 16384; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32768; PRAGMA temp_store = MEMORY")
         }
         do {
             pool = try DatabasePool(path: path, configuration: config)
