@@ -11,7 +11,7 @@ public final class Player: @unchecked Sendable {
     public let configuration: PlayerConfiguration
 
     private enum Command {
-        case play(PlayRequest), pause, resume, toggle, stop, seekBy(Double), seekTo(Double), rate(Double)
+        case play(PlayRequest), pause, resume, toggle, stop(thenVolume: Double?), seekBy(Double), seekTo(Double), rate(Double)
         case chapters(ChapterList, itemKey: String), shutdown
     }
 
@@ -59,7 +59,11 @@ public final class Player: @unchecked Sendable {
     public func pause() { post(.pause) }
     public func resume() { post(.resume) }
     public func toggle() { post(.toggle) }
-    public func stop() { post(.stop) }
+    public func stop() { post(.stop(thenVolume: nil)) }
+    /// Stops, then sets the volume once the output is silent and before the stop is published:
+    /// a sleep timer's fade puts the volume back for the next item without a blip, and nobody
+    /// sees "stopped" with the faded volume.
+    public func stop(thenVolume volume: Double) { post(.stop(thenVolume: volume)) }
     /// Seeks relative to the current position, clamped at 0; past the end ends the item.
     public func seek(by seconds: Double) { post(.seekBy(seconds)) }
     public func seekForward() { post(.seekBy(configuration.seekStep)) }
@@ -227,7 +231,7 @@ public final class Player: @unchecked Sendable {
             case .pause: try pauseNow()
             case .resume: try resumeNow()
             case .toggle: if status == .playing { try pauseNow() } else { try resumeNow() }
-            case .stop: stopNow()
+            case .stop(let volume): stopNow(thenVolume: volume)
             case .seekBy(let delta):
                 guard session != nil else { return }
                 try seekNow(to: position + delta)
@@ -386,9 +390,12 @@ public final class Player: @unchecked Sendable {
         saveProgress()
     }
 
-    private func stopNow() {
-        guard session != nil else { return }
-        endSession(saving: true)
+    private func stopNow(thenVolume volume: Double?) {
+        guard session != nil else {
+            if let volume { setVolume(volume) }
+            return
+        }
+        endSession(saving: true, thenVolume: volume)
     }
 
     /// The item played to its end.
@@ -423,11 +430,12 @@ public final class Player: @unchecked Sendable {
     }
 
     /// Ends the current item (if any): optionally saves where it was, closes the stream, goes to stopped.
-    private func endSession(saving: Bool) {
+    private func endSession(saving: Bool, thenVolume volume: Double? = nil) {
         guard session != nil else { return }
         if saving { saveProgress() }
         tracker.stop()
         output?.silence()
+        if let volume { setVolume(volume) }
         session = nil
         cond.lock()
         status = .stopped

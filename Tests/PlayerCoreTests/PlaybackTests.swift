@@ -61,6 +61,25 @@ final class PlaybackTests: PulseTestCase {
         XCTAssertEqual(player.snapshot.volume, 0.25)
     }
 
+    func testStopThenVolumeSetsTheVolumeBeforeTheStopIsPublished() async throws {
+        let player = makePlayer()
+        player.play(request(media.segments))
+        waitUntilAudible(player)
+        player.setVolume(0.1)  // the end of a sleep timer's fade
+        let events = player.nowPlaying.events()
+        player.stop(thenVolume: 0.8)
+        var seen: [String] = []
+        for await event in events {
+            if case .volumeChanged(let v) = event { seen.append("volume \(v)") }
+            if case .statusChanged(let s) = event { seen.append("\(s)"); if s == .stopped { break } }
+        }
+        XCTAssertEqual(seen, ["volume 0.8", "stopped"])
+        XCTAssertEqual(player.snapshot.volume, 0.8)
+        let after = try record(0.4)
+        XCTAssertTrue(after.seconds <= 0 || after.rms < 0.002, "sound after stop(thenVolume:): \(after)")
+        player.shutdown()
+    }
+
     func testReplacingAndStoppingAreNotErrors() throws {
         let sink = RecordingSink()
         let player = makePlayer(sink: sink)

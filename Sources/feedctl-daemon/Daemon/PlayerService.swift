@@ -371,11 +371,14 @@ actor PlayerService: ControlHandler {
             try? await Task.sleep(nanoseconds: 250_000_000)
         }
         guard !Task.isCancelled else { return }
-        player.stop()
-        await settle { $0.status == .stopped }
-        restoreVolumeAfterFade()
+        // All at once on this actor, with no suspension between: a status request never sees the
+        // timer still set after the stop, or "stopped" with the faded volume.
         sleep.mode = .off
         sleepTask = nil
+        let base = fadeBase ?? volume
+        fadeBase = nil
+        player.stop(thenVolume: base)
+        await settle { $0.status == .stopped }
         log("sleep timer: stopped playback")
     }
 
