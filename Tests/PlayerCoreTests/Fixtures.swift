@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Test media generated with ffmpeg's bitexact lavfi sine source, once per test process.
 final class Fixtures: @unchecked Sendable {
@@ -68,23 +69,10 @@ final class Fixtures: @unchecked Sendable {
         try longData.prefix(longData.count / 2).write(to: cutShort)
 
         garbage = path("garbage.mp3")
-        var generator = SplitMix(seed: 42)
+        var generator = SplitMix64(seed: 42)
         try Data((0..<65536).map { _ in UInt8(truncatingIfNeeded: generator.next()) }).write(to: garbage)
     }
 }
 
 /// The per-process media directory, removed when the test process exits.
 nonisolated(unsafe) private var fixturesToRemove: String?
-
-/// A fixed-seed generator so the garbage file is the same every run.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
