@@ -1,5 +1,6 @@
 import FeedIngest
 import Foundation
+import TestSupport
 import XCTest
 
 /// `feedctl download …` through the built binary, with a real library in a temp dir (--db)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// The library commands through the built `feedctl` binary, against a real HTTP server on

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Test media generated with ffmpeg's bitexact sine source, once per test process.
 final class DaemonMedia: @unchecked Sendable {
@@ -49,14 +50,7 @@ final class DaemonMedia: @unchecked Sendable {
         try data.prefix(data.count / 2).write(to: truncated)
 
         garbage = path("garbage.mp3")
-        var state: UInt64 = 42   // SplitMix64 with a fixed seed: the same garbage every run
-        let bytes = (0..<65536).map { _ -> UInt8 in
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return UInt8(truncatingIfNeeded: z ^ (z >> 31))
-        }
-        try Data(bytes).write(to: garbage)
+        var generator = SplitMix64(seed: 42)   // a fixed seed: the same garbage every run
+        try Data((0..<65536).map { _ in UInt8(truncatingIfNeeded: generator.next()) }).write(to: garbage)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Base class of the daemon tests: each test class gets its own temp dir, headless PulseAudio
