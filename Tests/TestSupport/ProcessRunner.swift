@@ -58,9 +58,9 @@ public enum ProcessRunner {
             }
             throw Failure(description: "\(executable) \(arguments.joined(separator: " ")) did not finish within \(Int(timeout)) s")
         }
-        let stdout = (try? String(contentsOf: outURL, encoding: .utf8)) ?? ""
-        let stderr = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
-        return Result(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+        // Decoded leniently: a stray invalid byte must show in a failure message, not empty it.
+        func text(_ url: URL) -> String { String(decoding: (try? Data(contentsOf: url)) ?? Data(), as: UTF8.self) }
+        return Result(status: process.terminationStatus, stdout: text(outURL), stderr: text(errURL))
     }
 
     /// Runs `tool` to completion and returns its stdout+stderr; throws if it fails or times out.
