@@ -74,4 +74,11 @@ public final class PulseServer: @unchecked Sendable {
 
     /// Starts recording the null sink's monitor.
     public func startRecording() throws -> Recording { try Recording(server: self) }
+
+    /// Records `seconds` of the null sink's monitor and measures it.
+    public func record(_ seconds: Double) throws -> Recording.Stats {
+        let recording = try startRecording()
+        Thread.sleep(forTimeInterval: seconds)
+        return try recording.stop()
+    }
 }
