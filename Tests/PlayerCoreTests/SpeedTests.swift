@@ -11,10 +11,7 @@ final class SpeedTests: PulseTestCase {
     private func twentySeconds() throws -> URL {
         if let url = Self.tone20 { return url }
         let url = media.directory.appendingPathComponent("tone20.mp3")
-        try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi",
-                                         "-i", "sine=frequency=440:sample_rate=44100:duration=20",
-                                         "-c:a", "libmp3lame", "-b:a", "96k", "-fflags", "+bitexact",
-                                         "-flags:a", "+bitexact", url.path])
+        try ToneMedia.encode(ToneMedia.sine(440, seconds: 20), ["-c:a", "libmp3lame", "-b:a", "96k"], to: url)
         Self.tone20 = url
         return url
     }

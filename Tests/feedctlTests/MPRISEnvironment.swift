@@ -25,10 +25,8 @@ final class MPRISEnvironment: @unchecked Sendable {
 
         // Media first: the slowest part, and nothing to clean up if it fails.
         for (name, frequency) in [("a.mp3", 440), ("b.mp3", 660)] {
-            try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi",
-                                             "-i", "sine=frequency=\(frequency):sample_rate=44100:duration=60",
-                                             "-c:a", "libmp3lame", "-b:a", "96k", "-fflags", "+bitexact", "-flags:a", "+bitexact",
-                                             www.appendingPathComponent(name).path])
+            try ToneMedia.encode(ToneMedia.sine(frequency, seconds: 60), ["-c:a", "libmp3lame", "-b:a", "96k"],
+                                 to: www.appendingPathComponent(name))
         }
 
         pulse = try PulseServer(directory: directory)
