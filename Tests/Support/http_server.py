@@ -162,10 +162,15 @@ class Handler(BaseHTTPRequestHandler):
         if body:
             self.write(body)
 
-    def serve_file(self, rel, gzipped=False, conditional=True):
+    def file_under_root(self, rel):
+        """The path of the file `rel` under --root, or None (missing, or outside the root)."""
         root = os.path.realpath(self.server.root)
         full = os.path.realpath(os.path.join(root, rel))
-        if not full.startswith(root + os.sep) or not os.path.isfile(full):
+        return full if full.startswith(root + os.sep) and os.path.isfile(full) else None
+
+    def serve_file(self, rel, gzipped=False, conditional=True):
+        full = self.file_under_root(rel)
+        if full is None:
             return self.send(404, b"not found\n")
         with open(full, "rb") as f:
             data = f.read()
@@ -219,9 +224,8 @@ class Handler(BaseHTTPRequestHandler):
     def cut_file(self, rel, after):
         if "Range" in self.headers:
             return self.serve_file(rel)
-        root = os.path.realpath(self.server.root)
-        full = os.path.realpath(os.path.join(root, rel))
-        if not full.startswith(root + os.sep) or not os.path.isfile(full):
+        full = self.file_under_root(rel)
+        if full is None:
             return self.send(404, b"not found\n")
         with open(full, "rb") as f:
             data = f.read()
