@@ -51,10 +51,12 @@ let package = Package(
         // Library benchmarks (bench/ingest, bench/modes); never run by `swift test`.
         .executableTarget(name: "feedctl-bench", dependencies: ["FeedIngest"]),
 
-        .testTarget(name: "FeedIngestTests", dependencies: ["FeedIngest"]),
+        // What the test targets share: headless PulseAudio, the test HTTP server, tool runner.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "FeedIngestTests", dependencies: ["FeedIngest", "TestSupport"]),
         .testTarget(name: "NowPlayingTests", dependencies: ["NowPlaying"]),
-        .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "NowPlaying", "FeedIngest"]),
-        .testTarget(name: "feedctlTests", dependencies: ["FeedIngest"]),
+        .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "NowPlaying", "FeedIngest", "TestSupport"]),
+        .testTarget(name: "feedctlTests", dependencies: ["FeedIngest", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

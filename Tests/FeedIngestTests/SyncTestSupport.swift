@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TestSupport
 import XCTest
 @testable import FeedIngest
 

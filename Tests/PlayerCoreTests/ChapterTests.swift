@@ -1,5 +1,6 @@
 import Foundation
 import NowPlaying
+import TestSupport
 import XCTest
 @testable import PlayerCore
 

@@ -1,11 +1,13 @@
 import Foundation
+import TestSupport
 
 /// Test media generated with ffmpeg's bitexact lavfi sine source, once per test process.
 final class Fixtures: @unchecked Sendable {
     static let shared: Result<Fixtures, Error> = Result { try Fixtures() }
 
     let directory: URL
-    /// 60 s, 44.1 kHz mono MP3: 440 Hz 0–15 s, 660 Hz 15–30 s, 880 Hz 30–45 s, 1100 Hz 45–60 s.
+    /// 60 s, 44.1 kHz mono MP3: 440 Hz 0–15 s, 660 Hz 15–30 s, 880 Hz 30–45 s, 1100 Hz 45–60 s
+    /// (`ToneMedia.segmentFrequency(at:)`).
     let segments: URL
     /// Short tones, one per format, each at its own frequency (see `formats`).
     let formats: [(name: String, url: URL, frequency: Double)]
@@ -18,8 +20,6 @@ final class Fixtures: @unchecked Sendable {
     /// Bytes that are no media at all.
     let garbage: URL
 
-    static func segmentFrequency(at seconds: Double) -> Double { [440, 660, 880, 1100][min(3, max(0, Int(seconds / 15)))] }
-
     private init() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("feedctl-media-\(UUID().uuidString.prefix(8))")
         self.directory = directory
@@ -27,19 +27,12 @@ final class Fixtures: @unchecked Sendable {
         fixturesToRemove = directory.path
         atexit { if let path = fixturesToRemove { try? FileManager.default.removeItem(atPath: path) } }
         func path(_ name: String) -> URL { directory.appendingPathComponent(name) }
-        let exact = ["-fflags", "+bitexact", "-flags:a", "+bitexact"]
-        func ffmpeg(_ args: [String]) throws { try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-y"] + args) }
-        func tone(_ f: Int, rate: Int, seconds: Double) -> [String] {
-            ["-f", "lavfi", "-i", "sine=frequency=\(f):sample_rate=\(rate):duration=\(seconds)"]
-        }
 
         segments = path("segments.mp3")
-        try ffmpeg(tone(440, rate: 44100, seconds: 15) + tone(660, rate: 44100, seconds: 15)
-                   + tone(880, rate: 44100, seconds: 15) + tone(1100, rate: 44100, seconds: 15)
-                   + ["-filter_complex", "concat=n=4:v=0:a=1", "-c:a", "libmp3lame", "-b:a", "96k"] + exact + [segments.path])
+        try ToneMedia.writeSegments(to: segments)
 
         shortMP3 = path("tone.mp3")
-        try ffmpeg(tone(440, rate: 44100, seconds: 3) + ["-c:a", "libmp3lame", "-b:a", "128k"] + exact + [shortMP3.path])
+        try ToneMedia.encode(ToneMedia.sine(440, seconds: 3), ["-c:a", "libmp3lame", "-b:a", "128k"], to: shortMP3)
         var formats: [(String, URL, Double)] = [("mp3", shortMP3, 440)]
         let specs: [(String, String, Int, Int, [String])] = [
             ("m4a", "tone.m4a", 550, 48000, ["-c:a", "aac", "-ac", "2", "-movflags", "+faststart"]),
@@ -50,41 +43,24 @@ final class Fixtures: @unchecked Sendable {
         ]
         for (name, file, f, rate, codec) in specs {
             let url = path(file)
-            try ffmpeg(tone(f, rate: rate, seconds: 3) + codec + exact + [url.path])
+            try ToneMedia.encode(ToneMedia.sine(f, rate: rate, seconds: 3), codec, to: url)
             formats.append((name, url, Double(f)))
         }
         self.formats = formats
 
-        let whole = path("whole.m4a")
-        try ffmpeg(tone(440, rate: 44100, seconds: 3) + ["-c:a", "aac"] + exact + [whole.path])
-        let data = try Data(contentsOf: whole)
         truncated = path("truncated.m4a")
-        try data.prefix(data.count / 2).write(to: truncated)
+        try ToneMedia.writeTruncatedM4A(to: truncated)
 
         let long = path("long.m4a")
-        try ffmpeg(tone(440, rate: 44100, seconds: 6) + ["-c:a", "aac", "-movflags", "+faststart"] + exact + [long.path])
+        try ToneMedia.encode(ToneMedia.sine(440, seconds: 6), ["-c:a", "aac", "-movflags", "+faststart"], to: long)
         let longData = try Data(contentsOf: long)
         cutShort = path("cut-short.m4a")
         try longData.prefix(longData.count / 2).write(to: cutShort)
 
         garbage = path("garbage.mp3")
-        var generator = SplitMix(seed: 42)
-        try Data((0..<65536).map { _ in UInt8(truncatingIfNeeded: generator.next()) }).write(to: garbage)
+        try ToneMedia.writeGarbage(to: garbage)
     }
 }
 
 /// The per-process media directory, removed when the test process exits.
 nonisolated(unsafe) private var fixturesToRemove: String?
-
-/// A fixed-seed generator so the garbage file is the same every run.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

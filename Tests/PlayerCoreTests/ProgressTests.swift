@@ -1,5 +1,6 @@
 import Foundation
 import NowPlaying
+import TestSupport
 import XCTest
 @testable import PlayerCore
 
@@ -46,7 +47,7 @@ final class ProgressTests: PulseTestCase {
         XCTAssertGreaterThanOrEqual(again.position, saved.position)
         XCTAssertLessThan(again.position, saved.position + 1)
         waitUntilAudible(again, from: saved.position)
-        assertTone(try record(0.6), Fixtures.segmentFrequency(at: again.position), "resumed")
+        assertTone(try record(0.6), ToneMedia.segmentFrequency(at: again.position), "resumed")
     }
 
     func testCompletionRule() {

@@ -1,5 +1,6 @@
 import Foundation
 import NowPlaying
+import TestSupport
 import XCTest
 @testable import PlayerCore
 
@@ -64,11 +65,7 @@ class PulseTestCase: XCTestCase {
     }
 
     /// Records `seconds` of the sink and measures it.
-    func record(_ seconds: Double) throws -> Recording.Stats {
-        let recording = try pulse.startRecording()
-        Thread.sleep(forTimeInterval: seconds)
-        return try recording.stop()
-    }
+    func record(_ seconds: Double) throws -> Recording.Stats { try pulse.record(seconds) }
 
     func assertTone(_ stats: Recording.Stats, _ frequency: Double, _ what: String,
                     file: StaticString = #filePath, line: UInt = #line) {

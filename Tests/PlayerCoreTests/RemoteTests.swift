@@ -1,13 +1,14 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable import PlayerCore
 
 final class RemoteTests: PulseTestCase {
-    var http: HTTPFixtureServer!
+    var http: TestHTTPServer!
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        http = try HTTPFixtureServer(serving: media.directory)
+        http = try TestHTTPServer(root: media.directory)
     }
 
     override func tearDown() {
@@ -17,7 +18,7 @@ final class RemoteTests: PulseTestCase {
 
     func testRemoteURLPlays() throws {
         let player = makePlayer()
-        let url = http.baseURL + "/tone.m4a"
+        let url = http.base + "/tone.m4a"
         player.play(PlayRequest(itemKey: "remote", source: try MediaSource.parse(url, allowLocalFiles: false)))
         waitUntilAudible(player)
         assertTone(try record(0.8), 550, "remote m4a")
@@ -29,8 +30,8 @@ final class RemoteTests: PulseTestCase {
         let playlist = "#EXTM3U\n#EXT-X-TARGETDURATION:5\n#EXTINF:3,\nfile://\(media.shortMP3.path)\n#EXT-X-ENDLIST\n"
         try playlist.write(to: media.directory.appendingPathComponent("local.m3u8"), atomically: true, encoding: .utf8)
         let player = makePlayer()
-        for path in ["/redirect-to-file", "/local.m3u8"] {
-            let url = http.baseURL + path
+        for path in ["/redirect/302?to=file://\(media.shortMP3.path)", "/local.m3u8"] {
+            let url = http.base + path
             player.play(PlayRequest(itemKey: path, source: .remote(url)))
             XCTAssertTrue(eventually { player.snapshot.error?.description.contains(url) == true },
                           "\(path) was not refused: \(player.snapshot)")
@@ -41,9 +42,9 @@ final class RemoteTests: PulseTestCase {
     func testDeadURLsFailWithinTheTimeout() throws {
         let player = Player(configuration: PlayerConfiguration(output: .pulse(server: pulse.server), networkTimeout: 1))
         players.append(player)
-        player.play(PlayRequest(itemKey: "hang", source: .remote(http.baseURL + "/hang")))
+        player.play(PlayRequest(itemKey: "hang", source: .remote(http.base + "/hang")))
         XCTAssertTrue(eventually(timeout: 10) { player.snapshot.error != nil }, "\(player.snapshot)")
-        XCTAssertEqual(player.snapshot.error?.description, "can't open \"\(http.baseURL)/hang\": timed out")
+        XCTAssertEqual(player.snapshot.error?.description, "can't open \"\(http.base)/hang\": timed out")
 
         // Nothing listens on port 9 of 127.0.0.1 (discard; not run here).
         player.play(PlayRequest(itemKey: "refused", source: .remote("http://127.0.0.1:9/x.mp3")))

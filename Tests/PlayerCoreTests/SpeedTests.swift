@@ -1,5 +1,6 @@
 import Foundation
 import NowPlaying
+import TestSupport
 import XCTest
 @testable import PlayerCore
 
@@ -10,18 +11,14 @@ final class SpeedTests: PulseTestCase {
     private func twentySeconds() throws -> URL {
         if let url = Self.tone20 { return url }
         let url = media.directory.appendingPathComponent("tone20.mp3")
-        try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi",
-                                         "-i", "sine=frequency=440:sample_rate=44100:duration=20",
-                                         "-c:a", "libmp3lame", "-b:a", "96k", "-fflags", "+bitexact",
-                                         "-flags:a", "+bitexact", url.path])
+        try ToneMedia.encode(ToneMedia.sine(440, seconds: 20), ["-c:a", "libmp3lame", "-b:a", "96k"], to: url)
         Self.tone20 = url
         return url
     }
 
     /// Seconds of non-silent audio in a finished recording (silences over 50 ms removed).
     private func audibleSeconds(_ recording: Recording) throws -> Double {
-        let out = try ProcessRunner.run("sox", ["-t", "raw", "-r", "48000", "-e", "signed", "-b", "16", "-c", "2",
-                                                recording.file.path, "-n", "remix", "1",
+        let out = try ProcessRunner.run("sox", Recording.soxFormat + [recording.file.path, "-n", "remix", "1",
                                                 "silence", "-l", "1", "0.01", "1%", "-1", "0.05", "1%", "stat"])
         for line in out.split(separator: "\n") where line.hasPrefix("Length (seconds)") {
             if let v = line.split(separator: ":").last.flatMap({ Double($0.trimmingCharacters(in: .whitespaces)) }) {

@@ -12,6 +12,7 @@ Files under --root are served with ETag, Last-Modified, 304s and byte ranges. Te
   /redirect/CODE?to=URL  a CODE (301, 302, 303, 307, 308) redirect to URL (default /)
   /loop                  redirects to itself forever
   /slow?bytes=N&delay=D  N bytes (Content-Length N), one byte every D seconds
+  /hang?seconds=S        reads the request, answers nothing for S seconds (default 60), closes
   /truncated             announces 1000 bytes, sends 100, closes
   /cut/PATH?after=N      the file PATH; a whole-file (200) answer announces every byte but
                          closes after N; a Range request is served whole (so a resume works)
@@ -102,6 +103,10 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(302, b"", headers={"Location": "/loop"})
         if path == "/slow":
             return self.trickle(int(q.get("bytes", "10")), float(q.get("delay", "1")))
+        if path == "/hang":
+            time.sleep(float(q.get("seconds", "60")))
+            self.close_connection = True
+            return
         if path == "/truncated":
             self.send_head(200, "application/xml", 1000)
             self.write(b"<" * 100)
@@ -157,10 +162,15 @@ class Handler(BaseHTTPRequestHandler):
         if body:
             self.write(body)
 
-    def serve_file(self, rel, gzipped=False, conditional=True):
+    def file_under_root(self, rel):
+        """The path of the file `rel` under --root, or None (missing, or outside the root)."""
         root = os.path.realpath(self.server.root)
         full = os.path.realpath(os.path.join(root, rel))
-        if not full.startswith(root + os.sep) or not os.path.isfile(full):
+        return full if full.startswith(root + os.sep) and os.path.isfile(full) else None
+
+    def serve_file(self, rel, gzipped=False, conditional=True):
+        full = self.file_under_root(rel)
+        if full is None:
             return self.send(404, b"not found\n")
         with open(full, "rb") as f:
             data = f.read()
@@ -214,9 +224,8 @@ class Handler(BaseHTTPRequestHandler):
     def cut_file(self, rel, after):
         if "Range" in self.headers:
             return self.serve_file(rel)
-        root = os.path.realpath(self.server.root)
-        full = os.path.realpath(os.path.join(root, rel))
-        if not full.startswith(root + os.sep) or not os.path.isfile(full):
+        full = self.file_under_root(rel)
+        if full is None:
             return self.send(404, b"not found\n")
         with open(full, "rb") as f:
             data = f.read()

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// `feedctl chapters` / `chapter` against a real daemon: a podcast episode whose feed names a
@@ -13,10 +14,10 @@ extension MPRISTests {
         try text.write(to: meta, atomically: true, encoding: .utf8)
         var inputs: [String] = []
         for f in [440, 660, 880] { inputs += ["-f", "lavfi", "-i", "sine=frequency=\(f):sample_rate=44100:duration=5"] }
-        try Tool.check("ffmpeg", ["-nostdin", "-v", "error", "-y"] + inputs
-                       + ["-i", meta.path, "-filter_complex", "concat=n=3:v=0:a=1[a]", "-map", "[a]",
-                          "-map_metadata", "3", "-map_chapters", "3", "-c:a", "libmp3lame", "-b:a", "96k",
-                          www.appendingPathComponent("chap.mp3").path])
+        try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-y"] + inputs
+                              + ["-i", meta.path, "-filter_complex", "concat=n=3:v=0:a=1[a]", "-map", "[a]",
+                                 "-map_metadata", "3", "-map_chapters", "3", "-c:a", "libmp3lame", "-b:a", "96k",
+                                 www.appendingPathComponent("chap.mp3").path])
         try Data("""
             {"version":"1.2.0","chapters":[{"startTime":0,"title":"Intro"},{"startTime":4,"title":"Part two"},
             {"startTime":7,"title":"Hidden","toc":false},{"startTime":10,"title":"Finale"}]}

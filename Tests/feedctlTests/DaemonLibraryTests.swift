@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Library items served over http from 127.0.0.1: progress goes back to the library, playing again
@@ -6,7 +7,7 @@ import XCTest
 final class DaemonLibraryTests: DaemonTestCase {
     /// The feed's items by title, subscribed once per class.
     nonisolated(unsafe) static var items: [String: Int64] = [:]
-    nonisolated(unsafe) static var server: HTTPFixtureServer?
+    nonisolated(unsafe) static var server: TestHTTPServer?
 
     override func setUpWithError() throws {
         try super.setUpWithError()
@@ -22,7 +23,7 @@ final class DaemonLibraryTests: DaemonTestCase {
 
     /// Serves a podcast feed with two enclosures (the 60 s segments file and a 3 s tone) and subscribes to it.
     private func subscribe() throws {
-        let server = try HTTPFixtureServer(root: world.directory.appendingPathComponent("www"))
+        let server = try TestHTTPServer(root: world.directory.appendingPathComponent("www"))
         Self.server = server
         try server.write("media/segments.mp3", Data(contentsOf: media.segments))
         try server.write("media/short.mp3", Data(contentsOf: media.short))

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// The CLI round trip against a real daemon and a real (headless) PulseAudio: what `status --json`
@@ -60,14 +61,14 @@ final class DaemonPlaybackTests: DaemonTestCase {
         let forward = try XCTUnwrap(try status().double("position"))
         XCTAssertGreaterThanOrEqual(forward, before + 15 - 0.05)
         XCTAssertLessThan(forward, before + 15 + 3)
-        assertTone(try record(0.8), DaemonMedia.segmentFrequency(at: forward), "after seek +15 (at \(forward) s)")
+        assertTone(try record(0.8), ToneMedia.segmentFrequency(at: forward), "after seek +15 (at \(forward) s)")
 
         let here = try XCTUnwrap(try status().double("position"))
         try succeed("seek", "-15")
         let back = try XCTUnwrap(try status().double("position"))
         XCTAssertGreaterThanOrEqual(back, here - 15 - 0.05)
         XCTAssertLessThan(back, here - 15 + 3)
-        assertTone(try record(0.8), DaemonMedia.segmentFrequency(at: back), "after seek -15 (at \(back) s)")
+        assertTone(try record(0.8), ToneMedia.segmentFrequency(at: back), "after seek -15 (at \(back) s)")
 
         // The command's own answer already shows where it landed.
         let answer = try feedctl("seek", "0:30", "--json")

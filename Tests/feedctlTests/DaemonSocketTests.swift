@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// The control socket: private permissions, one daemon per socket, stale sockets cleaned up,

@@ -1,5 +1,6 @@
 import FeedIngest
 import Foundation
+import TestSupport
 import XCTest
 
 /// `feedctl download …` through the built binary, with a real library in a temp dir (--db)
@@ -23,23 +24,13 @@ final class DownloadCommandTests: XCTestCase {
         try? FileManager.default.removeItem(at: dir)
     }
 
-    struct Run { var status: Int32; var stdout: String; var stderr: String }
+    typealias Run = ProcessRunner.Result
 
     private func feedctl(_ arguments: String...) throws -> Run { try feedctl(arguments) }
 
     private func feedctl(_ arguments: [String]) throws -> Run {
-        let process = Process()
-        process.executableURL = try ParseCommandTests.feedctl()
-        process.arguments = arguments.flatMap { $0 == "DB" ? ["--db", db] : [$0] }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                   stderr: String(decoding: stderr, as: UTF8.self))
+        try ProcessRunner.capture(try ParseCommandTests.feedctl().path,
+                                  arguments.flatMap { $0 == "DB" ? ["--db", db] : [$0] })
     }
 
     private func json(_ text: String) throws -> Any { try JSONSerialization.jsonObject(with: Data(text.utf8)) }

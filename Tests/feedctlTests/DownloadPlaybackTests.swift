@@ -1,5 +1,6 @@
 import FeedIngest
 import Foundation
+import TestSupport
 import XCTest
 
 /// A downloaded item plays from its file: downloaded over HTTP, then the server is stopped,

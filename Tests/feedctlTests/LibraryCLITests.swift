@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// The library commands through the built `feedctl` binary, against a real HTTP server on
@@ -185,16 +186,7 @@ final class LibraryCLITests: XCTestCase {
 
     /// Runs `feedctl ARGUMENTS --db <temp library>`.
     func feedctl(_ arguments: [String]) throws -> Run {
-        let process = Process()
-        process.executableURL = try ParseCommandTests.feedctl()
-        process.arguments = arguments + ["--db", db]
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: stdout, stderr: String(decoding: stderr, as: UTF8.self))
+        let result = try ProcessRunner.capture(try ParseCommandTests.feedctl().path, arguments + ["--db", db])
+        return Run(status: result.status, stdout: Data(result.stdout.utf8), stderr: result.stderr)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// A real `feedctl daemon` on a private session bus and PulseAudio, driven by `playerctl`,
@@ -25,7 +26,7 @@ final class MPRISTests: XCTestCase {
     }
 
     override func setUpWithError() throws {
-        guard let shared = Self.shared else { throw Tool.Failure(description: "MPRIS environment missing") }
+        guard let shared = Self.shared else { throw ProcessRunner.Failure(description: "MPRIS environment missing") }
         env = try shared.get()
     }
 
@@ -53,7 +54,7 @@ final class MPRISTests: XCTestCase {
         let id = try XCTUnwrap(items.first?["id"] as? Int)
         let play = try daemon.cli(["play", String(id)])
         XCTAssertEqual(play.status, 0, play.stderr)
-        XCTAssertTrue(waitFor(timeout: 10) { self.playerctl("status").output == "Playing" })
+        XCTAssertTrue(eventually(timeout: 10) { self.playerctl("status").output == "Playing" })
         return id
     }
 
@@ -104,7 +105,7 @@ final class MPRISTests: XCTestCase {
         try process.run()
         monitor = process
         // dbus-monitor announces itself (NameAcquired/NameLost) once its match rules are active.
-        XCTAssertTrue(waitFor(timeout: 10) { self.text(file).contains("NameLost") }, "dbus-monitor did not start")
+        XCTAssertTrue(eventually(timeout: 10) { self.text(file).contains("NameLost") }, "dbus-monitor did not start")
         return file
     }
 
@@ -157,7 +158,7 @@ final class MPRISTests: XCTestCase {
         // next plays the queued item; a URL gets a /org/feedctl/track/N id.
         XCTAssertEqual(try property("CanGoNext").data as? Bool, false)
         XCTAssertEqual(try daemon.cli(["queue", "add", env.mediaURL("b.mp3")]).status, 0)
-        XCTAssertTrue(waitFor(timeout: 5) { (try? self.property("CanGoNext").data as? Bool) == true })
+        XCTAssertTrue(eventually(timeout: 5) { (try? self.property("CanGoNext").data as? Bool) == true })
         XCTAssertEqual(playerctl("next").status, 0)
         XCTAssertEqual(playerctl("status").output, "Playing")
         XCTAssertEqual(playerctl("metadata", "xesam:title").output, "b.mp3")
@@ -166,7 +167,7 @@ final class MPRISTests: XCTestCase {
         XCTAssertNotNil(Int(track.dropFirst("/org/feedctl/track/".count)), track)
         XCTAssertEqual(try property("CanGoNext").data as? Bool, false)
         // Clients learned of the new track and of the queue through PropertiesChanged.
-        XCTAssertTrue(waitFor(timeout: 5) { self.text(signals).contains("string \"b.mp3\"") }, text(signals))
+        XCTAssertTrue(eventually(timeout: 5) { self.text(signals).contains("string \"b.mp3\"") }, text(signals))
         XCTAssertTrue(text(signals).contains("string \"Metadata\""))
         XCTAssertTrue(text(signals).contains("string \"CanGoNext\""))
         XCTAssertTrue(text(signals).contains("string \"CanPlay\""))
@@ -202,7 +203,7 @@ final class MPRISTests: XCTestCase {
         XCTAssertEqual(try position(), 0)
         XCTAssertEqual(try property("PlaybackStatus").data as? String, "Paused")
 
-        XCTAssertTrue(waitFor(timeout: 5) { self.seeked(signals).count >= 3 })
+        XCTAssertTrue(eventually(timeout: 5) { self.seeked(signals).count >= 3 })
         let values = seeked(signals)
         XCTAssertEqual(values.count, 3, "\(values)")
         XCTAssertEqual(values.first, afterSeek)
@@ -244,13 +245,13 @@ final class MPRISTests: XCTestCase {
         XCTAssertEqual(try property("MinimumRate").data as? Double, 0.5)
         XCTAssertEqual(try property("MaximumRate").data as? Double, 3)
         XCTAssertEqual(busctl(["set-property"] + Self.object + [Self.player, "Rate", "d", "2.0"]).status, 0)
-        XCTAssertTrue(waitFor(timeout: 5) { (try? self.property("Rate").data as? Double) == 2 })
+        XCTAssertTrue(eventually(timeout: 5) { (try? self.property("Rate").data as? Double) == 2 })
         XCTAssertEqual(try daemon.status()["rate"] as? Double, 2)
         XCTAssertEqual(busctl(["set-property"] + Self.object + [Self.player, "Rate", "d", "1.0"]).status, 0)
-        XCTAssertTrue(waitFor(timeout: 5) { (try? self.property("Rate").data as? Double) == 1 })
+        XCTAssertTrue(eventually(timeout: 5) { (try? self.property("Rate").data as? Double) == 1 })
 
         // PropertiesChanged: PlaybackStatus and Volume were announced; Position never is.
-        XCTAssertTrue(waitFor(timeout: 5) { self.text(signals).contains("\"Volume\"") })
+        XCTAssertTrue(eventually(timeout: 5) { self.text(signals).contains("\"Volume\"") })
         let log = text(signals)
         XCTAssertTrue(log.contains("member=PropertiesChanged"))
         XCTAssertTrue(log.contains("string \"PlaybackStatus\""))
@@ -272,7 +273,7 @@ final class MPRISTests: XCTestCase {
         XCTAssertTrue(missing.stderr.contains("404"), missing.stderr)
 
         XCTAssertEqual(busctl(["call"] + Self.object + [Self.root, "Quit"]).status, 0)
-        XCTAssertTrue(waitFor(timeout: 10) { !daemon.process.isRunning }, "Quit did not stop the daemon")
+        XCTAssertTrue(eventually(timeout: 10) { !daemon.process.isRunning }, "Quit did not stop the daemon")
         XCTAssertEqual(daemon.process.terminationStatus, 0)
         XCTAssertEqual(Tool.run("playerctl", ["-l"], environment: env.environment).output, "")
     }
@@ -296,7 +297,7 @@ final class MPRISTests: XCTestCase {
         XCTAssertEqual(play.status, 0, play.stderr)
         XCTAssertEqual(try daemon.status()["status"] as? String, "playing")
         XCTAssertEqual(try daemon.cli(["quit"]).status, 0)
-        XCTAssertTrue(waitFor(timeout: 10) { !daemon.process.isRunning })
+        XCTAssertTrue(eventually(timeout: 10) { !daemon.process.isRunning })
         let lines = daemon.log.split(separator: "\n").filter { $0.contains("MPRIS") }
         XCTAssertEqual(lines.count, 1, daemon.log)
         XCTAssertTrue(lines.first?.contains("no session bus reachable") == true, daemon.log)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Runs the built `feedctl parse` binary on fixtures and on a real HTTP server on 127.0.0.1.
@@ -21,18 +22,10 @@ final class ParseCommandTests: XCTestCase {
 
     struct Run { var status: Int32; var stdout: Data; var stderr: String }
 
+    /// Runs the built feedctl (bounded: a hang is a failure, not a stuck suite).
     func run(_ arguments: [String]) throws -> Run {
-        let process = Process()
-        process.executableURL = try Self.feedctl()
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: stdout, stderr: String(decoding: stderr, as: UTF8.self))
+        let result = try ProcessRunner.capture(try Self.feedctl().path, arguments)
+        return Run(status: result.status, stdout: Data(result.stdout.utf8), stderr: result.stderr)
     }
 
     func json(_ data: Data) throws -> [String: Any] {

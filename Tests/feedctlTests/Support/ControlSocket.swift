@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import TestSupport
 
 /// A raw client of the daemon's Unix socket, independent of the code under test: writes bytes
 /// as they are (malformed lines included) and reads response lines with a timeout.

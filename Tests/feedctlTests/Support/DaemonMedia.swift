@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Test media generated with ffmpeg's bitexact sine source, once per test process.
 final class DaemonMedia: @unchecked Sendable {
@@ -19,8 +20,6 @@ final class DaemonMedia: @unchecked Sendable {
     /// Removed when the test process exits.
     nonisolated(unsafe) static var generated: String?
 
-    static func segmentFrequency(at seconds: Double) -> Double { [440, 660, 880, 1100][min(3, max(0, Int(seconds / 15)))] }
-
     private init() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("feedctl-daemon-media-\(UUID().uuidString.prefix(8))")
         self.directory = directory
@@ -28,35 +27,16 @@ final class DaemonMedia: @unchecked Sendable {
         Self.generated = directory.path
         atexit { if let dir = DaemonMedia.generated { try? FileManager.default.removeItem(atPath: dir) } }
         func path(_ name: String) -> URL { directory.appendingPathComponent(name) }
-        let exact = ["-fflags", "+bitexact", "-flags:a", "+bitexact"]
-        func ffmpeg(_ args: [String]) throws { try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-y"] + args) }
-        func tone(_ f: Int, seconds: Double, rate: Int = 44100) -> [String] {
-            ["-f", "lavfi", "-i", "sine=frequency=\(f):sample_rate=\(rate):duration=\(seconds)"]
-        }
 
         segments = path("segments.mp3")
-        try ffmpeg(tone(440, seconds: 15) + tone(660, seconds: 15) + tone(880, seconds: 15) + tone(1100, seconds: 15)
-                   + ["-filter_complex", "concat=n=4:v=0:a=1", "-c:a", "libmp3lame", "-b:a", "96k"] + exact + [segments.path])
+        try ToneMedia.writeSegments(to: segments)
         short = path("short.mp3")
-        try ffmpeg(tone(550, seconds: 3) + ["-c:a", "libmp3lame", "-b:a", "128k"] + exact + [short.path])
+        try ToneMedia.encode(ToneMedia.sine(550, seconds: 3), ["-c:a", "libmp3lame", "-b:a", "128k"], to: short)
         shortOgg = path("short.ogg")
-        try ffmpeg(tone(990, seconds: 3, rate: 48000) + ["-c:a", "libvorbis"] + exact + [shortOgg.path])
-
-        let whole = path("whole.m4a")
-        try ffmpeg(tone(440, seconds: 3) + ["-c:a", "aac"] + exact + [whole.path])
-        let data = try Data(contentsOf: whole)
+        try ToneMedia.encode(ToneMedia.sine(990, rate: 48000, seconds: 3), ["-c:a", "libvorbis"], to: shortOgg)
         truncated = path("truncated.m4a")
-        try data.prefix(data.count / 2).write(to: truncated)
-
+        try ToneMedia.writeTruncatedM4A(to: truncated)
         garbage = path("garbage.mp3")
-        var state: UInt64 = 42   // SplitMix64 with a fixed seed: the same garbage every run
-        let bytes = (0..<65536).map { _ -> UInt8 in
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return UInt8(truncatingIfNeeded: z ^ (z >> 31))
-        }
-        try Data(bytes).write(to: garbage)
+        try ToneMedia.writeGarbage(to: garbage)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Base class of the daemon tests: each test class gets its own temp dir, headless PulseAudio
@@ -174,11 +175,7 @@ class DaemonTestCase: XCTestCase {
     // MARK: What reached the sink
 
     /// Records `seconds` of the null sink's monitor and measures it.
-    func record(_ seconds: Double) throws -> Recording.Stats {
-        let recording = try world.pulse.startRecording()
-        Thread.sleep(forTimeInterval: seconds)
-        return try recording.stop()
-    }
+    func record(_ seconds: Double) throws -> Recording.Stats { try world.pulse.record(seconds) }
 
     func assertTone(_ stats: Recording.Stats, _ frequency: Double, _ what: String,
                     file: StaticString = #filePath, line: UInt = #line) {

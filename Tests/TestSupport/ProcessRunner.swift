@@ -1,22 +1,32 @@
 import Foundation
 
-/// Runs external tools (ffmpeg, sox, pactl, the built feedctl) for the daemon tests.
-enum ProcessRunner {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+/// Runs external tools (ffmpeg, sox, pactl, parec, python3, the built feedctl) for the tests,
+/// always with a time limit: a hung child is killed and reported, never waited on forever.
+public enum ProcessRunner {
+    /// A test fixture that could not be set up, in one line.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+        public init(description: String) { self.description = description }
     }
 
     /// What a finished process left behind.
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
+    public struct Result {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
+
+        public init(status: Int32, stdout: String, stderr: String) {
+            self.status = status
+            self.stdout = stdout
+            self.stderr = stderr
+        }
     }
 
-    /// Runs `executable` with a hard time limit (a hung child is killed and reported, never waited
-    /// on forever). Output goes through temp files, so a chatty child can't block on a full pipe.
-    static func capture(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-                        timeout: Double = 60) throws -> Result {
+    /// Runs `executable` (a path, or a tool name looked up on PATH) and returns what it left
+    /// behind, whatever its exit status. Output goes through temp files, so a chatty child can't
+    /// block on a full pipe, and a daemon it forks can't hold a pipe open.
+    public static func capture(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+                               timeout: Double = 60) throws -> Result {
         let process = Process()
         if executable.hasPrefix("/") {
             process.executableURL = URL(fileURLWithPath: executable)
@@ -48,15 +58,15 @@ enum ProcessRunner {
             }
             throw Failure(description: "\(executable) \(arguments.joined(separator: " ")) did not finish within \(Int(timeout)) s")
         }
-        let stdout = (try? String(contentsOf: outURL, encoding: .utf8)) ?? ""
-        let stderr = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
-        return Result(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+        // Decoded leniently: a stray invalid byte must show in a failure message, not empty it.
+        func text(_ url: URL) -> String { String(decoding: (try? Data(contentsOf: url)) ?? Data(), as: UTF8.self) }
+        return Result(status: process.terminationStatus, stdout: text(outURL), stderr: text(errURL))
     }
 
-    /// Runs `tool` to completion and returns its stdout+stderr; throws if it fails.
+    /// Runs `tool` to completion and returns its stdout+stderr; throws if it fails or times out.
     @discardableResult
-    static func run(_ tool: String, _ arguments: [String], environment: [String: String]? = nil,
-                    timeout: Double = 60) throws -> String {
+    public static func run(_ tool: String, _ arguments: [String], environment: [String: String]? = nil,
+                           timeout: Double = 60) throws -> String {
         let result = try capture(tool, arguments, environment: environment, timeout: timeout)
         guard result.status == 0 else {
             throw Failure(description: "\(tool) \(arguments.joined(separator: " ")) failed (\(result.status)): \((result.stdout + result.stderr).suffix(800))")
@@ -65,8 +75,9 @@ enum ProcessRunner {
     }
 }
 
-/// Polls `condition` every 20 ms until it holds or `timeout` passes. Returns whether it held.
-func eventually(timeout: Double = 5, _ condition: () -> Bool) -> Bool {
+/// Polls `condition` every 20 ms until it holds or `timeout` passes (a bound, never an assertion
+/// on time). Returns whether it held.
+public func eventually(timeout: Double = 5, _ condition: () -> Bool) -> Bool {
     let end = Date().addingTimeInterval(timeout)
     while Date() < end {
         if condition() { return true }

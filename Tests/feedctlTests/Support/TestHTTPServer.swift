@@ -1,1 +1,0 @@
-../../FeedIngestTests/Support/TestHTTPServer.swift
