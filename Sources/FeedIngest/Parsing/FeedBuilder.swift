@@ -1,6 +1,6 @@
 /// Receives the element stream of one XML document, picks the format mapper from the root
 /// element, collects raw items and hands each finished item, normalized, to `onItem`.
-final class FeedBuilder: XMLStreamHandler {
+final class FeedBuilder {
     enum Format: Equatable {
         case undetermined, rss, rdf, atom, html
         /// A well-formed document that is not a feed; the payload is its root element's name.
@@ -32,6 +32,9 @@ final class FeedBuilder: XMLStreamHandler {
         self.onItem = onItem
     }
 
+    /// A start tag from `XMLStreamParser`; returns true to receive the element's text in `end`.
+    /// Elements inside a capturing element are its content: they are not reported, only their
+    /// text is.
     func start(_ e: XMLElement) -> Bool {
         if e.depth == 0 {
             decideFormat(e)

@@ -7,20 +7,12 @@ struct XMLElement {
     let attributes: XMLAttributes
     /// The root element is at depth 0.
     let depth: Int
-    /// Only valid during `XMLStreamHandler.start`, while the parser calls it.
+    /// Only valid during `FeedBuilder.start`, while the parser calls it.
     fileprivate unowned(unsafe) let parser: XMLStreamParser
 
     /// The `xml:base` in effect (resolved), else the document's URL. Looked up on demand: few
     /// elements need it, and carrying the string would cost a retain and a release on all.
     var base: String? { parser.currentBase }
-}
-
-/// Receives the element stream. Elements inside a capturing element are its content: they
-/// are not reported, only their text is.
-protocol XMLStreamHandler: AnyObject {
-    /// Returns true to receive the element's text content in `end`.
-    func start(_ element: XMLElement) -> Bool
-    func end(_ namespace: XMLNamespace, _ name: XMLName, depth: Int, text: String?)
 }
 
 /// The one SAX2 core: a libxml2 push parser fed in chunks, keeping only an element depth, the
@@ -31,9 +23,10 @@ protocol XMLStreamHandler: AnyObject {
 /// billion-laughs documents. One instance per document, used from one thread.
 final class XMLStreamParser {
     private let ctxt: xmlParserCtxtPtr
-    /// The builder owns nothing here and outlives the parser (`FeedParser.parseXML` keeps it);
-    /// `unowned(unsafe)` spares a reference-count check on every element.
-    private unowned(unsafe) let handler: XMLStreamHandler
+    /// Receives the element stream (see `FeedBuilder.start`/`end`). The builder outlives the
+    /// parser (`FeedParser.parseXML` keeps it); calling it unmanaged spares a retain and a
+    /// release on every start and end tag (an existential or unowned reference costs both).
+    private let handler: Unmanaged<FeedBuilder>
     private let documentURL: String?
     private let encoding: SourceEncoding
 
@@ -57,14 +50,14 @@ final class XMLStreamParser {
     private static let textCap = 4 << 20
     private static let options = Int32(XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue)
 
-    init(handler: XMLStreamHandler, documentURL: String?, encoding: SourceEncoding, firstBytes: ArraySlice<UInt8>) throws(FeedError) {
+    init(handler: FeedBuilder, documentURL: String?, encoding: SourceEncoding, firstBytes: ArraySlice<UInt8>) throws(FeedError) {
         Self.installEntityLoader
         // Errors without a parser context (encoding conversion) would go to libxml2's default
         // handlers, which print to stderr; this thread's handlers drop them instead (errors
         // with a context still reach `serror` below). The state is per thread in libxml2.
         xmlSetStructuredErrorFunc(nil) { _, _ in }
         feedctl_xmlSilenceGenericErrors()
-        self.handler = handler
+        self.handler = .passUnretained(handler)
         self.documentURL = documentURL
         self.encoding = encoding
         var sax = Self.makeHandler()
@@ -142,7 +135,7 @@ final class XMLStreamParser {
         }
         let element = XMLElement(namespace: namespace(uri), name: XMLName(bytes: local), attributes: attrs,
                                  depth: level, parser: self)
-        if handler.start(element) {
+        if handler._withUnsafeGuaranteedRef({ $0.start(element) }) {
             captureDepth = level
             text.removeAll(keepingCapacity: true)
         }
@@ -157,7 +150,8 @@ final class XMLStreamParser {
             captured = String(decoding: text, as: UTF8.self)
             captureDepth = -1
         }
-        handler.end(namespace(uri), XMLName(bytes: local), depth: level, text: captured)
+        let ns = namespace(uri)
+        handler._withUnsafeGuaranteedRef { $0.end(ns, XMLName(bytes: local), depth: level, text: captured) }
         if !bases.isEmpty, bases[bases.count - 1].depth == level { bases.removeLast() }
     }
 
