@@ -35,7 +35,8 @@ final class XMLStreamParser {
     // lookup per access, several per element) are skipped for these few properties.
     @exclusivity(unchecked) private(set) var depth = 0
     @exclusivity(unchecked) private var captureDepth = -1
-    @exclusivity(unchecked) private var text: [UInt8] = []
+    /// The captured element's text so far.
+    @exclusivity(unchecked) private var text = TextBuffer()
     @exclusivity(unchecked) private var bases: [(depth: Int, url: String)] = []
     private var transcoded: [UInt8] = []
     /// Namespaces declared anywhere (bit per `XMLNamespace`).
@@ -137,7 +138,8 @@ final class XMLStreamParser {
                                  depth: level, parser: self)
         if handler._withUnsafeGuaranteedRef({ $0.start(element) }) {
             captureDepth = level
-            text.removeAll(keepingCapacity: true)
+            text.count = 0
+            receiveText(true)
         }
     }
 
@@ -147,8 +149,9 @@ final class XMLStreamParser {
         var captured: String?
         if captureDepth >= 0 {
             guard captureDepth == level else { return }
-            captured = String(decoding: text, as: UTF8.self)
+            captured = text.string
             captureDepth = -1
+            receiveText(false)
         }
         let ns = namespace(uri)
         handler._withUnsafeGuaranteedRef { $0.end(ns, XMLName(bytes: local), depth: level, text: captured) }
@@ -167,7 +170,19 @@ final class XMLStreamParser {
 
     fileprivate func characters(_ p: UnsafePointer<UInt8>, _ n: Int32) {
         guard captureDepth >= 0, text.count < Self.textCap else { return }
-        text.append(contentsOf: UnsafeBufferPointer(start: p, count: Int(n)))
+        text.append(p, Int(n))
+    }
+
+    /// Text callbacks are installed only while an element is captured: libxml2 skips a NULL
+    /// callback, so the whitespace and content no mapper wants never cross into Swift.
+    /// `ignorableWhitespace` stays equal to `characters`, which keeps libxml2 from testing
+    /// text for blankness.
+    private func receiveText(_ on: Bool) {
+        guard let sax = ctxt.pointee.sax else { return }
+        let callback = on ? Self.charactersCallback : nil
+        sax.pointee.characters = callback
+        sax.pointee.cdataBlock = callback
+        sax.pointee.ignorableWhitespace = callback
     }
 
     fileprivate func error(_ message: String) {
@@ -196,6 +211,11 @@ final class XMLStreamParser {
         xmlSetExternalEntityLoader { _, _, _ in nil }
     }()
 
+    private static let charactersCallback: charactersSAXFunc = { ctx, p, n in
+        guard let p, n > 0 else { return }
+        XMLStreamParser.with(ctx) { $0.characters(p, n) }
+    }
+
     private static func makeHandler() -> xmlSAXHandler {
         var sax = xmlSAXHandler()
         // SAX2 defaults keep the internal subset (entity declarations) in ctxt->myDoc; the
@@ -209,13 +229,10 @@ final class XMLStreamParser {
             guard let local else { return }
             XMLStreamParser.with(ctx) { $0.endElement(local, uri) }
         }
-        let characters: charactersSAXFunc = { ctx, p, n in
-            guard let p, n > 0 else { return }
-            XMLStreamParser.with(ctx) { $0.characters(p, n) }
-        }
-        sax.characters = characters
-        sax.cdataBlock = characters
-        sax.ignorableWhitespace = characters
+        // Text callbacks start off: `receiveText` installs them while an element is captured.
+        sax.characters = nil
+        sax.cdataBlock = nil
+        sax.ignorableWhitespace = nil
         sax.getEntity = { ctx, name in
             guard let ctx, let name else { return nil }
             return XMLStreamParser.entity(ctx.assumingMemoryBound(to: xmlParserCtxt.self), name)
@@ -247,4 +264,35 @@ final class XMLStreamParser {
         utf8.append(0)
         return xmlAddDocEntity(doc, name, Int32(XML_INTERNAL_GENERAL_ENTITY.rawValue), nil, nil, utf8)
     }
+}
+
+/// The bytes of the element being captured: one malloc'd block reused for the whole document,
+/// appended with a bounds check and a memcpy (an Array append also checks uniqueness and goes
+/// through generic code, per libxml2 text callback).
+private struct TextBuffer: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    var count = 0
+
+    init() {
+        capacity = 1024
+        base = .allocate(capacity: capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    mutating func append(_ p: UnsafePointer<UInt8>, _ n: Int) {
+        if count + n > capacity {
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: max(capacity * 2, count + n))
+            grown.update(from: base, count: count)
+            base.deallocate()
+            base = grown
+            capacity = max(capacity * 2, count + n)
+        }
+        (base + count).update(from: p, count: n)
+        count += n
+    }
+
+    /// The text as a String (invalid UTF-8 repaired, as `String(decoding:as:)` does).
+    var string: String { String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self) }
 }
