@@ -19,6 +19,17 @@ struct ParseCommand: ParsableCommand {
     var json = false
 
     func run() throws {
+        try ParseRun(sources: sources, json: json).run()
+    }
+}
+
+/// What `feedctl parse` does, apart from reading its command line (`Feedctl.parseFeedCommand`
+/// builds one straight from a plain command line).
+struct ParseRun {
+    let sources: [String]
+    let json: Bool
+
+    func run() throws {
         var failed = false
         for source in sources where !parse(source) { failed = true }
         if failed { throw ExitCode.failure }
