@@ -86,7 +86,7 @@ final class FeedBuilder {
         itemDepth = -1
         if raw.videoID != nil { sawYouTube = true }
         let normalized = ItemNormalizer.item(from: raw, shortsFeed: isShortsFeed)
-        if let type = normalized.enclosure?.type, type.hasPrefix("audio/") || type.hasPrefix("video/") {
+        if !hasMediaEnclosure, let type = normalized.enclosure?.type, type.hasPrefix("audio/") || type.hasPrefix("video/") {
             hasMediaEnclosure = true
         }
         itemCount += 1

@@ -1,7 +1,8 @@
 /// The cross-format work, done once per finished item and once per channel: URLs resolved
 /// (xml:base, document URL, podcast schemes), identity, dates, durations and text cleanup.
 enum ItemNormalizer {
-    static func item(from r: RawItem, shortsFeed: Bool) -> Item {
+    /// `shortsFeed` is asked only for YouTube items.
+    static func item(from r: RawItem, shortsFeed: @autoclosure () -> Bool) -> Item {
         func url(_ s: String?) -> String? { nonEmpty(s.map { URLs.resolve($0, against: r.base) }) }
 
         // Every field is computed into a constant and the item is built once at the end: filling
@@ -41,7 +42,7 @@ enum ItemNormalizer {
             let watch = url(r.link) ?? "https://www.youtube.com/watch?v=\(videoID)"
             page = watch
             enclosure = nil
-            isShort = shortsFeed || watch.containsBytes("/shorts/")
+            isShort = shortsFeed() || watch.containsBytes("/shorts/")
         } else {
             if let encURL = url(r.enclosureURL) {
                 enclosure = Enclosure(url: encURL, type: nonEmpty(r.enclosureType?.trimmingWhitespace()),

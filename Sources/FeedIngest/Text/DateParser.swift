@@ -2,8 +2,7 @@
 /// variants, and RFC 3339 / ISO 8601 / W3C-DTF. Anything it cannot read is nil, never "now".
 public enum DateParser {
     public static func parse(_ text: String) -> Int64? {
-        var s = text.trimmingWhitespace()
-        return s.withUTF8 { b in
+        text.trimmingWhitespace().withBytes { b in
             guard let first = b.first else { return nil }
             if first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9"), let t = iso8601(Scanner(b)) { return t }
             return rfc822(Scanner(b))
