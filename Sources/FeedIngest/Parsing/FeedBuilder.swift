@@ -60,7 +60,9 @@ final class FeedBuilder {
         return captures
     }
 
-    func end(_ namespace: XMLNamespace, _ name: XMLName, depth: Int, text: String?) {
+    /// An end tag at `depth`, with the text of the element if `start` asked for it. Which
+    /// element ends needs no name: `containers` and `pending` follow the nesting.
+    func end(depth: Int, text: String?) {
         if !containers.isEmpty { containers.removeLast() }
         if let text, let field = pending.take() {
             apply(field, text)

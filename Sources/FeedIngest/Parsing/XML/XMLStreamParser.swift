@@ -143,7 +143,7 @@ final class XMLStreamParser {
         }
     }
 
-    fileprivate func endElement(_ local: UnsafePointer<UInt8>, _ uri: UnsafePointer<UInt8>?) {
+    fileprivate func endElement() {
         depth -= 1
         let level = depth
         var captured: String?
@@ -153,8 +153,7 @@ final class XMLStreamParser {
             captureDepth = -1
             receiveText(false)
         }
-        let ns = namespace(uri)
-        handler._withUnsafeGuaranteedRef { $0.end(ns, XMLName(bytes: local), depth: level, text: captured) }
+        handler._withUnsafeGuaranteedRef { $0.end(depth: level, text: captured) }
         if !bases.isEmpty, bases[bases.count - 1].depth == level { bases.removeLast() }
     }
 
@@ -225,9 +224,9 @@ final class XMLStreamParser {
             guard let local else { return }
             XMLStreamParser.with(ctx) { $0.startElement(local, uri, nbNs, ns, nbAttrs, attrs) }
         }
-        sax.endElementNs = { ctx, local, _, uri in
-            guard let local else { return }
-            XMLStreamParser.with(ctx) { $0.endElement(local, uri) }
+        sax.endElementNs = { ctx, local, _, _ in
+            guard local != nil else { return }
+            XMLStreamParser.with(ctx) { $0.endElement() }
         }
         // Text callbacks start off: `receiveText` installs them while an element is captured.
         sax.characters = nil
