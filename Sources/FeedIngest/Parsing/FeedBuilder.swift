@@ -62,7 +62,7 @@ final class FeedBuilder {
 
     /// An end tag at `depth`, with the text of the element if `start` asked for it. Which
     /// element ends needs no name: `containers` and `pending` follow the nesting.
-    func end(depth: Int, text: String?) {
+    func end(depth: Int, text: UnsafeBufferPointer<UInt8>?) {
         if !containers.isEmpty { containers.removeLast() }
         if let text, let field = pending.take() {
             apply(field, text)
@@ -112,7 +112,11 @@ final class FeedBuilder {
         }
     }
 
-    private func apply(_ field: Field, _ text: String) {
+    /// Stores an element's text. Numbers and dates are read from the bytes as they are; the
+    /// rest becomes a String (invalid UTF-8 repaired).
+    private func apply(_ field: Field, _ bytes: UnsafeBufferPointer<UInt8>) {
+        if item?.apply(field, bytes: bytes) == true { return }
+        let text = String(decoding: bytes, as: UTF8.self)
         switch field {
         case .ytChannelID: if channel.entryChannelID == nil { channel.entryChannelID = text }
         case .person:

@@ -11,17 +11,18 @@ enum ItemNormalizer {
         let guid = nonEmpty(r.guid?.trimmingWhitespace())
         let rawTitle = r.title.flatMap(nonBlank) ?? r.mediaTitle
         let title = (r.titleIsHTML ? rawTitle.flatMap(TextCleaner.plainText(fromHTML:)) : rawTitle.flatMap(TextCleaner.collapse)) ?? ""
-        let published = (r.published ?? (r.isAtom ? r.updated : nil)).flatMap(DateParser.parse)
-        let updated = r.updated.flatMap(DateParser.parse)
-        let duration = r.duration.flatMap(DurationParser.parse)
+        // Dates, durations and numbers were read as their elements ended (`RawItem.apply`).
+        let published = r.published.seen ? r.published.value : (r.isAtom ? r.updated.value : nil)
+        let updated = r.updated.value
+        let duration = r.duration.value
         // Chained rather than `[a, b, c].lazy.compactMap`: no array per item.
         let author = r.itunesAuthor.flatMap(TextCleaner.collapse) ?? r.dcCreator.flatMap(TextCleaner.collapse)
             ?? r.author.flatMap(TextCleaner.collapse)
         let description = r.description.flatMap(TextCleaner.plainText(fromHTML:)) ?? r.summary.flatMap(TextCleaner.plainText(fromHTML:))
             ?? r.content.flatMap(TextCleaner.plainText(fromHTML:)) ?? r.mediaDescription.flatMap(TextCleaner.plainText(fromHTML:))
         let thumbnail = url(r.thumbnail) ?? url(r.itunesImage)
-        let episode = integer(r.episode) ?? integer(r.podcastEpisode)
-        let season = integer(r.season) ?? integer(r.podcastSeason)
+        let episode = r.episode.value ?? r.podcastEpisode.value
+        let season = r.season.value ?? r.podcastSeason.value
         let episodeType = nonEmpty(r.episodeType?.trimmingWhitespace().lowercased())
         let explicit = r.explicit.flatMap(explicit)
         let chaptersURL = url(r.chaptersURL)
@@ -99,8 +100,6 @@ enum ItemNormalizer {
     }
 
     private static func nonBlank(_ s: String) -> String? { s.trimmingWhitespace().isEmpty ? nil : s }
-
-    private static func integer(_ s: String?) -> Int? { s.flatMap { Int($0.trimmingWhitespace()) } }
 
     /// Bytes; missing, zero, negative or garbage is nil.
     private static func length(_ s: String?) -> Int64? {

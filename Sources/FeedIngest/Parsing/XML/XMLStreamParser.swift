@@ -146,14 +146,15 @@ final class XMLStreamParser {
     fileprivate func endElement() {
         depth -= 1
         let level = depth
-        var captured: String?
+        var captured = false
         if captureDepth >= 0 {
             guard captureDepth == level else { return }
-            captured = text.string
+            captured = true
             captureDepth = -1
             receiveText(false)
         }
-        handler._withUnsafeGuaranteedRef { $0.end(depth: level, text: captured) }
+        let bytes = text.bytes
+        handler._withUnsafeGuaranteedRef { $0.end(depth: level, text: captured ? bytes : nil) }
         if !bases.isEmpty, bases[bases.count - 1].depth == level { bases.removeLast() }
     }
 
@@ -292,6 +293,6 @@ private struct TextBuffer: ~Copyable {
         count += n
     }
 
-    /// The text as a String (invalid UTF-8 repaired, as `String(decoding:as:)` does).
-    var string: String { String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self) }
+    /// The bytes so far; valid until the next append.
+    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
 }
