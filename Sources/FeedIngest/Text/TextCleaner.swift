@@ -31,7 +31,7 @@ public enum TextCleaner {
     }
 
     /// Tags, comments and script/style content dropped, entities decoded; whitespace untouched.
-    private static func stripMarkup<Sink: ByteSink>(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout Sink) {
+    static func stripMarkup<Sink: ByteSink>(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout Sink) {
         var i = 0
         let n = bytes.count
         var inCDATA = false
