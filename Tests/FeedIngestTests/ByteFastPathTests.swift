@@ -103,6 +103,28 @@ final class ByteFastPathTests: XCTestCase {
         XCTAssertEqual(TextCleaner.plainText(fromHTML: "<p>One&nbsp; two</p><p>three &amp;amp; four</p>"), "One two three &amp; four")
     }
 
+    /// tagEnd jumps with memchr from quote to quote: the same end as the byte-by-byte scan.
+    func testTagEndMatchesByteScan() {
+        func reference(_ b: [UInt8], _ start: Int) -> Int {
+            var quote: UInt8 = 0
+            for i in start..<b.count {
+                let c = b[i]
+                if quote != 0 { if c == quote { quote = 0 } } else if c == 34 || c == 39 { quote = c } else if c == 62 { return i + 1 }
+            }
+            return b.count
+        }
+        var rng = SplitMix64(seed: 5)
+        let alphabet = Array("a =\"'>/x".utf8)
+        for _ in 0..<20_000 {
+            let bytes = (0..<Int(rng.next() % 24)).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }
+            for start in 0...bytes.count {
+                let end = bytes.withUnsafeBufferPointer { TextCleaner.tagEnd($0, from: start) }
+                XCTAssertEqual(end, reference(bytes, start), "\(String(decoding: bytes, as: UTF8.self)) from \(start)")
+            }
+        }
+        XCTAssertEqual(Array("a href=\"x>y\">z".utf8).withUnsafeBufferPointer { TextCleaner.tagEnd($0, from: 0) }, 13)
+    }
+
     /// Dates, durations and episode numbers are read from the captured bytes: the same values
     /// as the String functions give for the same text.
     func testBytePathsMatchStringPaths() {

@@ -269,14 +269,17 @@ public enum TextCleaner {
 
     /// The index just past the `>` that ends a tag, honouring quoted attribute values.
     static func tagEnd(_ b: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        // The first `>` outside a quoted value; memchr jumps from quote to quote (`<a href="…">`
+        // is the long tag of show notes).
         var i = start
-        var quote: UInt8 = 0
         while i < b.count {
-            let c = b[i]
-            if quote != 0 { if c == quote { quote = 0 } }
-            else if c == 34 || c == 39 { quote = c }
-            else if c == UInt8(ascii: ">") { return i + 1 }
-            i += 1
+            if b[i] == UInt8(ascii: ">") { return i + 1 }
+            guard let gt = firstIndex(of: UInt8(ascii: ">"), in: b, from: i) else { return b.count }
+            let double = firstIndex(of: 34, in: UnsafeBufferPointer(rebasing: b[..<gt]), from: i)
+            let single = firstIndex(of: 39, in: UnsafeBufferPointer(rebasing: b[..<(double ?? gt)]), from: i)
+            guard let open = single ?? double else { return gt + 1 }
+            guard let close = firstIndex(of: b[open], in: b, from: open + 1) else { return b.count }
+            i = close + 1
         }
         return b.count
     }
