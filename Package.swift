@@ -18,7 +18,8 @@ let package = Package(
     targets: [
         // Thin C shims: one per C library, macros and variadics made callable.
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // No pkgConfig: its `-lcurl` would link libcurl, which the shim loads with dlopen instead.
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev"])]),
         .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(name: "CSDBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),

@@ -19,14 +19,25 @@ struct ParseCommand: ParsableCommand {
     var json = false
 
     func run() throws {
+        try ParseRun(sources: sources, json: json).run()
+    }
+}
+
+/// What `feedctl parse` does, apart from reading its command line (`Feedctl.parseFeedCommand`
+/// builds one straight from a plain command line).
+struct ParseRun {
+    let sources: [String]
+    let json: Bool
+
+    func run() throws {
         var failed = false
-        for source in sources where !parse(source) { failed = true }
+        var out = Output()   // one buffer for all sources: its capacity is reused
+        for source in sources where !parse(source, into: &out) { failed = true }
         if failed { throw ExitCode.failure }
     }
 
     /// Prints one source's feed; false (with the error on stderr) when it could not be parsed.
-    private func parse(_ source: String) -> Bool {
-        var out = Output()
+    private func parse(_ source: String, into out: inout Output) -> Bool {
         do throws(FeedError) {
             let isURL = source.lowercased().hasPrefix("http://") || source.lowercased().hasPrefix("https://")
             if isURL {
@@ -62,7 +73,7 @@ struct ParseCommand: ParsableCommand {
             out.flush()
             return true
         } catch {
-            out.buffer.removeAll()   // no half document on stdout
+            out.buffer.removeAll(keepingCapacity: true)   // no half document on stdout
             // I/O errors name their file or URL already; the others say what the document is.
             if case .io = error { printError(error.description) } else { printError("\(source): \(error.description)") }
             return false

@@ -87,6 +87,66 @@ final class ByteFastPathTests: XCTestCase {
         XCTAssertEqual(DateParser.parse("14 Oct 2026 00:00 ABCDEFGHIJ"), DateParser.parse("14 Oct 2026 00:00"), "unknown zones are UTC")
     }
 
+    /// plainText strips into the result's storage and collapses there in place: the same text
+    /// as stripping into an array and collapsing that into a new string.
+    func testPlainTextInPlaceMatchesTwoPasses() {
+        var rng = SplitMix64(seed: 11)
+        let pieces = ["a", "word", " ", "  ", "\t", "\n", "\u{A0}", "&nbsp;", "&#160;", "&#x2003;", "é", "東", "<b>", "</b>",
+                      "<p>", "</p>", "<br/>", "<!-- c -->", "<![CDATA[", "]]>", "&amp;", "&amp;amp;", "&lt;i&gt;", "&#0;",
+                      "&#128;", "&bogus;", "&", "<", "<script>x<y</script>", "x y z", "longer words here ", "🤯"]
+        for _ in 0..<5_000 {
+            let html = (0..<Int(rng.next() % 60)).map { _ in pieces[Int(rng.next() % UInt64(pieces.count))] }.joined()
+            var stripped: [UInt8] = []
+            Array(html.utf8).withUnsafeBufferPointer { TextCleaner.stripMarkup($0, into: &stripped) }
+            let twoPasses = stripped.withUnsafeBufferPointer(TextCleaner.collapse)
+            XCTAssertEqual(TextCleaner.plainText(fromHTML: html), twoPasses, html.debugDescription)
+        }
+        XCTAssertEqual(TextCleaner.plainText(fromHTML: "<p>One&nbsp; two</p><p>three &amp;amp; four</p>"), "One two three &amp; four")
+    }
+
+    /// tagEnd jumps with memchr from quote to quote: the same end as the byte-by-byte scan.
+    func testTagEndMatchesByteScan() {
+        func reference(_ b: [UInt8], _ start: Int) -> Int {
+            var quote: UInt8 = 0
+            for i in start..<b.count {
+                let c = b[i]
+                if quote != 0 { if c == quote { quote = 0 } } else if c == 34 || c == 39 { quote = c } else if c == 62 { return i + 1 }
+            }
+            return b.count
+        }
+        var rng = SplitMix64(seed: 5)
+        let alphabet = Array("a =\"'>/x".utf8)
+        for _ in 0..<20_000 {
+            let bytes = (0..<Int(rng.next() % 24)).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }
+            for start in 0...bytes.count {
+                let end = bytes.withUnsafeBufferPointer { TextCleaner.tagEnd($0, from: start) }
+                XCTAssertEqual(end, reference(bytes, start), "\(String(decoding: bytes, as: UTF8.self)) from \(start)")
+            }
+        }
+        XCTAssertEqual(Array("a href=\"x>y\">z".utf8).withUnsafeBufferPointer { TextCleaner.tagEnd($0, from: 0) }, 13)
+    }
+
+    /// Dates, durations and episode numbers are read from the captured bytes: the same values
+    /// as the String functions give for the same text.
+    func testBytePathsMatchStringPaths() {
+        let texts = ["", " ", "42", "0042", " 7 ", "+5", "-3", "12a", "99999999999999999999", "123456789012345678",
+                     "1:02:03", " 1:02:03\n", "75:30", "1:30.5", "PT1H2M", "\u{A0}59\u{A0}", "east", "東",
+                     "Mon, 12 Oct 2026 11:30:58 EST", "\n  Mon, 12 Oct 2026 11:30:58 EST  ", "12 Oct 2026 11:30 +0530",
+                     "2026-10-01T12:00:00-04:00", "2026-10-01", "garbage", "Mon, 12 Oct 2026 11:30:58 EST\u{A0}"]
+        for text in texts {
+            Array(text.utf8).withUnsafeBufferPointer { b in
+                XCTAssertEqual(DateParser.parse(bytes: b), DateParser.parse(text), text.debugDescription)
+                XCTAssertEqual(DurationParser.parse(bytes: b), DurationParser.parse(text), text.debugDescription)
+                XCTAssertEqual(DurationParser.integer(bytes: b), Int(text.trimmingWhitespace()), text.debugDescription)
+            }
+        }
+        let integers: [(String, Int?)] = [("0042", 42), (" 7 ", 7), ("+5", 5), ("12a", nil), ("99999999999999999999", nil), ("", nil)]
+        for (text, value) in integers {
+            XCTAssertEqual(Array(text.utf8).withUnsafeBufferPointer(DurationParser.integer(bytes:)), value, text)
+        }
+        XCTAssertEqual(Array("Mon, 12 Oct 2026 11:30:58 EST".utf8).withUnsafeBufferPointer(DateParser.parse(bytes:)), 1_791_822_658)
+    }
+
     private func referenceQuote(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {

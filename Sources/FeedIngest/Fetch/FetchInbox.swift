@@ -59,7 +59,7 @@ final class FetchInbox: Sendable {
             guard !state.closed, let multi else { return false }
             change(&state.batch)
             // Under the lock, so the loop cannot free the handle in between.
-            _ = curl_multi_wakeup(multi.raw)
+            _ = feedctl_curl_multi_wakeup(multi.raw)
             return true
         }
     }

@@ -31,17 +31,17 @@ final class FetchLoop {
             if batch.sweep { sweepCancelled() }
             startQueued()
             var running: Int32 = 0
-            _ = curl_multi_perform(multi, &running)
+            _ = feedctl_curl_multi_perform(multi, &running)
             if collectFinished() { continue }  // slots freed or redirects re-added: go again
             // Sleeps until a socket is ready, libcurl's next timeout, or `curl_multi_wakeup`.
-            _ = curl_multi_poll(multi, nil, 0, 10_000, nil)
+            _ = feedctl_curl_multi_poll(multi, nil, 0, 10_000, nil)
         }
         for transfer in Array(active.values) { end(transfer, .failure(transfer.cancelled())) }
         let stranded = queue[queueHead...] + inbox.close()
         for job in stranded {
             job.complete(.failure(FetchError(url: job.request.url, kind: .cancelled, reason: "cancelled: the fetcher shut down")))
         }
-        curl_multi_cleanup(multi)
+        feedctl_curl_multi_cleanup(multi)
     }
 
     /// Moves queued jobs onto the multi handle while there are free slots.
@@ -69,7 +69,7 @@ final class FetchLoop {
             return job.complete(.failure(error))
         }
         active[transfer.easy] = transfer
-        if curl_multi_add_handle(multi, transfer.easy) != CURLM_OK {
+        if feedctl_curl_multi_add_handle(multi, transfer.easy) != CURLM_OK {
             end(transfer, .failure(FetchError(url: job.request.url, kind: .connection, reason: "libcurl refused the transfer")))
         }
     }
@@ -78,7 +78,7 @@ final class FetchLoop {
     private func collectFinished() -> Bool {
         var changed = false
         var left: Int32 = 0
-        while let message = curl_multi_info_read(multi, &left) {
+        while let message = feedctl_curl_multi_info_read(multi, &left) {
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
                   let transfer = active[easy] else { continue }
             let code = message.pointee.data.result  // read before the handle is removed
@@ -88,11 +88,11 @@ final class FetchLoop {
                 end(transfer, result)
             case .redirect(let next):
                 // Same handle, next URL: the connection cache still applies.
-                curl_multi_remove_handle(multi, easy)
+                feedctl_curl_multi_remove_handle(multi, easy)
                 if let error = transfer.prepareHop(next, first: false) {
                     active[easy] = nil
                     transfer.job.complete(.failure(error))
-                } else if curl_multi_add_handle(multi, easy) != CURLM_OK {
+                } else if feedctl_curl_multi_add_handle(multi, easy) != CURLM_OK {
                     active[easy] = nil
                     transfer.job.complete(.failure(FetchError(url: transfer.job.request.url, kind: .connection, reason: "libcurl refused the redirect")))
                 }
@@ -115,7 +115,7 @@ final class FetchLoop {
 
     /// Takes the transfer off the multi handle (which frees its handle) and reports the result.
     private func end(_ transfer: Transfer, _ result: Result<FetchResponse, FetchError>) {
-        curl_multi_remove_handle(multi, transfer.easy)
+        feedctl_curl_multi_remove_handle(multi, transfer.easy)
         active[transfer.easy] = nil
         transfer.job.complete(result)
     }

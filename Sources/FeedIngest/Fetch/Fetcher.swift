@@ -27,12 +27,12 @@ public final class Fetcher: Sendable {
     private let inbox: FetchInbox
 
     /// `curl_global_init` is not safe to race with other libcurl calls: run it once, first.
-    private static let curlReady: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+    private static let curlReady: Bool = feedctl_curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
 
     public init(concurrency: Int = 12, userAgent: String = Fetcher.defaultUserAgent) {
         self.concurrency = max(1, concurrency)
         self.userAgent = userAgent
-        let multi = Self.curlReady ? curl_multi_init() : nil
+        let multi = Self.curlReady ? feedctl_curl_multi_init() : nil
         inbox = FetchInbox(multi: multi)
         guard let multi else { return }  // every fetch will fail with "libcurl is not available"
         let handle = LoopStart(multi: multi, inbox: inbox, concurrency: self.concurrency, userAgent: userAgent)

@@ -50,7 +50,7 @@ final class Transfer {
         } else {
             self.file = nil
         }
-        guard let easy = curl_easy_init() else {
+        guard let easy = feedctl_curl_easy_init() else {
             failure = FetchError(url: job.request.url, kind: .connection, reason: "libcurl could not create a handle")
             return nil
         }
@@ -67,8 +67,8 @@ final class Transfer {
     }
 
     deinit {
-        curl_easy_cleanup(easy)
-        curl_slist_free_all(requestHeaders)
+        feedctl_curl_easy_cleanup(easy)
+        feedctl_curl_slist_free_all(requestHeaders)
         errorBuffer.deallocate()
     }
 
@@ -77,8 +77,8 @@ final class Transfer {
         let me = Unmanaged.passUnretained(self).toOpaque()
         // Validators come back from storage: one with a line break would inject headers.
         func safe(_ value: String?) -> String? { value.flatMap { $0.utf8.contains { $0 < 0x20 } ? nil : $0 } }
-        if let etag = safe(request.etag) { requestHeaders = curl_slist_append(requestHeaders, "If-None-Match: \(etag)") }
-        if let date = safe(request.lastModified) { requestHeaders = curl_slist_append(requestHeaders, "If-Modified-Since: \(date)") }
+        if let etag = safe(request.etag) { requestHeaders = feedctl_curl_slist_append(requestHeaders, "If-None-Match: \(etag)") }
+        if let date = safe(request.lastModified) { requestHeaders = feedctl_curl_slist_append(requestHeaders, "If-Modified-Since: \(date)") }
         let rangeStart = file.map { $0.existing > 0 ? $0.existing : nil } ?? request.rangeStart
         let settings: [(String, CURLcode)] = [
             ("NOSIGNAL", feedctl_curl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)),  // no SIGALRM in threads
@@ -220,7 +220,7 @@ final class Transfer {
 
     private func failure(for code: CURLcode) -> FetchError {
         let curlSays = String(cString: errorBuffer)
-        let detail = curlSays.isEmpty ? String(cString: curl_easy_strerror(code)) : curlSays
+        let detail = curlSays.isEmpty ? String(cString: feedctl_curl_easy_strerror(code)) : curlSays
         switch code {
         case CURLE_UNSUPPORTED_PROTOCOL:
             return error(.protocolNotAllowed, "protocol not allowed (only http and https)")

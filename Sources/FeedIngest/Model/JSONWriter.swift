@@ -10,18 +10,19 @@ import Darwin
 struct JSONWriter {
     private var p: UnsafeMutablePointer<UInt8>
 
-    /// Runs `body` with a writer over `bound` bytes appended to `out`, then trims `out` to what
-    /// was written. `bound` must cover the worst case (see `worstCase`).
+    /// Runs `body` with a writer over `bound` bytes of uninitialized capacity at the end of
+    /// `out`, which then grows by what was written (no zero-filling of the worst case, which
+    /// is 6x a description's length, and no trimming). `bound` must cover the worst case
+    /// (see `worstCase`).
     static func reserving(_ bound: Int, in out: inout [UInt8], _ body: (inout JSONWriter) -> Void) {
-        let start = out.count
-        out.append(contentsOf: repeatElement(0, count: bound))
-        let written = out.withUnsafeMutableBufferPointer { buf -> Int in
-            guard let base = buf.baseAddress else { return 0 }
-            var w = JSONWriter(p: base + start)
-            body(&w)
-            return w.p - (base + start)
+        out.append(addingCapacity: bound) { span in
+            span.withUnsafeMutableBufferPointer { buffer, initialized in
+                guard let base = buffer.baseAddress else { return }
+                var w = JSONWriter(p: base)
+                body(&w)
+                initialized = w.p - base
+            }
         }
-        out.removeLast(bound - written)
     }
 
     /// The most bytes a string value can take: every byte escaped as `\u00XX`, plus the quotes

@@ -1,6 +1,6 @@
 /// Receives the element stream of one XML document, picks the format mapper from the root
 /// element, collects raw items and hands each finished item, normalized, to `onItem`.
-final class FeedBuilder: XMLStreamHandler {
+final class FeedBuilder {
     enum Format: Equatable {
         case undetermined, rss, rdf, atom, html
         /// A well-formed document that is not a feed; the payload is its root element's name.
@@ -32,6 +32,9 @@ final class FeedBuilder: XMLStreamHandler {
         self.onItem = onItem
     }
 
+    /// A start tag from `XMLStreamParser`; returns true to receive the element's text in `end`.
+    /// Elements inside a capturing element are its content: they are not reported, only their
+    /// text is.
     func start(_ e: XMLElement) -> Bool {
         if e.depth == 0 {
             decideFormat(e)
@@ -57,7 +60,9 @@ final class FeedBuilder: XMLStreamHandler {
         return captures
     }
 
-    func end(_ namespace: XMLNamespace, _ name: XMLName, depth: Int, text: String?) {
+    /// An end tag at `depth`, with the text of the element if `start` asked for it. Which
+    /// element ends needs no name: `containers` and `pending` follow the nesting.
+    func end(depth: Int, text: UnsafeBufferPointer<UInt8>?) {
         if !containers.isEmpty { containers.removeLast() }
         if let text, let field = pending.take() {
             apply(field, text)
@@ -83,7 +88,7 @@ final class FeedBuilder: XMLStreamHandler {
         itemDepth = -1
         if raw.videoID != nil { sawYouTube = true }
         let normalized = ItemNormalizer.item(from: raw, shortsFeed: isShortsFeed)
-        if let type = normalized.enclosure?.type, type.hasPrefix("audio/") || type.hasPrefix("video/") {
+        if !hasMediaEnclosure, let type = normalized.enclosure?.type, type.hasPrefix("audio/") || type.hasPrefix("video/") {
             hasMediaEnclosure = true
         }
         itemCount += 1
@@ -107,7 +112,11 @@ final class FeedBuilder: XMLStreamHandler {
         }
     }
 
-    private func apply(_ field: Field, _ text: String) {
+    /// Stores an element's text. Numbers and dates are read from the bytes as they are; the
+    /// rest becomes a String (invalid UTF-8 repaired).
+    private func apply(_ field: Field, _ bytes: UnsafeBufferPointer<UInt8>) {
+        if item?.apply(field, bytes: bytes) == true { return }
+        let text = String(decoding: bytes, as: UTF8.self)
         switch field {
         case .ytChannelID: if channel.entryChannelID == nil { channel.entryChannelID = text }
         case .person:

@@ -48,6 +48,13 @@ final class InputFile {
         guard lseek(fd, 0, SEEK_SET) == 0 else { throw .io("can't rewind \(path): \(String(cString: strerror(errno)))") }
     }
 
+    /// Moves to `offset` bytes from the start (a regular file's).
+    func seek(to offset: Int) throws(FeedError) {
+        guard lseek(fd, off_t(offset), SEEK_SET) == off_t(offset) else {
+            throw .io("can't seek in \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+
     /// The whole rest of the file, refusing more than `limit` bytes.
     func readAll(limit: Int) throws(FeedError) -> [UInt8] {
         var all: [UInt8] = []

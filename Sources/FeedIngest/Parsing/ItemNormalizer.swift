@@ -1,58 +1,75 @@
 /// The cross-format work, done once per finished item and once per channel: URLs resolved
 /// (xml:base, document URL, podcast schemes), identity, dates, durations and text cleanup.
 enum ItemNormalizer {
-    static func item(from r: RawItem, shortsFeed: Bool) -> Item {
+    /// `shortsFeed` is asked only for YouTube items.
+    static func item(from r: RawItem, shortsFeed: @autoclosure () -> Bool) -> Item {
         func url(_ s: String?) -> String? { nonEmpty(s.map { URLs.resolve($0, against: r.base) }) }
 
-        var item = Item()
-        item.guid = nonEmpty(r.guid?.trimmingWhitespace())
+        // Every field is computed into a constant and the item is built once at the end: filling
+        // a default `Item()` field by field made the optimizer copy and destroy the whole item
+        // (~15 strings, a retain or release each) twice per item.
+        let guid = nonEmpty(r.guid?.trimmingWhitespace())
         let rawTitle = r.title.flatMap(nonBlank) ?? r.mediaTitle
-        item.title = (r.titleIsHTML ? rawTitle.flatMap(TextCleaner.plainText(fromHTML:)) : rawTitle.flatMap(TextCleaner.collapse)) ?? ""
-        item.published = (r.published ?? (r.isAtom ? r.updated : nil)).flatMap(DateParser.parse)
-        item.updated = r.updated.flatMap(DateParser.parse)
-        item.duration = r.duration.flatMap(DurationParser.parse)
+        let title = (r.titleIsHTML ? rawTitle.flatMap(TextCleaner.plainText(fromHTML:)) : rawTitle.flatMap(TextCleaner.collapse)) ?? ""
+        // Dates, durations and numbers were read as their elements ended (`RawItem.apply`).
+        let published = r.published.seen ? r.published.value : (r.isAtom ? r.updated.value : nil)
+        let updated = r.updated.value
+        let duration = r.duration.value
         // Chained rather than `[a, b, c].lazy.compactMap`: no array per item.
-        item.author = r.itunesAuthor.flatMap(TextCleaner.collapse) ?? r.dcCreator.flatMap(TextCleaner.collapse)
+        let author = r.itunesAuthor.flatMap(TextCleaner.collapse) ?? r.dcCreator.flatMap(TextCleaner.collapse)
             ?? r.author.flatMap(TextCleaner.collapse)
-        item.description = r.description.flatMap(TextCleaner.plainText(fromHTML:)) ?? r.summary.flatMap(TextCleaner.plainText(fromHTML:))
+        let description = r.description.flatMap(TextCleaner.plainText(fromHTML:)) ?? r.summary.flatMap(TextCleaner.plainText(fromHTML:))
             ?? r.content.flatMap(TextCleaner.plainText(fromHTML:)) ?? r.mediaDescription.flatMap(TextCleaner.plainText(fromHTML:))
-        item.thumbnail = url(r.thumbnail) ?? url(r.itunesImage)
-        item.episode = integer(r.episode) ?? integer(r.podcastEpisode)
-        item.season = integer(r.season) ?? integer(r.podcastSeason)
-        item.episodeType = nonEmpty(r.episodeType?.trimmingWhitespace().lowercased())
-        item.explicit = r.explicit.flatMap(explicit)
-        item.chaptersURL = url(r.chaptersURL)
-        item.transcriptURL = url(r.transcriptURL)
-        item.persons = r.persons.map { p in
+        let thumbnail = url(r.thumbnail) ?? url(r.itunesImage)
+        let episode = r.episode.value ?? r.podcastEpisode.value
+        let season = r.season.value ?? r.podcastSeason.value
+        let episodeType = nonEmpty(r.episodeType?.trimmingWhitespace().lowercased())
+        let explicit = r.explicit.flatMap(explicit)
+        let chaptersURL = url(r.chaptersURL)
+        let transcriptURL = url(r.transcriptURL)
+        let persons = r.persons.isEmpty ? [] : r.persons.map { p in
             Person(name: p.name, role: nonEmpty(p.role?.trimmingWhitespace()), href: url(p.href), image: url(p.image))
         }
-        item.funding = r.funding.compactMap { l in url(l.url).map { Link(url: $0, title: l.title) } }
-        item.views = r.views.flatMap { Int64($0.trimmingWhitespace()) }
+        let funding = r.funding.isEmpty ? [] : r.funding.compactMap { l in url(l.url).map { Link(url: $0, title: l.title) } }
+        let views = r.views.flatMap { Int64($0.trimmingWhitespace()) }
 
-        let videoID = nonEmpty(r.videoID?.trimmingWhitespace()) ?? youTubeID(fromAtomID: item.guid)
-        if let videoID {
+        let id: String
+        let page: String?
+        let enclosure: Enclosure?
+        let isShort: Bool
+        if let videoID = nonEmpty(r.videoID?.trimmingWhitespace()) ?? youTubeID(fromAtomID: guid) {
             // YouTube: the video id is the identity; the page is the watch or shorts URL.
-            item.id = videoID
-            item.url = url(r.link) ?? "https://www.youtube.com/watch?v=\(videoID)"
-            item.isShort = shortsFeed || item.url?.containsBytes("/shorts/") == true
-            return item
+            id = videoID
+            let watch = url(r.link) ?? "https://www.youtube.com/watch?v=\(videoID)"
+            page = watch
+            enclosure = nil
+            isShort = shortsFeed() || watch.containsBytes("/shorts/")
+        } else {
+            if let encURL = url(r.enclosureURL) {
+                enclosure = Enclosure(url: encURL, type: nonEmpty(r.enclosureType?.trimmingWhitespace()),
+                                      length: length(r.enclosureLength))
+            } else if let media = r.mediaContent, let mediaURL = url(media.url) {
+                enclosure = Enclosure(url: mediaURL, type: nonEmpty(media.type), length: length(media.length))
+            } else {
+                enclosure = nil
+            }
+            // The web page: the link, else a guid that is a permalink.
+            if let link = url(r.link) {
+                page = link
+            } else if let guid, r.guidIsPermaLink || r.isAtom, isWebURL(guid) {
+                page = URLs.resolve(guid, against: r.base)
+            } else {
+                page = nil
+            }
+            isShort = page?.containsBytes("/shorts/") == true
+            id = ItemIdentity.fallback(guid: guid, enclosureURL: enclosure?.url, link: page,
+                                       title: title, published: published)
         }
-
-        if let encURL = url(r.enclosureURL) {
-            item.enclosure = Enclosure(url: encURL, type: nonEmpty(r.enclosureType?.trimmingWhitespace()),
-                                       length: length(r.enclosureLength))
-        } else if let media = r.mediaContent, let mediaURL = url(media.url) {
-            item.enclosure = Enclosure(url: mediaURL, type: nonEmpty(media.type), length: length(media.length))
-        }
-        // The web page: the link, else a guid that is a permalink.
-        item.url = url(r.link)
-        if item.url == nil, let guid = item.guid, r.guidIsPermaLink || r.isAtom, isWebURL(guid) {
-            item.url = URLs.resolve(guid, against: r.base)
-        }
-        item.isShort = item.url?.containsBytes("/shorts/") == true
-        item.id = ItemIdentity.fallback(guid: item.guid, enclosureURL: item.enclosure?.url, link: item.url,
-                                        title: item.title, published: item.published)
-        return item
+        return Item(id: id, guid: guid, title: title, url: page, published: published, updated: updated,
+                    duration: duration, enclosure: enclosure, thumbnail: thumbnail, author: author,
+                    description: description, views: views, isShort: isShort, episode: episode, season: season,
+                    episodeType: episodeType, explicit: explicit, chaptersURL: chaptersURL,
+                    transcriptURL: transcriptURL, persons: persons, funding: funding)
     }
 
     static func feed(from c: RawChannel, kind: Feed.Kind) -> Feed {
@@ -83,8 +100,6 @@ enum ItemNormalizer {
     }
 
     private static func nonBlank(_ s: String) -> String? { s.trimmingWhitespace().isEmpty ? nil : s }
-
-    private static func integer(_ s: String?) -> Int? { s.flatMap { Int($0.trimmingWhitespace()) } }
 
     /// Bytes; missing, zero, negative or garbage is nil.
     private static func length(_ s: String?) -> Int64? {

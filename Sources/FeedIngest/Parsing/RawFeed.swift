@@ -11,9 +11,9 @@ struct RawItem {
     var link: String?
     /// The link is a non-HTML alternate, replaced by an HTML one if it comes.
     var linkIsFallback = false
-    var published: String?
-    var updated: String?
-    var duration: String?
+    var published = FirstValue<Int64>()
+    var updated = FirstValue<Int64>()
+    var duration = FirstValue<Int>()
     var enclosureURL: String?
     var enclosureType: String?
     var enclosureLength: String?
@@ -30,10 +30,10 @@ struct RawItem {
     var mediaDescription: String?
     var views: String?
     var videoID: String?
-    var episode: String?
-    var season: String?
-    var podcastEpisode: String?
-    var podcastSeason: String?
+    var episode = FirstValue<Int>()
+    var season = FirstValue<Int>()
+    var podcastEpisode = FirstValue<Int>()
+    var podcastSeason = FirstValue<Int>()
     var episodeType: String?
     var explicit: String?
     var chaptersURL: String?
@@ -86,9 +86,6 @@ extension RawItem {
         case .title: first(&title)
         case .link: first(&link)
         case .guid: first(&guid)
-        case .published: first(&published)
-        case .updated: first(&updated)
-        case .duration: first(&duration)
         case .author: first(&author)
         case .itunesAuthor: first(&itunesAuthor)
         case .dcCreator: first(&dcCreator)
@@ -97,15 +94,42 @@ extension RawItem {
         case .content: first(&content)
         case .mediaTitle: first(&mediaTitle)
         case .mediaDescription: first(&mediaDescription)
-        case .episode: first(&episode)
-        case .season: first(&season)
-        case .podcastEpisode: first(&podcastEpisode)
-        case .podcastSeason: first(&podcastSeason)
         case .episodeType: first(&episodeType)
         case .explicit: first(&explicit)
         case .videoID: first(&videoID)
         default: break
         }
+    }
+}
+
+extension RawItem {
+    /// Reads a number or date field straight from the element's bytes (no String on the way);
+    /// false for the text fields.
+    mutating func apply(_ field: Field, bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        switch field {
+        case .published: published.read { DateParser.parse(bytes: bytes) }
+        case .updated: updated.read { DateParser.parse(bytes: bytes) }
+        case .duration: duration.read { DurationParser.parse(bytes: bytes) }
+        case .episode: episode.read { DurationParser.integer(bytes: bytes) }
+        case .season: season.read { DurationParser.integer(bytes: bytes) }
+        case .podcastEpisode: podcastEpisode.read { DurationParser.integer(bytes: bytes) }
+        case .podcastSeason: podcastSeason.read { DurationParser.integer(bytes: bytes) }
+        default: return false
+        }
+        return true
+    }
+}
+
+/// A number or date read from the first occurrence of its element: later ones are ignored
+/// even when the first did not parse, as the first text wins for the text fields.
+struct FirstValue<Value> {
+    private(set) var seen = false
+    private(set) var value: Value?
+
+    mutating func read(_ parse: () -> Value?) {
+        guard !seen else { return }
+        seen = true
+        value = parse()
     }
 }
 

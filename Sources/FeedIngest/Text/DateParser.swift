@@ -2,12 +2,19 @@
 /// variants, and RFC 3339 / ISO 8601 / W3C-DTF. Anything it cannot read is nil, never "now".
 public enum DateParser {
     public static func parse(_ text: String) -> Int64? {
-        var s = text.trimmingWhitespace()
-        return s.withUTF8 { b in
-            guard let first = b.first else { return nil }
-            if first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9"), let t = iso8601(Scanner(b)) { return t }
-            return rfc822(Scanner(b))
-        }
+        text.trimmingWhitespace().withBytes(parseTrimmed)
+    }
+
+    /// `parse` over UTF-8 bytes: no String unless there is whitespace to trim first.
+    static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard bytes.hasVisibleASCIIEnds else { return parse(String(decoding: bytes, as: UTF8.self)) }
+        return parseTrimmed(bytes)
+    }
+
+    private static func parseTrimmed(_ b: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard let first = b.first else { return nil }
+        if first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9"), let t = iso8601(Scanner(b)) { return t }
+        return rfc822(Scanner(b))
     }
 
     // MARK: RFC 3339 / ISO 8601 / W3C-DTF
@@ -213,16 +220,20 @@ extension String {
     /// Trims ASCII and Unicode whitespace (including NBSP) from both ends.
     func trimmingWhitespace() -> String {
         // Fast path: nothing to trim when both ends are visible ASCII (the common case).
-        let untouched = withBytes { b in
-            guard let f = b.first, let l = b.last else { return false }
-            return f > 32 && f < 128 && l > 32 && l < 128
-        }
-        if untouched { return self }
+        if withBytes({ $0.hasVisibleASCIIEnds }) { return self }
         let scalars = unicodeScalars
         guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
               let end = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
         if start == scalars.startIndex && end == scalars.index(before: scalars.endIndex) { return self }
         return String(scalars[start...end])
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// Both ends are visible ASCII: `trimmingWhitespace` would leave the text as it is.
+    var hasVisibleASCIIEnds: Bool {
+        guard let f = first, let l = last else { return false }
+        return f > 32 && f < 128 && l > 32 && l < 128
     }
 }
 

@@ -23,11 +23,28 @@ public enum DurationParser {
         return Int(total.rounded())
     }
 
+    /// `parse` over UTF-8 bytes: the common shapes without building a String.
+    static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        if bytes.hasVisibleASCIIEnds, let seconds = wholeFields(bytes) { return seconds }
+        return parse(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// `Int(text.trimmingWhitespace())` over UTF-8 bytes (episode and season numbers): plain
+    /// digits without building a String.
+    static func integer(bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        if bytes.count > 0, bytes.count <= 18, bytes.allSatisfy(isDigit) {
+            return bytes.reduce(0) { $0 * 10 + Int($1 - 48) }
+        }
+        return Int(String(decoding: bytes, as: UTF8.self).trimmingWhitespace())
+    }
+
     /// The common case without Doubles or substrings: one to three fields of 1–9 digits, the
     /// later ones below 60. Nil means "not this simple shape", for the general path to decide.
-    static func wholeFields(_ s: String) -> Int? {
+    static func wholeFields(_ s: String) -> Int? { s.withBytes(wholeFields) }
+
+    static func wholeFields(_ b: UnsafeBufferPointer<UInt8>) -> Int? {
         var total = 0, field = 0, digits = 0, fields = 1
-        for c in s.utf8 {
+        for c in b {
             if isDigit(c) {
                 guard digits < 9 else { return nil }
                 field = field * 10 + Int(c - 48)

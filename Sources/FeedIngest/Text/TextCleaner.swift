@@ -14,16 +14,24 @@ public enum TextCleaner {
             // Most titles and many descriptions hold no markup at all: only whitespace to fix.
             guard let base = bytes.baseAddress,
                   memchr(base, Int32(UInt8(ascii: "<")), bytes.count) != nil
-                    || memchr(base, Int32(UInt8(ascii: "&")), bytes.count) != nil else { return collapse(bytes) }
-            var out = [UInt8]()
-            out.reserveCapacity(bytes.count)
-            stripMarkup(bytes, into: &out)
-            return out.withUnsafeBufferPointer(collapse)
+                    || memchr(base, Int32(UInt8(ascii: "&")), bytes.count) != nil else {
+                return isCollapsed(bytes) ? html : collapse(bytes)
+            }
+            // Stripped, then collapsed in place, in the result's own storage: markup and
+            // entities never take fewer bytes than the text they stand for, nor does collapsing
+            // (`BufferSink` checks every write all the same).
+            let result = String(unsafeUninitializedCapacity: max(bytes.count, 1)) { out -> Int in
+                guard let outBase = out.baseAddress else { return 0 }
+                var sink = BufferSink(base: outBase, capacity: out.count)
+                stripMarkup(bytes, into: &sink)
+                return collapse(from: UnsafePointer(outBase), count: sink.count, to: outBase)
+            }
+            return result.isEmpty ? nil : result
         }
     }
 
     /// Tags, comments and script/style content dropped, entities decoded; whitespace untouched.
-    private static func stripMarkup(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+    static func stripMarkup<Sink: ByteSink>(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout Sink) {
         var i = 0
         let n = bytes.count
         var inCDATA = false
@@ -83,7 +91,7 @@ public enum TextCleaner {
                 }
             }
             while j < n, bytes[j] != UInt8(ascii: "<"), bytes[j] != UInt8(ascii: "&") { j += 1 }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<j]))
+            out.append(UnsafeBufferPointer(rebasing: bytes[i..<j]))
             i = j
         }
     }
@@ -124,35 +132,42 @@ public enum TextCleaner {
     static func collapse(_ b: UnsafeBufferPointer<UInt8>) -> String? {
         // Writes straight into the String's storage: the result is never longer than the input.
         let result = String(unsafeUninitializedCapacity: max(b.count, 1)) { out -> Int in
-            var count = 0
-            var pendingSpace = false
-            var i = 0
             guard let inBase = b.baseAddress, let outBase = out.baseAddress else { return 0 }
-            while i < b.count {
-                // A word of text with single inner spaces comes out as it went in.
-                if !pendingSpace, i + 8 <= b.count, ByteWords.collapsedASCII(ByteWords.load(inBase + i), spaceFirst: count > 0) {
-                    (outBase + count).update(from: inBase + i, count: 8)
-                    count += 8; i += 8
-                    continue
-                }
-                let c = b[i]
-                if c > 32 && c < 0x80 {                      // fast path: visible ASCII
-                    if pendingSpace { out[count] = 32; count += 1; pendingSpace = false }
-                    out[count] = c; count += 1; i += 1
-                    continue
-                }
-                let n = whitespaceLength(b, at: i)
-                if n > 0 {
-                    pendingSpace = count > 0
-                    i += n
-                    continue
-                }
-                if pendingSpace { out[count] = 32; count += 1; pendingSpace = false }
-                out[count] = c; count += 1; i += 1
-            }
-            return count
+            return collapse(from: inBase, count: b.count, to: outBase)
         }
         return result.isEmpty ? nil : result
+    }
+
+    /// Collapses `count` bytes at `from` into `to`, returning the bytes written. `to` may be
+    /// `from` itself (collapsing in place): it never writes past the byte it has just read.
+    static func collapse(from inBase: UnsafePointer<UInt8>, count total: Int, to outBase: UnsafeMutablePointer<UInt8>) -> Int {
+        let b = UnsafeBufferPointer(start: inBase, count: total)
+        var count = 0
+        var pendingSpace = false
+        var i = 0
+        while i < b.count {
+            // A word of text with single inner spaces comes out as it went in.
+            if !pendingSpace, i + 8 <= b.count, ByteWords.collapsedASCII(ByteWords.load(inBase + i), spaceFirst: count > 0) {
+                if UnsafePointer(outBase + count) != inBase + i { memmove(outBase + count, inBase + i, 8) }
+                count += 8; i += 8
+                continue
+            }
+            let c = b[i]
+            if c > 32 && c < 0x80 {                      // fast path: visible ASCII
+                if pendingSpace { outBase[count] = 32; count += 1; pendingSpace = false }
+                outBase[count] = c; count += 1; i += 1
+                continue
+            }
+            let n = whitespaceLength(b, at: i)
+            if n > 0 {
+                pendingSpace = count > 0
+                i += n
+                continue
+            }
+            if pendingSpace { outBase[count] = 32; count += 1; pendingSpace = false }
+            outBase[count] = c; count += 1; i += 1
+        }
+        return count
     }
 
     /// The byte length of the White_Space character (or NUL) at `i`, else 0.
@@ -254,14 +269,17 @@ public enum TextCleaner {
 
     /// The index just past the `>` that ends a tag, honouring quoted attribute values.
     static func tagEnd(_ b: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        // The first `>` outside a quoted value; memchr jumps from quote to quote (`<a href="…">`
+        // is the long tag of show notes).
         var i = start
-        var quote: UInt8 = 0
         while i < b.count {
-            let c = b[i]
-            if quote != 0 { if c == quote { quote = 0 } }
-            else if c == 34 || c == 39 { quote = c }
-            else if c == UInt8(ascii: ">") { return i + 1 }
-            i += 1
+            if b[i] == UInt8(ascii: ">") { return i + 1 }
+            guard let gt = firstIndex(of: UInt8(ascii: ">"), in: b, from: i) else { return b.count }
+            let double = firstIndex(of: 34, in: UnsafeBufferPointer(rebasing: b[..<gt]), from: i)
+            let single = firstIndex(of: 39, in: UnsafeBufferPointer(rebasing: b[..<(double ?? gt)]), from: i)
+            guard let open = single ?? double else { return gt + 1 }
+            guard let close = firstIndex(of: b[open], in: b, from: open + 1) else { return b.count }
+            i = close + 1
         }
         return b.count
     }
@@ -294,7 +312,7 @@ public enum TextCleaner {
 
     /// A character reference at `i` (which holds `&`): appends the UTF-8 it stands for and
     /// returns its length, or nil (nothing appended) when it is not one.
-    static func appendEntity(_ b: UnsafeBufferPointer<UInt8>, at i: Int, into out: inout [UInt8]) -> Int? {
+    static func appendEntity<Sink: ByteSink>(_ b: UnsafeBufferPointer<UInt8>, at i: Int, into out: inout Sink) -> Int? {
         var j = i + 1
         let limit = min(b.count, i + 34)
         if j < limit, b[j] == UInt8(ascii: "#") {
@@ -336,7 +354,7 @@ public enum TextCleaner {
     }
 
     /// The same bytes as `Array(String(Character(scalar)).utf8)`, without the Strings.
-    static func appendUTF8(_ scalar: Unicode.Scalar, to out: inout [UInt8]) {
+    static func appendUTF8<Sink: ByteSink>(_ scalar: Unicode.Scalar, to out: inout Sink) {
         let v = scalar.value
         switch v {
         case ..<0x80: out.append(UInt8(v))
@@ -359,4 +377,39 @@ public enum TextCleaner {
                                0x0160, 0x2039, 0x0152, 0x8D, 0x017D, 0x8F, 0x90, 0x2018, 0x2019, 0x201C,
                                0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153,
                                0x9D, 0x017E, 0x0178]
+}
+
+/// Where the text loops write bytes: a growing Array, or memory of a fixed size.
+protocol ByteSink {
+    mutating func append(_ byte: UInt8)
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>)
+}
+
+extension Array: ByteSink where Element == UInt8 {
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) { append(contentsOf: bytes) }
+}
+
+/// Writes into `capacity` bytes at `base` (a String's storage while it is initialized),
+/// checking every write against the end.
+struct BufferSink: ByteSink {
+    let base: UnsafeMutablePointer<UInt8>
+    let capacity: Int
+    private(set) var count = 0
+
+    init(base: UnsafeMutablePointer<UInt8>, capacity: Int) {
+        self.base = base
+        self.capacity = capacity
+    }
+
+    mutating func append(_ byte: UInt8) {
+        precondition(count < capacity, "BufferSink overflow")
+        base[count] = byte
+        count += 1
+    }
+
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        precondition(bytes.count <= capacity - count, "BufferSink overflow")
+        if let from = bytes.baseAddress { (base + count).update(from: from, count: bytes.count) }
+        count += bytes.count
+    }
 }

@@ -7,20 +7,12 @@ struct XMLElement {
     let attributes: XMLAttributes
     /// The root element is at depth 0.
     let depth: Int
-    /// Only valid during `XMLStreamHandler.start`, while the parser calls it.
+    /// Only valid during `FeedBuilder.start`, while the parser calls it.
     fileprivate unowned(unsafe) let parser: XMLStreamParser
 
     /// The `xml:base` in effect (resolved), else the document's URL. Looked up on demand: few
     /// elements need it, and carrying the string would cost a retain and a release on all.
     var base: String? { parser.currentBase }
-}
-
-/// Receives the element stream. Elements inside a capturing element are its content: they
-/// are not reported, only their text is.
-protocol XMLStreamHandler: AnyObject {
-    /// Returns true to receive the element's text content in `end`.
-    func start(_ element: XMLElement) -> Bool
-    func end(_ namespace: XMLNamespace, _ name: XMLName, depth: Int, text: String?)
 }
 
 /// The one SAX2 core: a libxml2 push parser fed in chunks, keeping only an element depth, the
@@ -31,9 +23,10 @@ protocol XMLStreamHandler: AnyObject {
 /// billion-laughs documents. One instance per document, used from one thread.
 final class XMLStreamParser {
     private let ctxt: xmlParserCtxtPtr
-    /// The builder owns nothing here and outlives the parser (`FeedParser.parseXML` keeps it);
-    /// `unowned(unsafe)` spares a reference-count check on every element.
-    private unowned(unsafe) let handler: XMLStreamHandler
+    /// Receives the element stream (see `FeedBuilder.start`/`end`). The builder outlives the
+    /// parser (`FeedParser.parseXML` keeps it); calling it unmanaged spares a retain and a
+    /// release on every start and end tag (an existential or unowned reference costs both).
+    private let handler: Unmanaged<FeedBuilder>
     private let documentURL: String?
     private let encoding: SourceEncoding
 
@@ -42,7 +35,8 @@ final class XMLStreamParser {
     // lookup per access, several per element) are skipped for these few properties.
     @exclusivity(unchecked) private(set) var depth = 0
     @exclusivity(unchecked) private var captureDepth = -1
-    @exclusivity(unchecked) private var text: [UInt8] = []
+    /// The captured element's text so far.
+    @exclusivity(unchecked) private var text = TextBuffer()
     @exclusivity(unchecked) private var bases: [(depth: Int, url: String)] = []
     private var transcoded: [UInt8] = []
     /// Namespaces declared anywhere (bit per `XMLNamespace`).
@@ -57,14 +51,14 @@ final class XMLStreamParser {
     private static let textCap = 4 << 20
     private static let options = Int32(XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue)
 
-    init(handler: XMLStreamHandler, documentURL: String?, encoding: SourceEncoding, firstBytes: ArraySlice<UInt8>) throws(FeedError) {
+    init(handler: FeedBuilder, documentURL: String?, encoding: SourceEncoding, firstBytes: ArraySlice<UInt8>) throws(FeedError) {
         Self.installEntityLoader
         // Errors without a parser context (encoding conversion) would go to libxml2's default
         // handlers, which print to stderr; this thread's handlers drop them instead (errors
         // with a context still reach `serror` below). The state is per thread in libxml2.
         xmlSetStructuredErrorFunc(nil) { _, _ in }
         feedctl_xmlSilenceGenericErrors()
-        self.handler = handler
+        self.handler = .passUnretained(handler)
         self.documentURL = documentURL
         self.encoding = encoding
         var sax = Self.makeHandler()
@@ -142,22 +136,25 @@ final class XMLStreamParser {
         }
         let element = XMLElement(namespace: namespace(uri), name: XMLName(bytes: local), attributes: attrs,
                                  depth: level, parser: self)
-        if handler.start(element) {
+        if handler._withUnsafeGuaranteedRef({ $0.start(element) }) {
             captureDepth = level
-            text.removeAll(keepingCapacity: true)
+            text.count = 0
+            receiveText(true)
         }
     }
 
-    fileprivate func endElement(_ local: UnsafePointer<UInt8>, _ uri: UnsafePointer<UInt8>?) {
+    fileprivate func endElement() {
         depth -= 1
         let level = depth
-        var captured: String?
+        var captured = false
         if captureDepth >= 0 {
             guard captureDepth == level else { return }
-            captured = String(decoding: text, as: UTF8.self)
+            captured = true
             captureDepth = -1
+            receiveText(false)
         }
-        handler.end(namespace(uri), XMLName(bytes: local), depth: level, text: captured)
+        let bytes = text.bytes
+        handler._withUnsafeGuaranteedRef { $0.end(depth: level, text: captured ? bytes : nil) }
         if !bases.isEmpty, bases[bases.count - 1].depth == level { bases.removeLast() }
     }
 
@@ -173,7 +170,19 @@ final class XMLStreamParser {
 
     fileprivate func characters(_ p: UnsafePointer<UInt8>, _ n: Int32) {
         guard captureDepth >= 0, text.count < Self.textCap else { return }
-        text.append(contentsOf: UnsafeBufferPointer(start: p, count: Int(n)))
+        text.append(p, Int(n))
+    }
+
+    /// Text callbacks are installed only while an element is captured: libxml2 skips a NULL
+    /// callback, so the whitespace and content no mapper wants never cross into Swift.
+    /// `ignorableWhitespace` stays equal to `characters`, which keeps libxml2 from testing
+    /// text for blankness.
+    private func receiveText(_ on: Bool) {
+        guard let sax = ctxt.pointee.sax else { return }
+        let callback = on ? Self.charactersCallback : nil
+        sax.pointee.characters = callback
+        sax.pointee.cdataBlock = callback
+        sax.pointee.ignorableWhitespace = callback
     }
 
     fileprivate func error(_ message: String) {
@@ -202,6 +211,11 @@ final class XMLStreamParser {
         xmlSetExternalEntityLoader { _, _, _ in nil }
     }()
 
+    private static let charactersCallback: charactersSAXFunc = { ctx, p, n in
+        guard let p, n > 0 else { return }
+        XMLStreamParser.with(ctx) { $0.characters(p, n) }
+    }
+
     private static func makeHandler() -> xmlSAXHandler {
         var sax = xmlSAXHandler()
         // SAX2 defaults keep the internal subset (entity declarations) in ctxt->myDoc; the
@@ -211,17 +225,14 @@ final class XMLStreamParser {
             guard let local else { return }
             XMLStreamParser.with(ctx) { $0.startElement(local, uri, nbNs, ns, nbAttrs, attrs) }
         }
-        sax.endElementNs = { ctx, local, _, uri in
-            guard let local else { return }
-            XMLStreamParser.with(ctx) { $0.endElement(local, uri) }
+        sax.endElementNs = { ctx, local, _, _ in
+            guard local != nil else { return }
+            XMLStreamParser.with(ctx) { $0.endElement() }
         }
-        let characters: charactersSAXFunc = { ctx, p, n in
-            guard let p, n > 0 else { return }
-            XMLStreamParser.with(ctx) { $0.characters(p, n) }
-        }
-        sax.characters = characters
-        sax.cdataBlock = characters
-        sax.ignorableWhitespace = characters
+        // Text callbacks start off: `receiveText` installs them while an element is captured.
+        sax.characters = nil
+        sax.cdataBlock = nil
+        sax.ignorableWhitespace = nil
         sax.getEntity = { ctx, name in
             guard let ctx, let name else { return nil }
             return XMLStreamParser.entity(ctx.assumingMemoryBound(to: xmlParserCtxt.self), name)
@@ -253,4 +264,35 @@ final class XMLStreamParser {
         utf8.append(0)
         return xmlAddDocEntity(doc, name, Int32(XML_INTERNAL_GENERAL_ENTITY.rawValue), nil, nil, utf8)
     }
+}
+
+/// The bytes of the element being captured: one malloc'd block reused for the whole document,
+/// appended with a bounds check and a memcpy (an Array append also checks uniqueness and goes
+/// through generic code, per libxml2 text callback).
+private struct TextBuffer: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    var count = 0
+
+    init() {
+        capacity = 1024
+        base = .allocate(capacity: capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    mutating func append(_ p: UnsafePointer<UInt8>, _ n: Int) {
+        if count + n > capacity {
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: max(capacity * 2, count + n))
+            grown.update(from: base, count: count)
+            base.deallocate()
+            base = grown
+            capacity = max(capacity * 2, count + n)
+        }
+        (base + count).update(from: p, count: n)
+        count += n
+    }
+
+    /// The bytes so far; valid until the next append.
+    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
 }
