@@ -139,14 +139,4 @@ import Testing
         }
         #expect(stored == ["\(channel):c", "\(channel):a", "\(channel):b", "\(other):z"])
     }
-
-    @Test func aBatchBiggerThanThePageCacheIsStoredWholeAndTheCacheShrinksBack() throws {
-        // 20,000 items ask for ~40 MiB of cache, more than the usual 32 MiB.
-        let items = (0..<20_000).map { item("big-\($0)", published: Int64($0)) }
-        let results = try t.library.ingest([(channelID: channel, feed: Feed(kind: .rss, items: items))], now: 1)
-        #expect(results == [IngestResult(new: 20_000, updated: 0)])
-        #expect(try t.library.channelSummary(id: channel).items == 20_000)
-        let cacheSize = try t.library.write { db in try Int.fetchOne(db, sql: "PRAGMA cache_size") }
-        #expect(cacheSize == -Library.cacheKiB)
-    }
 }

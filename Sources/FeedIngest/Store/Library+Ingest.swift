@@ -20,9 +20,7 @@ extension Library {
     /// per feed, because each commit rewrites every index page its items touched. All or nothing:
     /// an unknown channel id fails the whole batch. Results are in `feeds`' order.
     public func ingest(_ feeds: [(channelID: Int64, feed: Feed)], now: Int64) throws(LibraryError) -> [IngestResult] {
-        // ~2 KiB of cache per item (a ~1 KiB row plus its index entries and page slack), up to 256 MiB.
-        let items = feeds.reduce(0) { $0 + $1.feed.items.count }
-        return try write(cacheKiB: min(2 * items, 256 * 1024)) { db in
+        try write { db in
             let statements = try IngestStatements(db)
             let channelUpdate = try db.cachedStatement(sql: """
                 UPDATE channels SET name = CASE WHEN ?1 <> '' THEN ?1 ELSE name END, image = coalesce(?2, image)

@@ -43,7 +43,7 @@ public final class Library: Sendable {
             // WAL makes NORMAL durable across crashes of the process (not of the OS); a cache
             // that holds a big feed's pages keeps ingest from re-reading and re-writing them.
             // Temporary tables and statement journals (ingest's staging table) stay in memory.
-            try db.execute(sql: "PRAGMA page_size = 16384; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -\(Library.cacheKiB); PRAGMA temp_store = MEMORY")
+            try db.execute(sql: "PRAGMA page_size = 16384; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32768; PRAGMA temp_store = MEMORY")
         }
         do {
             pool = try DatabasePool(path: path, configuration: config)
@@ -84,30 +84,5 @@ public final class Library: Sendable {
 
     func write<T>(_ body: (Database) throws -> T) throws(LibraryError) -> T {
         do { return try pool.write(body) } catch { throw LibraryError.wrap(error, path: path) }
-    }
-
-    /// The page cache every connection keeps (`PRAGMA cache_size`), in KiB.
-    static let cacheKiB = 32 * 1024
-
-    /// A write transaction whose connection may cache up to `cacheKiB` for its duration, then gives
-    /// the memory back: a big batch (a first sync of many feeds) whose pages outgrow the usual
-    /// cache would otherwise spill them to the WAL mid-transaction and read them back.
-    func write<T>(cacheKiB: Int, _ body: (Database) throws -> T) throws(LibraryError) -> T {
-        guard cacheKiB > Self.cacheKiB else { return try write(body) }
-        do {
-            return try pool.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA cache_size = -\(cacheKiB)")
-                defer { try? db.execute(sql: "PRAGMA cache_size = -\(Self.cacheKiB); PRAGMA shrink_memory") }
-                var result: T?
-                try db.inTransaction(.immediate) {
-                    result = try body(db)
-                    return .commit
-                }
-                guard let result else { throw LibraryError.database("a write transaction ended without a result") }
-                return result
-            }
-        } catch {
-            throw LibraryError.wrap(error, path: path)
-        }
     }
 }
