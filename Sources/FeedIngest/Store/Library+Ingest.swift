@@ -85,20 +85,20 @@ private struct IngestStatements {
 
     init(_ db: Database) throws {
         try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS ingest_staging (\(Self.columns))")
-        stage = try RawStatement(db, sql: """
+        stage = try RawStatement(cached: db, sql: """
             INSERT INTO temp.ingest_staging (\(Self.columns)) VALUES (\(Array(repeating: "?", count: Self.itemColumns.count + 3).joined(separator: ", ")))
             """)
         // `WHERE true` keeps SQLite from reading ON CONFLICT as a join constraint. Rows come out
         // in staging order, so items get ids in feed order. The DO UPDATE's WHERE makes an
         // unchanged re-ingest a read, not a write.
-        merge = try RawStatement(db, sql: """
+        merge = try RawStatement(cached: db, sql: """
             INSERT INTO items (\(Self.columns))
             SELECT \(Self.columns) FROM temp.ingest_staging WHERE true
             ON CONFLICT (channel_id, item_id) DO UPDATE SET
                 \(Self.itemColumns.map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
             WHERE \(Self.itemColumns.map { "items.\($0) IS NOT excluded.\($0)" }.joined(separator: " OR "))
             """)
-        clear = try RawStatement(db, sql: "DELETE FROM temp.ingest_staging")
+        clear = try RawStatement(cached: db, sql: "DELETE FROM temp.ingest_staging")
     }
 }
 

@@ -12,6 +12,8 @@ final class RawStatement {
     private let connection: OpaquePointer
     private let handle: OpaquePointer
     private let sql: String
+    /// A statement borrowed from GRDB's per-connection cache, which finalizes it.
+    private let cached: Statement?
     /// SQLite copies text bound with it at once (SQLITE_TRANSIENT, a macro Swift cannot import).
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
@@ -25,9 +27,23 @@ final class RawStatement {
         self.connection = connection
         self.handle = handle
         self.sql = sql
+        cached = nil
     }
 
-    deinit { sqlite3_finalize(handle) }
+    /// The connection's cached statement for `sql` (prepared once per connection, not per use),
+    /// driven directly. Only this wrapper binds and steps it while it is alive.
+    init(cached db: Database, sql: String) throws {
+        guard let connection = db.sqliteConnection else { throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "connection closed") }
+        let statement = try db.cachedStatement(sql: sql)
+        self.connection = connection
+        handle = statement.sqliteStatement
+        self.sql = sql
+        cached = statement
+    }
+
+    deinit {
+        if cached == nil { sqlite3_finalize(handle) } else { sqlite3_reset(handle); sqlite3_clear_bindings(handle) }
+    }
 
     /// Binds bytes without copying them (SQLITE_STATIC): they must stay valid and unchanged until
     /// the statement has been stepped and reset, and every such parameter rebound before the next step.
