@@ -39,8 +39,7 @@ struct ParseRun {
     /// Prints one source's feed; false (with the error on stderr) when it could not be parsed.
     private func parse(_ source: String, into out: inout Output) -> Bool {
         do throws(FeedError) {
-            let isURL = source.lowercased().hasPrefix("http://") || source.lowercased().hasPrefix("https://")
-            if isURL {
+            if URLs.isHTTP(source) {
                 let download: FetchResponse
                 do {
                     download = try Fetcher(concurrency: 1).fetchBlocking(FetchRequest(url: source, maxBytes: ParseOptions().maxBytes))

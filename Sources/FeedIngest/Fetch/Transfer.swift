@@ -294,8 +294,8 @@ final class Transfer {
         guard !url.isEmpty, !url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else {
             return (.invalidURL, "invalid URL")
         }
+        if URLs.isHTTP(url) { return nil }
         let lower = url.lowercased()
-        if lower.hasPrefix("http://") || lower.hasPrefix("https://") { return nil }
         if let colon = lower.firstIndex(of: ":"), lower[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }) {
             return (.protocolNotAllowed, "protocol \(lower[..<colon]) not allowed (only http and https)")
         }

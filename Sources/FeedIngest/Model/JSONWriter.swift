@@ -21,6 +21,8 @@ struct JSONWriter {
                 var w = JSONWriter(p: base)
                 body(&w)
                 initialized = w.p - base
+                // Debug builds (the tests) catch a bound that no longer covers what is written.
+                assert(initialized <= bound, "JSONWriter wrote \(initialized) bytes into \(bound)")
             }
         }
     }

@@ -56,7 +56,7 @@ enum ItemNormalizer {
             // The web page: the link, else a guid that is a permalink.
             if let link = url(r.link) {
                 page = link
-            } else if let guid, r.guidIsPermaLink || r.isAtom, isWebURL(guid) {
+            } else if let guid, r.guidIsPermaLink || r.isAtom, URLs.isHTTP(guid) {
                 page = URLs.resolve(guid, against: r.base)
             } else {
                 page = nil
@@ -112,10 +112,6 @@ enum ItemNormalizer {
         if word.isASCIICaseless("yes") || word.isASCIICaseless("true") || word.isASCIICaseless("explicit") { return true }
         if word.isASCIICaseless("no") || word.isASCIICaseless("false") || word.isASCIICaseless("clean") { return false }
         return nil
-    }
-
-    private static func isWebURL(_ s: String) -> Bool {
-        s.hasASCIICaselessPrefix("http://") || s.hasASCIICaselessPrefix("https://")
     }
 
     /// `yt:video:ID` (the entry's Atom id) → `ID`.

@@ -37,11 +37,7 @@ extension String {
     /// `lower` without a "k" (the only non-ASCII character that lowercases into ASCII is
     /// U+212A KELVIN SIGN, to "k").
     func isASCIICaseless(_ lower: StaticString) -> Bool {
-        return withBytes { h in
-            guard h.count == lower.utf8CodeUnitCount else { return false }
-            for i in 0..<h.count where h[i] | (isLetter(h[i]) ? 0x20 : 0) != lower.utf8Start[i] { return false }
-            return true
-        }
+        utf8.count == lower.utf8CodeUnitCount && hasASCIICaselessPrefix(lower)
     }
 
     /// `lowercased().hasPrefix(lower)`, on the same terms as `isASCIICaseless`.

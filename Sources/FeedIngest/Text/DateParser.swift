@@ -22,8 +22,7 @@ public enum DateParser {
     /// `YYYY`, `YYYY-MM`, `YYYY-MM-DD`, then optionally `T`/space `hh:mm[:ss[.fff]]` and a zone
     /// (`Z`, `±hh:mm`, `±hhmm`, `±hh`). A missing zone is UTC.
     static func iso8601(_ s: String) -> Int64? {
-        var s = s
-        return s.withUTF8 { iso8601(Scanner($0)) }
+        s.withBytes { iso8601(Scanner($0)) }
     }
 
     private static func iso8601(_ scanner: Scanner) -> Int64? {
@@ -75,8 +74,7 @@ public enum DateParser {
 
     /// `[Wkd,] D Mon YY[YY] hh:mm[:ss] [zone]`; weekday, seconds and zone optional.
     static func rfc822(_ s: String) -> Int64? {
-        var s = s
-        return s.withUTF8 { rfc822(Scanner($0)) }
+        s.withBytes { rfc822(Scanner($0)) }
     }
 
     private static func rfc822(_ scanner: Scanner) -> Int64? {
@@ -178,7 +176,7 @@ public enum DateParser {
 @inline(__always) func isLetter(_ c: UInt8) -> Bool { (c | 0x20) >= 97 && (c | 0x20) <= 122 }
 
 /// A tiny forward-only cursor over UTF-8 bytes for the date and duration grammars.
-/// It reads the bytes in place: use it inside `withUTF8`, never beyond.
+/// It reads the bytes in place: use it inside `withBytes`, never beyond.
 struct Scanner {
     let bytes: UnsafeBufferPointer<UInt8>
     var i = 0

@@ -63,8 +63,7 @@ public enum DurationParser {
     }
 
     static func iso8601(_ s: String) -> Int? {
-        var upper = s.uppercased()
-        return upper.withUTF8 { iso8601(Scanner($0)) }
+        s.uppercased().withBytes { iso8601(Scanner($0)) }
     }
 
     private static func iso8601(_ scanner: Scanner) -> Int? {

@@ -32,6 +32,12 @@ public enum URLs {
         return url
     }
 
+    /// Whether `url` starts with `http://` or `https://`, in any letter case: the only schemes
+    /// feedctl fetches or plays from feeds.
+    public static func isHTTP(_ url: String) -> Bool {
+        url.hasASCIICaselessPrefix("http://") || url.hasASCIICaselessPrefix("https://")
+    }
+
     /// RFC 3986 `scheme ":"`: an ASCII letter, then letters, digits, `+`, `-` or `.`.
     /// Reads the bytes in place (iterating `utf8` cost ~10x as much, per URL of every item).
     static func hasScheme(_ s: String) -> Bool {

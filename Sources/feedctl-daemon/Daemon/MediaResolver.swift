@@ -27,8 +27,7 @@ struct MediaResolver: Sendable {
 
     func resolve(_ target: String, fromStart: Bool) async throws -> Resolved {
         if let id = Int64(target) { return try await resolveItem(id, fromStart: fromStart) }
-        let lower = target.lowercased()
-        if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
+        if URLs.isHTTP(target) {
             let source = try MediaSource.parse(target, allowLocalFiles: false)
             let name = URL(string: target)?.lastPathComponent.removingPercentEncoding ?? target
             let meta = TrackMetadata(trackID: "url", title: name.isEmpty ? target : name, url: target)

@@ -30,7 +30,7 @@ public enum RumbleParser {
 
         let canonical = page.canonical.map { URLs.resolve($0, against: site) }
         let channel = (canonical.flatMap(channelPath) ?? documentURL.flatMap(channelPath)) ?? itemChannelURL.flatMap(channelPath)
-        let pageBase = documentURL.flatMap { isHTTP($0) ? $0 : nil } ?? canonical ?? site
+        let pageBase = documentURL.flatMap { URLs.isHTTP($0) ? $0 : nil } ?? canonical ?? site
         let title = [page.headerTitle, page.ogTitle, page.documentTitle.map(dropSiteSuffix), items.first?.author, channel?.name]
             .lazy.compactMap { $0.flatMap(TextCleaner.collapse) }.first ?? ""
         return Feed(kind: .rumble, title: title,
@@ -91,17 +91,12 @@ public enum RumbleParser {
 
     /// `https://rumble.com/c/NAME[/videos]` or `/user/NAME` → ("c", "NAME").
     static func channelPath(_ url: String) -> (kind: String, name: String)? {
-        guard isHTTP(url), let afterScheme = url.range(of: "://") else { return nil }
+        guard URLs.isHTTP(url), let afterScheme = url.range(of: "://") else { return nil }
         let rest = url[afterScheme.upperBound...].prefix { $0 != "?" && $0 != "#" }
         let parts = rest.split(separator: "/").dropFirst()    // drop the host
         guard parts.count >= 2, let kind = parts.first, kind == "c" || kind == "user",
               let name = parts.dropFirst().first, !name.isEmpty else { return nil }
         return (String(kind), String(name))
-    }
-
-    private static func isHTTP(_ url: String) -> Bool {
-        let lower = url.lowercased()
-        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
     }
 
     /// `<title>NAME - Rumble</title>` → `NAME`.
