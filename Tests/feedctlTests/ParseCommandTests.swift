@@ -91,6 +91,10 @@ final class ParseCommandTests: XCTestCase {
         let emptyRun = try run(["parse", empty.path])
         XCTAssertEqual(emptyRun.status, 1)
         XCTAssertEqual(emptyRun.stderr, "feedctl: \(empty.path): empty document (0 bytes)\n")
+
+        let noName = try run(["parse", ""])
+        XCTAssertEqual(noName.status, 1)
+        XCTAssertEqual(noName.stderr, "feedctl: no file name given (an empty argument)\n")
     }
 
     /// A real HTTP server: a redirect, gzip, and a Content-Type charset that overrides the

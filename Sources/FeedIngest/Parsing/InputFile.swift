@@ -13,6 +13,8 @@ final class InputFile {
 
     init(path: String) throws(FeedError) {
         self.path = path
+        // open("") fails with ENOENT, which would read "can't open : No such file or directory".
+        guard !path.isEmpty else { throw .io("no file name given (an empty argument)") }
         fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .io("can't open \(path): \(String(cString: strerror(errno)))") }
         var st = stat()
