@@ -15,6 +15,8 @@ final class Decoder {
 
     private var format: UnsafeMutablePointer<AVFormatContext>?
     private var codec: UnsafeMutablePointer<AVCodecContext>?
+    /// The format context's I/O, opened here (to sniff the container) and so closed here.
+    private var io: UnsafeMutablePointer<AVIOContext>?
     private let packet: UnsafeMutablePointer<AVPacket>
     private let streamIndex: Int32
     private let timeBase: AVRational
@@ -50,24 +52,43 @@ final class Decoder {
             },
             opaque: Unmanaged.passUnretained(interrupt).toOpaque())
 
-        var options: OpaquePointer?
+        // The source's protocol options go to the I/O context; the whitelist also to the format
+        // context, which applies it to anything a demuxer opens itself (playlists, references).
+        var ioOptions: OpaquePointer?
+        var formatOptions: OpaquePointer?
         let location: String
         switch source {
         case .remote(let url):
             location = url
-            av_dict_set(&options, "protocol_whitelist", MediaSource.remoteProtocols, 0)
-            av_dict_set(&options, "rw_timeout", String(Int64(timeout * 1_000_000)), 0)
-            av_dict_set(&options, "user_agent", "feedctl", 0)
+            av_dict_set(&ioOptions, "protocol_whitelist", MediaSource.remoteProtocols, 0)
+            av_dict_set(&ioOptions, "rw_timeout", String(Int64(timeout * 1_000_000)), 0)
+            av_dict_set(&ioOptions, "user_agent", "feedctl", 0)
+            av_dict_set(&formatOptions, "protocol_whitelist", MediaSource.remoteProtocols, 0)
         case .localFile(let path):
             // "file:" prefix: a path like "concat:x|y" must never be read as a protocol.
             location = "file:" + path
-            av_dict_set(&options, "protocol_whitelist", "file", 0)
+            av_dict_set(&ioOptions, "protocol_whitelist", "file", 0)
+            av_dict_set(&formatOptions, "protocol_whitelist", "file", 0)
         }
         interrupt.setDeadline(after: timeout)
         defer { interrupt.setDeadline(after: nil) }
-        var rc = avformat_open_input(&ctx, location, nil, &options)
-        av_dict_free(&options)
+        var io: UnsafeMutablePointer<AVIOContext>?
+        var rc = avio_open2(&io, location, AVIO_FLAG_READ, &allocated.pointee.interrupt_callback, &ioOptions)
+        av_dict_free(&ioOptions)
+        guard rc >= 0, let io else {
+            av_dict_free(&formatOptions)
+            avformat_free_context(ctx)
+            Self.free(packet: packet, frame: frame)
+            throw .cannotOpen(source: name, reason: Self.reason(rc, interrupt))
+        }
+        allocated.pointee.pb = io // custom I/O: avformat_close_input leaves it to us
+        let sniffed = Self.demuxer(sniffing: io, seekable: source.isLocal)
+        rc = sniffed.rewound ? avformat_open_input(&ctx, location, sniffed.format, &formatOptions) : feedctl_AVERROR(EIO)
+        av_dict_free(&formatOptions)
         guard rc >= 0, let fmt = ctx else {
+            if !sniffed.rewound { avformat_free_context(ctx) }
+            var pb: UnsafeMutablePointer<AVIOContext>? = io
+            avio_closep(&pb)
             Self.free(packet: packet, frame: frame)
             throw .cannotOpen(source: name, reason: Self.reason(rc, interrupt))
         }
@@ -108,9 +129,12 @@ final class Decoder {
             chapters = Self.chapters(of: fmt, startTime: startTime)
             codec = cc
             format = fmt
+            self.io = io
         } catch {
             avcodec_free_context(&cc)
             avformat_close_input(&ctx)
+            var pb: UnsafeMutablePointer<AVIOContext>? = io
+            avio_closep(&pb)
             Self.free(packet: packet, frame: frame)
             throw error
         }
@@ -121,6 +145,7 @@ final class Decoder {
     private func close() {
         if codec != nil { avcodec_free_context(&codec) }
         if format != nil { avformat_close_input(&format) }
+        if io != nil { avio_closep(&io) }
         var p: UnsafeMutablePointer<AVPacket>? = packet
         av_packet_free(&p)
         var f: UnsafeMutablePointer<AVFrame>? = frame
@@ -153,6 +178,30 @@ final class Decoder {
                                title: title.isEmpty ? "Chapter \(i + 1)" : title))
         }
         return out
+    }
+
+    /// The demuxer the first bytes of `io` name (see `ContainerSniffer`), or nil to let
+    /// libavformat probe. Reads at most what fits in the I/O buffer and rewinds within it, so a
+    /// stream that cannot seek is read once; looks past an ID3 tag only where seeking is cheap.
+    /// `rewound` is false if the stream could not be put back at its start (it then cannot be opened).
+    private static func demuxer(sniffing io: UnsafeMutablePointer<AVIOContext>, seekable: Bool) -> (format: UnsafePointer<AVInputFormat>?, rewound: Bool) {
+        let sampleSize = min(4096, Int(io.pointee.buffer_size))
+        var sample = [UInt8](repeating: 0, count: sampleSize)
+        let read = sample.withUnsafeMutableBufferPointer { avio_read(io, $0.baseAddress, Int32(sampleSize)) }
+        guard read > 0 else { return (nil, avio_seek(io, 0, SEEK_SET) == 0) } // the probe reports an empty or failed read
+        var verdict = sample.withUnsafeBytes { ContainerSniffer.sniff(UnsafeRawBufferPointer(rebasing: $0[..<Int(read)])) }
+        if case .tagEndsAt(let offset) = verdict {
+            verdict = .unknown
+            if seekable, avio_seek(io, Int64(offset), SEEK_SET) == Int64(offset) {
+                let after = sample.withUnsafeMutableBufferPointer { avio_read(io, $0.baseAddress, 16) }
+                if after > 0 {
+                    verdict = sample.withUnsafeBytes { ContainerSniffer.sniff(after: UnsafeRawBufferPointer(rebasing: $0[..<Int(after)])) }
+                }
+            }
+        }
+        guard avio_seek(io, 0, SEEK_SET) == 0 else { return (nil, false) }
+        guard case .format(let name) = verdict else { return (nil, true) }
+        return (av_find_input_format(name), true)
     }
 
     private static func reason(_ rc: Int32, _ interrupt: InterruptFlag) -> String {

@@ -13,6 +13,9 @@ final class Fixtures: @unchecked Sendable {
     let formats: [(name: String, url: URL, frequency: Double)]
     /// 3 s 440 Hz MP3 (LAME, start_time ≈ 25 ms).
     let shortMP3: URL
+    /// 3 s 1200 Hz MP3 whose ID3 tag carries a JPEG cover (the tag is longer than the bytes the
+    /// decoder sniffs, as in most podcast episodes).
+    let coverArtMP3: URL
     /// An M4A with its index at the end, cut in half: unplayable.
     let truncated: URL
     /// A 6 s M4A (index first) cut after about half its audio: plays, then ends early.
@@ -40,12 +43,19 @@ final class Fixtures: @unchecked Sendable {
             ("ogg", "tone.ogg", 740, 22050, ["-c:a", "libvorbis"]),
             ("flac", "tone.flac", 830, 96000, ["-c:a", "flac"]),
             ("wav", "tone.wav", 990, 8000, ["-c:a", "pcm_s16le"]),
+            ("aac", "tone.aac", 500, 44100, ["-c:a", "aac", "-f", "adts"]),
+            ("webm", "tone.webm", 880, 48000, ["-c:a", "libopus", "-f", "webm"]),
         ]
         for (name, file, f, rate, codec) in specs {
             let url = path(file)
             try ToneMedia.encode(ToneMedia.sine(f, rate: rate, seconds: 3), codec, to: url)
             formats.append((name, url, Double(f)))
         }
+        coverArtMP3 = path("cover.mp3")
+        try ToneMedia.encode(ToneMedia.sine(1200, seconds: 3) + ToneMedia.coverArt,
+                             ["-map", "0:a", "-map", "1:v", "-c:a", "libmp3lame", "-c:v", "mjpeg", "-frames:v", "1",
+                              "-disposition:v", "attached_pic", "-id3v2_version", "3"], to: coverArtMP3)
+        formats.append(("mp3 with cover art", coverArtMP3, 1200))
         self.formats = formats
 
         truncated = path("truncated.m4a")

@@ -8,6 +8,9 @@ public enum ToneMedia {
         ["-f", "lavfi", "-i", "sine=frequency=\(frequency):sample_rate=\(rate):duration=\(seconds)"]
     }
 
+    /// A second ffmpeg input: one 320×240 test-pattern frame, to attach as cover art.
+    public static let coverArt = ["-f", "lavfi", "-i", "testsrc=size=320x240:rate=1:duration=1"]
+
     /// Runs ffmpeg on `inputs` with `options` (filters, codec) into `output`, bitexact.
     public static func encode(_ inputs: [String], _ options: [String], to output: URL) throws {
         try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-y"] + inputs + options
