@@ -105,7 +105,9 @@ public final class TestHTTPServer {
 
     /// The first line `handle` carries, or nil at EOF or after `timeout` seconds (the reader is
     /// left blocked until the caller ends the process, which closes the pipe).
-    private static func firstLine(of handle: FileHandle, timeout: Double) -> String? {
+    /// The first line a process writes to `handle`, or nil if none comes within `timeout` seconds
+    /// (or the pipe closes first).
+    public static func firstLine(of handle: FileHandle, timeout: Double) -> String? {
         let line = LineBox()
         let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {

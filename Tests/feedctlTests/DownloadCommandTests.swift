@@ -29,7 +29,7 @@ final class DownloadCommandTests: XCTestCase {
     private func feedctl(_ arguments: String...) throws -> Run { try feedctl(arguments) }
 
     private func feedctl(_ arguments: [String]) throws -> Run {
-        try ProcessRunner.capture(try ParseCommandTests.feedctl().path,
+        try ProcessRunner.capture(try DaemonTestCase.feedctlBinary().path,
                                   arguments.flatMap { $0 == "DB" ? ["--db", db] : [$0] })
     }
 

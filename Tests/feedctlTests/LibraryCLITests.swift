@@ -186,7 +186,7 @@ final class LibraryCLITests: XCTestCase {
 
     /// Runs `feedctl ARGUMENTS --db <temp library>`.
     func feedctl(_ arguments: [String]) throws -> Run {
-        let result = try ProcessRunner.capture(try ParseCommandTests.feedctl().path, arguments + ["--db", db])
+        let result = try ProcessRunner.capture(try DaemonTestCase.feedctlBinary().path, arguments + ["--db", db])
         return Run(status: result.status, stdout: Data(result.stdout.utf8), stderr: result.stderr)
     }
 }

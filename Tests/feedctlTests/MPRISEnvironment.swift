@@ -84,7 +84,7 @@ final class DaemonUnderTest {
         logFile = directory.appendingPathComponent("\(name).log")
         self.environment = environment
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
-        process.executableURL = try ParseCommandTests.feedctl()
+        process.executableURL = try DaemonTestCase.feedctlBinary()
         process.arguments = ["daemon", "--socket", socket, "--db", database, "--sync-every", "0"]
         process.environment = environment
         process.standardOutput = FileHandle.nullDevice
@@ -102,7 +102,7 @@ final class DaemonUnderTest {
     @discardableResult
     func cli(_ arguments: [String], player: Bool = true) throws -> Tool.Result {
         let extra = player ? ["--socket", socket, "--db", database] : ["--db", database]
-        return Tool.run(try ParseCommandTests.feedctl().path, arguments + extra, environment: environment)
+        return Tool.run(try DaemonTestCase.feedctlBinary().path, arguments + extra, environment: environment)
     }
 
     /// `status --json` as a dictionary.

@@ -8,23 +8,11 @@ final class ParseCommandTests: XCTestCase {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static func fixture(_ name: String) -> String { packageRoot.appendingPathComponent("fixtures/feeds/\(name)").path }
 
-    /// The feedctl binary next to the test bundle (.build/debug), else in the package's .build.
-    static func feedctl() throws -> URL {
-        let candidates = [
-            Bundle.main.bundleURL, Bundle(for: ParseCommandTests.self).bundleURL.deletingLastPathComponent(),
-            Bundle.main.executableURL?.deletingLastPathComponent(), packageRoot.appendingPathComponent(".build/debug"),
-        ].compactMap { $0?.appendingPathComponent("feedctl") }
-        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw XCTSkip("feedctl binary not found in \(candidates.map(\.path)); run `swift build` first")
-        }
-        return found
-    }
-
     struct Run { var status: Int32; var stdout: Data; var stderr: String }
 
     /// Runs the built feedctl (bounded: a hang is a failure, not a stuck suite).
     func run(_ arguments: [String]) throws -> Run {
-        let result = try ProcessRunner.capture(try Self.feedctl().path, arguments)
+        let result = try ProcessRunner.capture(try DaemonTestCase.feedctlBinary().path, arguments)
         return Run(status: result.status, stdout: Data(result.stdout.utf8), stderr: result.stderr)
     }
 
@@ -107,8 +95,9 @@ final class ParseCommandTests: XCTestCase {
         server.standardOutput = out
         try server.run()
         addTeardownBlock { server.terminate(); server.waitUntilExit() }
-        let portLine = String(decoding: out.fileHandleForReading.availableDataLine(), as: UTF8.self)
-        let port = try XCTUnwrap(Int(portLine.trimmingCharacters(in: .whitespacesAndNewlines)), "server said \(portLine)")
+        let portLine = TestHTTPServer.firstLine(of: out.fileHandleForReading, timeout: 20)
+        let port = try XCTUnwrap(portLine.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) },
+                                 "the server printed no port within 20 s (got \(portLine.debugDescription))")
 
         let result = try run(["parse", "http://127.0.0.1:\(port)/redirect", "--json"])
         XCTAssertEqual(result.status, 0, result.stderr)
@@ -142,16 +131,4 @@ s = http.server.HTTPServer(('127.0.0.1', 0), H)
 print(s.server_address[1], flush=True)
 s.serve_forever()
 """#
-}
-
-private extension FileHandle {
-    /// Reads up to the first newline.
-    func availableDataLine() -> Data {
-        var line = Data()
-        while true {
-            let byte = readData(ofLength: 1)
-            if byte.isEmpty || byte.first == 0x0A { return line }
-            line.append(byte)
-        }
-    }
 }
