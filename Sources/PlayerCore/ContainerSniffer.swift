@@ -18,8 +18,7 @@ enum ContainerSniffer {
     }
 
     /// Looks at the first bytes of a file or stream.
-    static func sniff(_ bytes: UnsafeRawBufferPointer) -> Verdict {
-        let b = bytes
+    static func sniff(_ b: UnsafeRawBufferPointer) -> Verdict {
         if b.count >= 12, b[4] == 0x66, b[5] == 0x74, b[6] == 0x79, b[7] == 0x70 { return .format("mov") } // ....ftyp
         if b.starts(with: "OggS") { return .format("ogg") }
         if b.starts(with: "fLaC") { return .format("flac") }

@@ -56,44 +56,33 @@ final class Decoder {
         // context, which applies it to anything a demuxer opens itself (playlists, references).
         var ioOptions: OpaquePointer?
         var formatOptions: OpaquePointer?
-        let location: String
+        defer { av_dict_free(&ioOptions); av_dict_free(&formatOptions) }
+        let location: String, whitelist: String, seeksCheaply: Bool
         switch source {
         case .remote(let url):
-            location = url
-            av_dict_set(&ioOptions, "protocol_whitelist", MediaSource.remoteProtocols, 0)
+            (location, whitelist, seeksCheaply) = (url, MediaSource.remoteProtocols, false)
             av_dict_set(&ioOptions, "rw_timeout", String(Int64(timeout * 1_000_000)), 0)
             av_dict_set(&ioOptions, "user_agent", "feedctl", 0)
-            av_dict_set(&formatOptions, "protocol_whitelist", MediaSource.remoteProtocols, 0)
         case .localFile(let path):
             // "file:" prefix: a path like "concat:x|y" must never be read as a protocol.
-            location = "file:" + path
-            av_dict_set(&ioOptions, "protocol_whitelist", "file", 0)
-            av_dict_set(&formatOptions, "protocol_whitelist", "file", 0)
+            (location, whitelist, seeksCheaply) = ("file:" + path, "file", true)
         }
+        av_dict_set(&ioOptions, "protocol_whitelist", whitelist, 0)
+        av_dict_set(&formatOptions, "protocol_whitelist", whitelist, 0)
         interrupt.setDeadline(after: timeout)
         defer { interrupt.setDeadline(after: nil) }
+
         var io: UnsafeMutablePointer<AVIOContext>?
-        var rc = avio_open2(&io, location, AVIO_FLAG_READ, &allocated.pointee.interrupt_callback, &ioOptions)
-        av_dict_free(&ioOptions)
-        guard rc >= 0, let io else {
-            av_dict_free(&formatOptions)
-            avformat_free_context(ctx)
-            Self.free(packet: packet, frame: frame)
-            throw .cannotOpen(source: name, reason: Self.reason(rc, interrupt))
-        }
-        allocated.pointee.pb = io // custom I/O: avformat_close_input leaves it to us
-        let sniffed = Self.demuxer(sniffing: io, seekable: source.isLocal)
-        rc = sniffed.rewound ? avformat_open_input(&ctx, location, sniffed.format, &formatOptions) : feedctl_AVERROR(EIO)
-        av_dict_free(&formatOptions)
-        guard rc >= 0, let fmt = ctx else {
-            if !sniffed.rewound { avformat_free_context(ctx) }
-            var pb: UnsafeMutablePointer<AVIOContext>? = io
-            avio_closep(&pb)
-            Self.free(packet: packet, frame: frame)
-            throw .cannotOpen(source: name, reason: Self.reason(rc, interrupt))
-        }
         var cc: UnsafeMutablePointer<AVCodecContext>?
         do throws(PlayerError) {
+            var rc = avio_open2(&io, location, AVIO_FLAG_READ, &allocated.pointee.interrupt_callback, &ioOptions)
+            guard rc >= 0, let io else { throw PlayerError.cannotOpen(source: name, reason: Self.reason(rc, interrupt)) }
+            let demuxer = try Self.demuxer(sniffing: io, seeksCheaply: seeksCheaply, source: name)
+            // Attached only now: avformat_close_input would close the I/O of a context it never
+            // opened. Once opened with it, the I/O is ours to close (custom I/O).
+            allocated.pointee.pb = io
+            rc = avformat_open_input(&ctx, location, demuxer, &formatOptions) // frees ctx on failure
+            guard rc >= 0, let fmt = ctx else { throw PlayerError.cannotOpen(source: name, reason: Self.reason(rc, interrupt)) }
             rc = avformat_find_stream_info(fmt, nil)
             guard rc >= 0 else { throw PlayerError.cannotOpen(source: name, reason: Self.reason(rc, interrupt)) }
             var decoder: UnsafePointer<AVCodec>?
@@ -133,8 +122,7 @@ final class Decoder {
         } catch {
             avcodec_free_context(&cc)
             avformat_close_input(&ctx)
-            var pb: UnsafeMutablePointer<AVIOContext>? = io
-            avio_closep(&pb)
+            avio_closep(&io)
             Self.free(packet: packet, frame: frame)
             throw error
         }
@@ -183,25 +171,29 @@ final class Decoder {
     /// The demuxer the first bytes of `io` name (see `ContainerSniffer`), or nil to let
     /// libavformat probe. Reads at most what fits in the I/O buffer and rewinds within it, so a
     /// stream that cannot seek is read once; looks past an ID3 tag only where seeking is cheap.
-    /// `rewound` is false if the stream could not be put back at its start (it then cannot be opened).
-    private static func demuxer(sniffing io: UnsafeMutablePointer<AVIOContext>, seekable: Bool) -> (format: UnsafePointer<AVInputFormat>?, rewound: Bool) {
-        let sampleSize = min(4096, Int(io.pointee.buffer_size))
-        var sample = [UInt8](repeating: 0, count: sampleSize)
-        let read = sample.withUnsafeMutableBufferPointer { avio_read(io, $0.baseAddress, Int32(sampleSize)) }
-        guard read > 0 else { return (nil, avio_seek(io, 0, SEEK_SET) == 0) } // the probe reports an empty or failed read
-        var verdict = sample.withUnsafeBytes { ContainerSniffer.sniff(UnsafeRawBufferPointer(rebasing: $0[..<Int(read)])) }
+    /// Leaves `io` at its start, or throws.
+    private static func demuxer(sniffing io: UnsafeMutablePointer<AVIOContext>, seeksCheaply: Bool,
+                                source: String) throws(PlayerError) -> UnsafePointer<AVInputFormat>? {
+        var sample = [UInt8](repeating: 0, count: min(4096, Int(io.pointee.buffer_size)))
+        func read(_ count: Int) -> Int {
+            Int(sample.withUnsafeMutableBufferPointer { avio_read(io, $0.baseAddress, Int32(count)) })
+        }
+        func sniff(_ count: Int, _ look: (UnsafeRawBufferPointer) -> ContainerSniffer.Verdict) -> ContainerSniffer.Verdict {
+            count > 0 ? sample.withUnsafeBytes { look(UnsafeRawBufferPointer(rebasing: $0[..<count])) } : .unknown
+        }
+        // An empty or failed read gives .unknown: the probe then reports it.
+        var verdict = sniff(read(sample.count), ContainerSniffer.sniff(_:))
         if case .tagEndsAt(let offset) = verdict {
             verdict = .unknown
-            if seekable, avio_seek(io, Int64(offset), SEEK_SET) == Int64(offset) {
-                let after = sample.withUnsafeMutableBufferPointer { avio_read(io, $0.baseAddress, 16) }
-                if after > 0 {
-                    verdict = sample.withUnsafeBytes { ContainerSniffer.sniff(after: UnsafeRawBufferPointer(rebasing: $0[..<Int(after)])) }
-                }
+            if seeksCheaply, avio_seek(io, Int64(offset), SEEK_SET) == Int64(offset) {
+                verdict = sniff(read(16), ContainerSniffer.sniff(after:))
             }
         }
-        guard avio_seek(io, 0, SEEK_SET) == 0 else { return (nil, false) }
-        guard case .format(let name) = verdict else { return (nil, true) }
-        return (av_find_input_format(name), true)
+        guard avio_seek(io, 0, SEEK_SET) == 0 else {
+            throw .cannotOpen(source: source, reason: "can't go back to the start after reading its first bytes")
+        }
+        guard case .format(let name) = verdict else { return nil }
+        return av_find_input_format(name)
     }
 
     private static func reason(_ rc: Int32, _ interrupt: InterruptFlag) -> String {

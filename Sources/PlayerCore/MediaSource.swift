@@ -32,12 +32,6 @@ public enum MediaSource: Sendable, Equatable, CustomStringConvertible {
         return .localFile(trimmed)
     }
 
-    /// A local file: seeking in it is cheap (no new request).
-    var isLocal: Bool {
-        if case .localFile = self { return true }
-        return false
-    }
-
     public var description: String {
         switch self {
         case .remote(let url): url
