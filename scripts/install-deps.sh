@@ -13,9 +13,10 @@ packages=(
   libpulse-dev pulseaudio pulseaudio-utils   # playback; the headless test/demo server
   sox libsox-fmt-all                   # measuring what reached the sink
   libsystemd-dev dbus dbus-bin playerctl systemd  # MPRIS over sd-bus; the private test bus and its clients
+  newsboat gpodder                     # OPML tests: both readers import our export
 )
 if [[ "${1:-}" == "--bench" ]]; then
-  packages+=(newsboat mpv time sqlite3)  # peers and references of bench/; sqlite3: bench/ingest's floor
+  packages+=(mpv time sqlite3)  # peers and references of bench/ (newsboat is already in); sqlite3: bench/ingest's floor
 fi
 
 missing=()

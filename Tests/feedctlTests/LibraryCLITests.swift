@@ -174,6 +174,29 @@ final class LibraryCLITests: XCTestCase {
         XCTAssertEqual(channel["last_error"] as? String, "\(server.url("/show.xml")): HTTP 404 Not Found")
     }
 
+    /// On a terminal (util-linux `script` gives the command a pseudo-terminal) sync draws a
+    /// progress bar on stderr, clears it, then prints the summary; piped, there is no bar.
+    func testSyncDrawsAProgressBarOnlyOnATerminal() throws {
+        XCTAssertEqual(try feedctl(["channel", "add", server.url("/show.xml")]).status, 0)
+        let command = ([try DaemonTestCase.feedctlBinary().path, "sync", "--all", "--db", db])
+            .map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        let tty = try ProcessRunner.capture("/usr/bin/script", ["-q", "-e", "-c", command, "/dev/null"])
+        XCTAssertEqual(tty.status, 0, tty.stderr)
+        let bar = "\r[" + String(repeating: "#", count: 30) + "] 1/1 "
+        let clear = "\r\u{1B}[K"
+        let summary = "synced 1 channel: 0 updated, 1 unchanged, 0 failed; 0 new items"
+        let barAt = try XCTUnwrap(tty.stdout.range(of: bar), "no full bar in \(tty.stdout.debugDescription)")
+        let clearAt = try XCTUnwrap(tty.stdout.range(of: clear, range: barAt.upperBound..<tty.stdout.endIndex),
+                                    "the bar is not cleared: \(tty.stdout.debugDescription)")
+        XCTAssertNotNil(tty.stdout.range(of: summary, range: clearAt.upperBound..<tty.stdout.endIndex),
+                        "no summary after the bar: \(tty.stdout.debugDescription)")
+
+        let piped = try feedctl(["sync", "--all"])
+        XCTAssertEqual(piped.status, 0, piped.stderr)
+        XCTAssertEqual(piped.stderr, "")
+        XCTAssertEqual(piped.text, summary + "\n")
+    }
+
     // MARK: running the binary
 
     struct Run {
