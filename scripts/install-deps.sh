@@ -14,6 +14,7 @@ packages=(
   sox libsox-fmt-all                   # measuring what reached the sink
   libsystemd-dev dbus dbus-bin playerctl systemd  # MPRIS over sd-bus; the private test bus and its clients
   newsboat gpodder                     # OPML tests: both readers import our export
+  curl openssl                         # the test HTTP server: stats read with curl, HTTPS certificate made with openssl
 )
 if [[ "${1:-}" == "--bench" ]]; then
   packages+=(mpv time sqlite3)  # peers and references of bench/ (newsboat is already in); sqlite3: bench/ingest's floor
