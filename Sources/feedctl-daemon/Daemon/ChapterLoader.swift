@@ -8,7 +8,10 @@ import PlayerCore
 /// the embedded ones, if any, stay.
 struct ChapterLoader: Sendable {
     let library: Library
-    let fetcher: Fetcher
+
+    /// Made on first use (a global is initialized lazily, once): libcurl's global init loads
+    /// OpenSSL (~2 MB resident), which playing files and items without a chapters URL never needs.
+    private static let fetcher = Fetcher(concurrency: 2)
 
     /// A chapters file is small; a huge or slow one is not worth waiting for.
     static let maxBytes = 2_000_000
@@ -23,7 +26,7 @@ struct ChapterLoader: Sendable {
             }
             let request = FetchRequest(url: url, maxBytes: Self.maxBytes, connectTimeout: 10,
                                        totalTimeout: Self.timeout, stallTimeout: 10)
-            let response = try await fetcher.fetch(request)
+            let response = try await Self.fetcher.fetch(request)
             let parsed = try PodcastChapters.parse(response.body)
             try library.cacheChapters(itemID: itemID, url: url, body: response.body, now: Clock.now())
             return Self.convert(parsed)

@@ -73,13 +73,16 @@ struct DaemonCommand: AsyncParsableCommand {
     }
 
     /// Polls due channels now and then every `interval` seconds; each channel's own next-poll time
-    /// and backoff decide whether it is due.
+    /// and backoff decide whether it is due. The syncer (and with it libcurl, whose global init
+    /// loads OpenSSL: ~2 MB resident) is made when a channel is first due, not at start.
     static func startPolling(library: Library, every interval: Double) -> Task<Void, Never> {
         Task.detached(priority: .background) {
-            let syncer = Syncer(library: library)
+            var syncer: Syncer?
             while !Task.isCancelled {
                 if let due = try? library.dueChannels(now: Clock.now()), !due.isEmpty {
-                    let report = await syncer.sync(due)
+                    let active = syncer ?? Syncer(library: library)
+                    syncer = active
+                    let report = await active.sync(due)
                     log("sync: \(due.count) channels, \(report.newItems) new items, \(report.errors) errors")
                     for r in report.channels where r.status == .error { log("sync: \(r.error ?? "")") }
                 }

@@ -29,7 +29,7 @@ actor PlayerService: ControlHandler {
         var resolver = MediaResolver(library: library)
         resolver.defaultRate = Player.normalizedRate(defaultRate)
         self.resolver = resolver
-        self.chapterLoader = ChapterLoader(library: library, fetcher: Fetcher(concurrency: 2))
+        self.chapterLoader = ChapterLoader(library: library)
         let sink = LibraryProgressSink(library: library)
         self.progress = sink
         self.player = Player(configuration: configuration, progressSink: sink)
