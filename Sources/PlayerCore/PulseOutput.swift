@@ -88,8 +88,7 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
         var attr = pa_buffer_attr(maxlength: UInt32.max,
                                   tlength: UInt32(pa_usec_to_bytes(targetLatency, &spec)),
                                   prebuf: UInt32.max, minreq: UInt32.max, fragsize: UInt32.max)
-        let flags = pa_stream_flags_t(PA_STREAM_INTERPOLATE_TIMING.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
-                                      | PA_STREAM_ADJUST_LATENCY.rawValue)
+        let flags = pa_stream_flags_t(PA_STREAM_AUTO_TIMING_UPDATE.rawValue | PA_STREAM_ADJUST_LATENCY.rawValue)
         var cv = channelVolume()
         guard pa_stream_connect_playback(s, nil, &attr, flags, &cv, nil) >= 0 else {
             pa_stream_unref(s)
@@ -143,14 +142,20 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
         try runOperation(shouldYield: shouldYield) { s, cb, ud in pa_stream_drain(s, cb, ud) }
     }
 
+    /// From the server's latest timing snapshot (AUTO_TIMING_UPDATE keeps them coming), carried
+    /// forward to now: see `OutputTiming` for why not `pa_stream_get_latency`.
     func latency() -> Double? {
         pa_threaded_mainloop_lock(loop)
         defer { pa_threaded_mainloop_unlock(loop) }
-        guard let s = stream else { return nil }
-        var usec: pa_usec_t = 0
-        var negative: Int32 = 0
-        guard pa_stream_get_latency(s, &usec, &negative) >= 0 else { return nil }
-        return negative != 0 ? 0 : Double(usec) / 1_000_000
+        guard let s = stream, let info = pa_stream_get_timing_info(s)?.pointee,
+              info.write_index_corrupt == 0, info.read_index_corrupt == 0 else { return nil }  // e.g. right after a flush
+        let bytesPerSecond = Double(pa_bytes_per_second(&spec))
+        var stamp = info.timestamp
+        return OutputTiming(written: Double(max(0, info.write_index)) / bytesPerSecond,
+                            read: Double(max(0, info.read_index)) / bytesPerSecond,
+                            sinkLatency: Double(info.sink_usec) / 1_000_000,
+                            playing: info.playing != 0,
+                            age: Double(pa_timeval_age(&stamp)) / 1_000_000).latency
     }
 
     func close() {
@@ -229,4 +234,29 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
         }
         return .audioOutput(reason: String(cString: pa_strerror(pa_context_errno(context))))
     }
+}
+
+/// How much of the audio written to the stream is not yet heard, from one timing snapshot of the
+/// server: heard = what the server had taken from the stream, minus what still sat in the sink,
+/// plus the time since the snapshot while the stream plays; never more than was written.
+///
+/// Not `pa_stream_get_latency` with interpolation: its smoother runs from the moment the stream
+/// exists, even while the server has not started it yet, and never runs backwards. A null sink
+/// woken from idle reported 1.85 s of its own latency while nothing was read for ~1.4 s; the
+/// smoother's time passed the written audio meanwhile, so the latency read 0 and the position was
+/// the whole buffer (~0.2 s) ahead of what was heard for over a second after the real start.
+struct OutputTiming: Equatable {
+    /// Seconds of audio written into the stream (its write index).
+    var written: Double
+    /// Seconds the server had taken from the stream at the snapshot (its read index).
+    var read: Double
+    /// The sink's own buffer at the snapshot: taken from the stream, not yet heard.
+    var sinkLatency: Double
+    /// Whether the stream was playing at the snapshot (started, not corked, not underrun).
+    var playing: Bool
+    /// Seconds since the snapshot.
+    var age: Double
+
+    var heard: Double { min(written, max(0, read + (playing ? age : 0) - sinkLatency)) }
+    var latency: Double { written - heard }
 }
