@@ -439,8 +439,17 @@ extension NowPlayingEvent {
     }
 }
 
+/// A line on stderr (the daemon's log), stamped in UTC: `2026-11-23T20:41:30Z message`.
 func log(_ message: String) {
-    // FoundationEssentials' formatter: ISO8601DateFormatter loads ICU (~6 MB of RSS) for the same text.
-    let stamp = Date().formatted(.iso8601)
-    FileHandle.standardError.write(Data("\(stamp) \(message)\n".utf8))
+    FileHandle.standardError.write(Data("\(utcStamp()) \(message)\n".utf8))
+}
+
+/// ISO 8601 in UTC from gmtime_r: Foundation's formatters (even `Date.ISO8601FormatStyle`) bring
+/// up its calendar and time-zone machinery, which loads ICU's data (~0.6 MB resident) for this.
+private func utcStamp() -> String {
+    var seconds = time(nil)
+    var t = tm()
+    guard gmtime_r(&seconds, &t) != nil else { return "?" }
+    func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+    return "\(t.tm_year + 1900)-\(two(t.tm_mon + 1))-\(two(t.tm_mday))T\(two(t.tm_hour)):\(two(t.tm_min)):\(two(t.tm_sec))Z"
 }
