@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Installs dependencies, builds, and runs the whole test suite (what .ci/run calls).
+# Installs dependencies, builds, and runs the whole test suite (what .ci/run calls), then the
+# release smoke test: the shipped (release) daemon playing into PulseAudio.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 source scripts/env.sh
 swift build --build-tests
 swift test --skip-build "$@"
+bash scripts/release-smoke.sh
