@@ -7,6 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 bash scripts/install-deps.sh
+bash scripts/build-ffmpeg.sh
 source scripts/env.sh
 
 echo "== building feedctl (release)"

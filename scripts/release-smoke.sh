@@ -45,5 +45,11 @@ assert s["status"] == "playing" and s["position"] >= 1 and abs(s["duration"] - 6
 EOF
 rms=$(sox "$work/heard.wav" -n stat 2>&1 | awk '/RMS +amplitude/ { print $3 }')
 python3 -c "import sys; sys.exit(0 if float('$rms') > 0.02 else 1)" || fail "the sink's monitor is silent (RMS $rms)"
+# The FFmpeg it plays with: scripts/build-ffmpeg.sh's minimal build when there is one.
+daemon=$(pgrep -n -f -- "feedctl-daemon --socket $XDG_RUNTIME_DIR/feedctl/player.sock") || fail "no daemon process"
+codec=$(awk '/libavcodec/ { print $6; exit }' "/proc/$daemon/maps")
+if [[ -f .build/ffmpeg/config.txt && $codec != "$PWD/.build/ffmpeg/lib/"* ]]; then
+  fail "the daemon loaded $codec, not the minimal FFmpeg in .build/ffmpeg"
+fi
 "$bin/feedctl" stop >/dev/null
-echo "release smoke: feedctl-daemon (release, lld) played into PulseAudio (monitor RMS $rms)"
+echo "release smoke: feedctl-daemon (release, lld) played into PulseAudio (monitor RMS $rms) with $codec"

@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
+bash scripts/build-ffmpeg.sh
 source scripts/env.sh
 swift build --build-tests
 swift test --skip-build "$@"
