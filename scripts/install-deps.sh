@@ -10,7 +10,7 @@ packages=(
   libsqlite3-dev                       # the library (GRDB over the system SQLite)
   libcurl4-openssl-dev                 # fetching feeds
   libavformat-dev libavcodec-dev libswresample-dev libavutil-dev libavfilter-dev ffmpeg  # decoding; test media
-  dpkg-dev nasm libgnutls28-dev zlib1g-dev   # scripts/build-ffmpeg.sh: Debian's FFmpeg source, built minimal
+  dpkg-dev gcc make nasm libgnutls28-dev zlib1g-dev   # scripts/build-ffmpeg.sh: Debian's FFmpeg source, built minimal
   libpulse-dev pulseaudio pulseaudio-utils   # playback; the headless test/demo server
   sox libsox-fmt-all                   # measuring what reached the sink
   libsystemd-dev dbus dbus-bin playerctl systemd  # MPRIS over sd-bus; the private test bus and its clients
