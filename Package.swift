@@ -57,7 +57,9 @@ let package = Package(
         // Compiled and linked against Debian's FFmpeg (libavformat-dev); at run time the minimal
         // build of the same version in .build/ffmpeg comes first (scripts/build-ffmpeg.sh: ~21 MB
         // less resident per player), else Debian's.
-        .target(name: "PlayerCore", dependencies: ["CFFmpeg", "CPulse", "NowPlaying"],
+        // FFmpeg's log, kept per thread instead of printed (why an open failed).
+        .target(name: "CFFmpegLog", dependencies: ["CFFmpeg"]),
+        .target(name: "PlayerCore", dependencies: ["CFFmpeg", "CFFmpegLog", "CPulse", "NowPlaying"],
                 linkerSettings: [.unsafeFlags(["-Xlinker", "-rpath", "-Xlinker", "\(Context.packageDirectory)/.build/ffmpeg/lib"])]),
         // Benchmarks' entry point (bench/decode, bench/playback); not installed.
         .executableTarget(name: "playercore-bench", dependencies: ["PlayerCore", "NowPlaying"],

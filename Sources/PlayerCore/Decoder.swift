@@ -1,4 +1,5 @@
 import CFFmpeg
+import CFFmpegLog
 
 /// Demuxes and decodes the best audio stream of one source with libavformat/libavcodec.
 /// Not thread-safe: owned by the player's decode thread. Blocking calls (open, read) return early
@@ -27,7 +28,8 @@ final class Decoder {
     private var badPackets = 0
 
     /// FFmpeg's own logging goes to stderr; failures reach the user as PlayerError messages instead.
-    private static let silenceLogs: Void = av_log_set_level(AV_LOG_QUIET)
+    /// FFmpeg prints nothing; its last error line per thread is kept for `reason`.
+    private static let silenceLogs: Void = feedctl_ffmpeg_keep_error_lines()
 
     init(source: MediaSource, interrupt: InterruptFlag, timeout: Double) throws(PlayerError) {
         Self.silenceLogs
@@ -63,6 +65,8 @@ final class Decoder {
             (location, whitelist, seeksCheaply) = (url, MediaSource.remoteProtocols, false)
             av_dict_set(&ioOptions, "rw_timeout", String(Int64(timeout * 1_000_000)), 0)
             av_dict_set(&ioOptions, "user_agent", "feedctl", 0)
+            // FFmpeg checks no certificate unless asked; the system's trust store, as the feed fetcher.
+            av_dict_set(&ioOptions, "tls_verify", "1", 0)
         case .localFile(let path):
             // "file:" prefix: a path like "concat:x|y" must never be read as a protocol.
             (location, whitelist, seeksCheaply) = ("file:" + path, "file", true)
@@ -71,6 +75,7 @@ final class Decoder {
         av_dict_set(&formatOptions, "protocol_whitelist", whitelist, 0)
         interrupt.setDeadline(after: timeout)
         defer { interrupt.setDeadline(after: nil) }
+        feedctl_ffmpeg_error_line_clear()
 
         var io: UnsafeMutablePointer<AVIOContext>?
         var cc: UnsafeMutablePointer<AVCodecContext>?
@@ -196,9 +201,15 @@ final class Decoder {
         return av_find_input_format(name)
     }
 
+    /// Why an open failed: the error code's text; for a bare I/O error, with the line FFmpeg logged
+    /// about it ("Input/output error (Peer certificate failed verification)" for an untrusted
+    /// certificate). Other codes already say what happened.
     private static func reason(_ rc: Int32, _ interrupt: InterruptFlag) -> String {
         if rc == feedctl_AVERROR_EXIT() { return interrupt.isAborted ? "cancelled" : "timed out" }
-        return ffmpegMessage(rc)
+        var logged = String(cString: feedctl_ffmpeg_error_line())
+        while logged.last?.isWhitespace == true { logged.removeLast() }
+        guard rc == feedctl_AVERROR(EIO), !logged.isEmpty else { return ffmpegMessage(rc) }
+        return "\(ffmpegMessage(rc)) (\(logged))"
     }
 
     /// Decodes the next audio frame into `frame`. Returns false at the end of the stream.

@@ -25,6 +25,20 @@ final class RemoteTests: PulseTestCase {
         XCTAssertEqual(player.nowPlaying.state.metadata?.url, url)
     }
 
+    /// FFmpeg does not check certificates unless asked (`tls_verify`); the player asks, so a
+    /// self-signed server is refused as the feed fetcher refuses it.
+    func testHTTPSWithAnUntrustedCertificateIsRefused() throws {
+        let https = try TestHTTPServer(root: media.directory, tls: true)
+        defer { https.stop() }
+        let player = makePlayer()
+        let url = https.base + "/tone.m4a"
+        player.play(PlayRequest(itemKey: "untrusted", source: .remote(url)))
+        XCTAssertTrue(eventually(timeout: 10) { player.snapshot.error != nil }, "played: \(player.snapshot)")
+        XCTAssertEqual(player.snapshot.status, .stopped)
+        XCTAssertEqual(player.snapshot.error?.description,
+                       "can't open \"\(url)\": Input/output error (Peer certificate failed verification)")
+    }
+
     func testRedirectToAFileAndHLSToFilesAreRefused() throws {
         // A playlist served over http whose segment is a local file.
         let playlist = "#EXTM3U\n#EXT-X-TARGETDURATION:5\n#EXTINF:3,\nfile://\(media.shortMP3.path)\n#EXT-X-ENDLIST\n"
