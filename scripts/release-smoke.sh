@@ -28,7 +28,8 @@ eval "$(PULSE_SERVER=unix:/nonexistent scripts/headless-pulse.sh start "$work")"
 ffmpeg -nostdin -v error -f lavfi -i "sine=frequency=440:sample_rate=44100:duration=6" \
   -ac 2 -c:a libmp3lame -b:a 128k "$work/tone.mp3"
 
-timeout 15 parec -d nullsink.monitor --file-format=wav --channels=1 --rate=48000 "$work/heard.wav" &
+# Small fragments: by default a monitor may hand over ~2 s at a time, and the recording is short.
+timeout 15 parec -d nullsink.monitor --latency-msec=20 --file-format=wav --channels=1 --rate=48000 "$work/heard.wav" &
 recorder=$!
 "$bin/feedctl" play "$work/tone.mp3" >/dev/null || fail "feedctl play failed"
 # Until a second has been heard (a null sink woken from idle may take ~2 s to start a stream).
@@ -37,12 +38,15 @@ for _ in $(seq 50); do
   python3 -c 'import json, sys; sys.exit(0 if json.loads(sys.argv[1])["position"] >= 1 else 1)' "$status" && break
   sleep 0.2
 done
+sleep 0.5
 kill -INT "$recorder" 2>/dev/null; wait "$recorder" 2>/dev/null || true
 python3 - "$status" <<'EOF' || fail "unexpected status: $status"
 import json, sys
 s = json.loads(sys.argv[1])
 assert s["status"] == "playing" and s["position"] >= 1 and abs(s["duration"] - 6) < 0.2, s
 EOF
+length=$(sox "$work/heard.wav" -n stat 2>&1 | awk '/Length \(seconds\)/ { print $3 }')
+python3 -c "import sys; sys.exit(0 if float('${length:-0}') >= 0.5 else 1)" || fail "recorded only ${length:-0} s of the sink's monitor"
 rms=$(sox "$work/heard.wav" -n stat 2>&1 | awk '/RMS +amplitude/ { print $3 }')
 python3 -c "import sys; sys.exit(0 if float('$rms') > 0.02 else 1)" || fail "the sink's monitor is silent (RMS $rms)"
 # The FFmpeg it plays with: scripts/build-ffmpeg.sh's minimal build when there is one.
