@@ -28,8 +28,9 @@ eval "$(PULSE_SERVER=unix:/nonexistent scripts/headless-pulse.sh start "$work")"
 ffmpeg -nostdin -v error -f lavfi -i "sine=frequency=440:sample_rate=44100:duration=6" \
   -ac 2 -c:a libmp3lame -b:a 128k "$work/tone.mp3"
 
-# Small fragments: by default a monitor may hand over ~2 s at a time, and the recording is short.
-timeout 15 parec -d nullsink.monitor --latency-msec=20 --file-format=wav --channels=1 --rate=48000 "$work/heard.wav" &
+# Raw samples written as they come, in small fragments (a monitor may hand over ~2 s at a time by
+# default; a WAV written by a parec stopped with a signal sometimes read as empty).
+timeout 15 parec -d nullsink.monitor --latency-msec=20 --format=s16le --channels=1 --rate=48000 >"$work/heard.raw" &
 recorder=$!
 "$bin/feedctl" play "$work/tone.mp3" >/dev/null || fail "feedctl play failed"
 # Until a second has been heard (a null sink woken from idle may take ~2 s to start a stream).
@@ -45,10 +46,10 @@ import json, sys
 s = json.loads(sys.argv[1])
 assert s["status"] == "playing" and s["position"] >= 1 and abs(s["duration"] - 6) < 0.2, s
 EOF
-length=$(sox "$work/heard.wav" -n stat 2>&1 | awk '/Length \(seconds\)/ { print $3 }')
-python3 -c "import sys; sys.exit(0 if float('${length:-0}') >= 0.5 else 1)" || fail "recorded only ${length:-0} s of the sink's monitor"
-rms=$(sox "$work/heard.wav" -n stat 2>&1 | awk '/RMS +amplitude/ { print $3 }')
-python3 -c "import sys; sys.exit(0 if float('$rms') > 0.02 else 1)" || fail "the sink's monitor is silent (RMS $rms)"
+read -r length rms < <(sox -t raw -e signed -b 16 -c 1 -r 48000 "$work/heard.raw" -n stat 2>&1 |
+  awk '/Length \(seconds\)/ { l = $3 } /RMS +amplitude/ { r = $3 } END { print l + 0, r + 0 }')
+awk -v l="$length" 'BEGIN { exit !(l >= 0.5) }' || fail "recorded only $length s of the sink's monitor"
+awk -v r="$rms" 'BEGIN { exit !(r > 0.02) }' || fail "the sink's monitor is silent (RMS $rms)"
 # The FFmpeg it plays with: scripts/build-ffmpeg.sh's minimal build when there is one.
 daemon=$(pgrep -n -f -- "feedctl-daemon --socket $XDG_RUNTIME_DIR/feedctl/player.sock") || fail "no daemon process"
 codec=$(awk '/libavcodec/ { print $6; exit }' "/proc/$daemon/maps")
