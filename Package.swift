@@ -54,11 +54,11 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .target(name: "NowPlaying"),
+        // FFmpeg's log, kept per thread instead of printed (why an open failed).
+        .target(name: "CFFmpegLog", dependencies: ["CFFmpeg"]),
         // Compiled and linked against Debian's FFmpeg (libavformat-dev); at run time the minimal
         // build of the same version in .build/ffmpeg comes first (scripts/build-ffmpeg.sh: ~21 MB
         // less resident per player), else Debian's.
-        // FFmpeg's log, kept per thread instead of printed (why an open failed).
-        .target(name: "CFFmpegLog", dependencies: ["CFFmpeg"]),
         .target(name: "PlayerCore", dependencies: ["CFFmpeg", "CFFmpegLog", "CPulse", "NowPlaying"],
                 linkerSettings: [.unsafeFlags(["-Xlinker", "-rpath", "-Xlinker", "\(Context.packageDirectory)/.build/ffmpeg/lib"])]),
         // Benchmarks' entry point (bench/decode, bench/playback); not installed.

@@ -19,12 +19,10 @@ enum ContainerSniffer {
 
     /// Looks at the first bytes of a file or stream.
     static func sniff(_ b: UnsafeRawBufferPointer) -> Verdict {
-        if b.count >= 12, b[4] == 0x66, b[5] == 0x74, b[6] == 0x79, b[7] == 0x70 { return .format("mov") } // ....ftyp
-        if b.starts(with: "OggS") { return .format("ogg") }
-        if b.starts(with: "fLaC") { return .format("flac") }
-        if b.count >= 12, b.starts(with: "RIFF"), b[8] == 0x57, b[9] == 0x41, b[10] == 0x56, b[11] == 0x45 {
-            return .format("wav") // RIFF....WAVE
-        }
+        if b.count >= 12, b.has("ftyp", at: 4) { return .format("mov") }
+        if b.has("OggS") { return .format("ogg") }
+        if b.has("fLaC") { return .format("flac") }
+        if b.has("RIFF"), b.has("WAVE", at: 8) { return .format("wav") }
         if b.count >= 4, b[0] == 0x1A, b[1] == 0x45, b[2] == 0xDF, b[3] == 0xA3 { return .format("matroska") } // EBML
         if let tagEnd = id3TagEnd(b) {
             guard tagEnd + 4 <= b.count else { return .tagEndsAt(tagEnd) }
@@ -42,7 +40,7 @@ enum ContainerSniffer {
     /// The end of an ID3v2 tag at the start ("ID3", version, flags, 28-bit syncsafe size, and a
     /// 10-byte footer when flagged), or nil.
     static func id3TagEnd(_ b: UnsafeRawBufferPointer) -> Int? {
-        guard b.count >= 10, b.starts(with: "ID3"), b[3] != 0xFF, b[4] != 0xFF,
+        guard b.count >= 10, b.has("ID3"), b[3] != 0xFF, b[4] != 0xFF,
               b[6] < 0x80, b[7] < 0x80, b[8] < 0x80, b[9] < 0x80 else { return nil }
         let size = Int(b[6]) << 21 | Int(b[7]) << 14 | Int(b[8]) << 7 | Int(b[9])
         let footer = b[5] & 0x10 != 0 ? 10 : 0
@@ -94,9 +92,10 @@ enum ContainerSniffer {
 }
 
 private extension UnsafeRawBufferPointer {
-    func starts(with ascii: StaticString) -> Bool {
-        guard count >= ascii.utf8CodeUnitCount else { return false }
-        for i in 0..<ascii.utf8CodeUnitCount where self[i] != ascii.utf8Start[i] { return false }
+    /// Whether the bytes at `offset` are `ascii`.
+    func has(_ ascii: StaticString, at offset: Int = 0) -> Bool {
+        guard count >= offset + ascii.utf8CodeUnitCount else { return false }
+        for i in 0..<ascii.utf8CodeUnitCount where self[offset + i] != ascii.utf8Start[i] { return false }
         return true
     }
 }

@@ -206,10 +206,10 @@ final class Decoder {
     /// certificate). Other codes already say what happened.
     private static func reason(_ rc: Int32, _ interrupt: InterruptFlag) -> String {
         if rc == feedctl_AVERROR_EXIT() { return interrupt.isAborted ? "cancelled" : "timed out" }
+        guard rc == feedctl_AVERROR(EIO) else { return ffmpegMessage(rc) }
         var logged = String(cString: feedctl_ffmpeg_error_line())
         while logged.last?.isWhitespace == true { logged.removeLast() }
-        guard rc == feedctl_AVERROR(EIO), !logged.isEmpty else { return ffmpegMessage(rc) }
-        return "\(ffmpegMessage(rc)) (\(logged))"
+        return logged.isEmpty ? ffmpegMessage(rc) : "\(ffmpegMessage(rc)) (\(logged))"
     }
 
     /// Decodes the next audio frame into `frame`. Returns false at the end of the stream.

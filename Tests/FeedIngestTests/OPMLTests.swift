@@ -105,11 +105,7 @@ import TestSupport
             return
         }
         let dir = TempDir()
-        let feeds = [OPMLFeed(title: "A & B", xmlURL: "https://feeds.example.com/a.xml?x=1&y=2"),
-                     OPMLFeed(title: "Tiny 東京", xmlURL: "https://www.youtube.com/feeds/videos.xml?channel_id=UCx",
-                              htmlURL: "https://www.youtube.com/@tiny")]
-        let opml = dir.file("export.opml")
-        try OPML.export(feeds, dateCreated: 0).write(toFile: opml, atomically: true, encoding: .utf8)
+        let (feeds, opml) = try exportForAnotherReader(into: dir)
         let urls = dir.file("urls")
         _ = FileManager.default.createFile(atPath: urls, contents: Data())
         _ = FileManager.default.createFile(atPath: dir.file("config"), contents: Data())
@@ -132,15 +128,22 @@ import TestSupport
             return
         }
         let dir = TempDir()
-        let feeds = [OPMLFeed(title: "A & B", xmlURL: "https://feeds.example.com/a.xml?x=1&y=2"),
-                     OPMLFeed(title: "Tiny 東京", xmlURL: "https://www.youtube.com/feeds/videos.xml?channel_id=UCx",
-                              htmlURL: "https://www.youtube.com/@tiny")]
-        let opml = dir.file("export.opml")
-        try OPML.export(feeds, dateCreated: 0).write(toFile: opml, atomically: true, encoding: .utf8)
+        let (feeds, opml) = try exportForAnotherReader(into: dir)
         let script = "import sys\nfrom gpodder import opml\nfor c in opml.Importer(sys.argv[1]).items: print(c['url'])"
         let result = try ProcessRunner.capture("/usr/bin/python3", ["-c", script, opml],
                                                environment: ["HOME": dir.path, "PATH": "/usr/bin:/bin"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.split(separator: "\n").map(String.init) == feeds.map(\.xmlURL))
+    }
+
+    /// What the other readers' tests import: two feeds needing escaping (`&`, non-ASCII) exported
+    /// to `export.opml` in `dir`.
+    private func exportForAnotherReader(into dir: TempDir) throws -> (feeds: [OPMLFeed], path: String) {
+        let feeds = [OPMLFeed(title: "A & B", xmlURL: "https://feeds.example.com/a.xml?x=1&y=2"),
+                     OPMLFeed(title: "Tiny 東京", xmlURL: "https://www.youtube.com/feeds/videos.xml?channel_id=UCx",
+                              htmlURL: "https://www.youtube.com/@tiny")]
+        let path = dir.file("export.opml")
+        try OPML.export(feeds, dateCreated: 0).write(toFile: path, atomically: true, encoding: .utf8)
+        return (feeds, path)
     }
 }

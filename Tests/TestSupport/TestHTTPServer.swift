@@ -103,10 +103,8 @@ public final class TestHTTPServer {
         if ownsRoot { try? FileManager.default.removeItem(at: root) }
     }
 
-    /// The first line `handle` carries, or nil at EOF or after `timeout` seconds (the reader is
-    /// left blocked until the caller ends the process, which closes the pipe).
-    /// The first line a process writes to `handle`, or nil if none comes within `timeout` seconds
-    /// (or the pipe closes first).
+    /// The first line a process writes to `handle`, or nil at EOF or after `timeout` seconds (the
+    /// reader is left blocked until the caller ends the process, which closes the pipe).
     public static func firstLine(of handle: FileHandle, timeout: Double) -> String? {
         let line = LineBox()
         let done = DispatchSemaphore(value: 0)
