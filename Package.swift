@@ -49,10 +49,17 @@ let package = Package(
         .systemLibrary(name: "CSDBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
 
-        .target(name: "FeedIngest", dependencies: [
-            "CLibXML2", "CCurl", "CSQLite",
-            .product(name: "GRDB", package: "GRDB.swift"),
+        // The feed side, bottom up (data flows network → parser → model → store → modes → CLI).
+        .target(name: "FeedText", dependencies: ["CLibXML2"]),  // libxml2: the HTML entity table
+        .target(name: "FeedModel", dependencies: ["FeedText"]),
+        .target(name: "HTTPFetch", dependencies: ["CCurl", "FeedText"]),
+        .target(name: "FeedParsing", dependencies: ["CLibXML2", "FeedModel", "FeedText"]),
+        .target(name: "LibraryStore", dependencies: ["FeedModel"]),
+        .target(name: "LibrarySQLite", dependencies: [
+            "LibraryStore", "FeedModel", "CSQLite", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        .target(name: "FeedIngest", dependencies: ["FeedModel", "FeedText", "HTTPFetch", "FeedParsing", "LibraryStore"]),
+        .target(name: "Downloads", dependencies: ["FeedModel", "HTTPFetch", "LibraryStore"]),
         .target(name: "NowPlaying"),
         // FFmpeg's log, kept per thread instead of printed (why an open failed).
         .target(name: "CFFmpegLog", dependencies: ["CFFmpeg"]),
@@ -66,30 +73,50 @@ let package = Package(
                           swiftSettings: staticSwiftModuleInRelease, linkerSettings: staticSwiftInRelease),
         // What the CLI and the daemon share: the control protocol and socket, CLI plumbing.
         .target(name: "FeedctlControl", dependencies: [
-            "FeedIngest", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "LibrarySQLite", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The CLI links no FFmpeg, PulseAudio or sd-bus: every `feedctl status` or `pause` would
         // otherwise pay ~70 ms for the dynamic loader to resolve FFmpeg's ~160 libraries.
         .executableTarget(name: "feedctl", dependencies: [
-            "FeedIngest", "FeedctlControl",
+            "FeedModel", "FeedText", "HTTPFetch", "FeedParsing", "LibraryStore", "LibrarySQLite", "FeedIngest", "Downloads",
+            "FeedctlControl",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The player daemon (`feedctl daemon` runs it): PlayerCore, the control server, MPRIS.
         .executableTarget(name: "feedctl-daemon", dependencies: [
-            "FeedIngest", "FeedctlControl", "PlayerCore", "NowPlaying", "CSDBus",
+            "FeedModel", "FeedText", "HTTPFetch", "FeedParsing", "LibraryStore", "LibrarySQLite", "FeedIngest", "Downloads",
+            "FeedctlControl", "PlayerCore", "NowPlaying", "CSDBus",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], exclude: ["hot-functions.order"],
         swiftSettings: staticSwiftModuleInRelease, linkerSettings: staticSwiftInRelease + daemonLinkInRelease),
 
         // Library benchmarks (bench/ingest, bench/modes); never run by `swift test`.
-        .executableTarget(name: "feedctl-bench", dependencies: ["FeedIngest"]),
+        .executableTarget(name: "feedctl-bench", dependencies: ["FeedModel", "FeedParsing", "LibraryStore", "LibrarySQLite"]),
 
-        // What the test targets share: headless PulseAudio, the test HTTP server, tool runner.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "FeedIngestTests", dependencies: ["FeedIngest", "TestSupport"]),
+        // What the test targets share: headless PulseAudio, the test HTTP server, tool runner,
+        // the corpus generator, a library in a temp dir.
+        .target(name: "TestSupport", dependencies: [
+            "FeedModel", "LibraryStore", "LibrarySQLite", .product(name: "GRDB", package: "GRDB.swift"),
+        ], path: "Tests/TestSupport"),
+        .testTarget(name: "FeedModelTests", dependencies: ["FeedModel", "FeedText"]),
+        .testTarget(name: "FeedTextTests", dependencies: ["FeedText", "FeedModel", "FeedParsing", "TestSupport"]),
+        .testTarget(name: "FeedParsingTests", dependencies: ["FeedParsing", "FeedModel", "FeedText", "TestSupport"]),
+        .testTarget(name: "HTTPFetchTests", dependencies: ["HTTPFetch", "FeedText", "TestSupport"]),
+        .testTarget(name: "LibrarySQLiteTests", dependencies: [
+            "LibrarySQLite", "LibraryStore", "FeedModel", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        .testTarget(name: "FeedIngestTests", dependencies: [
+            "FeedIngest", "FeedParsing", "HTTPFetch", "LibrarySQLite", "LibraryStore", "FeedModel", "FeedText", "TestSupport",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        .testTarget(name: "DownloadsTests", dependencies: [
+            "Downloads", "HTTPFetch", "LibrarySQLite", "LibraryStore", "FeedModel", "TestSupport",
+        ]),
         .testTarget(name: "NowPlayingTests", dependencies: ["NowPlaying"]),
-        .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "NowPlaying", "FeedIngest", "TestSupport"]),
-        .testTarget(name: "feedctlTests", dependencies: ["FeedIngest", "TestSupport"]),
+        .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "NowPlaying", "TestSupport"]),
+        .testTarget(name: "feedctlTests", dependencies: [
+            "FeedModel", "LibraryStore", "LibrarySQLite", "Downloads", "TestSupport",
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

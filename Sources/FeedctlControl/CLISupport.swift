@@ -1,5 +1,5 @@
 import ArgumentParser
-import FeedIngest
+import LibrarySQLite
 import Foundation
 
 /// Options every library command shares.
@@ -70,9 +70,9 @@ package func formatClock(_ seconds: Double) -> String {
 
 package extension LibraryOptions {
     /// Opens the library named by `--db`, `FEEDCTL_DB` or the XDG default.
-    func open() throws -> Library {
-        if let db { return try Library(path: db) }
-        return try Library()
+    func open() throws -> SQLiteLibrary {
+        if let db { return try SQLiteLibrary(path: db) }
+        return try SQLiteLibrary()
     }
 }
 

@@ -1,5 +1,4 @@
 import Foundation
-import FeedIngest
 
 /// Library benchmarks (never run by `swift test`; see bench/ingest and bench/modes).
 ///
@@ -7,12 +6,12 @@ import FeedIngest
 ///     feedctl-bench modes OUT_DIR
 @main
 struct Bench {
-    static func main() {
+    static func main() async {
         let args = Array(CommandLine.arguments.dropFirst())
         do {
             switch (args.first, args.count) {
-            case ("ingest", 3): try IngestBench(corpus: args[1], out: args[2]).run()
-            case ("modes", 2): try ModesBench(out: args[1]).run()
+            case ("ingest", 3): try await IngestBench(corpus: args[1], out: args[2]).run()
+            case ("modes", 2): try await ModesBench(out: args[1]).run()
             default:
                 printError("usage: feedctl-bench ingest CORPUS_DIR OUT_DIR | modes OUT_DIR")
                 exit(2)

@@ -1,5 +1,5 @@
+import FeedModel
 import Foundation
-import FeedIngest
 
 /// The generated corpus's ground truth (`manifest.json`) as model values: one channel per file,
 /// items with the fields the parsers produce. Descriptions are not in the manifest; each item

@@ -1,5 +1,7 @@
+import FeedModel
 import Foundation
-import FeedIngest
+import LibrarySQLite
+import LibraryStore
 
 /// First-page latency of each feed mode on a 1,000,000-item / 2,000-channel library with
 /// watch state, built once and cached under OUT_DIR.
@@ -12,22 +14,22 @@ struct ModesBench {
     /// Bump when the generated library changes shape, to rebuild the cache.
     static let version = "modes-library/4" // 4: 16 KiB pages
 
-    func run() throws {
+    func run() async throws {
         let path = ProcessInfo.processInfo.environment["FEEDCTL_BENCH_LIBRARY"]
             ?? (out as NSString).appendingPathComponent("modes-1m.sqlite")
         let marker = path + ".done"
         if ProcessInfo.processInfo.environment["FEEDCTL_BENCH_LIBRARY"] == nil, (try? String(contentsOfFile: marker, encoding: .utf8)) != Self.version {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
             let start = monotonicSeconds()
-            var generator = LibraryGenerator(library: try Library(path: path))
-            try generator.generate()
+            var generator = LibraryGenerator(library: try SQLiteLibrary(path: path))
+            try await generator.generate()
             try Self.version.write(toFile: marker, atomically: true, encoding: .utf8)
             print(String(format: "built %@ in %.1f s", path, monotonicSeconds() - start))
         } else {
             print("using cached \(path)")
         }
-        let library = try Library(path: path)
-        let podcast = try library.channelSummaries().first { $0.platform == .podcast }?.id ?? 1
+        let library = try SQLiteLibrary(path: path)
+        let podcast = try await library.channelSummaries().first { $0.platform == .podcast }?.id ?? 1
         let cases: [(String, FeedMode, FeedFilter)] = [
             ("newest", .newest, FeedFilter()),
             ("newest --unwatched", .newest, FeedFilter(unwatchedOnly: true)),
@@ -49,7 +51,7 @@ struct ModesBench {
             let cpuStart = cpuSeconds()
             for run in 0..<210 {
                 let start = monotonicSeconds()
-                count = try library.feed(mode: mode, filter: filter, limit: 50, now: Self.now).count
+                count = try await library.feed(mode: mode, filter: filter, limit: 50, now: Self.now).count
                 if run >= 10 { times.append((monotonicSeconds() - start) * 1000) }
             }
             let cpuPerCall = (cpuSeconds() - cpuStart) * 1000 / 210
@@ -62,7 +64,7 @@ struct ModesBench {
                          met ? "met" : "MISSED"))
         }
         let listStart = monotonicSeconds()
-        let channels = try library.channelSummaries()
+        let channels = try await library.channelSummaries()
         print(String(format: "channel list (%d channels with item and unwatched counts): %.1f ms", channels.count,
                      (monotonicSeconds() - listStart) * 1000))
         print(allMet ? "all targets met" : "some targets MISSED")
@@ -74,12 +76,12 @@ struct ModesBench {
 /// month watched, 25% of newer ones; 20 items in progress (so catch-up's first page needs its
 /// round-robin part, not only the resume list).
 struct LibraryGenerator {
-    let library: Library
+    let library: SQLiteLibrary
     var rng = SplitMix64(seed: 42)
 
-    init(library: Library) { self.library = library }
+    init(library: SQLiteLibrary) { self.library = library }
 
-    mutating func generate() throws {
+    mutating func generate() async throws {
         let now = ModesBench.now
         var counts = (0..<ModesBench.channels).map { _ in 100 + Int(rng.next() % 800) }
         var excess = counts.reduce(0, +) - ModesBench.items
@@ -94,8 +96,10 @@ struct LibraryGenerator {
         var progress: [(Int64, Int)] = []
         for c in 0..<ModesBench.channels {
             let platform: Platform = c < 700 ? .youtube : c < 1000 ? .rumble : .podcast
-            let channel = try library.addChannel(platform: platform, sourceURL: "https://example.com/c/\(c)",
-                                                 feedURL: "https://example.com/c/\(c)/feed", name: "Channel \(c)", now: now - 400 * 86_400)
+            let subscription = NewChannel(platform: platform, sourceURL: "https://example.com/c/\(c)",
+                                          feedURL: "https://example.com/c/\(c)/feed", name: "Channel \(c)")
+            let channelID = try await library.apply([Poll(subject: .subscription(subscription), outcome: .notFetched)],
+                                                    now: now - 400 * 86_400)[0].get().channelID
             let interval: Double = platform == .podcast ? 7 * 86_400 : 86_400
             var published = Double(now) - Double(rng.next() % (3 * 86_400))
             var items: [Item] = []
@@ -117,18 +121,18 @@ struct LibraryGenerator {
                 nextID += 1
                 published -= interval * (0.5 + Double(rng.next() % 1000) / 1000)
             }
-            _ = try library.ingest(items: items, channelID: channel.id, now: now - Int64(rng.next() % 86_400))
+            _ = try await library.ingest(items: items, channelID: channelID, now: now - Int64(rng.next() % 86_400))
         }
-        try library.setWatched(watched, now: now - 3600)
+        try await library.setWatched(watched, now: now - 3600)
         for _ in 0..<20 {
             progress.append((Int64(rng.next() % UInt64(ModesBench.items)) + 1, 1 + Int(rng.next() % 3000)))
         }
         for (n, (id, seconds)) in progress.enumerated() {
-            try library.setProgress(id, seconds: seconds, now: now - Int64(n) * 600)
+            try await library.setProgress(id, seconds: seconds, now: now - Int64(n) * 600)
         }
         // Ids were predicted from insertion order; check a few against the library.
         for id in [Int64(1), 500_000, Int64(ModesBench.items)] {
-            _ = try library.item(id: id)
+            _ = try await library.item(id: id)
         }
     }
 }

@@ -1,9 +1,13 @@
-import FeedctlControl
 import ArgumentParser
 import FeedIngest
+import FeedModel
+import FeedParsing
+import FeedText
+import FeedctlControl
 import Foundation
+import LibraryStore
 
-struct ChannelCommand: ParsableCommand {
+struct ChannelCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "channel",
         abstract: "Manage subscriptions (podcast feeds, YouTube and Rumble channels).",
@@ -19,7 +23,7 @@ struct ChannelCommand: ParsableCommand {
 
         func run() async throws {
             try await runReporting {
-                let subscriber = Subscriber(syncer: Syncer(library: try library.open()))
+                let subscriber = Subscriber(syncer: Syncer(store: try library.open()))
                 var added: [AddedChannelJSON] = []
                 var failures = 0
                 for url in urls {
@@ -41,14 +45,14 @@ struct ChannelCommand: ParsableCommand {
         }
     }
 
-    struct List: ParsableCommand {
+    struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List subscribed channels.")
         @OptionGroup var library: LibraryOptions
         @OptionGroup var output: OutputOptions
 
-        func run() throws {
-            try runReporting {
-                let channels = try library.open().channelSummaries()
+        func run() async throws {
+            try await runReporting {
+                let channels = try await library.open().channelSummaries()
                 if output.json { return try printJSON(channels) }
                 if channels.isEmpty { print("no channels yet: feedctl channel add URL"); return }
                 for c in channels {
@@ -60,15 +64,15 @@ struct ChannelCommand: ParsableCommand {
         }
     }
 
-    struct Show: ParsableCommand {
+    struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show one channel.")
         @OptionGroup var library: LibraryOptions
         @OptionGroup var output: OutputOptions
         @Argument(help: "Channel id.") var id: Int64
 
-        func run() throws {
-            try runReporting {
-                let c = try library.open().channelSummary(id: id)
+        func run() async throws {
+            try await runReporting {
+                let c = try await library.open().channelSummary(id: id)
                 if output.json { return try printJSON(c) }
                 print("\(c.id): \(c.name) [\(c.platform.rawValue)]")
                 print("url:         \(c.url)")
@@ -81,17 +85,17 @@ struct ChannelCommand: ParsableCommand {
         }
     }
 
-    struct Remove: ParsableCommand {
+    struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Unsubscribe: removes the channel and its items; play history stays.")
         @OptionGroup var library: LibraryOptions
         @Argument(help: "Channel ids.") var ids: [Int64]
 
-        func run() throws {
-            try runReporting {
+        func run() async throws {
+            try await runReporting {
                 let lib = try library.open()
                 for id in ids {
-                    let name = try lib.channel(id: id).name
-                    try lib.removeChannel(id: id)
+                    let name = try await lib.channel(id: id).name
+                    try await lib.removeChannel(id: id)
                     print("removed \(id): \(name)")
                 }
             }
@@ -133,22 +137,23 @@ extension ChannelCommand {
                 let feeds = try OPML.parse(contentsOf: file)
                 let lib = try library.open()
                 let now = Clock.now()
-                var channels: [Channel] = []
-                var known = 0
-                for feed in feeds {
-                    if try lib.channel(feedURL: feed.xmlURL) != nil { known += 1; continue }
-                    channels.append(try lib.addChannel(platform: Platform(guessingFrom: feed.xmlURL), sourceURL: feed.htmlURL ?? feed.xmlURL,
-                                                       feedURL: feed.xmlURL, name: feed.title, now: now))
-                }
+                let (channels, known) = try await OPMLSubscriptions.newChannels(feeds, in: lib)
                 if !output.json {
                     print("imported \(channels.count) channel\(channels.count == 1 ? "" : "s") from \(file)" + (known > 0 ? " (\(known) already subscribed)" : ""))
                 }
+                let syncer = Syncer(store: lib)
                 guard !noSync, !channels.isEmpty else {
-                    if output.json { try printJSON(try channels.map { try lib.channelSummary(id: $0.id) }) }
+                    let report = await syncer.subscribe(channels, fetch: false, now: now)
+                    if let failed = report.channels.first(where: { $0.status == .error }) { throw ServiceError(failed.error ?? "import failed") }
+                    if output.json {
+                        var summaries: [ChannelSummary] = []
+                        for entry in report.channels { summaries.append(try await lib.channelSummary(id: entry.id)) }
+                        try printJSON(summaries)
+                    }
                     return
                 }
                 let bar = ProgressBar(enabled: !output.json && stderrIsTTY, total: channels.count)
-                let report = await Syncer(library: lib).sync(channels, now: now) { r, done, _ in bar.update(done: done, label: r.name) }
+                let report = await syncer.subscribe(channels, now: now) { r, done, _ in bar.update(done: done, label: r.name) }
                 bar.finish()
                 if output.json { return try printJSON(report) }
                 for r in report.channels where r.status == .error { print("error    \(r.id) \(r.name): \(r.error ?? "")") }
@@ -157,14 +162,14 @@ extension ChannelCommand {
         }
     }
 
-    struct Export: ParsableCommand {
+    struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Write the subscriptions as OPML 2.0 (to FILE, or stdout).")
         @OptionGroup var library: LibraryOptions
         @Argument(help: "Output file (default: stdout).") var file: String?
 
-        func run() throws {
-            try runReporting {
-                let opml = try library.open().exportOPML(now: Clock.now())
+        func run() async throws {
+            try await runReporting {
+                let opml = try await OPMLSubscriptions.export(try library.open(), now: Clock.now())
                 if let file {
                     try Data(opml.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
                 } else {
@@ -172,15 +177,5 @@ extension ChannelCommand {
                 }
             }
         }
-    }
-}
-
-extension Platform {
-    /// A feed URL's platform, before anything is fetched (OPML import).
-    init(guessingFrom url: String) {
-        let host = URL(string: url)?.host?.lowercased() ?? ""
-        if host == "youtube.com" || host.hasSuffix(".youtube.com") { self = .youtube }
-        else if host == "rumble.com" || host.hasSuffix(".rumble.com") { self = .rumble }
-        else { self = .podcast }
     }
 }

@@ -1,6 +1,6 @@
-import FeedctlControl
 import ArgumentParser
-import FeedIngest
+import Downloads
+import FeedctlControl
 import Foundation
 
 /// `feedctl download ITEM…`, `download --auto N [--prune]`, `download list`, `download remove`.
@@ -35,7 +35,8 @@ struct DownloadGetCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await runReporting {
-            let downloader = Downloader(library: try library.open(), concurrency: jobs)
+            let lib = try library.open()
+            let downloader = Downloader(catalog: lib, store: DownloadStore(libraryPath: lib.path), concurrency: jobs)
             let display = DownloadDisplay(bar: !output.json && stderrIsTTY, lines: !output.json)
             let results: [DownloadResult]
             if let auto {
@@ -64,16 +65,16 @@ struct DownloadGetCommand: AsyncParsableCommand {
     }
 }
 
-struct DownloadListCommand: ParsableCommand {
+struct DownloadListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list", abstract: "List downloaded (and partly downloaded) items.")
     @OptionGroup var library: LibraryOptions
     @OptionGroup var output: OutputOptions
 
-    func run() throws {
-        try runReporting {
+    func run() async throws {
+        try await runReporting {
             let lib = try library.open()
-            let files = try DownloadStore(libraryPath: lib.path).listing(in: lib)
+            let files = try await DownloadStore(libraryPath: lib.path).listing(in: lib)
             if output.json { return try printJSON(files) }
             for file in files {
                 let size = file.complete || file.expectedBytes == nil

@@ -1,6 +1,6 @@
-import FeedctlControl
 import ArgumentParser
-import FeedIngest
+import FeedModel
+import FeedctlControl
 import Foundation
 
 /// The root command is only configuration: library commands grouped by noun, player verbs at

@@ -1,12 +1,14 @@
-import FeedctlControl
 import ArgumentParser
-import FeedIngest
+import FeedModel
+import FeedText
+import FeedctlControl
 import Foundation
+import LibraryStore
 
 extension FeedMode: ExpressibleByArgument {}
 extension Platform: ExpressibleByArgument {}
 
-struct FeedCommand: ParsableCommand {
+struct FeedCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "feed",
         abstract: "Show the feed: newest, catch-up (resume + what you missed) or short-form.")
@@ -18,7 +20,7 @@ struct FeedCommand: ParsableCommand {
     @Flag(help: "Only items not marked watched.") var unwatched = false
     @Option(help: "Items per page.") var limit = 20
     @Option(help: "Page number, from 1.") var page = 1
-    @Option(help: "Catch-up window in days.") var days = 14
+    @Option(help: "Catch-up window in days.") var days = CatchUp.defaultDays
 
     func validate() throws {
         guard limit > 0 else { throw ValidationError("--limit must be at least 1") }
@@ -26,10 +28,11 @@ struct FeedCommand: ParsableCommand {
         guard days > 0 else { throw ValidationError("--days must be at least 1") }
     }
 
-    func run() throws {
-        try runReporting {
-            let filter = FeedFilter(platform: platform, channelID: channel, unwatchedOnly: unwatched)
-            let items = try library.open().feed(mode: mode, filter: filter, limit: limit, page: page, days: days, now: Clock.now())
+    func run() async throws {
+        try await runReporting {
+            let query = FeedQuery(mode: mode, filter: FeedFilter(platform: platform, channelID: channel, unwatchedOnly: unwatched),
+                                  limit: limit, page: page, days: days)
+            let items = try await library.open().feed(query, now: Clock.now())
             if output.json { return try printJSON(items) }
             if items.isEmpty { print("nothing here"); return }
             items.forEach { print(ItemLine.format($0)) }
@@ -55,15 +58,15 @@ enum ItemLine {
     }
 }
 
-struct ShowCommand: ParsableCommand {
+struct ShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one library item.")
     @OptionGroup var library: LibraryOptions
     @OptionGroup var output: OutputOptions
     @Argument(help: "Item id.") var id: Int64
 
-    func run() throws {
-        try runReporting {
-            let item = try library.open().item(id: id)
+    func run() async throws {
+        try await runReporting {
+            let item = try await library.open().item(id: id)
             if output.json { return try printJSON(item) }
             print("\(item.id): \(item.title)")
             print("channel:   \(item.channel) [\(item.platform.rawValue)]")
@@ -76,70 +79,70 @@ struct ShowCommand: ParsableCommand {
     }
 }
 
-struct WatchedCommand: ParsableCommand {
+struct WatchedCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "watched", abstract: "Mark items watched (or not, with --undo).")
     @OptionGroup var library: LibraryOptions
     @Flag(help: "Mark as not watched.") var undo = false
     @Argument(help: "Item ids.") var ids: [Int64]
 
-    func run() throws {
-        try runReporting {
-            try library.open().setWatched(ids, watched: !undo, now: Clock.now())
+    func run() async throws {
+        try await runReporting {
+            try await library.open().setWatched(ids, watched: !undo, now: Clock.now())
             print("marked \(ids.count) item\(ids.count == 1 ? "" : "s") \(undo ? "unwatched" : "watched")")
         }
     }
 }
 
-struct ProgressCommand: ParsableCommand {
+struct ProgressCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "progress", abstract: "Set an item's playback progress.")
     @OptionGroup var library: LibraryOptions
     @Argument(help: "Item id.") var id: Int64
     @Argument(help: "Seconds (or MM:SS, H:MM:SS).") var position: String
 
-    func run() throws {
-        try runReporting {
+    func run() async throws {
+        try await runReporting {
             guard let seconds = DurationParser.parse(position) else {
                 throw ValidationError("not a position: \(position) (use seconds, MM:SS or H:MM:SS)")
             }
-            try library.open().setProgress(id, seconds: seconds, now: Clock.now())
+            try await library.open().setProgress(id, seconds: seconds, now: Clock.now())
             print("item \(id) at \(formatClock(Double(seconds)))")
         }
     }
 }
 
-struct SaveCommand: ParsableCommand {
+struct SaveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "save", abstract: "Save items for later.")
     @OptionGroup var library: LibraryOptions
     @Argument(help: "Item ids.") var ids: [Int64]
-    func run() throws {
-        try runReporting {
+    func run() async throws {
+        try await runReporting {
             let lib = try library.open()
-            for id in ids { try lib.save(id, now: Clock.now()) }
+            for id in ids { try await lib.save(id, now: Clock.now()) }
             print("saved \(ids.map(String.init).joined(separator: ", "))")
         }
     }
 }
 
-struct UnsaveCommand: ParsableCommand {
+struct UnsaveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "unsave", abstract: "Remove items from the saved list.")
     @OptionGroup var library: LibraryOptions
     @Argument(help: "Item ids.") var ids: [Int64]
-    func run() throws {
-        try runReporting {
+    func run() async throws {
+        try await runReporting {
             let lib = try library.open()
-            for id in ids { try lib.unsave(id) }
+            for id in ids { try await lib.unsave(id) }
             print("unsaved \(ids.map(String.init).joined(separator: ", "))")
         }
     }
 }
 
-struct SavedCommand: ParsableCommand {
+struct SavedCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "saved", abstract: "List saved items.")
     @OptionGroup var library: LibraryOptions
     @OptionGroup var output: OutputOptions
-    func run() throws {
-        try runReporting {
-            let items = try library.open().saved()
+    func run() async throws {
+        try await runReporting {
+            let items = try await library.open().saved()
             if output.json { return try printJSON(items) }
             if items.isEmpty { print("nothing saved"); return }
             items.forEach { print(ItemLine.format($0)) }
@@ -147,14 +150,14 @@ struct SavedCommand: ParsableCommand {
     }
 }
 
-struct HistoryCommand: ParsableCommand {
+struct HistoryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "history", abstract: "What you played, newest first.")
     @OptionGroup var library: LibraryOptions
     @OptionGroup var output: OutputOptions
     @Option(help: "How many entries.") var limit = 50
-    func run() throws {
-        try runReporting {
-            let entries = try library.open().history(limit: limit)
+    func run() async throws {
+        try await runReporting {
+            let entries = try await library.open().history(limit: limit)
             if output.json { return try printJSON(entries) }
             if entries.isEmpty { print("no history yet"); return }
             for e in entries {
@@ -165,28 +168,28 @@ struct HistoryCommand: ParsableCommand {
     }
 }
 
-struct CollectionCommand: ParsableCommand {
+struct CollectionCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "collection",
         abstract: "Named, ordered collections of items.",
         subcommands: [Create.self, List.self, Show.self, Add.self, Remove.self, Move.self, Delete.self])
 
-    struct Create: ParsableCommand {
+    struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a collection.")
         @OptionGroup var library: LibraryOptions
         @Argument(help: "Name.") var name: String
-        func run() throws {
-            try runReporting { try library.open().createCollection(name, now: Clock.now()); print("created \"\(name)\"") }
+        func run() async throws {
+            try await runReporting { try await library.open().createCollection(name, now: Clock.now()); print("created \"\(name)\"") }
         }
     }
 
-    struct List: ParsableCommand {
+    struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List collections.")
         @OptionGroup var library: LibraryOptions
         @OptionGroup var output: OutputOptions
-        func run() throws {
-            try runReporting {
-                let all = try library.open().collections()
+        func run() async throws {
+            try await runReporting {
+                let all = try await library.open().collections()
                 if output.json { return try printJSON(all) }
                 if all.isEmpty { print("no collections yet: feedctl collection create NAME"); return }
                 for c in all { print("\(c.name)  (\(c.items) item\(c.items == 1 ? "" : "s"))") }
@@ -194,14 +197,14 @@ struct CollectionCommand: ParsableCommand {
         }
     }
 
-    struct Show: ParsableCommand {
+    struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show a collection's items in order.")
         @OptionGroup var library: LibraryOptions
         @OptionGroup var output: OutputOptions
         @Argument(help: "Name.") var name: String
-        func run() throws {
-            try runReporting {
-                let items = try library.open().collection(name)
+        func run() async throws {
+            try await runReporting {
+                let items = try await library.open().collection(name)
                 if output.json { return try printJSON(items) }
                 if items.isEmpty { print("\"\(name)\" is empty"); return }
                 items.forEach { print(ItemLine.format($0)) }
@@ -209,54 +212,54 @@ struct CollectionCommand: ParsableCommand {
         }
     }
 
-    struct Add: ParsableCommand {
+    struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add items to a collection (at its end).")
         @OptionGroup var library: LibraryOptions
         @Argument(help: "Name.") var name: String
         @Argument(help: "Item ids.") var ids: [Int64]
-        func run() throws {
-            try runReporting {
+        func run() async throws {
+            try await runReporting {
                 let lib = try library.open()
-                for id in ids { try lib.addToCollection(item: id, collection: name, now: Clock.now()) }
+                for id in ids { try await lib.addToCollection(item: id, collection: name, now: Clock.now()) }
                 print("added \(ids.map(String.init).joined(separator: ", ")) to \"\(name)\"")
             }
         }
     }
 
-    struct Remove: ParsableCommand {
+    struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Remove items from a collection.")
         @OptionGroup var library: LibraryOptions
         @Argument(help: "Name.") var name: String
         @Argument(help: "Item ids.") var ids: [Int64]
-        func run() throws {
-            try runReporting {
+        func run() async throws {
+            try await runReporting {
                 let lib = try library.open()
-                for id in ids { try lib.removeFromCollection(item: id, collection: name) }
+                for id in ids { try await lib.removeFromCollection(item: id, collection: name) }
                 print("removed \(ids.map(String.init).joined(separator: ", ")) from \"\(name)\"")
             }
         }
     }
 
-    struct Move: ParsableCommand {
+    struct Move: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Move an item from one collection to another.")
         @OptionGroup var library: LibraryOptions
         @Argument(help: "Item id.") var id: Int64
         @Argument(help: "From collection.") var from: String
         @Argument(help: "To collection.") var to: String
-        func run() throws {
-            try runReporting {
-                try library.open().moveToCollection(item: id, from: from, to: to, now: Clock.now())
+        func run() async throws {
+            try await runReporting {
+                try await library.open().moveToCollection(item: id, from: from, to: to, now: Clock.now())
                 print("moved \(id) from \"\(from)\" to \"\(to)\"")
             }
         }
     }
 
-    struct Delete: ParsableCommand {
+    struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Delete a collection (its items stay in the library).")
         @OptionGroup var library: LibraryOptions
         @Argument(help: "Name.") var name: String
-        func run() throws {
-            try runReporting { try library.open().deleteCollection(name); print("deleted \"\(name)\"") }
+        func run() async throws {
+            try await runReporting { try await library.open().deleteCollection(name); print("deleted \"\(name)\"") }
         }
     }
 }

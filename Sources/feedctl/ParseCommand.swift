@@ -1,6 +1,9 @@
-import FeedctlControl
 import ArgumentParser
-import FeedIngest
+import FeedModel
+import FeedParsing
+import FeedText
+import FeedctlControl
+import HTTPFetch
 #if canImport(Glibc)
 import Glibc
 #endif

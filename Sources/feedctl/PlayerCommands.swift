@@ -1,6 +1,6 @@
-import FeedctlControl
 import ArgumentParser
-import FeedIngest
+import FeedText
+import FeedctlControl
 import Foundation
 
 // Player verbs at the top level, as mpc has them. Each sends one request to the daemon over the

@@ -1,7 +1,9 @@
-import FeedctlControl
 import ArgumentParser
 import FeedIngest
+import FeedModel
+import FeedctlControl
 import Foundation
+import LibraryStore
 
 struct SyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -18,14 +20,16 @@ struct SyncCommand: AsyncParsableCommand {
             let now = Clock.now()
             let channels: [Channel]
             if !ids.isEmpty {
-                channels = try ids.map { id throws(LibraryError) in try lib.channel(id: id) }
+                var picked: [Channel] = []
+                for id in ids { picked.append(try await lib.channel(id: id)) }
+                channels = picked
             } else if all {
-                channels = try lib.allChannels().filter(\.active)
+                channels = try await lib.allChannels().filter(\.active)
             } else {
-                channels = try lib.dueChannels(now: now)
+                channels = try await lib.dueChannels(now: now)
             }
             let bar = ProgressBar(enabled: !output.json && stderrIsTTY, total: channels.count)
-            let report = await Syncer(library: lib).sync(channels, now: now) { result, done, _ in
+            let report = await Syncer(store: lib).sync(channels, now: now) { result, done, _ in
                 bar.update(done: done, label: result.name)
             }
             bar.finish()

@@ -1,6 +1,7 @@
+@testable import FeedIngest
+import FeedParsing
 import Foundation
 import XCTest
-@testable import FeedIngest
 
 /// `channel add` end to end: YouTube pages and URLs resolved to channel feeds (YouTube's origin
 /// is the local server), a Rumble page, feed autodiscovery, and what is refused.
@@ -38,11 +39,11 @@ final class SubscribeE2ETests: XCTestCase {
         XCTAssertEqual(main.channel.url, "https://www.youtube.com/@tinyradio")
         XCTAssertEqual(main.channel.feedURL, h.server.url("/feeds/videos.xml?channel_id=\(id)"))
         XCTAssertEqual(main.newItems, 15)
-        try assertLibrary(h, channel: main.channel.id, matches: channel)
+        try await assertLibrary(h, channel: main.channel.id, matches: channel)
         XCTAssertEqual(short.channel.feedURL, h.server.url("/feeds/videos.xml?playlist_id=UUSH\(id.dropFirst(2))"))
         XCTAssertEqual(short.channel.platform, .youtube)
         XCTAssertEqual(short.newItems, 15)
-        try assertLibrary(h, channel: short.channel.id, matches: shorts)
+        try await assertLibrary(h, channel: short.channel.id, matches: shorts)
         XCTAssertEqual(try h.server.stats().hits["/@tinyradio"], 1, "the page is fetched once")
     }
 
@@ -67,8 +68,9 @@ final class SubscribeE2ETests: XCTestCase {
             XCTAssertEqual(added.map(\.channel.feedURL), [h.server.url("/feeds/videos.xml?channel_id=\(id)")], form)
             XCTAssertEqual(added.map(\.channel.url), [form], "the source URL is what was pasted: \(form)")
         }
-        XCTAssertEqual(try h.library.allChannels().count, 1)
-        try assertLibrary(h, channel: try h.library.allChannels()[0].id, matches: channel)
+        let value1 = try await h.library.allChannels().count
+        XCTAssertEqual(value1, 1)
+        try await assertLibrary(h, channel: try await h.library.allChannels()[0].id, matches: channel)
     }
 
     /// A channel without Shorts has no UUSH playlist (YouTube answers 404): the channel is
@@ -97,7 +99,7 @@ final class SubscribeE2ETests: XCTestCase {
         XCTAssertEqual(entry.channel.platform, .rumble)
         XCTAssertEqual(entry.channel.name, file.channel.title)
         XCTAssertEqual(entry.newItems, file.expectedTitles.count)
-        try assertLibrary(h, channel: entry.channel.id, matches: file)
+        try await assertLibrary(h, channel: entry.channel.id, matches: file)
     }
 
     func testHTMLPageWithAFeedLinkSubscribesTheFeed() async throws {
@@ -117,7 +119,7 @@ final class SubscribeE2ETests: XCTestCase {
         XCTAssertEqual(added.map(\.channel.feedURL), [h.server.url("/podcast/feed-0002.xml")])
         XCTAssertEqual(added.map(\.channel.url), [h.server.url("/blog/index.html")])
         XCTAssertEqual(added.map(\.channel.platform), [.podcast])
-        try assertLibrary(h, channel: added[0].channel.id, matches: try manifest.file("podcast/feed-0002.xml"))
+        try await assertLibrary(h, channel: added[0].channel.id, matches: try manifest.file("podcast/feed-0002.xml"))
     }
 
     func testWhatCannotBeSubscribedIsAClearErrorAndStoresNothing() async throws {
@@ -139,6 +141,7 @@ final class SubscribeE2ETests: XCTestCase {
                 XCTAssertEqual(error.description, message)
             }
         }
-        XCTAssertEqual(try h.library.allChannels().count, 0)
+        let value2 = try await h.library.allChannels().count
+        XCTAssertEqual(value2, 0)
     }
 }

@@ -1,17 +1,18 @@
-import XCTest
 @testable import FeedIngest
+import FeedParsing
+import XCTest
 
 /// Every URL form of issue 3's "Subscriptions" section.
 final class SubscribeURLTests: XCTestCase {
     let channel = "UCBJycsmduvYEL83R_U4JriQ"      // UC + 22
 
-    func testPodcastFeeds() {
+    func testPodcastFeeds() async {
         XCTAssertEqual(SubscriptionURL.classify("https://feeds.example.com/show.xml"), .feed(url: "https://feeds.example.com/show.xml"))
         XCTAssertEqual(SubscriptionURL.classify("http://example.org/atom?x=1&y=2"), .feed(url: "http://example.org/atom?x=1&y=2"))
         XCTAssertEqual(SubscriptionURL.classify("  https://example.com/rss  \n"), .feed(url: "https://example.com/rss"))
     }
 
-    func testPodcastAppSchemesAreRewritten() {
+    func testPodcastAppSchemesAreRewritten() async {
         XCTAssertEqual(SubscriptionURL.classify("itpc://feeds.example.com/show.xml"), .feed(url: "https://feeds.example.com/show.xml"))
         XCTAssertEqual(SubscriptionURL.classify("feed://example.com/rss"), .feed(url: "https://example.com/rss"))
         XCTAssertEqual(SubscriptionURL.classify("pcast://example.com/podcast.xml"), .feed(url: "https://example.com/podcast.xml"))
@@ -19,20 +20,20 @@ final class SubscribeURLTests: XCTestCase {
         XCTAssertEqual(SubscriptionURL.classify("feed:http://example.com/rss"), .feed(url: "http://example.com/rss"))
     }
 
-    func testSchemelessURLsAreHTTPS() {
+    func testSchemelessURLsAreHTTPS() async {
         XCTAssertEqual(SubscriptionURL.classify("example.com/feed.xml"), .feed(url: "https://example.com/feed.xml"))
         XCTAssertEqual(SubscriptionURL.classify("www.youtube.com/@veritasium"), .youtubePage(url: "https://www.youtube.com/@veritasium"))
         XCTAssertEqual(SubscriptionURL.classify("rumble.com/c/CafeTalks"), .rumbleChannel(listingURL: "https://rumble.com/c/CafeTalks/videos"))
     }
 
-    func testNonURLsAreNil() {
+    func testNonURLsAreNil() async {
         for text in ["", "   ", "not a url", "hello", "mailto:someone@example.com", "ftp://example.com/feed.xml",
                      "file:///etc/passwd", "javascript:alert(1)", "https://", "https:///path", ".com/x", "UC"] {
             XCTAssertNil(SubscriptionURL.classify(text), text)
         }
     }
 
-    func testYouTubeChannelURLs() {
+    func testYouTubeChannelURLs() async {
         XCTAssertEqual(SubscriptionURL.classify("https://www.youtube.com/channel/\(channel)"), .youtubeChannel(channelID: channel))
         XCTAssertEqual(SubscriptionURL.classify("https://youtube.com/channel/\(channel)/videos"), .youtubeChannel(channelID: channel))
         XCTAssertEqual(SubscriptionURL.classify("http://m.youtube.com/channel/\(channel)?feature=x"), .youtubeChannel(channelID: channel))
@@ -41,7 +42,7 @@ final class SubscribeURLTests: XCTestCase {
                        .youtubePage(url: "https://www.youtube.com/channel/UCshort"))
     }
 
-    func testYouTubeFeedURLs() {
+    func testYouTubeFeedURLs() async {
         XCTAssertEqual(SubscriptionURL.classify("https://www.youtube.com/feeds/videos.xml?channel_id=\(channel)"),
                        .youtubeChannel(channelID: channel))
         XCTAssertEqual(SubscriptionURL.classify("https://www.youtube.com/feeds/videos.xml?playlist_id=PLFgquLnL59alCl_2TQvOiD5Vgm1hCaGSI"),
@@ -52,12 +53,12 @@ final class SubscribeURLTests: XCTestCase {
                        .feed(url: "https://www.youtube.com/feeds/videos.xml?user=GoogleDevelopers"))
     }
 
-    func testYouTubePlaylistPage() {
+    func testYouTubePlaylistPage() async {
         XCTAssertEqual(SubscriptionURL.classify("https://www.youtube.com/playlist?list=PLFgquLnL59alCl_2TQvOiD5Vgm1hCaGSI"),
                        .youtubePlaylist(playlistID: "PLFgquLnL59alCl_2TQvOiD5Vgm1hCaGSI"))
     }
 
-    func testYouTubePagesToResolve() {
+    func testYouTubePagesToResolve() async {
         let cases: [(String, String)] = [
             ("https://www.youtube.com/@veritasium", "https://www.youtube.com/@veritasium"),
             ("https://www.youtube.com/@veritasium/videos", "https://www.youtube.com/@veritasium"),
@@ -76,7 +77,7 @@ final class SubscribeURLTests: XCTestCase {
         }
     }
 
-    func testRumbleChannels() {
+    func testRumbleChannels() async {
         let cases: [(String, String)] = [
             ("https://rumble.com/c/CafeTalks", "https://rumble.com/c/CafeTalks/videos"),
             ("https://rumble.com/c/CafeTalks/videos", "https://rumble.com/c/CafeTalks/videos"),
@@ -92,7 +93,7 @@ final class SubscribeURLTests: XCTestCase {
         XCTAssertEqual(SubscriptionURL.classify("https://rumble.com/v5abc04-q-a.html"), .feed(url: "https://rumble.com/v5abc04-q-a.html"))
     }
 
-    func testYouTubeFeedURLsAreBuiltFromIDs() {
+    func testYouTubeFeedURLsAreBuiltFromIDs() async {
         XCTAssertEqual(YouTubeFeeds.channelFeedURL(channel), "https://www.youtube.com/feeds/videos.xml?channel_id=UCBJycsmduvYEL83R_U4JriQ")
         XCTAssertEqual(YouTubeFeeds.playlistFeedURL("PLx_1-y"), "https://www.youtube.com/feeds/videos.xml?playlist_id=PLx_1-y")
         XCTAssertEqual(YouTubeFeeds.shortsPlaylistID(forChannel: channel), "UUSHBJycsmduvYEL83R_U4JriQ")
@@ -104,7 +105,7 @@ final class SubscribeURLTests: XCTestCase {
 }
 
 extension SubscribeURLTests {
-    func testNonASCIIHandlesArePercentEncoded() {
+    func testNonASCIIHandlesArePercentEncoded() async {
         XCTAssertEqual(SubscriptionURL.classify("https://www.youtube.com/@名前"),
                        .youtubePage(url: "https://www.youtube.com/@%E5%90%8D%E5%89%8D"))
         XCTAssertEqual(SubscriptionURL.classify("https://www.youtube.com/@%E5%90%8D%E5%89%8D"),

@@ -4,7 +4,7 @@ import XCTest
 /// The body hash that lets a sync skip an unchanged 200: stable for equal bodies, different
 /// for any one changed byte, whatever its place in a word or the tail.
 final class SyncBodyHashTests: XCTestCase {
-    func testEveryOneByteChangeChangesTheHash() {
+    func testEveryOneByteChangeChangesTheHash() async {
         let body = Array("<rss><channel><title>Tiny</title></channel></rss>".utf8)  // 6 words + 1 byte
         let hash = BodyHash.of(body)
         XCTAssertEqual(BodyHash.of(Array(body)), hash)

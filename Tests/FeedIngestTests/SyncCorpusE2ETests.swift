@@ -1,7 +1,8 @@
+@testable import FeedIngest
 import Foundation
 import GRDB
+import TestSupport
 import XCTest
-@testable import FeedIngest
 
 /// Sync end to end: the generated corpus served from 127.0.0.1, a real library file, and the
 /// manifest as the ground truth.
@@ -11,7 +12,7 @@ final class SyncCorpusE2ETests: XCTestCase {
     func testColdSyncHasEveryManifestItemAndTheSecondSyncIsAll304s() async throws {
         let (root, manifest) = try SyncCorpus.shared()
         let h = try SyncHarness(root: root)
-        let channels = try manifest.files.map { try h.addChannel("/" + $0.path, platform: $0.platform) }
+        let channels = try await manifest.files.asyncMap { try await h.addChannel("/" + $0.path, platform: $0.platform) }
 
         let cold = await h.syncer.sync(channels, now: 2000)
         XCTAssertEqual(cold.channels.map(\.id), channels.map(\.id), "results come back in the channels' order")
@@ -19,8 +20,8 @@ final class SyncCorpusE2ETests: XCTestCase {
             XCTAssertEqual(result.status, .updated, "\(file.path): \(result.error ?? "")")
             XCTAssertEqual(result.newItems, file.expectedTitles.count, file.path)
             XCTAssertNil(result.error, file.path)
-            try assertLibrary(h, channel: result.id, matches: file)
-            let stored = try h.library.channel(id: result.id)
+            try await assertLibrary(h, channel: result.id, matches: file)
+            let stored = try await h.library.channel(id: result.id)
             XCTAssertEqual(stored.name, file.channel.title, file.path)
             XCTAssertEqual(stored.lastSynced, 2000, file.path)
             XCTAssertEqual(stored.nextPoll, 2000 + 3600, file.path)
@@ -30,8 +31,8 @@ final class SyncCorpusE2ETests: XCTestCase {
         XCTAssertEqual(cold.errors, 0)
 
         let before = try h.server.stats().log.count
-        let rows = try h.snapshotAll()
-        let again = await h.syncer.sync(try h.library.allChannels(), now: 3000)
+        let rows = try await h.snapshotAll()
+        let again = await h.syncer.sync(try await h.library.allChannels(), now: 3000)
         XCTAssertEqual(again.channels.map(\.status), Array(repeating: .unchanged, count: channels.count))
         XCTAssertEqual(again.newItems, 0)
         XCTAssertEqual(again.errors, 0)
@@ -39,8 +40,10 @@ final class SyncCorpusE2ETests: XCTestCase {
         XCTAssertEqual(second.map(\.path).sorted(), manifest.files.map { "/" + $0.path }.sorted())
         XCTAssertEqual(second.map(\.status), Array(repeating: 304, count: channels.count))
         XCTAssertEqual(second.map(\.sent), Array(repeating: 0, count: channels.count), "a 304 has no body")
-        XCTAssertEqual(try h.snapshotAll(), rows, "an all-304 sync writes no item")
-        XCTAssertEqual(try h.library.channel(id: channels[0].id).nextPoll, 3000 + 3600, "a 304 is a successful poll")
+        let got1 = try await h.snapshotAll()
+        XCTAssertEqual(got1, rows, "an all-304 sync writes no item")
+        let value3 = try await h.library.channel(id: channels[0].id).nextPoll
+        XCTAssertEqual(value3, 3000 + 3600, "a 304 is a successful poll")
     }
 
     /// `channel add` for every corpus file stores each channel with all its items, under the
@@ -60,17 +63,19 @@ final class SyncCorpusE2ETests: XCTestCase {
             XCTAssertEqual(entry.channel.feedURL, h.server.url("/" + file.path), file.path)
             XCTAssertEqual(entry.channel.lastSynced, 5000, file.path)
             XCTAssertNil(entry.channel.lastError, file.path)
-            try assertLibrary(h, channel: entry.channel.id, matches: file)
+            try await assertLibrary(h, channel: entry.channel.id, matches: file)
         }
-        XCTAssertEqual(try h.library.allChannels().count, manifest.files.count)
+        let value4 = try await h.library.allChannels().count
+        XCTAssertEqual(value4, manifest.files.count)
 
         // Adding a feed again is not a second channel and finds nothing new.
         let repeated = try await h.subscriber.add(h.server.url("/" + manifest.files[0].path), now: 5001)
         XCTAssertEqual(repeated.map(\.newItems), [0])
-        XCTAssertEqual(try h.library.allChannels().count, manifest.files.count)
+        let value5 = try await h.library.allChannels().count
+        XCTAssertEqual(value5, manifest.files.count)
 
         let before = try h.server.stats().log.count
-        let report = await h.syncer.sync(try h.library.allChannels(), now: 6000)
+        let report = await h.syncer.sync(try await h.library.allChannels(), now: 6000)
         XCTAssertEqual(report.newItems, 0)
         XCTAssertEqual(Set(report.channels.map(\.status)), [.unchanged])
         XCTAssertEqual(Set(try h.server.stats().log.dropFirst(before).map(\.status)), [304])
@@ -83,11 +88,11 @@ final class SyncCorpusE2ETests: XCTestCase {
         let h = try SyncHarness()
         let path = "youtube/channel-0001.xml"
         try h.copy([path], from: corpus)
-        let channel = try h.addChannel("/plain/" + path, platform: .youtube)
+        let channel = try await h.addChannel("/plain/" + path, platform: .youtube)
 
         let first = await h.syncer.sync([channel], now: 2000)
         XCTAssertEqual(first.channels.map(\.status), [.updated])
-        let stored = try h.library.channel(id: channel.id)
+        let stored = try await h.library.channel(id: channel.id)
         XCTAssertNil(stored.etag)
         XCTAssertNil(stored.lastModified)
         XCTAssertNotNil(stored.bodyHash)
@@ -95,21 +100,24 @@ final class SyncCorpusE2ETests: XCTestCase {
         // Were the body parsed and ingested again, this title would be put back.
         let file = try manifest.file(path)
         let victim = file.libraryID(file.items[0])
-        try h.library.write { db in
+        try await h.library.write { db in
             try db.execute(sql: "UPDATE items SET title = 'edited locally' WHERE item_id = ?", arguments: [victim])
         }
-        let same = await h.syncer.sync([try h.library.channel(id: channel.id)], now: 3000)
+        let same = await h.syncer.sync([try await h.library.channel(id: channel.id)], now: 3000)
         XCTAssertEqual(same.channels.map(\.status), [.unchanged])
         XCTAssertEqual(same.newItems, 0)
-        XCTAssertEqual(try h.titles(channel: channel.id)[victim], "edited locally")
+        let value1 = try await h.titles(channel: channel.id)[victim]
+        XCTAssertEqual(value1, "edited locally")
         XCTAssertEqual(try h.server.stats().statuses("/plain/" + path), [200, 200])
-        XCTAssertEqual(try h.library.channel(id: channel.id).lastSynced, 3000)
+        let value6 = try await h.library.channel(id: channel.id).lastSynced
+        XCTAssertEqual(value6, 3000)
 
         try h.edit(path) { $0 + "\n" }  // same feed, different bytes
-        let changed = await h.syncer.sync([try h.library.channel(id: channel.id)], now: 4000)
+        let changed = await h.syncer.sync([try await h.library.channel(id: channel.id)], now: 4000)
         XCTAssertEqual(changed.channels.map(\.status), [.updated])
         XCTAssertEqual(changed.newItems, 0)
-        XCTAssertEqual(try h.titles(channel: channel.id)[victim], file.items[0].title)
+        let value2 = try await h.titles(channel: channel.id)[victim]
+        XCTAssertEqual(value2, file.items[0].title)
     }
 
     /// Titles and view counts change upstream; the items are updated in place and what the
@@ -119,54 +127,61 @@ final class SyncCorpusE2ETests: XCTestCase {
         let h = try SyncHarness()
         let paths = ["youtube/channel-0002.xml", "podcast/feed-0001.xml"]
         try h.copy(paths, from: corpus)
-        let channels = try paths.map { try h.addChannel("/" + $0) }
+        let channels = try await paths.asyncMap { try await h.addChannel("/" + $0) }
         _ = await h.syncer.sync(channels, now: 2000)
 
         let video = try manifest.file(paths[0]), podcast = try manifest.file(paths[1])
-        let watched = try h.library.id(of: video.libraryID(video.items[0]))
-        let playing = try h.library.id(of: video.libraryID(video.items[1]))
-        let episode = try h.library.id(of: podcast.libraryID(podcast.items[0]))
-        try h.library.setWatched([watched, episode], now: 2100)
-        try h.library.setProgress(playing, seconds: 95, now: 2200)
-        let stateBefore = try h.watchState()
+        let watched = try await h.library.id(of: video.libraryID(video.items[0]))
+        let playing = try await h.library.id(of: video.libraryID(video.items[1]))
+        let episode = try await h.library.id(of: podcast.libraryID(podcast.items[0]))
+        try await h.library.setWatched([watched, episode], now: 2100)
+        try await h.library.setProgress(playing, seconds: 95, now: 2200)
+        let stateBefore = try await h.watchState()
 
         try h.edit(paths[0]) { text in
             text.replacingOccurrences(of: "<title>\(xmlEscaped(video.items[0].title))</title>", with: "<title>Renamed video</title>")
                 .replacingOccurrences(of: "views=\"", with: "views=\"1")
         }
         try h.edit(paths[1]) { $0.replacingOccurrences(of: xmlEscaped(podcast.items[0].title), with: "Renamed episode") }
-        let report = await h.syncer.sync(try channels.map { try h.library.channel(id: $0.id) }, now: 3000)
+        let report = await h.syncer.sync(try await channels.asyncMap { try await h.library.channel(id: $0.id) }, now: 3000)
 
         XCTAssertEqual(report.channels.map(\.status), [.updated, .updated])
         XCTAssertEqual(report.newItems, 0)
-        XCTAssertEqual(try h.library.item(id: watched).title, "Renamed video")
-        XCTAssertEqual(try h.library.item(id: episode).title, "Renamed episode")
-        XCTAssertEqual(try h.watchState(), stateBefore)
-        XCTAssertEqual(try h.library.item(id: watched).watched, true)
-        XCTAssertEqual(try h.library.item(id: playing).progress, 95)
-        XCTAssertEqual(try h.library.item(id: episode).watched, true)
+        let value7 = try await h.library.item(id: watched).title
+        XCTAssertEqual(value7, "Renamed video")
+        let value8 = try await h.library.item(id: episode).title
+        XCTAssertEqual(value8, "Renamed episode")
+        let got2 = try await h.watchState()
+        XCTAssertEqual(got2, stateBefore)
+        let value9 = try await h.library.item(id: watched).watched
+        XCTAssertEqual(value9, true)
+        let value10 = try await h.library.item(id: playing).progress
+        XCTAssertEqual(value10, 95)
+        let value11 = try await h.library.item(id: episode).watched
+        XCTAssertEqual(value11, true)
         // Every video's views gained a leading 1 (493 → 1493).
-        let views = try h.library.read { db in
-            try Row.fetchAll(db, sql: "SELECT item_id, views FROM items WHERE channel_id = ?", arguments: [channels[0].id])
+        let channelID = channels[0].id
+        let views = try await h.library.read { db in
+            try Row.fetchAll(db, sql: "SELECT item_id, views FROM items WHERE channel_id = ?", arguments: [channelID])
+                .map { (id: $0["item_id"] as String, views: $0["views"] as Int64?) }
         }
         XCTAssertEqual(views.count, 15)
         let expectedViews = try manifestViews(video)
         for row in views {
-            let id: String = row["item_id"]
-            XCTAssertEqual(row["views"] as Int64?, expectedViews[id].map { Int64("1\($0)")! }, id)
+            XCTAssertEqual(row.views, expectedViews[row.id].map { Int64("1\($0)")! }, row.id)
         }
     }
 }
 
 extension SyncHarness {
     /// All items and watch state, as text.
-    func snapshotAll() throws -> [String] {
-        try library.allChannels().flatMap { try snapshot(channel: $0.id) }
+    func snapshotAll() async throws -> [String] {
+        try await library.allChannels().asyncMap { try await snapshot(channel: $0.id) }.flatMap { $0 }
     }
 
     /// The watch_state table, as text.
-    func watchState() throws -> [String] {
-        try library.read { db in try Row.fetchAll(db, sql: "SELECT * FROM watch_state ORDER BY item").map(\.description) }
+    func watchState() async throws -> [String] {
+        try await library.read { db in try Row.fetchAll(db, sql: "SELECT * FROM watch_state ORDER BY item").map(\.description) }
     }
 }
 

@@ -1,7 +1,11 @@
+@testable import FeedIngest
+import FeedModel
+import FeedParsing
 import Foundation
 import GRDB
+import LibraryStore
+import TestSupport
 import XCTest
-@testable import FeedIngest
 
 /// A failing channel is confined to itself: its error, count and backoff are recorded, its
 /// items are untouched, and every other channel syncs completely.
@@ -15,24 +19,24 @@ final class SyncFailureTests: XCTestCase {
         try h.copy(Self.goodFeeds, from: corpus)
         try h.server.write("garbage.json", "{\"not\": \"a feed\"}\n")
         try h.server.write("broken.xml", "<!DOCTYPE html><html><body>Under maintenance</body></html>\n")
-        let good = try Self.goodFeeds.map { try h.addChannel("/" + $0) }
+        let good = try await Self.goodFeeds.asyncMap { try await h.addChannel("/" + $0) }
         let brokenPaths = ["/status/404", "/status/500", "/html", "/truncated", "/slow?bytes=200&delay=0.1",
                            "/garbage.json", "/broken.xml", "/missing.xml"]
-        let broken = try brokenPaths.map { try h.addChannel($0) }
+        let broken = try await brokenPaths.asyncMap { try await h.addChannel($0) }
         // Each broken channel had items from earlier syncs, one of them watched.
         for channel in broken {
-            let ingest = try h.library.ingest(items: [item("\(channel.id)-a", published: 100), item("\(channel.id)-b", published: 200)],
+            let ingest = try await h.library.ingest(items: [item("\(channel.id)-a", published: 100), item("\(channel.id)-b", published: 200)],
                                               channelID: channel.id, now: 1500)
             XCTAssertEqual(ingest.new, 2)
-            try h.library.setWatched([try h.library.id(of: "\(channel.id)-a")], now: 1600)
+            try await h.library.setWatched([try await h.library.id(of: "\(channel.id)-a")], now: 1600)
         }
-        let before = try broken.map { try h.snapshot(channel: $0.id) }
+        let before = try await broken.asyncMap { try await h.snapshot(channel: $0.id) }
 
         let report = await h.syncer.sync(good + broken, now: 2000)
 
         for (path, result) in zip(Self.goodFeeds, report.channels) {
             XCTAssertEqual(result.status, .updated, "\(path): \(result.error ?? "")")
-            try assertLibrary(h, channel: result.id, matches: try manifest.file(path))
+            try await assertLibrary(h, channel: result.id, matches: try manifest.file(path))
         }
         let url = h.server.url
         let expectedErrors = [
@@ -51,32 +55,35 @@ final class SyncFailureTests: XCTestCase {
         XCTAssertEqual(failed.map(\.newItems), Array(repeating: 0, count: broken.count))
         XCTAssertEqual(report.errors, broken.count)
         for (index, channel) in broken.enumerated() {
-            let stored = try h.library.channel(id: channel.id)
+            let stored = try await h.library.channel(id: channel.id)
             XCTAssertEqual(stored.lastError, expectedErrors[index])
             XCTAssertEqual(stored.consecutiveErrors, 1, stored.feedURL)
             XCTAssertEqual(stored.nextPoll, 2000 + 600, stored.feedURL)
             XCTAssertNil(stored.lastSynced, stored.feedURL)
-            XCTAssertEqual(try h.snapshot(channel: channel.id), before[index], "\(stored.feedURL): items untouched")
+            let value3 = try await h.snapshot(channel: channel.id)
+            XCTAssertEqual(value3, before[index], "\(stored.feedURL): items untouched")
         }
-        XCTAssertEqual(try h.library.dueChannels(now: 2599).count, 0, "nothing is polled again before its backoff")
+        let value12 = try await h.library.dueChannels(now: 2599).count
+        XCTAssertEqual(value12, 0, "nothing is polled again before its backoff")
 
         // Failing again doubles the wait; a channel that recovers is cleared.
         try h.copy([Self.goodFeeds[0]], from: corpus)
         try FileManager.default.copyItem(at: h.server.root.appendingPathComponent(Self.goodFeeds[0]),
                                          to: h.server.root.appendingPathComponent("missing.xml"))
-        let retry = await h.syncer.sync(try broken.map { try h.library.channel(id: $0.id) }, now: 3000)
+        let retry = await h.syncer.sync(try await broken.asyncMap { try await h.library.channel(id: $0.id) }, now: 3000)
         XCTAssertEqual(retry.channels.map(\.status), Array(repeating: .error, count: broken.count - 1) + [.updated])
         for channel in broken.dropLast() {
-            let stored = try h.library.channel(id: channel.id)
+            let stored = try await h.library.channel(id: channel.id)
             XCTAssertEqual(stored.consecutiveErrors, 2, stored.feedURL)
             XCTAssertEqual(stored.nextPoll, 3000 + 1200, stored.feedURL)
         }
-        let recovered = try h.library.channel(id: broken[broken.count - 1].id)
+        let recovered = try await h.library.channel(id: broken[broken.count - 1].id)
         XCTAssertEqual(recovered.consecutiveErrors, 0)
         XCTAssertNil(recovered.lastError)
         XCTAssertEqual(recovered.lastSynced, 3000)
         XCTAssertEqual(recovered.nextPoll, 3000 + 600)
-        XCTAssertEqual(try h.titles(channel: recovered.id).count, 2 + (try manifest.file(Self.goodFeeds[0])).expectedTitles.count,
+        let got1 = try await h.titles(channel: recovered.id).count
+        XCTAssertEqual(got1, 2 + (try manifest.file(Self.goodFeeds[0])).expectedTitles.count,
                        "old items kept, new ones added")
     }
 
@@ -85,39 +92,53 @@ final class SyncFailureTests: XCTestCase {
     func testAFeedThatCannotBeStoredDoesNotSinkItsBatch() async throws {
         let (root, manifest) = try SyncCorpus.shared()
         let h = try SyncHarness(root: root)
-        let kept = try h.addChannel("/podcast/feed-0000.xml"), removed = try h.addChannel("/podcast/feed-0001.xml")
-        let polls = [await h.syncer.poll(kept), await h.syncer.poll(removed)]
-        try h.library.removeChannel(id: removed.id)
+        let kept = try await h.addChannel("/podcast/feed-0000.xml"), removed = try await h.addChannel("/podcast/feed-0001.xml")
+        let polls = try [kept, removed].map { channel in
+            let path = String(channel.feedURL.dropFirst(h.server.base.count + 1))
+            let feed = try FeedParser.parseFile(atPath: root.appendingPathComponent(path).path)
+            return Poll(subject: .channel(id: channel.id), outcome: .changed(Validators(), feed))
+        }
+        try await h.library.removeChannel(id: removed.id)
 
-        let results = h.syncer.store(polls, now: 2000)
+        let results = await h.library.apply(polls, now: 2000)
 
-        XCTAssertEqual(results.map(\.status), [.updated, .error])
-        XCTAssertEqual(results[1].error, "\(removed.feedURL): no channel \(removed.id)")
-        XCTAssertEqual(results.map(\.newItems), [try manifest.file("podcast/feed-0000.xml").expectedTitles.count, 0])
-        try assertLibrary(h, channel: kept.id, matches: try manifest.file("podcast/feed-0000.xml"))
-        XCTAssertEqual(try h.library.allChannels().map(\.id), [kept.id])
+        XCTAssertEqual(try results[0].get().ingest.new, try manifest.file("podcast/feed-0000.xml").expectedTitles.count)
+        XCTAssertThrowsError(try results[1].get()) { XCTAssertEqual($0 as? LibraryError, .noChannel(removed.id)) }
+        try await assertLibrary(h, channel: kept.id, matches: try manifest.file("podcast/feed-0000.xml"))
+        let value13 = try await h.library.allChannels().map(\.id)
+        XCTAssertEqual(value13, [kept.id])
+
+        // A sync whose channel is gone by the time it stores reports it, in one line.
+        let report = await h.syncer.sync(removed, now: 2100)
+        XCTAssertEqual(report.status, .error)
+        XCTAssertEqual(report.error, "\(removed.feedURL): no channel \(removed.id)")
     }
 
     /// 429/503 with Retry-After: the next poll is no sooner than the server asked, and never
     /// more than a day away.
     func testRetryAfterIsHonouredInTheNextPoll() async throws {
         let h = try SyncHarness(pollInterval: 600)
-        let seconds = try h.addChannel("/status/429?retry_after=7200")
-        let short = try h.addChannel("/status/429?retry_after=60")
-        let huge = try h.addChannel("/status/503?retry_after=999999")
-        let date = try h.addChannel("/status/503?retry_after_in=5000")
+        let seconds = try await h.addChannel("/status/429?retry_after=7200")
+        let short = try await h.addChannel("/status/429?retry_after=60")
+        let huge = try await h.addChannel("/status/503?retry_after=999999")
+        let date = try await h.addChannel("/status/503?retry_after_in=5000")
         let now = Clock.now()
         let report = await h.syncer.sync([seconds, short, huge, date], now: now)
 
         XCTAssertEqual(report.channels.map(\.status), [.error, .error, .error, .error])
         XCTAssertEqual(report.channels[0].error, "\(seconds.feedURL): HTTP 429 Too Many Requests (retry after 7200 s)")
-        XCTAssertEqual(try h.library.channel(id: seconds.id).nextPoll, now + 7200)
-        XCTAssertEqual(try h.library.channel(id: short.id).nextPoll, now + 600, "the backoff still applies")
-        XCTAssertEqual(try h.library.channel(id: huge.id).nextPoll, now + 86_400, "capped at a day")
+        let value14 = try await h.library.channel(id: seconds.id).nextPoll
+        XCTAssertEqual(value14, now + 7200)
+        let value15 = try await h.library.channel(id: short.id).nextPoll
+        XCTAssertEqual(value15, now + 600, "the backoff still applies")
+        let value16 = try await h.library.channel(id: huge.id).nextPoll
+        XCTAssertEqual(value16, now + 86_400, "capped at a day")
         // An HTTP-date is converted against the clock when the response arrives.
-        let fromDate = try XCTUnwrap(try h.library.channel(id: date.id).nextPoll)
+        let value17 = try await h.library.channel(id: date.id).nextPoll
+        let fromDate = try XCTUnwrap(value17)
         XCTAssertTrue((now + 4990...now + 5000).contains(fromDate), "next poll \(fromDate - now) s from now")
-        XCTAssertEqual(try h.library.channel(id: date.id).consecutiveErrors, 1)
+        let value18 = try await h.library.channel(id: date.id).consecutiveErrors
+        XCTAssertEqual(value18, 1)
     }
 
     /// Only a redirect chain made of permanent redirects moves the stored feed URL.
@@ -127,25 +148,29 @@ final class SyncFailureTests: XCTestCase {
         func redirect(_ code: Int, to target: String) -> String {
             "/redirect/\(code)?to=" + target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
         }
-        let moved = try h.addChannel(redirect(301, to: redirect(308, to: "/podcast/feed-0003.xml")))
-        let temporary = try h.addChannel(redirect(302, to: "/podcast/feed-0004.xml"))
-        let mixed = try h.addChannel(redirect(301, to: redirect(302, to: "/podcast/feed-0005.xml")))
-        let taken = try h.addChannel("/podcast/feed-0006.xml")
-        let clash = try h.addChannel(redirect(301, to: "/podcast/feed-0006.xml"))
+        let moved = try await h.addChannel(redirect(301, to: redirect(308, to: "/podcast/feed-0003.xml")))
+        let temporary = try await h.addChannel(redirect(302, to: "/podcast/feed-0004.xml"))
+        let mixed = try await h.addChannel(redirect(301, to: redirect(302, to: "/podcast/feed-0005.xml")))
+        let taken = try await h.addChannel("/podcast/feed-0006.xml")
+        let clash = try await h.addChannel(redirect(301, to: "/podcast/feed-0006.xml"))
 
         let report = await h.syncer.sync([moved, temporary, mixed, taken, clash], now: 2000)
         XCTAssertEqual(report.channels.map(\.status), [.updated, .updated, .updated, .updated, .updated])
-        XCTAssertEqual(try h.library.channel(id: moved.id).feedURL, h.server.url("/podcast/feed-0003.xml"))
-        XCTAssertEqual(try h.library.channel(id: temporary.id).feedURL, temporary.feedURL)
-        XCTAssertEqual(try h.library.channel(id: mixed.id).feedURL, mixed.feedURL)
-        XCTAssertEqual(try h.library.channel(id: clash.id).feedURL, clash.feedURL, "another channel already polls the target")
-        try assertLibrary(h, channel: moved.id, matches: try manifest.file("podcast/feed-0003.xml"))
-        try assertLibrary(h, channel: temporary.id, matches: try manifest.file("podcast/feed-0004.xml"))
+        let value19 = try await h.library.channel(id: moved.id).feedURL
+        XCTAssertEqual(value19, h.server.url("/podcast/feed-0003.xml"))
+        let value20 = try await h.library.channel(id: temporary.id).feedURL
+        XCTAssertEqual(value20, temporary.feedURL)
+        let value21 = try await h.library.channel(id: mixed.id).feedURL
+        XCTAssertEqual(value21, mixed.feedURL)
+        let value22 = try await h.library.channel(id: clash.id).feedURL
+        XCTAssertEqual(value22, clash.feedURL, "another channel already polls the target")
+        try await assertLibrary(h, channel: moved.id, matches: try manifest.file("podcast/feed-0003.xml"))
+        try await assertLibrary(h, channel: temporary.id, matches: try manifest.file("podcast/feed-0004.xml"))
 
         // The moved channel now polls its new URL directly; the others still go through the
         // redirect, and all get a 304 thanks to the validators of the final response.
         let before = try h.server.stats().log.count
-        let again = await h.syncer.sync(try [moved, temporary, mixed].map { try h.library.channel(id: $0.id) }, now: 3000)
+        let again = await h.syncer.sync(try await [moved, temporary, mixed].asyncMap { try await h.library.channel(id: $0.id) }, now: 3000)
         XCTAssertEqual(again.channels.map(\.status), [.unchanged, .unchanged, .unchanged])
         let log = try h.server.stats().log.dropFirst(before)
         XCTAssertEqual(log.filter { $0.path.hasPrefix("/redirect/") }.map(\.path).sorted(),

@@ -1,8 +1,11 @@
+@testable import FeedIngest
+import FeedModel
 import Foundation
 import GRDB
+import LibrarySQLite
+import LibraryStore
 import TestSupport
 import XCTest
-@testable import FeedIngest
 
 /// The small generated corpus the sync tests serve: `gen_corpus.py --feeds 12 --episodes 20
 /// --youtube 6 --rumble 6`. Generated once into a temp directory named after the generator's
@@ -10,9 +13,7 @@ import XCTest
 enum SyncCorpus {
     static let arguments = ["--feeds", "12", "--episodes", "20", "--youtube", "6", "--rumble", "6"]
 
-    static var generator: URL {
-        Fixtures.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus/gen_corpus.py")
-    }
+    static var generator: URL { Corpus.generator }
 
     /// The corpus directory and its manifest; throws (once per run) if it can't be generated.
     static func shared() throws -> (root: URL, manifest: Manifest) {
@@ -31,17 +32,7 @@ enum SyncCorpus {
     }
 
     /// Runs the generator into `dir` (replacing what is there).
-    static func generate(into dir: URL) throws {
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", generator.path, dir.path, "--force"] + arguments
-        python.standardOutput = FileHandle.nullDevice
-        try python.run()
-        python.waitUntilExit()
-        guard python.terminationStatus == 0 else {
-            throw TestHTTPServer.Failure(description: "gen_corpus.py failed with status \(python.terminationStatus)")
-        }
-    }
+    static func generate(into dir: URL) throws { try Corpus.generate(into: dir, arguments) }
 }
 
 /// The parts of `manifest.json` the sync tests compare against.
@@ -105,7 +96,7 @@ extension Manifest.File {
 final class SyncHarness {
     let server: TestHTTPServer
     let dir = TempDir()
-    let library: Library
+    let library: SQLiteLibrary
     let syncer: Syncer
     let subscriber: Subscriber
 
@@ -113,21 +104,21 @@ final class SyncHarness {
     /// body ends quickly; the YouTube origin is the server.
     init(root: URL? = nil, pollInterval: Int64 = 3600, limits: SyncLimits = SyncLimits(connectTimeout: 5, totalTimeout: 20)) throws {
         server = try TestHTTPServer(root: root)
-        library = try Library(path: dir.file("library.sqlite"))
-        syncer = Syncer(library: library, pollInterval: pollInterval, limits: limits)
+        library = try SQLiteLibrary(path: dir.file("library.sqlite"))
+        syncer = Syncer(store: library, pollInterval: pollInterval, limits: limits)
         subscriber = Subscriber(syncer: syncer, youTubeOrigin: server.base)
     }
 
     /// Adds a channel polling `path` on the server, without fetching (as an OPML import would).
     @discardableResult
-    func addChannel(_ path: String, platform: Platform = .podcast, name: String? = nil) throws -> Channel {
-        try library.addChannel(platform: platform, sourceURL: server.url(path), feedURL: server.url(path),
+    func addChannel(_ path: String, platform: Platform = .podcast, name: String? = nil) async throws -> Channel {
+        try await library.addChannel(platform: platform, sourceURL: server.url(path), feedURL: server.url(path),
                                name: name ?? path, now: 1000)
     }
 
     /// item_id → title of channel `id`'s stored items.
-    func titles(channel id: Int64) throws -> [String: String] {
-        try library.read { db in
+    func titles(channel id: Int64) async throws -> [String: String] {
+        try await library.read { db in
             let rows = try Row.fetchAll(db, sql: "SELECT item_id, title FROM items WHERE channel_id = ?", arguments: [id])
             return Dictionary(rows.map { ($0["item_id"] as String, $0["title"] as String) }, uniquingKeysWith: { a, _ in a })
         }
@@ -135,8 +126,8 @@ final class SyncHarness {
 
     /// Channel `id`'s stored items (what a sync may change) and watch state, as text, to prove
     /// that a sync touched nothing.
-    func snapshot(channel id: Int64) throws -> [String] {
-        try library.read { db in
+    func snapshot(channel id: Int64) async throws -> [String] {
+        try await library.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT i.id, i.item_id, i.title, i.url, i.published, i.updated, i.duration, i.views, i.thumbnail,
                     i.enclosure_url, i.discovered_at, w.watched, w.progress_seconds
@@ -166,8 +157,8 @@ final class SyncHarness {
 
 /// Asserts that channel `id` holds exactly the manifest file's items (ids, titles, count).
 func assertLibrary(_ harness: SyncHarness, channel id: Int64, matches file: Manifest.File,
-                   file sourceFile: StaticString = #filePath, line: UInt = #line) throws {
-    let stored = try harness.titles(channel: id)
+                   file sourceFile: StaticString = #filePath, line: UInt = #line) async throws {
+    let stored = try await harness.titles(channel: id)
     let expected = file.expectedTitles
     XCTAssertEqual(stored.count, expected.count, "\(file.path): item count", file: sourceFile, line: line)
     XCTAssertEqual(Set(stored.keys).symmetricDifference(expected.keys).sorted(), [],

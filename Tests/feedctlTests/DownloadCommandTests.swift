@@ -1,5 +1,8 @@
-import FeedIngest
+
+import FeedModel
 import Foundation
+import LibrarySQLite
+import LibraryStore
 import TestSupport
 import XCTest
 
@@ -37,28 +40,28 @@ final class DownloadCommandTests: XCTestCase {
 
     /// A podcast channel with three episodes (newest first: whole, cut, old) and a YouTube
     /// channel; returns the podcast episodes' library ids.
-    private func makeLibrary() throws -> (whole: Int64, cut: Int64, old: Int64) {
-        let library = try Library(path: db)
-        let show = try library.addChannel(platform: .podcast, sourceURL: "", feedURL: server.url("/feed.xml"), name: "Show", now: 1).id
-        let yt = try library.addChannel(platform: .youtube, sourceURL: "", feedURL: server.url("/yt.xml"), name: "Tube", now: 1).id
+    private func makeLibrary() async throws -> (whole: Int64, cut: Int64, old: Int64) {
+        let library = try SQLiteLibrary(path: db)
+        let show = try await library.addChannel(platform: .podcast, sourceURL: "", feedURL: server.url("/feed.xml"), name: "Show", now: 1).id
+        let yt = try await library.addChannel(platform: .youtube, sourceURL: "", feedURL: server.url("/yt.xml"), name: "Tube", now: 1).id
         func episode(_ id: String, _ title: String, _ path: String, length: Int64?, published: Int64) -> Item {
             Item(id: id, title: title, published: published,
                  enclosure: Enclosure(url: server.url(path), type: "audio/mpeg", length: length))
         }
-        _ = try library.ingest(items: [
+        _ = try await library.ingest(items: [
             episode("whole", "Whole: part 1/2", "/ep.mp3", length: Int64(audio.count), published: 300),
             episode("cut", "Cut", "/cut/ep.mp3?after=1000", length: nil, published: 200),
             episode("old", "Old", "/ep.mp3?old", length: Int64(audio.count), published: 100),
         ], channelID: show, now: 1)
-        _ = try library.ingest(items: [Item(id: "v1", title: "Video", url: "https://www.youtube.com/watch?v=v1", published: 400)],
+        _ = try await library.ingest(items: [Item(id: "v1", title: "Video", url: "https://www.youtube.com/watch?v=v1", published: 400)],
                                channelID: yt, now: 1)
-        let items = try library.feed(filter: FeedFilter(channelID: show), now: 1000)
+        let items = try await library.feed(filter: FeedFilter(channelID: show), now: 1000)
         func id(_ itemID: String) throws -> Int64 { try XCTUnwrap(items.first { $0.itemID == itemID }?.id) }
         return (try id("whole"), try id("cut"), try id("old"))
     }
 
-    func testRoundTrip() throws {
-        let (whole, cut, old) = try makeLibrary()
+    func testRoundTrip() async throws {
+        let (whole, cut, old) = try await makeLibrary()
         let wholePath = "\(media)/\(whole)-Whole- part 1-2.mp3"
 
         // One download fails (cut short) and one item doesn't exist: the other still lands.
@@ -119,8 +122,8 @@ final class DownloadCommandTests: XCTestCase {
         XCTAssertEqual(again.stderr, "feedctl: item \(whole): not downloaded\n")
     }
 
-    func testAutoJSONAndPrune() throws {
-        let (whole, cut, old) = try makeLibrary()
+    func testAutoJSONAndPrune() async throws {
+        let (whole, cut, old) = try await makeLibrary()
         XCTAssertEqual(try feedctl("download", "DB", String(old)).status, 0)
 
         let auto = try feedctl("download", "DB", "--auto", "1", "--prune", "--json")
@@ -140,8 +143,8 @@ final class DownloadCommandTests: XCTestCase {
         _ = cut
     }
 
-    func testUsageErrorsAreOneLine() throws {
-        _ = try makeLibrary()
+    func testUsageErrorsAreOneLine() async throws {
+        _ = try await makeLibrary()
         for arguments in [["download", "DB"], ["download", "DB", "--prune", "1"], ["download", "DB", "--auto", "0"]] {
             let run = try feedctl(arguments)
             XCTAssertNotEqual(run.status, 0, "\(arguments)")

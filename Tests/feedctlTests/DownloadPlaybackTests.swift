@@ -1,21 +1,25 @@
-import FeedIngest
+
+import FeedModel
 import Foundation
+import LibrarySQLite
+import LibraryStore
 import TestSupport
 import XCTest
 
 /// A downloaded item plays from its file: downloaded over HTTP, then the server is stopped,
 /// and the daemon plays the item anyway (its tone reaches the null sink).
 final class DownloadPlaybackTests: DaemonTestCase {
-    func testDownloadedItemPlaysWithTheServerGone() throws {
+    func testDownloadedItemPlaysWithTheServerGone() async throws {
         let server = try TestHTTPServer()
         try FileManager.default.copyItem(at: media.segments, to: server.root.appendingPathComponent("segments.mp3"))
-        let library = try Library(path: world.db)
-        let show = try library.addChannel(platform: .podcast, sourceURL: "", feedURL: server.url("/downloads.xml"),
+        let library = try SQLiteLibrary(path: world.db)
+        let show = try await library.addChannel(platform: .podcast, sourceURL: "", feedURL: server.url("/downloads.xml"),
                                           name: "Tones", now: 1).id
-        _ = try library.ingest(items: [Item(id: "dl-tones", title: "Tones", published: 1,
+        _ = try await library.ingest(items: [Item(id: "dl-tones", title: "Tones", published: 1,
                                             enclosure: Enclosure(url: server.url("/segments.mp3"), type: "audio/mpeg"))],
                                channelID: show, now: 1)
-        let id = try XCTUnwrap(library.feed(filter: FeedFilter(channelID: show), now: 1).first?.id)
+        let first = try await library.feed(filter: FeedFilter(channelID: show), now: 1).first
+        let id = try XCTUnwrap(first?.id)
 
         try succeed("download", String(id))
         let enclosure = server.url("/segments.mp3")

@@ -174,6 +174,54 @@ final class LibraryCLITests: XCTestCase {
         XCTAssertEqual(channel["last_error"] as? String, "\(server.url("/show.xml")): HTTP 404 Not Found")
     }
 
+    /// `channel import` goes through the same pipeline as `channel add` and `sync`: each new
+    /// feed is fetched, parsed and stored with its channel's bookkeeping; a feed that cannot be
+    /// fetched is subscribed anyway, with its error, for later syncs; a known feed is skipped.
+    /// With --no-sync only the subscriptions are recorded.
+    func testImportSubscribesThroughThePipeline() throws {
+        try server.write("other.xml", Self.feed(episodes: 2).replacingOccurrences(of: "CLI Show", with: "Other Show"))
+        XCTAssertEqual(try feedctl(["channel", "add", server.url("/show.xml")]).status, 0)
+        let opml = server.root.appendingPathComponent("subscriptions.opml").path
+        try """
+            <?xml version="1.0"?><opml version="2.0"><body>
+            <outline text="Known" xmlUrl="\(server.url("/show.xml"))"/>
+            <outline text="Outline title" xmlUrl="\(server.url("/other.xml"))" htmlUrl="https://other.example.com/"/>
+            <outline text="Gone" xmlUrl="\(server.url("/status/404"))"/>
+            </body></opml>
+            """.write(toFile: opml, atomically: true, encoding: .utf8)
+
+        let run = try feedctl(["channel", "import", opml])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.text, """
+            imported 2 channels from \(opml) (1 already subscribed)
+            error    3 Gone: \(server.url("/status/404")): HTTP 404 Not Found
+            synced 2: 2 new items, 1 failed
+
+            """)
+        let list = try XCTUnwrap(try feedctl(["channel", "list", "--json"]).json() as? [[String: Any]])
+        let byName = Dictionary(list.map { ($0["name"] as? String ?? "", $0) }, uniquingKeysWith: { a, _ in a })
+        XCTAssertEqual(Set(byName.keys), ["CLI Show", "Other Show", "Gone"], "the feed's title replaces the outline's")
+        XCTAssertEqual(byName["Other Show"]?["items"] as? Int, 2)
+        XCTAssertEqual(byName["Other Show"]?["url"] as? String, "https://other.example.com/")
+        XCTAssertTrue(byName["Other Show"]?["last_error"] is NSNull)
+        XCTAssertNotNil(byName["Other Show"]?["last_synced"] as? Int, "stored with its bookkeeping")
+        XCTAssertEqual(byName["Gone"]?["items"] as? Int, 0)
+        XCTAssertEqual(byName["Gone"]?["last_error"] as? String, "\(server.url("/status/404")): HTTP 404 Not Found")
+
+        // --no-sync: recorded under the outline's title, nothing fetched.
+        let before = try server.stats().log.count
+        try """
+            <?xml version="1.0"?><opml version="2.0"><body>
+            <outline text="Later" xmlUrl="\(server.url("/later.xml"))"/></body></opml>
+            """.write(toFile: opml, atomically: true, encoding: .utf8)
+        let recorded = try feedctl(["channel", "import", "--no-sync", "--json", opml])
+        XCTAssertEqual(recorded.status, 0, recorded.stderr)
+        let channels = try XCTUnwrap(try recorded.json() as? [[String: Any]])
+        XCTAssertEqual(channels.map { $0["name"] as? String }, ["Later"])
+        XCTAssertTrue(channels[0]["last_synced"] is NSNull)
+        XCTAssertEqual(try server.stats().log.count, before, "--no-sync fetches nothing")
+    }
+
     /// On a terminal (util-linux `script` gives the command a pseudo-terminal) sync draws a
     /// progress bar on stderr, clears it, then prints the summary; piped, there is no bar.
     func testSyncDrawsAProgressBarOnlyOnATerminal() throws {

@@ -1,3 +1,4 @@
+import FeedText
 import Foundation
 import TestSupport
 import XCTest

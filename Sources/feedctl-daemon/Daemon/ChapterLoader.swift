@@ -1,17 +1,17 @@
+import FeedModel
+import FeedParsing
 import FeedctlControl
-import FeedIngest
 import Foundation
+import HTTPFetch
+import LibraryStore
 import PlayerCore
 
 /// Finds a library item's Podcasting 2.0 chapters: from the library's cache, else fetched from
 /// the item's chapters URL (then cached). Failures are logged and mean "no podcast chapters":
 /// the embedded ones, if any, stay.
 struct ChapterLoader: Sendable {
-    let library: Library
+    let library: any ChapterCache
 
-    /// Made on first use (a global is initialized lazily, once): libcurl's global init loads
-    /// OpenSSL (~2 MB resident), which playing files and items without a chapters URL never needs.
-    private static let fetcher = Fetcher(concurrency: 2)
 
     /// A chapters file is small; a huge or slow one is not worth waiting for.
     static let maxBytes = 2_000_000
@@ -19,16 +19,18 @@ struct ChapterLoader: Sendable {
 
     func chapters(itemID: Int64) async -> [Chapter]? {
         do {
-            guard let url = try library.chaptersURL(itemID: itemID) else { return nil }
-            if let cached = try library.cachedChapters(itemID: itemID, url: url),
+            guard let url = try await library.chaptersURL(itemID: itemID) else { return nil }
+            if let cached = try await library.cachedChapters(itemID: itemID, url: url),
                let parsed = try? PodcastChapters.parse(cached) {
                 return Self.convert(parsed)
             }
             let request = FetchRequest(url: url, maxBytes: Self.maxBytes, connectTimeout: 10,
                                        totalTimeout: Self.timeout, stallTimeout: 10)
-            let response = try await Self.fetcher.fetch(request)
+            // The process's client, made on first use: playing files and items without a chapters
+            // URL never loads libcurl (its global init loads OpenSSL, ~2 MB resident).
+            let response = try await Fetcher.shared.fetch(request)
             let parsed = try PodcastChapters.parse(response.body)
-            try library.cacheChapters(itemID: itemID, url: url, body: response.body, now: Clock.now())
+            try await library.cacheChapters(itemID: itemID, url: url, body: response.body, now: Clock.now())
             return Self.convert(parsed)
         } catch {
             log("chapters of item \(itemID): \(error)")

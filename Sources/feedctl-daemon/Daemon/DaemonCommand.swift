@@ -1,7 +1,10 @@
-import FeedctlControl
 import ArgumentParser
+import Downloads
 import FeedIngest
+import FeedModel
+import FeedctlControl
 import Foundation
+import LibraryStore
 import PlayerCore
 
 /// `feedctl daemon`: the background player. Listens on the private control socket, plays,
@@ -35,8 +38,8 @@ struct DaemonCommand: AsyncParsableCommand {
             let listener = try UnixListener(path: path)
             let lib = try library.open()
             let quit = DispatchSemaphore(value: 0)
-            let service = PlayerService(library: lib, configuration: PlayerConfiguration(seekStep: seekStep),
-                                        defaultRate: speed)
+            let service = PlayerService(library: lib, downloads: DownloadStore(libraryPath: lib.path),
+                                        configuration: PlayerConfiguration(seekStep: seekStep), defaultRate: speed)
             let server = ControlServer(listener: listener, handler: service, onQuit: { quit.signal() })
             server.start()
             log("feedctl daemon listening on \(path), library \(lib.path)")
@@ -51,6 +54,7 @@ struct DaemonCommand: AsyncParsableCommand {
             poller?.cancel()
             signals.forEach { $0.cancel() }
             service.player.shutdown()   // saves progress
+            await service.flushProgress()
             mpris?.stop()
             server.stop()
             log("feedctl daemon stopped")
@@ -75,12 +79,12 @@ struct DaemonCommand: AsyncParsableCommand {
     /// Polls due channels now and then every `interval` seconds; each channel's own next-poll time
     /// and backoff decide whether it is due. The syncer (and with it libcurl, whose global init
     /// loads OpenSSL: ~2 MB resident) is made when a channel is first due, not at start.
-    static func startPolling(library: Library, every interval: Double) -> Task<Void, Never> {
+    static func startPolling(library: any SyncStore, every interval: Double) -> Task<Void, Never> {
         Task.detached(priority: .background) {
             var syncer: Syncer?
             while !Task.isCancelled {
-                if let due = try? library.dueChannels(now: Clock.now()), !due.isEmpty {
-                    let active = syncer ?? Syncer(library: library)
+                if let due = try? await library.dueChannels(now: Clock.now()), !due.isEmpty {
+                    let active = syncer ?? Syncer(store: library)
                     syncer = active
                     let report = await active.sync(due)
                     log("sync: \(due.count) channels, \(report.newItems) new items, \(report.errors) errors")

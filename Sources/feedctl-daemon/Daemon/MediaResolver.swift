@@ -1,6 +1,9 @@
+import Downloads
+import FeedModel
+import FeedText
 import FeedctlControl
-import FeedIngest
 import Foundation
+import LibraryStore
 import NowPlaying
 import PlayerCore
 import Synchronization
@@ -14,7 +17,9 @@ struct Resolved: Sendable {
 /// Turns a target — a library item id, an http(s) URL or a file the user named — into something
 /// the player can open, with metadata and the saved resume position.
 struct MediaResolver: Sendable {
-    let library: Library
+    let library: any PlayerLibrary
+    /// Where `feedctl download` put episodes: a downloaded item plays its file.
+    let downloads: DownloadStore
     /// Bound on `yt-dlp` resolving a YouTube/Rumble page to an audio URL.
     var ytdlpTimeout: Double = 60
     /// Speed for items without a remembered channel speed (the daemon's `--speed`).
@@ -46,15 +51,15 @@ struct MediaResolver: Sendable {
     }
 
     private func resolveItem(_ id: Int64, fromStart: Bool) async throws -> Resolved {
-        let item = try library.item(id: id)
+        let item = try await library.item(id: id)
         let source: MediaSource
-        if let local = DownloadStore(libraryPath: library.path).completedFile(item: id) {
+        if let local = downloads.completedFile(item: id) {
             // Downloaded by the user (`feedctl download`): the one case a library item plays a local file.
             source = .localFile(local)
         } else if let enclosure = item.enclosureURL {
             // Feed media is untrusted: http(s) only, never a local path.
             source = try MediaSource.parse(enclosure, allowLocalFiles: false)
-        } else if let page = item.url, item.platform == .youtube || item.platform == .rumble {
+        } else if let page = item.url, item.platform.playsThroughPageResolver {
             source = try MediaSource.parse(try await ytdlpAudioURL(page), allowLocalFiles: false)
         } else {
             throw ServiceError("item \(id) has no media to play")
@@ -63,15 +68,15 @@ struct MediaResolver: Sendable {
                                  album: item.channel, length: item.duration.map(Double.init), artURL: item.thumbnail,
                                  url: item.url ?? item.enclosureURL, itemID: id)
         let startAt = fromStart || item.watched ? 0 : Double(item.progress)
-        let rate = try channelRate(item.channelID)
+        let rate = try await channelRate(item.channelID)
         return Resolved(request: PlayRequest(itemKey: Self.itemKey(id), source: source, metadata: meta, startAt: startAt,
                                              rate: rate),
                         entry: QueueEntry(target: String(id), title: item.title, itemID: id))
     }
 
     /// The channel's remembered speed, else the daemon's default.
-    func channelRate(_ channelID: Int64) throws -> Double {
-        try library.channel(id: channelID).speed.map(Player.normalizedRate) ?? defaultRate
+    func channelRate(_ channelID: Int64) async throws -> Double {
+        try await library.channel(id: channelID).speed.map(Player.normalizedRate) ?? defaultRate
     }
 
     /// `yt-dlp -f bestaudio -g URL`: the direct audio URL of a YouTube or Rumble video.
@@ -114,30 +119,50 @@ func findExecutable(_ name: String) -> String? {
 /// Writes listening progress to the library: the resume position, and "watched" plus a history
 /// entry when an item is heard to its end. Only library items have a place to go.
 final class LibraryProgressSink: ProgressSink, @unchecked Sendable {
-    let library: Library
+    let library: any PlayerLibrary
     /// Set once by the service before playback starts.
     nonisolated(unsafe) var onEnded: (@Sendable (String, PlayerError?) -> Void)?
 
     private let saves = Mutex(0)
+    /// One writer task, so the library sees saves in the order the player made them.
+    private let writes: AsyncStream<@Sendable () async -> Void>.Continuation
 
-    init(library: Library) { self.library = library }
+    init(library: any PlayerLibrary) {
+        self.library = library
+        let (stream, writes) = AsyncStream.makeStream(of: (@Sendable () async -> Void).self)
+        self.writes = writes
+        Task.detached { for await write in stream { await write() } }
+    }
 
     /// How many saves have completed: the service waits on it after pause and stop.
     var saveCount: Int { saves.withLock { $0 } }
 
+    /// Returns once every write queued so far reached the library.
+    func flush() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            writes.yield { done.resume() }
+        }
+    }
+
     func saveProgress(itemKey: String, position: Double, duration: Double?) {
-        defer { saves.withLock { $0 += 1 } }
-        guard let id = MediaResolver.itemID(fromKey: itemKey) else { return }
-        do { try library.setProgress(id, seconds: Int(position.rounded(.down)), now: Clock.now()) }
-        catch { log("saving progress of item \(id): \(error)") }
+        let library = self.library
+        writes.yield { [self] in
+            defer { saves.withLock { $0 += 1 } }
+            guard let id = MediaResolver.itemID(fromKey: itemKey) else { return }
+            do { try await library.setProgress(id, seconds: Int(position.rounded(.down)), now: Clock.now()) }
+            catch { log("saving progress of item \(id): \(error)") }
+        }
     }
 
     func itemFinished(itemKey: String) {
-        guard let id = MediaResolver.itemID(fromKey: itemKey) else { return }
-        do {
-            try library.setWatched([id], watched: true, now: Clock.now())
-            _ = try library.appendHistory(item: id, now: Clock.now())
-        } catch { log("marking item \(id) watched: \(error)") }
+        let library = self.library
+        writes.yield {
+            guard let id = MediaResolver.itemID(fromKey: itemKey) else { return }
+            do {
+                try await library.setWatched([id], watched: true, now: Clock.now())
+                try await library.appendHistory(item: id, now: Clock.now())
+            } catch { log("marking item \(id) watched: \(error)") }
+        }
     }
 
     func playbackEnded(itemKey: String, error: PlayerError?) {

@@ -1,6 +1,7 @@
+import Downloads
 import FeedctlControl
-import FeedIngest
 import Foundation
+import LibraryStore
 import NowPlaying
 import PlayerCore
 
@@ -9,7 +10,7 @@ import PlayerCore
 /// the library. The player and the library do the work; this only connects them.
 actor PlayerService: ControlHandler {
     let player: Player
-    let library: Library
+    let library: any PlayerLibrary
     private let resolver: MediaResolver
     private let progress: LibraryProgressSink
     private let chapterLoader: ChapterLoader
@@ -24,9 +25,10 @@ actor PlayerService: ControlHandler {
     /// Bumped by every play and stop: a `play` still waiting for its outcome learns it was replaced.
     private var generation = 0
 
-    init(library: Library, configuration: PlayerConfiguration = PlayerConfiguration(), defaultRate: Double = 1) {
+    init(library: any PlayerLibrary, downloads: DownloadStore, configuration: PlayerConfiguration = PlayerConfiguration(),
+         defaultRate: Double = 1) {
         self.library = library
-        var resolver = MediaResolver(library: library)
+        var resolver = MediaResolver(library: library, downloads: downloads)
         resolver.defaultRate = Player.normalizedRate(defaultRate)
         self.resolver = resolver
         self.chapterLoader = ChapterLoader(library: library)
@@ -122,6 +124,9 @@ actor PlayerService: ControlHandler {
         if request.cmd.hasPrefix("queue") { response.queue = queue.map(\.entry) }
         return response
     }
+
+    /// Returns once every progress save so far reached the library (at shutdown).
+    func flushProgress() async { await progress.flush() }
 
     func events() async -> AsyncStream<ControlEvent> {
         let source = player.nowPlaying.events()
@@ -325,8 +330,8 @@ actor PlayerService: ControlHandler {
         await settle { $0.rate == rate }
         var message = "speed \(RateText.format(rate))×"
         if let key = player.snapshot.itemKey, let id = MediaResolver.itemID(fromKey: key) {
-            let item = try library.item(id: id)
-            try library.setSpeed(channelID: item.channelID, rate)
+            let item = try await library.item(id: id)
+            try await library.setSpeed(channelID: item.channelID, rate)
             message += " (remembered for \(item.channel))"
         }
         return message

@@ -1,0 +1,33 @@
+import FeedModel
+import FeedParsing
+import LibraryStore
+
+/// Subscriptions to and from OPML (newsboat, gPodder, AntennaPod exchange them so).
+public enum OPMLSubscriptions {
+    /// Every channel as an OPML outline: its name, feed URL, and its page when that differs.
+    public static func feeds(of store: any ChannelStore) async throws(LibraryError) -> [OPMLFeed] {
+        try await store.allChannels().map { channel in
+            OPMLFeed(title: channel.name.isEmpty ? channel.feedURL : channel.name, xmlURL: channel.feedURL,
+                     htmlURL: channel.sourceURL == channel.feedURL ? nil : channel.sourceURL)
+        }
+    }
+
+    /// The library's subscriptions as an OPML 2.0 document.
+    public static func export(_ store: any ChannelStore, now: Int64) async throws(LibraryError) -> String {
+        OPML.export(try await feeds(of: store), dateCreated: now)
+    }
+
+    /// The channels an import subscribes: the outlines whose feed the library does not have yet,
+    /// named by their outline until their feed names them. `known` counts the others.
+    public static func newChannels(_ feeds: [OPMLFeed], in store: any ChannelStore) async throws(LibraryError)
+        -> (channels: [NewChannel], known: Int) {
+        var channels: [NewChannel] = []
+        var known = 0
+        for feed in feeds {
+            if try await store.channel(feedURL: feed.xmlURL) != nil { known += 1; continue }
+            channels.append(NewChannel(platform: Platform(guessingFrom: feed.xmlURL), sourceURL: feed.htmlURL ?? feed.xmlURL,
+                                       feedURL: feed.xmlURL, name: feed.title))
+        }
+        return (channels, known)
+    }
+}

@@ -1,0 +1,115 @@
+import FeedModel
+import FeedParsing
+import HTTPFetch
+import LibraryStore
+
+/// `feedctl channel add`: turns what a person pastes (a podcast feed, any form of YouTube URL,
+/// a Rumble channel) into a subscribed channel with its items, fetching once. The feed goes
+/// through the `Syncer`'s pipeline; only finding it (resolving a YouTube page, following a blog's
+/// feed link) is particular to subscribing.
+public final class Subscriber: Sendable {
+    public let syncer: Syncer
+    /// Where YouTube's pages and feeds live; tests point it at a local server.
+    let youTubeOrigin: String
+
+    public init(syncer: Syncer, youTubeOrigin: String = "https://www.youtube.com") {
+        self.syncer = syncer
+        self.youTubeOrigin = youTubeOrigin
+    }
+
+    public struct Added: Sendable, Equatable {
+        public var channel: ChannelSummary
+        public var newItems: Int
+    }
+
+    /// Subscribes to `url`. With `includeShorts`, a YouTube channel's Shorts playlist is subscribed
+    /// too (as its own channel), so shorts are known as such.
+    public func add(_ url: String, includeShorts: Bool = false, now: Int64 = Clock.now()) async throws(SyncError) -> [Added] {
+        guard let target = SubscriptionURL.classify(url) else {
+            throw SyncError(url: url, reason: "not an http(s) URL")
+        }
+        switch target {
+        case .feed(let feedURL), .rumbleChannel(let feedURL):
+            return try await subscribe(feedURL: feedURL, source: url, includeShorts: includeShorts, now: now)
+        case .youtubeChannel(let id):
+            return try await subscribeYouTube(channelID: id, source: url, includeShorts: includeShorts, now: now)
+        case .youtubePlaylist(let id):
+            return [try await subscribeOne(feedURL: youTube(YouTubeFeeds.playlistFeedURL(id)), source: url, now: now)]
+        case .youtubePage(let pageURL):
+            let page = try await syncer.fetch(youTube(pageURL))
+            guard let id = YouTubePage.channelID(fromHTML: page.body) else {
+                throw SyncError(url: url, reason: "no YouTube channel id found on the page")
+            }
+            return try await subscribeYouTube(channelID: id, source: url, includeShorts: includeShorts, now: now)
+        }
+    }
+
+    /// A URL that turned out to be HTML gets a second chance: a YouTube page names its channel,
+    /// a blog links its feed (`<link rel="alternate" type="application/rss+xml">`).
+    private func subscribe(feedURL: String, source: String, includeShorts: Bool, now: Int64) async throws(SyncError) -> [Added] {
+        let response = try await syncer.fetch(feedURL)
+        do {
+            return [try await store(response, feedURL: feedURL, source: source, now: now)]
+        } catch let error where DocumentSniffer.isHTML(response.body) {
+            if let id = YouTubePage.channelID(fromHTML: response.body) {
+                return try await subscribeYouTube(channelID: id, source: source, includeShorts: includeShorts, now: now)
+            }
+            if let alternate = FeedDiscovery.alternateFeedURL(inHTML: response.body, documentURL: response.finalURL),
+               alternate != feedURL {
+                return [try await subscribeOne(feedURL: alternate, source: source, now: now)]
+            }
+            throw error
+        }
+    }
+
+    private func subscribeYouTube(channelID: String, source: String, includeShorts: Bool, now: Int64) async throws(SyncError) -> [Added] {
+        var added = [try await subscribeOne(feedURL: youTube(YouTubeFeeds.channelFeedURL(channelID)), source: source, now: now)]
+        if includeShorts {
+            let shorts = youTube(YouTubeFeeds.playlistFeedURL(YouTubeFeeds.shortsPlaylistID(forChannel: channelID)))
+            if let response = try await fetchShorts(shorts) {
+                added.append(try await store(response, feedURL: shorts, source: source, now: now))
+            }
+        }
+        return added
+    }
+
+    private func subscribeOne(feedURL: String, source: String, now: Int64) async throws(SyncError) -> Added {
+        try await store(try await syncer.fetch(feedURL), feedURL: feedURL, source: source, now: now)
+    }
+
+    /// Parses a fetched feed and stores the channel, its items and its bookkeeping in one
+    /// transaction (the `Syncer`'s `Poll`).
+    private func store(_ response: FetchResponse, feedURL: String, source: String, now: Int64) async throws(SyncError) -> Added {
+        let feed = try syncer.parse(response)
+        let stored = response.permanentRedirect ? response.finalURL : feedURL
+        let channel = NewChannel(platform: Platform(feed.kind), sourceURL: source, feedURL: stored,
+                                 name: ChannelName.forNewChannel(feedTitle: feed.title, feedURL: stored), image: feed.image)
+        let validators = Validators(etag: response.etag, lastModified: response.lastModified, bodyHash: BodyHash.of(response.body))
+        let poll = Poll(subject: .subscription(channel), outcome: .changed(validators, feed), pollInterval: syncer.pollInterval)
+        let store = syncer.store
+        do throws(LibraryError) {
+            let applied = try await store.apply([poll], now: now)[0].get()
+            return Added(channel: try await store.channelSummary(id: applied.channelID), newItems: applied.ingest.new)
+        } catch {
+            throw SyncError(url: feedURL, reason: error.description)
+        }
+    }
+
+    /// A channel that never posted a Short has no Shorts playlist: YouTube answers 404, and
+    /// that is nil rather than an error.
+    private func fetchShorts(_ url: String) async throws(SyncError) -> FetchResponse? {
+        do {
+            return try await syncer.fetcher.fetch(syncer.limits.request(url))
+        } catch where error.kind == .http(status: 404) {
+            return nil
+        } catch {
+            throw SyncError(error)
+        }
+    }
+
+    private func youTube(_ url: String) -> String {
+        let origin = "https://www.youtube.com"
+        guard youTubeOrigin != origin, url.hasPrefix(origin) else { return url }
+        return youTubeOrigin + url.dropFirst(origin.count)
+    }
+}

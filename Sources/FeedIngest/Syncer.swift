@@ -1,0 +1,222 @@
+import FeedModel
+import FeedParsing
+import HTTPFetch
+import LibraryStore
+
+/// The ingest pipeline: fetch (conditional GET, an unchanged body detected by its hash, a
+/// permanent redirect remembered) → parse → one store transaction with each channel's
+/// bookkeeping. `sync`, `channel add` (`Subscriber`), OPML import and the daemon's poller all go
+/// through it. Every failure stays with its own channel (recorded with its backoff; its items are
+/// never touched).
+public final class Syncer: Sendable {
+    public let store: any SyncStore
+    public let fetcher: Fetcher
+    /// Seconds between polls of a healthy channel.
+    public let pollInterval: Int64
+    /// Timeouts and size cap of every poll (the parser gets the same cap).
+    public let limits: SyncLimits
+
+    public init(store: any SyncStore, fetcher: Fetcher = .shared, pollInterval: Int64 = SyncPolicy.defaultPollInterval,
+                limits: SyncLimits = SyncLimits()) {
+        self.store = store
+        self.fetcher = fetcher
+        self.pollInterval = pollInterval
+        self.limits = limits
+    }
+
+    /// Polls stored per transaction: one commit per feed rewrote the same index pages again and again.
+    static let batchSize = 16
+
+    /// Syncs `channels` concurrently: the fetcher bounds the transfers, bodies are parsed as they
+    /// arrive, and this task alone writes, in batches, so parsing never waits for the database.
+    /// `progress` is called as each channel is stored. Results come back in the order of `channels`.
+    public func sync(_ channels: [Channel], now: Int64 = Clock.now(),
+                     progress: @escaping @Sendable (_ result: ChannelSyncResult, _ done: Int, _ total: Int) -> Void = { _, _, _ in }) async -> SyncReport {
+        await run(channels.map(Target.init(channel:)), now: now, progress: progress)
+    }
+
+    /// One channel's poll. Never throws: the outcome, error included, is in the result and the library.
+    public func sync(_ channel: Channel, now: Int64 = Clock.now()) async -> ChannelSyncResult {
+        await run([Target(channel: channel)], now: now, progress: { _, _, _ in }).channels[0]
+    }
+
+    /// Subscribes to feeds (an OPML import): each is fetched, parsed and stored as `channel add`
+    /// would, except that a feed that cannot be fetched is subscribed anyway, with its error
+    /// recorded, to be retried by later syncs. Without `fetch`, only the subscriptions are recorded.
+    public func subscribe(_ feeds: [NewChannel], fetch: Bool = true, now: Int64 = Clock.now(),
+                          progress: @escaping @Sendable (_ result: ChannelSyncResult, _ done: Int, _ total: Int) -> Void = { _, _, _ in }) async -> SyncReport {
+        let targets = feeds.map { Target(subject: .subscription($0), name: $0.name, feedURL: $0.feedURL) }
+        guard fetch else {
+            let results = await store.apply(targets.map { Poll(subject: $0.subject, outcome: .notFetched, pollInterval: pollInterval) }, now: now)
+            return SyncReport(channels: zip(targets, results).map { target, result in
+                var entry = ChannelSyncResult(id: 0, name: target.name, status: .unchanged, newItems: 0, error: nil, seconds: 0)
+                switch result {
+                case .success(let applied): entry.id = applied.channelID
+                case .failure(let error): (entry.status, entry.error) = (.error, "\(target.feedURL): \(error.description)")
+                }
+                return entry
+            })
+        }
+        return await run(targets, now: now, progress: progress)
+    }
+
+    /// What is polled: a channel the library has, or a subscription being made.
+    struct Target: Sendable {
+        var subject: Poll.Subject
+        var name: String
+        var feedURL: String
+        var etag: String?
+        var lastModified: String?
+        var bodyHash: String?
+
+        init(subject: Poll.Subject, name: String, feedURL: String) {
+            self.subject = subject; self.name = name; self.feedURL = feedURL
+        }
+
+        init(channel: Channel) {
+            self.init(subject: .channel(id: channel.id), name: channel.name, feedURL: channel.feedURL)
+            (etag, lastModified, bodyHash) = (channel.etag, channel.lastModified, channel.bodyHash)
+        }
+    }
+
+    private func run(_ targets: [Target], now: Int64,
+                     progress: @escaping @Sendable (ChannelSyncResult, Int, Int) -> Void) async -> SyncReport {
+        var results = [ChannelSyncResult?](repeating: nil, count: targets.count)
+        await withTaskGroup(of: (index: Int, outcome: Poll.Outcome, started: Double).self) { group in
+            for (index, target) in targets.enumerated() {
+                group.addTask {
+                    let started = Clock.monotonic()
+                    return (index, await self.poll(target), started)
+                }
+            }
+            var pending: [(index: Int, outcome: Poll.Outcome, started: Double)] = []
+            var done = 0
+            for await entry in group {
+                pending.append(entry)
+                guard pending.count >= Self.batchSize || done + pending.count == targets.count else { continue }
+                let polls = pending.map { Poll(subject: Self.subject(targets[$0.index].subject, $0.outcome), outcome: $0.outcome,
+                                               pollInterval: pollInterval) }
+                let applied = await store.apply(polls, now: now)
+                for (entry, stored) in zip(pending, applied) {
+                    let result = Self.result(targets[entry.index], entry.outcome, stored, started: entry.started)
+                    results[entry.index] = result
+                    done += 1
+                    progress(result, done, targets.count)
+                }
+                pending.removeAll()
+            }
+        }
+        return SyncReport(channels: results.compactMap { $0 })
+    }
+
+    /// A new subscription's platform is guessed from its URL until its feed was read
+    /// (`Platform(guessingFrom:)`); then the feed's kind decides (`Platform(_:)`).
+    private static func subject(_ subject: Poll.Subject, _ outcome: Poll.Outcome) -> Poll.Subject {
+        guard case .subscription(var channel) = subject, case .changed(_, let feed) = outcome else { return subject }
+        channel.platform = Platform(feed.kind)
+        return .subscription(channel)
+    }
+
+    /// What one poll came to, for the report.
+    private static func result(_ target: Target, _ outcome: Poll.Outcome, _ stored: Result<PollApplied, LibraryError>,
+                               started: Double) -> ChannelSyncResult {
+        var result = ChannelSyncResult(id: 0, name: target.name, status: .unchanged, newItems: 0, error: nil, seconds: 0)
+        if case .channel(let id) = target.subject { result.id = id }
+        switch stored {
+        case .success(let applied):
+            result.id = applied.channelID
+            switch outcome {
+            case .failed(let message, _): (result.status, result.error) = (.error, message)
+            case .changed: (result.status, result.newItems) = (.updated, applied.ingest.new)
+            case .unchanged, .notFetched: break
+            }
+        case .failure(let error):
+            (result.status, result.error) = (.error, "\(target.feedURL): \(error.description)")
+        }
+        result.seconds = Clock.monotonic() - started
+        return result
+    }
+
+    /// Fetches and parses one target, writing nothing.
+    private func poll(_ target: Target) async -> Poll.Outcome {
+        do throws(SyncError) {
+            let response: FetchResponse
+            do {
+                response = try await fetcher.fetch(limits.request(target.feedURL, etag: target.etag, lastModified: target.lastModified))
+            } catch {
+                throw SyncError(error)
+            }
+            var validators = Validators(etag: response.etag, lastModified: response.lastModified)
+            if response.permanentRedirect, response.finalURL != target.feedURL { validators.movedTo = response.finalURL }
+            if response.notModified { return .unchanged(validators) }
+            validators.bodyHash = BodyHash.of(response.body)
+            if validators.bodyHash == target.bodyHash { return .unchanged(validators) }
+            return .changed(validators, try parse(response))
+        } catch {
+            return .failed(message: error.description, retryAfter: error.retryAfter)
+        }
+    }
+
+    /// Parses a fetched body as a feed, with the response's URL and charset and the sync's size cap.
+    func parse(_ response: FetchResponse) throws(SyncError) -> Feed {
+        do {
+            return try FeedParser.parse(response.body, options: ParseOptions(documentURL: response.finalURL, httpCharset: response.charset,
+                                                                              maxBytes: limits.maxBytes))
+        } catch {
+            throw SyncError(url: response.finalURL, reason: error.description)
+        }
+    }
+
+    /// Fetches `url` within the sync's limits.
+    func fetch(_ url: String) async throws(SyncError) -> FetchResponse {
+        do {
+            return try await fetcher.fetch(limits.request(url))
+        } catch {
+            throw SyncError(error)
+        }
+    }
+}
+
+/// A feed that could not be fetched or used, e.g. an HTML page where a feed was expected.
+/// `description` is one line: the URL, then why.
+public struct SyncError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var url: String
+    public var reason: String
+    /// From the server's Retry-After, as seconds from now.
+    public var retryAfter: Int64?
+    public var description: String { "\(url): \(reason)" }
+
+    init(url: String, reason: String, retryAfter: Int64? = nil) {
+        self.url = url
+        self.reason = reason
+        self.retryAfter = retryAfter
+    }
+
+    init(_ error: FetchError) {
+        self.init(url: error.url, reason: error.reason, retryAfter: error.retryAfter.map(Int64.init))
+    }
+
+}
+
+/// Hash of a response body, to skip parsing an unchanged 200 (servers without validators).
+enum BodyHash {
+    static func of(_ bytes: [UInt8]) -> String {
+        // Two independent 64-bit FNV-1a-style lanes over 8-byte words (a byte at a time was a
+        // visible share of a cold sync): a collision would need to hit both, at the same length.
+        var a: UInt64 = 0xcbf2_9ce4_8422_2325, b: UInt64 = 0x8422_2325_cbf2_9ce4
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset + 8 <= raw.count {
+                let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                a = (a ^ word) &* 0x100_0000_01b3
+                b = (b ^ word.byteSwapped) &* 0x0000_0100_0000_0233
+                offset += 8
+            }
+            for byte in raw[offset...] {
+                a = (a ^ UInt64(byte)) &* 0x100_0000_01b3
+                b = (b ^ UInt64(byte)) &* 0x0000_0100_0000_0233
+            }
+        }
+        return String(a, radix: 16) + "-" + String(b, radix: 16) + "-" + String(bytes.count)
+    }
+}

@@ -1,0 +1,37 @@
+/// Where a channel's feed comes from.
+public enum Platform: String, Sendable, Codable, CaseIterable {
+    case youtube, rumble, podcast
+
+    /// The platform of a parsed feed, decided here only: YouTube and Rumble by source;
+    /// everything else (podcasts, Atom and RSS blogs) is a podcast/feed channel.
+    public init(_ kind: Feed.Kind) {
+        switch kind {
+        case .youtube: self = .youtube
+        case .rumble: self = .rumble
+        case .podcast, .atom, .rss: self = .podcast
+        }
+    }
+
+    /// Items of this platform play from a web page that yt-dlp resolves to audio (they carry no
+    /// enclosure); podcast items play their enclosure.
+    public var playsThroughPageResolver: Bool { self == .youtube || self == .rumble }
+}
+
+extension Platform {
+    /// A feed URL's platform before anything is fetched (an OPML import that does not sync):
+    /// YouTube's and Rumble's hosts, else a podcast/feed. Once fetched, `init(_ kind:)` decides.
+    public init(guessingFrom url: String) {
+        let host = Self.host(of: url)
+        if host == "youtube.com" || host.hasSuffix(".youtube.com") { self = .youtube }
+        else if host == "rumble.com" || host.hasSuffix(".rumble.com") { self = .rumble }
+        else { self = .podcast }
+    }
+
+    /// The lowercased host of an absolute URL (`https://user@Www.YouTube.com:443/x` → `www.youtube.com`).
+    private static func host(of url: String) -> String {
+        guard let scheme = url.range(of: "://") else { return "" }
+        let authority = url[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let hostAndPort = authority.split(separator: "@", omittingEmptySubsequences: false).last ?? authority
+        return hostAndPort.prefix { $0 != ":" }.lowercased()
+    }
+}

@@ -1,0 +1,105 @@
+import FeedText
+
+// The product's rules, each stated once. Everything else — Swift and SQL — reads them from here.
+
+/// What `feed --mode short-form` shows: items of at most `maxDuration` seconds, or flagged short
+/// by their source (YouTube `/shorts/` links and Shorts playlists, Rumble shorts).
+public enum ShortForm {
+    /// Longest duration, in seconds, that counts as short-form.
+    public static let maxDuration = 180
+
+    public static func isShort(duration: Int?, flagged: Bool) -> Bool {
+        flagged || (duration.map { $0 <= maxDuration } ?? false)
+    }
+}
+
+/// Playback speed: the range people can choose, its step, and how a speed is written.
+public enum PlaybackSpeed {
+    public static let range: ClosedRange<Double> = 0.5...3.0
+    public static let step = 0.05
+
+    /// `value` clamped to `range` and rounded to a `step` multiple; 1 when not a number.
+    public static func normalized(_ value: Double) -> Double {
+        guard value.isFinite else { return 1 }
+        let clamped = min(range.upperBound, max(range.lowerBound, value))
+        // Through hundredths so 1.15 is 1.15, not 1.1500000000000001.
+        return ((clamped / step).rounded() * step * 100).rounded() / 100
+    }
+
+    /// As people read it: `1.0`, `1.5`, `1.25`.
+    public static func text(_ rate: Double) -> String {
+        guard rate.isFinite else { return "\(rate)" }
+        let hundredths = Int((rate * 100).rounded())
+        let whole = hundredths / 100, fraction = hundredths % 100
+        if fraction == 0 { return "\(whole).0" }
+        return fraction % 10 == 0 ? "\(whole).\(fraction / 10)" : "\(whole).\(fraction < 10 ? "0" : "")\(fraction)"
+    }
+}
+
+/// Bounds on what a feed may cost.
+public enum FeedLimits {
+    /// The largest feed document fetched or parsed (counted after decompression).
+    public static let maxBytes = 50_000_000
+}
+
+/// Catch-up: what you missed. Read this first when asking "why is this item not in catch-up?":
+/// - in-progress items come first (`WatchState.inProgress`, most recently played first);
+/// - then untouched items (`WatchState.untouched`) published in the last `defaultDays` days
+///   (`--days`): an item without a publish date is never "missed" (the parser leaves a date it
+///   cannot read empty, never "now");
+/// - an item stops being missed once it is in progress or watched; the player marks it watched
+///   when `WatchRule.isHeard` holds.
+public enum CatchUp {
+    public static let defaultDays = 14
+}
+
+/// Where an item stands for its listener. The store keeps it per item; the raw values are what
+/// the store writes (the SQL of the `items.state` column is generated from them).
+public enum WatchState: Int, Sendable, CaseIterable {
+    case untouched = 0
+    case inProgress = 1
+    case watched = 2
+}
+
+/// When an item counts as heard (marked watched, added to history): played to its end, or
+/// ≥ 95 % with under 2 minutes left (outros and ads are skipped by many).
+public enum WatchRule {
+    public static let heardFraction = 0.95
+    public static let heardRemaining = 120.0
+
+    public static func isHeard(position: Double, duration: Double?) -> Bool {
+        guard let duration, duration > 0 else { return false }
+        return position >= duration - 0.5 || (position >= heardFraction * duration && duration - position < heardRemaining)
+    }
+}
+
+/// A channel's name: the feed's own title, trimmed; a feed without one keeps the name it has, or
+/// is named after its feed URL when new.
+public enum ChannelName {
+    /// The name a feed gives itself, or nil when its title is blank.
+    public static func fromFeed(title: String) -> String? {
+        let trimmed = title.trimmingWhitespace()
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
+    /// The name of a channel being added.
+    public static func forNewChannel(feedTitle: String, feedURL: String) -> String {
+        fromFeed(title: feedTitle) ?? feedURL
+    }
+}
+
+/// When to poll a channel again.
+public enum SyncPolicy {
+    public static let defaultPollInterval: Int64 = 3600
+    public static let maxBackoff: Int64 = 86_400
+
+    /// Seconds to wait after the `consecutiveErrors`-th failure in a row: the poll interval doubled
+    /// per failure after the first, at least the server's Retry-After, never more than a day.
+    public static func backoff(consecutiveErrors: Int, pollInterval: Int64, retryAfter: Int64?) -> Int64 {
+        let base = max(pollInterval, 1)
+        let doublings = min(max(consecutiveErrors - 1, 0), 32)
+        let (scaled, overflow) = base.multipliedReportingOverflow(by: Int64(1) << doublings)
+        let exponential = overflow ? maxBackoff : scaled
+        return min(max(exponential, retryAfter ?? 0), maxBackoff)
+    }
+}

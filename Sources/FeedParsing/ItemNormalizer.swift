@@ -1,0 +1,125 @@
+import FeedModel
+import FeedText
+
+/// The cross-format work, done once per finished item and once per channel: URLs resolved
+/// (xml:base, document URL, podcast schemes), identity, dates, durations and text cleanup.
+enum ItemNormalizer {
+    /// `shortsFeed` is asked only for YouTube items.
+    static func item(from r: RawItem, shortsFeed: @autoclosure () -> Bool) -> Item {
+        func url(_ s: String?) -> String? { nonEmpty(s.map { URLs.resolve($0, against: r.base) }) }
+
+        // Every field is computed into a constant and the item is built once at the end: filling
+        // a default `Item()` field by field made the optimizer copy and destroy the whole item
+        // (~15 strings, a retain or release each) twice per item.
+        let guid = nonEmpty(r.guid?.trimmingWhitespace())
+        let rawTitle = r.title.flatMap(nonBlank) ?? r.mediaTitle
+        let title = (r.titleIsHTML ? rawTitle.flatMap(TextCleaner.plainText(fromHTML:)) : rawTitle.flatMap(TextCleaner.collapse)) ?? ""
+        // Dates, durations and numbers were read as their elements ended (`RawItem.apply`).
+        let published = r.published.seen ? r.published.value : (r.isAtom ? r.updated.value : nil)
+        let updated = r.updated.value
+        let duration = r.duration.value
+        // Chained rather than `[a, b, c].lazy.compactMap`: no array per item.
+        let author = r.itunesAuthor.flatMap(TextCleaner.collapse) ?? r.dcCreator.flatMap(TextCleaner.collapse)
+            ?? r.author.flatMap(TextCleaner.collapse)
+        let description = r.description.flatMap(TextCleaner.plainText(fromHTML:)) ?? r.summary.flatMap(TextCleaner.plainText(fromHTML:))
+            ?? r.content.flatMap(TextCleaner.plainText(fromHTML:)) ?? r.mediaDescription.flatMap(TextCleaner.plainText(fromHTML:))
+        let thumbnail = url(r.thumbnail) ?? url(r.itunesImage)
+        let episode = r.episode.value ?? r.podcastEpisode.value
+        let season = r.season.value ?? r.podcastSeason.value
+        let episodeType = nonEmpty(r.episodeType?.trimmingWhitespace().lowercased())
+        let explicit = r.explicit.flatMap(explicit)
+        let chaptersURL = url(r.chaptersURL)
+        let transcriptURL = url(r.transcriptURL)
+        let persons = r.persons.isEmpty ? [] : r.persons.map { p in
+            Person(name: p.name, role: nonEmpty(p.role?.trimmingWhitespace()), href: url(p.href), image: url(p.image))
+        }
+        let funding = r.funding.isEmpty ? [] : r.funding.compactMap { l in url(l.url).map { Link(url: $0, title: l.title) } }
+        let views = r.views.flatMap { Int64($0.trimmingWhitespace()) }
+
+        let id: String
+        let page: String?
+        let enclosure: Enclosure?
+        let isShort: Bool
+        if let videoID = nonEmpty(r.videoID?.trimmingWhitespace()) ?? youTubeID(fromAtomID: guid) {
+            // YouTube: the video id is the identity; the page is the watch or shorts URL.
+            id = videoID
+            let watch = url(r.link) ?? "https://www.youtube.com/watch?v=\(videoID)"
+            page = watch
+            enclosure = nil
+            isShort = shortsFeed() || watch.containsBytes("/shorts/")
+        } else {
+            if let encURL = url(r.enclosureURL) {
+                enclosure = Enclosure(url: encURL, type: nonEmpty(r.enclosureType?.trimmingWhitespace()),
+                                      length: length(r.enclosureLength))
+            } else if let media = r.mediaContent, let mediaURL = url(media.url) {
+                enclosure = Enclosure(url: mediaURL, type: nonEmpty(media.type), length: length(media.length))
+            } else {
+                enclosure = nil
+            }
+            // The web page: the link, else a guid that is a permalink.
+            if let link = url(r.link) {
+                page = link
+            } else if let guid, r.guidIsPermaLink || r.isAtom, URLs.isHTTP(guid) {
+                page = URLs.resolve(guid, against: r.base)
+            } else {
+                page = nil
+            }
+            isShort = page?.containsBytes("/shorts/") == true
+            id = ItemIdentity.fallback(guid: guid, enclosureURL: enclosure?.url, link: page,
+                                       title: title, published: published)
+        }
+        return Item(id: id, guid: guid, title: title, url: page, published: published, updated: updated,
+                    duration: duration, enclosure: enclosure, thumbnail: thumbnail, author: author,
+                    description: description, views: views, isShort: isShort, episode: episode, season: season,
+                    episodeType: episodeType, explicit: explicit, chaptersURL: chaptersURL,
+                    transcriptURL: transcriptURL, persons: persons, funding: funding)
+    }
+
+    static func feed(from c: RawChannel, kind: Feed.Kind) -> Feed {
+        func url(_ s: String?) -> String? { nonEmpty(s.map { URLs.resolve($0, against: c.base) }) }
+        var feed = Feed(kind: kind)
+        feed.title = c.title.flatMap(TextCleaner.plainText(fromHTML:)) ?? ""
+        feed.link = url(c.link)
+        feed.description = (c.description ?? c.itunesSummary).flatMap(TextCleaner.plainText(fromHTML:))
+        feed.author = (c.itunesAuthor ?? c.author).flatMap(TextCleaner.collapse)
+        feed.image = url(c.itunesImage) ?? url(c.image)
+        feed.language = nonEmpty(c.language?.trimmingWhitespace())
+        feed.selfURL = url(c.selfURL)
+        feed.funding = c.funding.compactMap { l in url(l.url).map { Link(url: $0, title: l.title) } }
+        if kind == .youtube {
+            // The feed-level yt:channelId lacks the `UC` prefix the entries carry.
+            if let id = nonEmpty(c.entryChannelID?.trimmingWhitespace()) {
+                feed.channelID = id
+            } else if let id = nonEmpty(c.ytChannelID?.trimmingWhitespace()) {
+                feed.channelID = id.hasPrefix("UC") ? id : "UC" + id
+            }
+        }
+        return feed
+    }
+
+    static func nonEmpty(_ s: String?) -> String? {
+        guard let s, !s.isEmpty else { return nil }
+        return s
+    }
+
+    private static func nonBlank(_ s: String) -> String? { s.trimmingWhitespace().isEmpty ? nil : s }
+
+    /// Bytes; missing, zero, negative or garbage is nil.
+    private static func length(_ s: String?) -> Int64? {
+        guard let n = s.flatMap({ Int64($0.trimmingWhitespace()) }), n > 0 else { return nil }
+        return n
+    }
+
+    private static func explicit(_ s: String) -> Bool? {
+        let word = s.trimmingWhitespace()
+        if word.isASCIICaseless("yes") || word.isASCIICaseless("true") || word.isASCIICaseless("explicit") { return true }
+        if word.isASCIICaseless("no") || word.isASCIICaseless("false") || word.isASCIICaseless("clean") { return false }
+        return nil
+    }
+
+    /// `yt:video:ID` (the entry's Atom id) → `ID`.
+    private static func youTubeID(fromAtomID id: String?) -> String? {
+        guard let id, id.hasPrefix("yt:video:") else { return nil }
+        return nonEmpty(String(id.dropFirst("yt:video:".count)))
+    }
+}

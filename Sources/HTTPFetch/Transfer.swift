@@ -1,0 +1,323 @@
+import CCurl
+import FeedText
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One request in flight: its libcurl easy handle, the bytes received, the redirects followed.
+/// Lives on the fetch loop's thread only; libcurl calls back into it from `curl_multi_perform`
+/// on that same thread.
+///
+/// Redirects are followed here, not by libcurl (`CURLOPT_FOLLOWLOCATION` off): each hop is a
+/// fresh run of the same handle, so the status of every hop is known (a chain is permanent only
+/// if all are 301/308), the headers and body are those of the last hop, a loop is named, and the
+/// total timeout spans the whole chain.
+final class Transfer {
+    /// What the loop does with a transfer whose current hop ended.
+    enum Step {
+        case finished(Result<FetchResponse, FetchError>)
+        case redirect(to: String)
+    }
+
+    let job: FetchJob
+    let easy: UnsafeMutableRawPointer
+    private var request: FetchRequest { job.request }
+    /// libcurl's message for the last failure (CURLOPT_ERRORBUFFER).
+    private let errorBuffer: UnsafeMutablePointer<CChar>
+    private var requestHeaders: UnsafeMutablePointer<curl_slist>?
+    private let clock = ContinuousClock()
+    private var started: ContinuousClock.Instant
+
+    private(set) var currentURL: String
+    private var hopStatuses: [Int] = []
+    private var visited: Set<String> = []
+    private var head = ResponseHead()
+    private var body: [UInt8] = []
+    private var overCap = false
+    /// Set for downloads: the body goes to this file instead of `body`.
+    private let file: DownloadFile?
+    private var hopHasBody = false
+
+    /// Nil when a download's file cannot be opened, libcurl cannot allocate a handle or
+    /// refuses a setting; `failure` says why.
+    init?(job: FetchJob, userAgent: String, failure: inout FetchError?) {
+        var problem: String?
+        if let target = job.download {
+            guard let file = DownloadFile(target, problem: &problem) else {
+                failure = FetchError(url: job.request.url, kind: .fileSystem, reason: problem ?? "cannot open \(target.path)")
+                return nil
+            }
+            self.file = file
+        } else {
+            self.file = nil
+        }
+        guard let easy = feedctl_curl_easy_init() else {
+            failure = FetchError(url: job.request.url, kind: .connection, reason: "libcurl could not create a handle")
+            return nil
+        }
+        self.job = job
+        self.easy = easy
+        self.currentURL = job.request.url
+        self.started = ContinuousClock.now
+        errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
+        errorBuffer.initialize(to: 0)
+        if let problem = configure(userAgent: userAgent) {
+            failure = FetchError(url: job.request.url, kind: .connection, reason: "libcurl rejected \(problem)")
+            return nil  // deinit frees the handle and the buffer
+        }
+    }
+
+    deinit {
+        feedctl_curl_easy_cleanup(easy)
+        feedctl_curl_slist_free_all(requestHeaders)
+        errorBuffer.deallocate()
+    }
+
+    /// Options that hold for every hop. Returns the name of the first option libcurl refused.
+    private func configure(userAgent: String) -> String? {
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        // Validators come back from storage: one with a line break would inject headers.
+        func safe(_ value: String?) -> String? { value.flatMap { $0.utf8.contains { $0 < 0x20 } ? nil : $0 } }
+        if let etag = safe(request.etag) { requestHeaders = feedctl_curl_slist_append(requestHeaders, "If-None-Match: \(etag)") }
+        if let date = safe(request.lastModified) { requestHeaders = feedctl_curl_slist_append(requestHeaders, "If-Modified-Since: \(date)") }
+        let rangeStart = file.map { $0.existing > 0 ? $0.existing : nil } ?? request.rangeStart
+        let settings: [(String, CURLcode)] = [
+            ("NOSIGNAL", feedctl_curl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)),  // no SIGALRM in threads
+            ("PROTOCOLS_STR", feedctl_curl_setopt_str(easy, CURLOPT_PROTOCOLS_STR, "http,https")),
+            ("REDIR_PROTOCOLS_STR", feedctl_curl_setopt_str(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")),
+            ("FOLLOWLOCATION", feedctl_curl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0)),
+            // Wait for a connection that may multiplex (HTTP/2) rather than open another: all
+            // YouTube feeds come from one host.
+            ("PIPEWAIT", feedctl_curl_setopt_long(easy, CURLOPT_PIPEWAIT, 1)),
+            ("USERAGENT", feedctl_curl_setopt_str(easy, CURLOPT_USERAGENT, userAgent)),
+            ("ACCEPT_ENCODING", feedctl_curl_setopt_str(easy, CURLOPT_ACCEPT_ENCODING, "")),  // all libcurl decodes
+            ("HTTPHEADER", feedctl_curl_setopt_slist(easy, CURLOPT_HTTPHEADER, requestHeaders)),
+            ("RANGE", rangeStart.map { feedctl_curl_setopt_str(easy, CURLOPT_RANGE, "\(max(0, $0))-") } ?? CURLE_OK),
+            ("MAXFILESIZE_LARGE", feedctl_curl_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(max(0, request.maxBytes)))),
+            ("CONNECTTIMEOUT_MS", feedctl_curl_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(request.connectTimeout))),
+            ("LOW_SPEED_LIMIT", feedctl_curl_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, 1)),
+            ("LOW_SPEED_TIME", feedctl_curl_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, max(1, Int(request.stallTimeout.rounded(.up))))),
+            ("ERRORBUFFER", feedctl_curl_setopt_ptr(easy, CURLOPT_ERRORBUFFER, errorBuffer)),
+            ("WRITEFUNCTION", feedctl_curl_setopt_datacb(easy, CURLOPT_WRITEFUNCTION, transferWrite)),
+            ("WRITEDATA", feedctl_curl_setopt_ptr(easy, CURLOPT_WRITEDATA, me)),
+            ("HEADERFUNCTION", feedctl_curl_setopt_datacb(easy, CURLOPT_HEADERFUNCTION, transferHeader)),
+            ("HEADERDATA", feedctl_curl_setopt_ptr(easy, CURLOPT_HEADERDATA, me)),
+        ]
+        return settings.first { $0.1 != CURLE_OK }.map { "CURLOPT_\($0.0)" }
+    }
+
+    /// Points the handle at `url` for the next hop, with what is left of the total timeout.
+    /// Returns the error that ends the transfer instead, if any.
+    func prepareHop(_ url: String, first: Bool) -> FetchError? {
+        if first { started = clock.now }
+        currentURL = url
+        visited.insert(url)
+        head = ResponseHead()
+        body.removeAll()
+        hopHasBody = false
+        errorBuffer[0] = 0
+        if let problem = Self.checkURL(url) { return error(problem.kind, problem.reason) }
+        let left = request.totalTimeout - elapsed
+        guard left > 0 else { return error(.timeout, "timed out after \(FetchError.seconds(request.totalTimeout))") }
+        guard feedctl_curl_setopt_str(easy, CURLOPT_URL, url) == CURLE_OK,
+              feedctl_curl_setopt_long(easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(left)) == CURLE_OK
+        else { return error(.invalidURL, "libcurl rejected the URL") }
+        return nil
+    }
+
+    /// Called when libcurl reports the hop done with `code`.
+    func finish(_ code: CURLcode) -> Step {
+        guard code == CURLE_OK else { return .finished(.failure(failure(for: code))) }
+        let status = Int(info(CURLINFO_RESPONSE_CODE))
+        if [301, 302, 303, 307, 308].contains(status), let next = redirectURL() {
+            guard hopStatuses.count < request.maxRedirects else {
+                let loop = visited.contains(next) ? ", looping at \(next)" : ""
+                return .finished(.failure(error(.tooManyRedirects, "too many redirects (\(request.maxRedirects))\(loop)")))
+            }
+            hopStatuses.append(status)
+            return .redirect(to: next)
+        }
+        let retryAfter = head.value("retry-after").flatMap { HeaderValue.retryAfter($0, now: Int64(time(nil))) }
+        if let file, status == 416, let range = head.value("content-range"), range.hasSuffix("/\(file.existing)") {
+            return .finished(.success(response(status: status)))  // the file was already complete
+        }
+        if status >= 400 {
+            let phrase = head.reason.isEmpty ? HeaderValue.reasonPhrase(status) : head.reason
+            var reason = phrase.isEmpty ? "HTTP \(status)" : "HTTP \(status) \(phrase)"
+            if let retryAfter { reason += " (retry after \(retryAfter) s)" }
+            return .finished(.failure(error(.http(status: status), reason, retryAfter: retryAfter)))
+        }
+        if let file, !hopHasBody, !file.begin(status: status, contentRange: head.value("content-range"), contentLength: 0) {
+            return .finished(.failure(error(.fileSystem, file.problem ?? "cannot write \(file.target.path)")))
+        }
+        return .finished(.success(response(status: status)))
+    }
+
+    private func response(status: Int) -> FetchResponse {
+        let type = HeaderValue.contentType(head.value("content-type") ?? "")
+        return FetchResponse(
+            status: status, finalURL: currentURL,
+            permanentRedirect: !hopStatuses.isEmpty && hopStatuses.allSatisfy { $0 == 301 || $0 == 308 },
+            redirects: hopStatuses.count,
+            etag: head.value("etag"), lastModified: head.value("last-modified"),
+            contentType: type.mediaType, charset: type.charset, headers: head.dictionary,
+            body: body, seconds: elapsed)
+    }
+
+    func cancelled() -> FetchError { error(.cancelled, "cancelled") }
+
+    // MARK: callbacks (on the loop thread, inside curl_multi_perform)
+
+    /// Body bytes. Returning less than `count` makes libcurl abort with CURLE_WRITE_ERROR.
+    fileprivate func receive(_ data: UnsafeRawBufferPointer) -> Int {
+        if let file {
+            if !hopHasBody {
+                hopHasBody = true
+                let length = head.value("content-length").flatMap { Int64($0) }
+                guard file.begin(status: info(CURLINFO_RESPONSE_CODE), contentRange: head.value("content-range"), contentLength: length)
+                else { return 0 }
+            }
+            if file.writing {
+                guard file.size + Int64(data.count) <= Int64(request.maxBytes) else {
+                    overCap = true
+                    return 0
+                }
+                return file.write(data) ? data.count : 0
+            }
+        }
+        // libcurl checks Content-Length against CURLOPT_MAXFILESIZE; this catches chunked and
+        // compressed bodies, counted decoded so a gzip bomb stops at the cap too.
+        guard body.count + data.count <= request.maxBytes else {
+            overCap = true
+            return 0
+        }
+        body.append(contentsOf: data)
+        return data.count
+    }
+
+    fileprivate func receiveHeader(_ line: UnsafeRawBufferPointer) {
+        head.consume(String(decoding: line, as: UTF8.self))
+        // At the end of a head, make room for an announced body at once (not by doubling).
+        if file == nil, line.count <= 2, let length = head.value("content-length").flatMap(Int.init),
+           length > body.capacity, length <= request.maxBytes {
+            body.reserveCapacity(length)
+        }
+    }
+
+    // MARK: errors
+
+    private var elapsed: Double {
+        let d = clock.now - started
+        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+
+    private func error(_ kind: FetchError.Kind, _ reason: String, retryAfter: Int? = nil) -> FetchError {
+        var reason = reason
+        if currentURL != request.url, kind != .tooManyRedirects {
+            reason += " (redirected to \(currentURL))"
+        }
+        return FetchError(url: request.url, kind: kind, reason: reason, retryAfter: retryAfter)
+    }
+
+    private func failure(for code: CURLcode) -> FetchError {
+        let curlSays = String(cString: errorBuffer)
+        let detail = curlSays.isEmpty ? String(cString: feedctl_curl_easy_strerror(code)) : curlSays
+        switch code {
+        case CURLE_UNSUPPORTED_PROTOCOL:
+            return error(.protocolNotAllowed, "protocol not allowed (only http and https)")
+        case CURLE_URL_MALFORMAT:
+            return error(.invalidURL, "invalid URL")
+        case CURLE_COULDNT_RESOLVE_HOST:
+            return error(.cannotResolveHost, "cannot resolve host")
+        case CURLE_COULDNT_CONNECT:
+            let errno = Int32(truncatingIfNeeded: info(CURLINFO_OS_ERRNO))
+            if errno == ECONNREFUSED { return error(.connection, "connection refused") }
+            return error(.connection, errno != 0 ? "cannot connect: \(String(cString: strerror(errno)).lowercased())" : "cannot connect: \(detail)")
+        case CURLE_OPERATION_TIMEDOUT:
+            // libcurl reports all three timeouts with one code; its message names which
+            // (lib/connect.c "Connection timed out", lib/progress.c "Operation too slow").
+            if curlSays.hasPrefix("Connection timed out") || curlSays.hasPrefix("Failed to connect") {
+                return error(.timeout, "connect timed out after \(FetchError.seconds(request.connectTimeout))")
+            }
+            if curlSays.hasPrefix("Operation too slow") {
+                return error(.timeout, "stalled: no data for \(FetchError.seconds(request.stallTimeout.rounded(.up)))")
+            }
+            return error(.timeout, "timed out after \(FetchError.seconds(request.totalTimeout))")
+        case CURLE_FILESIZE_EXCEEDED:
+            return error(.tooLarge, "response larger than \(FetchError.size(request.maxBytes))")
+        case CURLE_WRITE_ERROR where overCap:
+            return error(.tooLarge, "response larger than \(FetchError.size(request.maxBytes))")
+        case CURLE_WRITE_ERROR where file?.problem != nil:
+            return error(.fileSystem, file?.problem ?? "cannot write")
+        case CURLE_PARTIAL_FILE:
+            let expected = offInfo(CURLINFO_CONTENT_LENGTH_DOWNLOAD_T)
+            let of = expected > 0 ? " of \(expected)" : ""
+            // A download's body went to its file, not `body`: ask libcurl what this hop received.
+            let got = file == nil ? Int64(body.count) : offInfo(CURLINFO_SIZE_DOWNLOAD_T)
+            return error(.truncated, "connection closed after \(got)\(of) bytes")
+        case CURLE_GOT_NOTHING:
+            return error(.connection, "server closed the connection without a response")
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM,
+             CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR:
+            return error(.tls, "TLS failed: \(detail)")
+        case CURLE_RECV_ERROR, CURLE_SEND_ERROR:
+            return error(.connection, "connection failed: \(detail)")
+        default:
+            return error(.connection, detail)
+        }
+    }
+
+    // MARK: libcurl accessors
+
+    private func info(_ what: CURLINFO) -> Int {
+        var value = 0
+        return feedctl_curl_getinfo_long(easy, what, &value) == CURLE_OK ? value : 0
+    }
+
+    private func offInfo(_ what: CURLINFO) -> Int64 {
+        var value: curl_off_t = 0
+        return feedctl_curl_getinfo_off(easy, what, &value) == CURLE_OK ? Int64(value) : 0
+    }
+
+    private func redirectURL() -> String? {
+        var raw: UnsafeMutablePointer<CChar>?
+        guard feedctl_curl_getinfo_str(easy, CURLINFO_REDIRECT_URL, &raw) == CURLE_OK, let raw else { return nil }
+        return String(cString: raw)
+    }
+
+    private static func milliseconds(_ seconds: Double) -> Int {
+        guard seconds.isFinite else { return 0 }  // 0 = no timeout, libcurl's convention
+        return Int(min(max(seconds * 1000, 1), 1e12))
+    }
+
+    /// Only http(s) URLs without whitespace or control characters go to libcurl.
+    static func checkURL(_ url: String) -> (kind: FetchError.Kind, reason: String)? {
+        guard !url.isEmpty, !url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else {
+            return (.invalidURL, "invalid URL")
+        }
+        if URLs.isHTTP(url) { return nil }
+        let lower = url.lowercased()
+        if let colon = lower.firstIndex(of: ":"), lower[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }) {
+            return (.protocolNotAllowed, "protocol \(lower[..<colon]) not allowed (only http and https)")
+        }
+        return (.invalidURL, "invalid URL (expected http:// or https://)")
+    }
+}
+
+// libcurl's C callbacks: plain functions (no captures, no actor isolation), the Transfer passed
+// as user data.
+private let transferWrite: feedctl_curl_data_cb = { data, size, count, user in
+    guard let user else { return 0 }
+    let n = size * count
+    guard n > 0, let data else { return n }
+    let transfer = Unmanaged<Transfer>.fromOpaque(user).takeUnretainedValue()
+    return transfer.receive(UnsafeRawBufferPointer(start: data, count: n))
+}
+
+private let transferHeader: feedctl_curl_data_cb = { data, size, count, user in
+    guard let user else { return 0 }
+    let n = size * count
+    guard n > 0, let data else { return n }
+    Unmanaged<Transfer>.fromOpaque(user).takeUnretainedValue().receiveHeader(UnsafeRawBufferPointer(start: data, count: n))
+    return n
+}

@@ -1,0 +1,47 @@
+import FeedModel
+import GRDB
+import LibraryStore
+
+extension DownloadItem {
+    static let selection = """
+        i.id, i.title, i.channel_id, c.name AS channel, c.platform, i.published,
+        i.enclosure_url, i.enclosure_type, i.enclosure_length
+        """
+
+    init(row: Row) {
+        self.init(id: row["id"], title: row["title"], channelID: row["channel_id"], channel: row["channel"],
+                  platform: Platform(rawValue: row["platform"]) ?? .podcast, published: row["published"],
+                  enclosureURL: row["enclosure_url"], enclosureType: row["enclosure_type"],
+                  enclosureLength: row["enclosure_length"])
+    }
+}
+
+extension SQLiteLibrary {
+    /// The items with these ids, in the order given; ids the library lacks are skipped.
+    public func downloadItems(ids: [Int64]) async throws(LibraryError) -> [DownloadItem] {
+        guard !ids.isEmpty else { return [] }
+        return try await read { db in
+            let marks = ids.map { _ in "?" }.joined(separator: ",")
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT \(DownloadItem.selection) FROM items i JOIN channels c ON c.id = i.channel_id
+                WHERE i.id IN (\(marks))
+                """, arguments: StatementArguments(ids))
+            let byID = Dictionary(rows.map { (Int64($0["id"] as Int64), DownloadItem(row: $0)) }, uniquingKeysWith: { a, _ in a })
+            return ids.compactMap { byID[$0] }
+        }
+    }
+
+    /// Channel `channelID`'s newest `limit` items that have an enclosure, newest first (the
+    /// feed's order: publish date, then discovery, then id).
+    public func newestEpisodes(channelID: Int64, limit: Int) async throws(LibraryError) -> [DownloadItem] {
+        guard limit > 0 else { return [] }
+        return try await read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT \(DownloadItem.selection) FROM items i JOIN channels c ON c.id = i.channel_id
+                WHERE i.channel_id = ? AND i.enclosure_url IS NOT NULL AND i.enclosure_url <> ''
+                ORDER BY i.published DESC, i.discovered_at DESC, i.id DESC
+                LIMIT ?
+                """, arguments: [channelID, limit]).map(DownloadItem.init(row:))
+        }
+    }
+}

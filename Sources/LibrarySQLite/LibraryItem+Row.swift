@@ -1,0 +1,34 @@
+import FeedModel
+import GRDB
+import LibraryStore
+
+extension LibraryItem {
+    /// Columns a query must select, from `items i JOIN channels c LEFT JOIN watch_state w`, in
+    /// the order `init(row:)` reads them.
+    static let selection = """
+        i.id, i.item_id, i.channel_id, c.name AS channel, c.platform, i.title, i.url, i.published,
+        i.duration, i.is_short, coalesce(w.watched, 0) AS watched, coalesce(w.progress_seconds, 0) AS progress,
+        i.enclosure_url, i.thumbnail
+        """
+    // CROSS JOIN: always from the few requested items outward, never from all channels.
+    static let joins = "CROSS JOIN channels c ON c.id = i.channel_id LEFT JOIN watch_state w ON w.item = i.id"
+
+    /// Reads a row of `selection` by position: by-name lookups cost more than the query
+    /// itself on a first page.
+    init(row: Row) {
+        self.init(id: row[0], itemID: row[1], channelID: row[2], channel: row[3],
+                  platform: Platform(rawValue: row[4]) ?? .podcast, title: row[5], url: row[6], published: row[7],
+                  duration: row[8], isShort: row[9], watched: row[10], progress: row[11], enclosureURL: row[12],
+                  thumbnail: row[13])
+    }
+
+    static func fetchAll(_ db: Database, ids: [Int64]) throws -> [LibraryItem] {
+        guard !ids.isEmpty else { return [] }
+        let marks = ids.map { _ in "?" }.joined(separator: ",")
+        // Cached per list length: preparing this statement costs more than running it.
+        let statement = try db.cachedStatement(sql: "SELECT \(selection) FROM items i \(joins) WHERE i.id IN (\(marks))")
+        let items = try Row.fetchAll(statement, arguments: StatementArguments(ids)).map(LibraryItem.init(row:))
+        let byID = Dictionary(items.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        return ids.compactMap { byID[$0] }
+    }
+}

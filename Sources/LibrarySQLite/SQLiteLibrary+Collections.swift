@@ -1,0 +1,93 @@
+import FeedModel
+import GRDB
+import LibraryStore
+
+extension SQLiteLibrary {
+    public func createCollection(_ name: String, now: Int64) async throws(LibraryError) {
+        let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !name.isEmpty else { throw .invalid("a collection needs a name") }
+        try await write { db in
+            if try Self.collectionID(name, db) != nil { throw LibraryError.collectionExists(name) }
+            try db.execute(sql: "INSERT INTO collections (name, created_at) VALUES (?, ?)", arguments: [name, now])
+        }
+    }
+
+    /// All collections, by name.
+    public func collections() async throws(LibraryError) -> [CollectionSummary] {
+        try await read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT name, created_at, (SELECT count(*) FROM collection_items ci WHERE ci.collection = c.id) AS items
+                FROM collections c ORDER BY name COLLATE NOCASE, id
+                """).map { CollectionSummary(name: $0["name"], items: $0["items"], createdAt: $0["created_at"]) }
+        }
+    }
+
+    /// The items of collection `name`, in order.
+    public func collection(_ name: String) async throws(LibraryError) -> [LibraryItem] {
+        try await read { db in
+            let id = try Self.requireCollection(name, db)
+            let ids = try Int64.fetchAll(db, sql: "SELECT item FROM collection_items WHERE collection = ? ORDER BY position",
+                                         arguments: [id])
+            return try LibraryItem.fetchAll(db, ids: ids)
+        }
+    }
+
+    /// Appends item `id` to collection `name`; an item is in a collection at most once.
+    public func addToCollection(item id: Int64, collection name: String, now: Int64) async throws(LibraryError) {
+        try await write { db in
+            let collection = try Self.requireCollection(name, db)
+            try Self.requireItems([id], db)
+            try Self.append(item: id, to: collection, named: name, now: now, db)
+        }
+    }
+
+    /// Removes item `id` from collection `name`.
+    public func removeFromCollection(item id: Int64, collection name: String) async throws(LibraryError) {
+        try await write { db in
+            let collection = try Self.requireCollection(name, db)
+            try Self.requireItems([id], db)
+            try db.execute(sql: "DELETE FROM collection_items WHERE collection = ? AND item = ?", arguments: [collection, id])
+            if db.changesCount == 0 { throw LibraryError.notInCollection(item: id, collection: name) }
+        }
+    }
+
+    /// Moves item `id` from collection `source` to the end of `destination`, atomically.
+    public func moveToCollection(item id: Int64, from source: String, to destination: String, now: Int64) async throws(LibraryError) {
+        try await write { db in
+            let from = try Self.requireCollection(source, db)
+            let to = try Self.requireCollection(destination, db)
+            try Self.requireItems([id], db)
+            try db.execute(sql: "DELETE FROM collection_items WHERE collection = ? AND item = ?", arguments: [from, id])
+            if db.changesCount == 0 { throw LibraryError.notInCollection(item: id, collection: source) }
+            try Self.append(item: id, to: to, named: destination, now: now, db)
+        }
+    }
+
+    /// Deletes collection `name` (its items stay in the library).
+    public func deleteCollection(_ name: String) async throws(LibraryError) {
+        try await write { db in
+            let id = try Self.requireCollection(name, db)
+            try db.execute(sql: "DELETE FROM collections WHERE id = ?", arguments: [id])
+        }
+    }
+
+    private static func append(item: Int64, to collection: Int64, named name: String, now: Int64, _ db: Database) throws {
+        if try Bool.fetchOne(db, sql: "SELECT 1 FROM collection_items WHERE collection = ? AND item = ?",
+                             arguments: [collection, item]) != nil {
+            throw LibraryError.alreadyInCollection(item: item, collection: name)
+        }
+        try db.execute(sql: """
+            INSERT INTO collection_items (collection, item, position, added_at)
+            VALUES (?1, ?2, (SELECT coalesce(max(position), 0) + 1 FROM collection_items WHERE collection = ?1), ?3)
+            """, arguments: [collection, item, now])
+    }
+
+    private static func collectionID(_ name: String, _ db: Database) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT id FROM collections WHERE name = ?", arguments: [name])
+    }
+
+    private static func requireCollection(_ name: String, _ db: Database) throws -> Int64 {
+        guard let id = try collectionID(name, db) else { throw LibraryError.noCollection(name) }
+        return id
+    }
+}

@@ -1,0 +1,134 @@
+import FeedModel
+import GRDB
+import LibraryStore
+
+extension SQLiteLibrary {
+    public func feed(_ query: FeedQuery, now: Int64) async throws(LibraryError) -> [LibraryItem] {
+        let (limit, page, days) = (query.limit, query.page, query.days)
+        guard limit > 0 else { throw .invalid("limit must be at least 1 (got \(limit))") }
+        guard page > 0 else { throw .invalid("page must be at least 1 (got \(page))") }
+        guard days > 0 else { throw .invalid("days must be at least 1 (got \(days))") }
+        // Absurd pages and windows from the command line must not trap on overflow.
+        let (offset, overflow) = (page - 1).multipliedReportingOverflow(by: limit)
+        guard !overflow, !offset.addingReportingOverflow(limit).overflow else { return [] }
+        let (span, spanOverflow) = Int64(days).multipliedReportingOverflow(by: 86_400)
+        let (start, startOverflow) = now.subtractingReportingOverflow(span)
+        let windowStart = spanOverflow || startOverflow ? Int64.min : start
+        let (mode, filter) = (query.mode, query.filter)
+        // Catch-up's rounds list items oldest first; same-second ties go by channel id, then item id.
+        return try await read { db in
+            switch mode {
+            case .newest, .shortForm:
+                return try Self.newest(db, shortOnly: mode == .shortForm, filter: filter, limit: limit, offset: offset)
+            case .catchUp:
+                return try Self.catchUp(db, filter: filter, limit: limit, offset: offset, windowStart: windowStart)
+            }
+        }
+    }
+
+    /// Conditions for `filter`, over `items i`, `channels c` and `watch_state w`.
+    private static func conditions(_ filter: FeedFilter) -> (sql: [String], arguments: StatementArguments) {
+        var sql: [String] = []
+        var arguments = StatementArguments()
+        if let channelID = filter.channelID {
+            sql.append("i.channel_id = ?"); arguments += [channelID]
+        }
+        if let platform = filter.platform {
+            sql.append("c.platform = ?"); arguments += [platform.rawValue]
+        }
+        if filter.unwatchedOnly { sql.append("w.watched IS NOT 1") }
+        return (sql, arguments)
+    }
+
+    // The items_newest / items_short / items_channel_published indexes give this order directly,
+    // so the first page reads only about `limit` rows.
+    private static func newest(_ db: Database, shortOnly: Bool, filter: FeedFilter, limit: Int, offset: Int) throws -> [LibraryItem] {
+        var (conditions, arguments) = conditions(filter)
+        // Spelled exactly as items_short's WHERE so that SQLite can use that partial index.
+        if shortOnly { conditions.append("(\(Schema.shortFormPredicate))") }
+        let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        arguments += [limit, offset]
+        // CROSS JOIN keeps items as the outer loop: the ORDER BY walks an index instead of sorting.
+        let sql = """
+            SELECT \(LibraryItem.selection)
+            FROM items i CROSS JOIN channels c ON c.id = i.channel_id LEFT JOIN watch_state w ON w.item = i.id
+            \(whereClause)
+            ORDER BY i.published DESC, i.discovered_at DESC, i.id DESC
+            LIMIT ? OFFSET ?
+            """
+        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map(LibraryItem.init(row:))
+    }
+
+    private static func catchUp(_ db: Database, filter: FeedFilter, limit: Int, offset: Int, windowStart: Int64) throws -> [LibraryItem] {
+        var filter = filter
+        filter.unwatchedOnly = false  // catch-up never shows watched items anyway
+        let (conditions, arguments) = conditions(filter)
+        let end = offset + limit
+
+        // Part 1: resume, most recently played first. CROSS JOIN: start from the few in-progress
+        // rows, never from a platform's channels and all their items.
+        var ids = try Int64.fetchAll(db.cachedStatement(sql: """
+            SELECT i.id FROM watch_state w CROSS JOIN items i ON i.id = w.item CROSS JOIN channels c ON c.id = i.channel_id
+            WHERE w.watched = 0 AND w.progress_seconds > 0\(conditions.map { " AND " + $0 }.joined())
+            ORDER BY w.updated_at DESC, i.id
+            """), arguments: arguments)
+        guard ids.count < end else { return try LibraryItem.fetchAll(db, ids: Array(ids[offset..<end])) }
+
+        // Part 2: what was missed, round by round: each channel's oldest untouched item, then
+        // each one's second… One ascending pass over the window numbers each channel's items;
+        // as the pass is in date order, appending to the item's round keeps every round
+        // oldest-first. Only rounds that can reach this page are kept, and with many channels
+        // the pass stops after about a page of rows.
+        let scan: RawStatement
+        if let channelID = filter.channelID {
+            // One channel: its own index range, checking the state per row (the + keeps SQLite
+            // off items_state_published, which would walk every channel's window).
+            scan = try RawStatement(db, sql: """
+                SELECT id, channel_id FROM items WHERE channel_id = ? AND published >= ? AND +state = \(WatchState.untouched.rawValue)
+                ORDER BY published, id
+                """)
+            scan.bind(1, channelID)
+            scan.bind(2, windowStart)
+        } else {
+            // Index-only scan of items_state_published.
+            scan = try RawStatement(db, sql: """
+                SELECT id, channel_id FROM items WHERE state = \(WatchState.untouched.rawValue) AND published >= ? ORDER BY published, channel_id, id
+                """)
+            scan.bind(1, windowStart)
+        }
+        // Per-channel state in arrays indexed by channel id (ids are small and dense): this loop
+        // runs once per item in the window, and hashing there costs more than SQLite's scan.
+        let maxID = Int(try Int64.fetchOne(db, sql: "SELECT max(id) FROM channels") ?? 0)
+        guard maxID < 10_000_000 else { throw LibraryError.invalid("channel ids up to \(maxID) are too sparse for catch-up") }
+        var allowed: [Bool]?
+        if let platform = filter.platform {
+            var mask = [Bool](repeating: false, count: maxID + 1)
+            for id in try Int64.fetchAll(db, sql: "SELECT id FROM channels WHERE platform = ?", arguments: [platform.rawValue]) {
+                mask[Int(id)] = true
+            }
+            allowed = mask
+        }
+        let maxRounds = end - ids.count
+        var seen = [Int](repeating: 0, count: maxID + 1)
+        var rounds: [[Int64]] = []
+        while try scan.step() {
+            let channel = Int(scan.int64(1))
+            guard channel >= 0, channel <= maxID else { continue }
+            if let allowed, !allowed[channel] { continue }
+            let round = seen[channel]
+            seen[channel] = round + 1
+            guard round < maxRounds else { continue }
+            if round == rounds.count { rounds.append([]) }
+            rounds[round].append(scan.int64(0))
+            // Once round one alone fills the page, nothing later in the pass can reach it: a
+            // later item joins round one behind these, or a later round behind all of them.
+            if round == 0 && rounds[0].count >= maxRounds { break }
+        }
+        for round in rounds {
+            ids += round
+            if ids.count >= end { break }
+        }
+        guard offset < ids.count else { return [] }
+        return try LibraryItem.fetchAll(db, ids: Array(ids[offset..<min(end, ids.count)]))
+    }
+}

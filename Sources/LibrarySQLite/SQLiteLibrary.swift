@@ -1,0 +1,91 @@
+import Foundation
+import GRDB
+import LibraryStore
+
+/// A person's library in one SQLite file (WAL, so readers never wait for a sync's writes):
+/// channels, their items, watch state, saved items, collections, play history, chapters files.
+/// Implements every `LibraryStore` protocol; the methods live in one extension per use.
+///
+/// Thread-safe: every method may be called from any task. Writes are serialized by the pool;
+/// reads run concurrently on their own connections.
+public final class SQLiteLibrary: LibraryStore {
+    /// The database file.
+    public let path: String
+    let pool: DatabasePool
+
+    /// Opens (creating if needed, with its directory) and migrates the library at `path`.
+    public convenience init(path: String) throws(LibraryError) {
+        try self.init(path: path, migrateUpTo: nil)
+    }
+
+    /// Opens the library at `defaultPath(environment:)`.
+    public convenience init(environment: [String: String] = ProcessInfo.processInfo.environment) throws(LibraryError) {
+        try self.init(path: SQLiteLibrary.defaultPath(environment: environment))
+    }
+
+    /// `migrateUpTo` stops after the named migration (tests build old schemas with it).
+    package init(path: String, migrateUpTo lastMigration: String?) throws(LibraryError) {
+        self.path = path
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw .database("can't create directory \(directory) for the library: \(error.localizedDescription)")
+            }
+        }
+        SQLiteSetup.once
+        var config = Configuration()
+        config.foreignKeysEnabled = true
+        // A sync holding the write lock must not make another writer fail at once.
+        config.busyMode = .timeout(10)
+        config.prepareDatabase { db in
+            // 16 KiB pages for a new file (an existing one keeps its size): items are ~1 KiB
+            // rows, and bigger pages mean fewer page splits and WAL frames per ingested item.
+            // WAL makes NORMAL durable across crashes of the process (not of the OS); a cache
+            // that holds a big feed's pages keeps ingest from re-reading and re-writing them.
+            // Temporary tables and statement journals (ingest's staging table) stay in memory.
+            try db.execute(sql: "PRAGMA page_size = 16384; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32768; PRAGMA temp_store = MEMORY")
+        }
+        do {
+            pool = try DatabasePool(path: path, configuration: config)
+            if let lastMigration {
+                try Schema.migrator.migrate(pool, upTo: lastMigration)
+            } else {
+                try Schema.migrator.migrate(pool)
+            }
+        } catch {
+            throw LibraryError.wrap(error, path: path)
+        }
+    }
+
+    /// `$FEEDCTL_DB`, else `$XDG_DATA_HOME/feedctl/library.sqlite`, else
+    /// `~/.local/share/feedctl/library.sqlite`. Empty variables count as unset (XDG spec).
+    public static func defaultPath(environment: [String: String]) -> String {
+        if let db = environment["FEEDCTL_DB"], !db.isEmpty { return db }
+        let dataHome: String
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            dataHome = xdg
+        } else {
+            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+            dataHome = (home as NSString).appendingPathComponent(".local/share")
+        }
+        return (dataHome as NSString).appendingPathComponent("feedctl/library.sqlite")
+    }
+
+    /// Names of the migrations applied to this database, oldest first.
+    public func appliedMigrations() async throws(LibraryError) -> [String] {
+        try await read { db in try Schema.migrator.appliedMigrations(db) }
+    }
+
+    // Typed-throws doors into GRDB: everything goes through these two. GRDB's async variants run
+    // the closure on the pool's own queues, so a caller's task never blocks on SQLite.
+
+    package func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(LibraryError) -> T {
+        do { return try await pool.read(body) } catch { throw LibraryError.wrap(error, path: path) }
+    }
+
+    package func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(LibraryError) -> T {
+        do { return try await pool.write(body) } catch { throw LibraryError.wrap(error, path: path) }
+    }
+}

@@ -1,0 +1,28 @@
+import FeedModel
+
+/// A channel as `channel list --json` prints it (the CLI contract; keys are fixed).
+public struct ChannelSummary: Sendable, Equatable, Encodable {
+    public var id: Int64
+    public var platform: Platform
+    public var name: String
+    /// The source URL the person subscribed with.
+    public var url: String
+    public var feedURL: String
+    public var items: Int
+    public var unwatched: Int
+    @Nullable public var lastSynced: Int64?
+    @Nullable public var lastError: String?
+    @Nullable public var nextPoll: Int64?
+
+    public init(id: Int64, platform: Platform, name: String, url: String, feedURL: String, items: Int,
+                unwatched: Int, lastSynced: Int64?, lastError: String?, nextPoll: Int64?) {
+        self.id = id; self.platform = platform; self.name = name; self.url = url; self.feedURL = feedURL
+        self.items = items; self.unwatched = unwatched; self.lastSynced = lastSynced
+        self.lastError = lastError; self.nextPoll = nextPoll
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, platform, name, url, feedURL = "feed_url", items, unwatched
+        case lastSynced = "last_synced", lastError = "last_error", nextPoll = "next_poll"
+    }
+}

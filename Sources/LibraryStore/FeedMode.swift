@@ -1,0 +1,39 @@
+import FeedModel
+
+/// How `feed` orders and selects items.
+public enum FeedMode: String, Sendable, CaseIterable {
+    /// By publish date, newest first; unknown dates last, then by discovery time.
+    case newest
+    /// In-progress items (most recently played first), then unwatched items of the last `days`
+    /// oldest-first, round-robin across channels so one prolific channel cannot flood the page.
+    case catchUp = "catch-up"
+    /// Short items (`ShortForm`), newest first.
+    case shortForm = "short-form"
+}
+
+/// Which items a feed shows.
+public struct FeedFilter: Sendable, Equatable {
+    public var platform: Platform?
+    public var channelID: Int64?
+    /// Only items not marked watched (in-progress ones included).
+    public var unwatchedOnly: Bool
+
+    public init(platform: Platform? = nil, channelID: Int64? = nil, unwatchedOnly: Bool = false) {
+        self.platform = platform; self.channelID = channelID; self.unwatchedOnly = unwatchedOnly
+    }
+}
+
+/// One page of the feed: its mode, filter and page. `page` counts from 1; `days` is catch-up's
+/// window (`CatchUp`).
+public struct FeedQuery: Sendable, Equatable {
+    public var mode: FeedMode
+    public var filter: FeedFilter
+    public var limit: Int
+    public var page: Int
+    public var days: Int
+
+    public init(mode: FeedMode = .newest, filter: FeedFilter = FeedFilter(), limit: Int = 50, page: Int = 1,
+                days: Int = CatchUp.defaultDays) {
+        self.mode = mode; self.filter = filter; self.limit = limit; self.page = page; self.days = days
+    }
+}

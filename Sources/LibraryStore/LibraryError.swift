@@ -1,0 +1,28 @@
+/// Why a library operation failed. `description` is the one line a person sees.
+public enum LibraryError: Error, Equatable, CustomStringConvertible, Sendable {
+    case noItem(Int64)
+    case noChannel(Int64)
+    case noCollection(String)
+    case collectionExists(String)
+    case alreadyInCollection(item: Int64, collection: String)
+    case notInCollection(item: Int64, collection: String)
+    /// A value the caller passed makes no sense (negative progress, empty name…).
+    case invalid(String)
+    /// The database could not be opened, read or written; the payload names the file and SQLite's reason.
+    case database(String)
+
+    public var description: String {
+        switch self {
+        case .noItem(let id): return "no item \(id)"
+        case .noChannel(let id): return "no channel \(id)"
+        case .noCollection(let name): return "no collection \(quoted(name))"
+        case .collectionExists(let name): return "collection \(quoted(name)) already exists"
+        case .alreadyInCollection(let item, let name): return "item \(item) is already in collection \(quoted(name))"
+        case .notInCollection(let item, let name): return "item \(item) is not in collection \(quoted(name))"
+        case .invalid(let why): return why
+        case .database(let why): return why
+        }
+    }
+
+    private func quoted(_ s: String) -> String { "\"\(s)\"" }
+}

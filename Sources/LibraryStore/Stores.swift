@@ -1,0 +1,131 @@
+import FeedModel
+
+// The library as its users need it, one protocol per use: each consumer takes the narrowest one
+// (the ingest pipeline a `SyncStore`, the downloader a `DownloadCatalog`, the player what it reads
+// and writes while playing), and `LibraryStore` is all of them. The SQLite library
+// (`LibrarySQLite`) implements them; a PostgreSQL one is planned, hence `async`: callers do not
+// change with the store. Every method may be called from any task; failures are `LibraryError`s
+// whose description is one line for a person.
+
+/// Subscriptions: reading them, removing them, and what is remembered per channel.
+public protocol ChannelStore: Sendable {
+    /// The full row of channel `id`; `noChannel` if there is none.
+    func channel(id: Int64) async throws(LibraryError) -> Channel
+    /// The channel polled at `feedURL`, if subscribed.
+    func channel(feedURL: String) async throws(LibraryError) -> Channel?
+    /// All channels, by id.
+    func allChannels() async throws(LibraryError) -> [Channel]
+    /// All channels with their item counts, by name.
+    func channelSummaries() async throws(LibraryError) -> [ChannelSummary]
+    /// Channel `id` with its item counts.
+    func channelSummary(id: Int64) async throws(LibraryError) -> ChannelSummary
+    /// Unsubscribes: the channel's items, watch state, saved marks and collection entries go;
+    /// play history stays (it keeps its own copy of titles and names).
+    func removeChannel(id: Int64) async throws(LibraryError)
+    /// Pauses or resumes polling of a channel.
+    func setActive(channelID: Int64, _ active: Bool) async throws(LibraryError)
+    /// Remembers a playback speed for the channel's items (within `PlaybackSpeed.range`).
+    func setSpeed(channelID: Int64, _ speed: Double) async throws(LibraryError)
+}
+
+/// What the ingest pipeline (`channel add`, `sync`, OPML import, the daemon's poller) reads and writes.
+public protocol SyncStore: ChannelStore {
+    /// Active channels whose next poll time has come (never-polled ones included), oldest poll first.
+    func dueChannels(now: Int64) async throws(LibraryError) -> [Channel]
+    /// Applies polls: each one's items and its channel's bookkeeping (validators, error and
+    /// backoff, next poll, name, a moved feed URL) together. The whole batch is one transaction;
+    /// if that fails, each poll gets its own, so one bad feed cannot sink the others, and a poll
+    /// that still fails is recorded as its channel's error. Results are in `polls`' order.
+    func apply(_ polls: [Poll], now: Int64) async -> [Result<PollApplied, LibraryError>]
+}
+
+/// Reading items: the feed modes, single items, saved items and the history.
+public protocol ItemStore: Sendable {
+    /// One page of the feed (see `FeedQuery`) as it is at `now`.
+    func feed(_ query: FeedQuery, now: Int64) async throws(LibraryError) -> [LibraryItem]
+    /// Item `id`; `noItem` if there is none.
+    func item(id: Int64) async throws(LibraryError) -> LibraryItem
+    /// Saved items, most recently saved first.
+    func saved() async throws(LibraryError) -> [LibraryItem]
+    /// The play history, newest first.
+    func history(limit: Int) async throws(LibraryError) -> [HistoryEntry]
+}
+
+/// What listening changes.
+public protocol ListeningStore: Sendable {
+    /// Marks items watched (or unwatched again), all or none; both reset the progress.
+    func setWatched(_ ids: [Int64], watched: Bool, now: Int64) async throws(LibraryError)
+    /// Records how far item `id` has been played; its watched mark stays as it is.
+    func setProgress(_ id: Int64, seconds: Int, now: Int64) async throws(LibraryError)
+    /// Saves item `id` (saving twice keeps the first time).
+    func save(_ id: Int64, now: Int64) async throws(LibraryError)
+    /// Unsaves item `id` (a no-op if it was not saved).
+    func unsave(_ id: Int64) async throws(LibraryError)
+    /// Appends a play of item `id` to the history, copying what it needs to outlive the channel.
+    @discardableResult
+    func appendHistory(item id: Int64, position: Int?, now: Int64) async throws(LibraryError) -> HistoryEntry
+}
+
+/// Named, ordered lists of items.
+public protocol CollectionStore: Sendable {
+    func createCollection(_ name: String, now: Int64) async throws(LibraryError)
+    /// All collections, by name.
+    func collections() async throws(LibraryError) -> [CollectionSummary]
+    /// The items of collection `name`, in order.
+    func collection(_ name: String) async throws(LibraryError) -> [LibraryItem]
+    /// Appends item `id`; an item is in a collection at most once.
+    func addToCollection(item id: Int64, collection name: String, now: Int64) async throws(LibraryError)
+    func removeFromCollection(item id: Int64, collection name: String) async throws(LibraryError)
+    /// Moves item `id` from `source` to the end of `destination`, atomically.
+    func moveToCollection(item id: Int64, from source: String, to destination: String, now: Int64) async throws(LibraryError)
+    /// Deletes collection `name`; its items stay in the library.
+    func deleteCollection(_ name: String) async throws(LibraryError)
+}
+
+/// Podcasting 2.0 chapters files, fetched once per item.
+public protocol ChapterCache: Sendable {
+    /// The item's `podcast:chapters` URL, if its feed gave one.
+    func chaptersURL(itemID: Int64) async throws(LibraryError) -> String?
+    /// The chapters file fetched earlier for the item, if it was fetched from `url`.
+    func cachedChapters(itemID: Int64, url: String) async throws(LibraryError) -> [UInt8]?
+    /// Keeps a fetched chapters file (only files that parsed: the cache holds no junk).
+    func cacheChapters(itemID: Int64, url: String, body: [UInt8], now: Int64) async throws(LibraryError)
+}
+
+/// What downloading episodes needs to know about items.
+public protocol DownloadCatalog: Sendable {
+    /// The items with these ids, in the order given; ids the library lacks are skipped.
+    func downloadItems(ids: [Int64]) async throws(LibraryError) -> [DownloadItem]
+    /// Channel `channelID`'s newest `limit` items that have an enclosure, newest first.
+    func newestEpisodes(channelID: Int64, limit: Int) async throws(LibraryError) -> [DownloadItem]
+    /// All channels, by id.
+    func allChannels() async throws(LibraryError) -> [Channel]
+}
+
+/// What the player reads and writes while it plays: items, their channels' speed, progress and
+/// history, chapters files.
+public typealias PlayerLibrary = ItemStore & ChannelStore & ListeningStore & ChapterCache
+
+/// The whole library.
+public protocol LibraryStore: SyncStore, ItemStore, ListeningStore, CollectionStore, ChapterCache, DownloadCatalog {}
+
+extension ItemStore {
+    /// The feed with the CLI's defaults: newest first, 50 items, catch-up's default window.
+    public func feed(mode: FeedMode = .newest, filter: FeedFilter = FeedFilter(), limit: Int = 50, page: Int = 1,
+                     days: Int = CatchUp.defaultDays, now: Int64) async throws(LibraryError) -> [LibraryItem] {
+        try await feed(FeedQuery(mode: mode, filter: filter, limit: limit, page: page, days: days), now: now)
+    }
+
+    public func history() async throws(LibraryError) -> [HistoryEntry] { try await history(limit: 100) }
+}
+
+extension ListeningStore {
+    public func setWatched(_ ids: [Int64], now: Int64) async throws(LibraryError) {
+        try await setWatched(ids, watched: true, now: now)
+    }
+
+    @discardableResult
+    public func appendHistory(item id: Int64, now: Int64) async throws(LibraryError) -> HistoryEntry {
+        try await appendHistory(item: id, position: nil, now: now)
+    }
+}
