@@ -40,41 +40,50 @@ public final class Syncer: Sendable {
         await run([Target(channel: channel)], now: now, progress: { _, _, _ in }).channels[0]
     }
 
-    /// Subscribes to feeds (an OPML import): each is fetched, parsed and stored as `channel add`
-    /// would, except that a feed that cannot be fetched is subscribed anyway, with its error
-    /// recorded, to be retried by later syncs. Without `fetch`, only the subscriptions are recorded.
+    /// Subscribes to feeds (an OPML import): each is recorded first, in the order given (so
+    /// channel ids follow it), then, with `fetch`, synced as any channel is. A feed that cannot
+    /// be fetched stays subscribed, with its error recorded, to be retried by later syncs.
     public func subscribe(_ feeds: [NewChannel], fetch: Bool = true, now: Int64 = Clock.now(),
                           progress: @escaping @Sendable (_ result: ChannelSyncResult, _ done: Int, _ total: Int) -> Void = { _, _, _ in }) async -> SyncReport {
-        let targets = feeds.map { Target(subject: .subscription($0), name: $0.name, feedURL: $0.feedURL) }
-        guard fetch else {
-            let results = await store.apply(targets.map { Poll(subject: $0.subject, outcome: .notFetched, pollInterval: pollInterval) }, now: now)
-            return SyncReport(channels: zip(targets, results).map { target, result in
-                var entry = ChannelSyncResult(id: 0, name: target.name, status: .unchanged, newItems: 0, error: nil, seconds: 0)
-                switch result {
-                case .success(let applied): entry.id = applied.channelID
-                case .failure(let error): (entry.status, entry.error) = (.error, "\(target.feedURL): \(error.description)")
-                }
-                return entry
+        let recorded = await store.apply(feeds.map { Poll(subject: .subscription($0), outcome: .notFetched, pollInterval: pollInterval) },
+                                         now: now)
+        var subscribed: [(id: Int64, feed: NewChannel)] = [], refused: [(index: Int, result: ChannelSyncResult)] = []
+        for (index, (feed, result)) in zip(feeds, recorded).enumerated() {
+            switch result {
+            case .success(let applied): subscribed.append((applied.channelID, feed))
+            case .failure(let error):
+                refused.append((index, ChannelSyncResult(id: 0, name: feed.name, status: .error, newItems: 0,
+                                                         error: "\(feed.feedURL): \(error.description)", seconds: 0)))
+            }
+        }
+        var report: SyncReport
+        if fetch {
+            report = await run(subscribed.map { Target(channelID: $0.id, name: $0.feed.name, feedURL: $0.feed.feedURL) },
+                               now: now, progress: progress)
+        } else {
+            report = SyncReport(channels: subscribed.map {
+                ChannelSyncResult(id: $0.id, name: $0.feed.name, status: .unchanged, newItems: 0, error: nil, seconds: 0)
             })
         }
-        return await run(targets, now: now, progress: progress)
+        for (index, result) in refused { report.channels.insert(result, at: index) }
+        return report
     }
 
-    /// What is polled: a channel the library has, or a subscription being made.
+    /// What is polled: a channel and what the last poll left of it.
     struct Target: Sendable {
-        var subject: Poll.Subject
+        var channelID: Int64
         var name: String
         var feedURL: String
         var etag: String?
         var lastModified: String?
         var bodyHash: String?
 
-        init(subject: Poll.Subject, name: String, feedURL: String) {
-            self.subject = subject; self.name = name; self.feedURL = feedURL
+        init(channelID: Int64, name: String, feedURL: String) {
+            self.channelID = channelID; self.name = name; self.feedURL = feedURL
         }
 
         init(channel: Channel) {
-            self.init(subject: .channel(id: channel.id), name: channel.name, feedURL: channel.feedURL)
+            self.init(channelID: channel.id, name: channel.name, feedURL: channel.feedURL)
             (etag, lastModified, bodyHash) = (channel.etag, channel.lastModified, channel.bodyHash)
         }
     }
@@ -94,8 +103,7 @@ public final class Syncer: Sendable {
             for await entry in group {
                 pending.append(entry)
                 guard pending.count >= Self.batchSize || done + pending.count == targets.count else { continue }
-                let polls = pending.map { Poll(subject: Self.subject(targets[$0.index].subject, $0.outcome), outcome: $0.outcome,
-                                               pollInterval: pollInterval) }
+                let polls = pending.map { Poll(subject: .channel(id: targets[$0.index].channelID), outcome: $0.outcome, pollInterval: pollInterval) }
                 let applied = await store.apply(polls, now: now)
                 for (entry, stored) in zip(pending, applied) {
                     let result = Self.result(targets[entry.index], entry.outcome, stored, started: entry.started)
@@ -109,22 +117,12 @@ public final class Syncer: Sendable {
         return SyncReport(channels: results.compactMap { $0 })
     }
 
-    /// A new subscription's platform is guessed from its URL until its feed was read
-    /// (`Platform(guessingFrom:)`); then the feed's kind decides (`Platform(_:)`).
-    private static func subject(_ subject: Poll.Subject, _ outcome: Poll.Outcome) -> Poll.Subject {
-        guard case .subscription(var channel) = subject, case .changed(_, let feed) = outcome else { return subject }
-        channel.platform = Platform(feed.kind)
-        return .subscription(channel)
-    }
-
     /// What one poll came to, for the report.
     private static func result(_ target: Target, _ outcome: Poll.Outcome, _ stored: Result<PollApplied, LibraryError>,
                                started: Double) -> ChannelSyncResult {
-        var result = ChannelSyncResult(id: 0, name: target.name, status: .unchanged, newItems: 0, error: nil, seconds: 0)
-        if case .channel(let id) = target.subject { result.id = id }
+        var result = ChannelSyncResult(id: target.channelID, name: target.name, status: .unchanged, newItems: 0, error: nil, seconds: 0)
         switch stored {
         case .success(let applied):
-            result.id = applied.channelID
             switch outcome {
             case .failed(let message, _): (result.status, result.error) = (.error, message)
             case .changed: (result.status, result.newItems) = (.updated, applied.ingest.new)

@@ -11,6 +11,7 @@ enum Schema {
         migrator.registerMigration("v3-item-watch-state", migrate: v3ItemWatchState)
         migrator.registerMigration("v4-chapters-cache", migrate: v4ChaptersCache)
         migrator.registerMigration("v5-remembered-speed", migrate: v5RememberedSpeed)
+        migrator.registerMigration("v6-speed-range", migrate: v6SpeedRange)
         return migrator
     }
 
@@ -21,7 +22,12 @@ enum Schema {
     static let shortFormPredicate = "duration <= \(ShortForm.maxDuration) OR is_short = 1"
 
     /// Names of all migrations, oldest first (tests migrate up to a given one).
-    static let migrationNames = ["v1-initial", "v2-playback-speed", "v3-item-watch-state", "v4-chapters-cache", "v5-remembered-speed"]
+    static let migrationNames = ["v1-initial", "v2-playback-speed", "v3-item-watch-state", "v4-chapters-cache",
+                                 "v5-remembered-speed", "v6-speed-range"]
+
+    /// `PlaybackSpeed.range` as the `channels.speed` CHECK spells it. A test checks the live
+    /// schema still says this, so changing the range needs a migration.
+    static let speedCheck = "speed >= \(PlaybackSpeed.range.lowerBound) AND speed <= \(PlaybackSpeed.range.upperBound)"
 
     static func v1Initial(_ db: Database) throws {
         try db.execute(sql: """
@@ -138,6 +144,42 @@ enum Schema {
         try db.execute(sql: """
             ALTER TABLE channels ADD COLUMN speed_set INTEGER NOT NULL DEFAULT 0 CHECK (speed_set IN (0, 1));
             UPDATE channels SET speed_set = 1 WHERE speed <> 1.0;
+            """)
+    }
+
+    /// The speed a channel remembers is the player's range (`PlaybackSpeed`: 0.5–3), which v2's
+    /// CHECK (0.25–4) contradicted. SQLite cannot change a CHECK in place: the table is rebuilt
+    /// (SQLite's documented procedure; the migrator turns foreign key checks off meanwhile and
+    /// checks them after) and a remembered speed outside the range is clamped into it.
+    static func v6SpeedRange(_ db: Database) throws {
+        let range = PlaybackSpeed.range
+        try db.execute(sql: """
+            CREATE TABLE channels_v6 (
+                id INTEGER PRIMARY KEY,
+                platform TEXT NOT NULL CHECK (platform IN ('youtube', 'rumble', 'podcast')),
+                source_url TEXT NOT NULL CHECK (source_url <> ''),
+                feed_url TEXT NOT NULL UNIQUE CHECK (feed_url <> ''),
+                name TEXT NOT NULL,
+                image TEXT,
+                active INTEGER NOT NULL DEFAULT 1 CHECK (active IN (0, 1)),
+                added_at INTEGER NOT NULL,
+                last_synced INTEGER,
+                last_error TEXT,
+                consecutive_errors INTEGER NOT NULL DEFAULT 0 CHECK (consecutive_errors >= 0),
+                next_poll INTEGER,
+                etag TEXT,
+                last_modified TEXT,
+                body_hash TEXT,
+                speed REAL NOT NULL DEFAULT 1.0 CHECK (\(speedCheck)),
+                speed_set INTEGER NOT NULL DEFAULT 0 CHECK (speed_set IN (0, 1))
+            ) STRICT;
+            INSERT INTO channels_v6
+                SELECT id, platform, source_url, feed_url, name, image, active, added_at, last_synced, last_error,
+                       consecutive_errors, next_poll, etag, last_modified, body_hash,
+                       min(max(speed, \(range.lowerBound)), \(range.upperBound)), speed_set
+                FROM channels;
+            DROP TABLE channels;
+            ALTER TABLE channels_v6 RENAME TO channels;
             """)
     }
 

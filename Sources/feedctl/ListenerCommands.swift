@@ -1,5 +1,6 @@
-import FeedctlControl
 import ArgumentParser
+import FeedModel
+import FeedctlControl
 import Foundation
 
 struct SleepCommand: ParsableCommand {
@@ -42,7 +43,7 @@ func clockTime(_ epoch: Int64) -> String {
 struct SpeedCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "speed",
-        abstract: "Playback speed, pitch kept: 0.5–3 in 0.05 steps; a library item's channel remembers it. No RATE: print it.")
+        abstract: "Playback speed, pitch kept: \(PlaybackSpeed.text(PlaybackSpeed.range.lowerBound))–\(PlaybackSpeed.text(PlaybackSpeed.range.upperBound)) in \(PlaybackSpeed.step) steps; a library item's channel remembers it. No RATE: print it.")
     @OptionGroup var options: PlayerClientOptions
     @Argument(help: "1.5, 1.5x or 150%") var rate: String?
 
@@ -51,14 +52,15 @@ struct SpeedCommand: ParsableCommand {
             var value: Double?
             if let rate {
                 value = Self.parse(rate)
-                guard let v = value, v.isFinite, (0.5...3).contains(v) else {
-                    throw ValidationError("not a speed: \(rate) (use 0.5–3, e.g. 1.5 or 1.5x)")
+                let range = PlaybackSpeed.range
+                guard let v = value, v.isFinite, range.contains(v) else {
+                    throw ValidationError("not a speed: \(rate) (use \(PlaybackSpeed.text(range.lowerBound))–\(PlaybackSpeed.text(range.upperBound)), e.g. 1.5 or 1.5x)")
                 }
             }
             let response = try options.send(ControlRequest(cmd: "speed", value: value), autostart: false)
             if options.json, let status = response.status { return try StatusPrinter.print(status, json: true) }
             if let message = response.message { print(message) }
-            else { print("speed \(RateText.format(response.status?.rate ?? 1))×") }
+            else { print("speed \(PlaybackSpeed.text(response.status?.rate ?? 1))×") }
         }
     }
 

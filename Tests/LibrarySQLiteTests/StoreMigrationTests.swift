@@ -7,7 +7,7 @@ import Testing
 @Suite struct StoreMigrationTests {
     @Test func freshLibraryHasAllMigrationsAndWAL() async throws {
         let t = try TestLibrary()
-        #expect(try await t.library.appliedMigrations() == ["v1-initial", "v2-playback-speed", "v3-item-watch-state", "v4-chapters-cache", "v5-remembered-speed"])
+        #expect(try await t.library.appliedMigrations() == Schema.migrationNames)
         let mode = try await t.library.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")
         let fk = try await t.library.read { db in try Int.fetchOne(db, sql: "PRAGMA foreign_keys") }
@@ -39,7 +39,7 @@ import Testing
             }
         }
         let library = try SQLiteLibrary(path: path)
-        #expect(try await library.appliedMigrations() == ["v1-initial", "v2-playback-speed", "v3-item-watch-state", "v4-chapters-cache", "v5-remembered-speed"])
+        #expect(try await library.appliedMigrations() == Schema.migrationNames)
         let channel = try await library.channel(id: 7)
         #expect(channel.name == "X" && channel.etag == "\"abc\"" && channel.consecutiveErrors == 2 && channel.speed == nil)
         let item = try await library.item(id: 42)
