@@ -50,7 +50,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
 
         // The feed side, bottom up (data flows network → parser → model → store → modes → CLI).
-        .target(name: "FeedText", dependencies: ["CLibXML2"]),  // libxml2: the HTML entity table
+        .target(name: "FeedText"),
         .target(name: "FeedModel", dependencies: ["FeedText"]),
         .target(name: "HTTPFetch", dependencies: ["CCurl", "FeedText"]),
         .target(name: "FeedParsing", dependencies: ["CLibXML2", "FeedModel", "FeedText"]),
@@ -71,6 +71,14 @@ let package = Package(
         // Benchmarks' entry point (bench/decode, bench/playback); not installed.
         .executableTarget(name: "playercore-bench", dependencies: ["PlayerCore", "NowPlaying"],
                           swiftSettings: staticSwiftModuleInRelease, linkerSettings: staticSwiftInRelease),
+        // The player's control protocol: typed commands, replies and events, and their JSON lines.
+        .target(name: "ControlProtocol", dependencies: ["FeedModel"]),
+        // The private Unix socket: connections, the listener, the client, starting the daemon.
+        .target(name: "ControlSocket", dependencies: ["ControlProtocol"]),
+        // What the executables share: option groups, output, one set of formatters and parsers.
+        .target(name: "CLISupport", dependencies: [
+            "ControlProtocol", "LibrarySQLite", "FeedText", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
         // What the CLI and the daemon share: the control protocol and socket, CLI plumbing.
         .target(name: "FeedctlControl", dependencies: [
             "LibrarySQLite", .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -79,7 +87,7 @@ let package = Package(
         // otherwise pay ~70 ms for the dynamic loader to resolve FFmpeg's ~160 libraries.
         .executableTarget(name: "feedctl", dependencies: [
             "FeedModel", "FeedText", "HTTPFetch", "FeedParsing", "LibraryStore", "LibrarySQLite", "FeedIngest", "Downloads",
-            "FeedctlControl",
+            "ControlProtocol", "ControlSocket", "CLISupport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The player daemon (`feedctl daemon` runs it): PlayerCore, the control server, MPRIS.
@@ -99,7 +107,7 @@ let package = Package(
             "FeedModel", "LibraryStore", "LibrarySQLite", .product(name: "GRDB", package: "GRDB.swift"),
         ], path: "Tests/TestSupport"),
         .testTarget(name: "FeedModelTests", dependencies: ["FeedModel", "FeedText"]),
-        .testTarget(name: "FeedTextTests", dependencies: ["FeedText", "FeedModel", "FeedParsing", "TestSupport"]),
+        .testTarget(name: "FeedTextTests", dependencies: ["FeedText"]),
         .testTarget(name: "FeedParsingTests", dependencies: ["FeedParsing", "FeedModel", "FeedText", "TestSupport"]),
         .testTarget(name: "HTTPFetchTests", dependencies: ["HTTPFetch", "FeedText", "TestSupport"]),
         .testTarget(name: "LibrarySQLiteTests", dependencies: [

@@ -19,6 +19,18 @@ swift build -c release --product feedctl-daemon 2>&1 | grep -E "error" && fail "
 swift build -c release --product feedctl 2>&1 | grep -E "error" && fail "build failed"
 bin=$(swift build -c release --show-bin-path)
 readelf -p .comment "$bin/feedctl-daemon" | grep -q "Linker: LLD" || fail "feedctl-daemon was not linked with lld"
+# The hot-function order names mangled symbols: moving code to another module or type renames
+# them and silently makes the list stale (lld ignores unknown names). scripts/link-order.sh
+# regenerates it; at least 90 % of its names must be functions of this daemon.
+order=Sources/feedctl-daemon/hot-functions.order
+read -r listed found < <(python3 - "$order" <(nm --defined-only -P "$bin/feedctl-daemon") <<'EOF'
+import sys
+names = {l.strip() for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")}
+defined = {l.split()[0] for l in open(sys.argv[2]) if l.strip()}
+print(len(names), len(names & defined))
+EOF
+)
+(( found * 10 >= listed * 9 )) || fail "only $found of the $listed functions in $order exist in feedctl-daemon: rerun scripts/link-order.sh"
 
 # A private server even when one is reachable: the monitor must hold only our audio.
 export XDG_RUNTIME_DIR=$work/run FEEDCTL_DB=$work/library.sqlite
@@ -57,4 +69,4 @@ if [[ -f .build/ffmpeg/config.txt && $codec != "$PWD/.build/ffmpeg/lib/"* ]]; th
   fail "the daemon loaded $codec, not the minimal FFmpeg in .build/ffmpeg"
 fi
 "$bin/feedctl" stop >/dev/null
-echo "release smoke: feedctl-daemon (release, lld) played into PulseAudio (monitor RMS $rms) with $codec"
+echo "release smoke: feedctl-daemon (release, lld, $found of $listed hot functions) played into PulseAudio (monitor RMS $rms) with $codec"

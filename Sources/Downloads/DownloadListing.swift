@@ -1,35 +1,23 @@
+import FeedModel
 import LibraryStore
 
 /// A file in the media directory with its item, as `download list --json` prints it.
 public struct DownloadListing: Sendable, Equatable, Encodable {
     public var id: Int64
     /// Nil when the item is no longer in the library (its channel was removed).
-    public var title: String?
-    public var channel: String?
-    public var channelID: Int64?
+    @Nullable public var title: String?
+    @Nullable public var channel: String?
+    @Nullable public var channelID: Int64?
     public var path: String
     /// The file's size now.
     public var bytes: Int64
     /// The enclosure length the feed announced, when it did.
-    public var expectedBytes: Int64?
+    @Nullable public var expectedBytes: Int64?
     /// False for a `.part` (interrupted or in progress; `download ITEM` resumes it).
     public var complete: Bool
 
     enum CodingKeys: String, CodingKey {
         case id, title, channel, channelID = "channel_id", path, bytes, expectedBytes = "expected_bytes", complete
-    }
-
-    /// Written by hand so that nil is `null`, not a missing key.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(title, forKey: .title)
-        try c.encode(channel, forKey: .channel)
-        try c.encode(channelID, forKey: .channelID)
-        try c.encode(path, forKey: .path)
-        try c.encode(bytes, forKey: .bytes)
-        try c.encode(expectedBytes, forKey: .expectedBytes)
-        try c.encode(complete, forKey: .complete)
     }
 }
 

@@ -1,3 +1,4 @@
+import FeedModel
 import LibraryStore
 
 /// What became of one item in a `download` run (`download --json` prints a list of these).
@@ -11,31 +12,19 @@ public struct DownloadResult: Sendable, Equatable, Encodable {
     }
 
     public var id: Int64
-    public var title: String?
-    public var channel: String?
+    @Nullable public var title: String?
+    @Nullable public var channel: String?
     public var status: Status
     /// The finished file; nil when failed.
-    public var path: String?
-    public var bytes: Int64?
+    @Nullable public var path: String?
+    @Nullable public var bytes: Int64?
     /// The one-line error when failed.
-    public var error: String?
+    @Nullable public var error: String?
 
     public init(id: Int64, title: String?, channel: String?, status: Status, path: String? = nil,
                 bytes: Int64? = nil, error: String? = nil) {
         self.id = id; self.title = title; self.channel = channel; self.status = status
         self.path = path; self.bytes = bytes; self.error = error
-    }
-
-    /// Written by hand so that nil is `null`, not a missing key.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(title, forKey: .title)
-        try c.encode(channel, forKey: .channel)
-        try c.encode(status, forKey: .status)
-        try c.encode(path, forKey: .path)
-        try c.encode(bytes, forKey: .bytes)
-        try c.encode(error, forKey: .error)
     }
 
     enum CodingKeys: String, CodingKey { case id, title, channel, status, path, bytes, error }

@@ -1,3 +1,5 @@
+import FeedModel
+
 /// What one channel's poll came to (`sync --json`'s per-channel object).
 public struct ChannelSyncResult: Sendable, Equatable, Encodable {
     public enum Status: String, Sendable, Encodable { case updated, unchanged, error }
@@ -5,22 +7,20 @@ public struct ChannelSyncResult: Sendable, Equatable, Encodable {
     public var name: String
     public var status: Status
     public var newItems: Int
-    public var error: String?
+    @Nullable public var error: String?
+    /// How long the poll took, to the millisecond.
     public var seconds: Double
 
-    enum CodingKeys: String, CodingKey { case id, status, newItems = "new_items", error, seconds }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(status, forKey: .status)
-        try c.encode(newItems, forKey: .newItems)
-        try c.encode(error, forKey: .error)
-        try c.encode((seconds * 1000).rounded() / 1000, forKey: .seconds)
+    public init(id: Int64, name: String, status: Status, newItems: Int, error: String?, seconds: Double) {
+        self.id = id; self.name = name; self.status = status; self.newItems = newItems; self.error = error
+        self.seconds = (seconds * 1000).rounded() / 1000
     }
+
+    /// The name is for people (progress bars, summaries); the JSON contract carries the id.
+    enum CodingKeys: String, CodingKey { case id, status, newItems = "new_items", error, seconds }
 }
 
-/// A whole sync (`sync --json`).
+/// A whole sync (`sync --json`): the totals are written with the channels.
 public struct SyncReport: Sendable, Equatable, Encodable {
     public var channels: [ChannelSyncResult]
     public var newItems: Int { channels.reduce(0) { $0 + $1.newItems } }

@@ -120,19 +120,15 @@ public final class Syncer: Sendable {
     /// What one poll came to, for the report.
     private static func result(_ target: Target, _ outcome: Poll.Outcome, _ stored: Result<PollApplied, LibraryError>,
                                started: Double) -> ChannelSyncResult {
-        var result = ChannelSyncResult(id: target.channelID, name: target.name, status: .unchanged, newItems: 0, error: nil, seconds: 0)
-        switch stored {
-        case .success(let applied):
-            switch outcome {
-            case .failed(let message, _): (result.status, result.error) = (.error, message)
-            case .changed: (result.status, result.newItems) = (.updated, applied.ingest.new)
-            case .unchanged, .notFetched: break
-            }
-        case .failure(let error):
-            (result.status, result.error) = (.error, "\(target.feedURL): \(error.description)")
+        var (status, newItems, error) = (ChannelSyncResult.Status.unchanged, 0, String?.none)
+        switch (stored, outcome) {
+        case (.success, .failed(let message, _)): (status, error) = (.error, message)
+        case (.success(let applied), .changed): (status, newItems) = (.updated, applied.ingest.new)
+        case (.success, .unchanged), (.success, .notFetched): break
+        case (.failure(let failure), _): (status, error) = (.error, "\(target.feedURL): \(failure.description)")
         }
-        result.seconds = Clock.monotonic() - started
-        return result
+        return ChannelSyncResult(id: target.channelID, name: target.name, status: status, newItems: newItems, error: error,
+                                 seconds: Clock.monotonic() - started)
     }
 
     /// Fetches and parses one target, writing nothing.

@@ -3,7 +3,7 @@ import FeedIngest
 import FeedModel
 import FeedParsing
 import FeedText
-import FeedctlControl
+import CLISupport
 import Foundation
 import LibraryStore
 
@@ -57,8 +57,8 @@ struct ChannelCommand: AsyncParsableCommand {
                 if channels.isEmpty { print("no channels yet: feedctl channel add URL"); return }
                 for c in channels {
                     let error = c.lastError.map { "  ! \($0)" } ?? ""
-                    print(pad(String(c.id), 4, right: true) + "  " + pad(c.platform.rawValue, 8) + pad(String(c.items), 6, right: true)
-                          + " items " + pad(String(c.unwatched), 5, right: true) + " unwatched  " + c.name + error)
+                    print(Formats.pad(String(c.id), 4, right: true) + "  " + Formats.pad(c.platform.rawValue, 8) + Formats.pad(String(c.items), 6, right: true)
+                          + " items " + Formats.pad(String(c.unwatched), 5, right: true) + " unwatched  " + c.name + error)
                 }
             }
         }
@@ -78,8 +78,8 @@ struct ChannelCommand: AsyncParsableCommand {
                 print("url:         \(c.url)")
                 print("feed:        \(c.feedURL)")
                 print("items:       \(c.items) (\(c.unwatched) unwatched)")
-                print("last synced: \(c.lastSynced.map(formatDate) ?? "never")")
-                print("next poll:   \(c.nextPoll.map(formatDate) ?? "-")")
+                print("last synced: \(c.lastSynced.map(Formats.minute) ?? "never")")
+                print("next poll:   \(c.nextPoll.map(Formats.minute) ?? "-")")
                 if let e = c.lastError { print("last error:  \(e)") }
             }
         }
@@ -116,13 +116,6 @@ struct AddedChannelJSON: Encodable {
     enum Key: String, CodingKey { case newItems = "new_items" }
 }
 
-/// `2026-11-14 09:00` in local time.
-func formatDate(_ epoch: Int64) -> String {
-    let f = DateFormatter()
-    f.dateFormat = "yyyy-MM-dd HH:mm"
-    return f.string(from: Date(timeIntervalSince1970: TimeInterval(epoch)))
-}
-
 extension ChannelCommand {
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -144,7 +137,7 @@ extension ChannelCommand {
                 let syncer = Syncer(store: lib)
                 guard !noSync, !channels.isEmpty else {
                     let report = await syncer.subscribe(channels, fetch: false, now: now)
-                    if let failed = report.channels.first(where: { $0.status == .error }) { throw ServiceError(failed.error ?? "import failed") }
+                    if let failed = report.channels.first(where: { $0.status == .error }) { throw CommandError(failed.error ?? "import failed") }
                     if output.json {
                         var summaries: [ChannelSummary] = []
                         for entry in report.channels { summaries.append(try await lib.channelSummary(id: entry.id)) }

@@ -1,5 +1,6 @@
 import ArgumentParser
-import FeedctlControl
+import CLISupport
+import ControlSocket
 import Foundation
 
 /// `feedctl daemon …` runs `feedctl-daemon …`: the player lives in its own executable so that
@@ -16,7 +17,7 @@ struct DaemonCommand: ParsableCommand {
             let daemon = try Daemonizer.daemonExecutable()
             var argv: [UnsafeMutablePointer<CChar>?] = ([daemon] + options).map { strdup($0) } + [nil]
             execv(daemon, &argv)
-            throw ServiceError("cannot run \(daemon): \(String(cString: strerror(errno)))")
+            throw CommandError("cannot run \(daemon): \(String(cString: strerror(errno)))")
         }
     }
 }

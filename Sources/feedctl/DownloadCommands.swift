@@ -1,6 +1,7 @@
 import ArgumentParser
 import Downloads
-import FeedctlControl
+import FeedModel
+import CLISupport
 import Foundation
 
 /// `feedctl download ITEM…`, `download --auto N [--prune]`, `download list`, `download remove`.
@@ -78,9 +79,9 @@ struct DownloadListCommand: AsyncParsableCommand {
             if output.json { return try printJSON(files) }
             for file in files {
                 let size = file.complete || file.expectedBytes == nil
-                    ? formatBytes(file.bytes) : "\(formatBytes(file.bytes))/\(formatBytes(file.expectedBytes ?? 0))"
+                    ? Formats.bytes(file.bytes) : "\(Formats.bytes(file.bytes))/\(Formats.bytes(file.expectedBytes ?? 0))"
                 let what = file.title.map { "\(file.channel ?? ""): \($0)" } ?? "(no longer in the library)"
-                print("\(pad(String(file.id), 6, right: true))  \(file.complete ? "complete" : "partial ")  \(pad(size, 9, right: true))  \(what)  \(file.path)")
+                print("\(Formats.pad(String(file.id), 6, right: true))  \(file.complete ? "complete" : "partial ")  \(Formats.pad(size, 9, right: true))  \(what)  \(file.path)")
             }
         }
     }
@@ -96,14 +97,7 @@ struct DownloadRemoveCommand: ParsableCommand {
     struct Removal: Encodable {
         var id: Int64
         var removed: [String]
-        var error: String?
-        func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(id, forKey: .id)
-            try c.encode(removed, forKey: .removed)
-            try c.encode(error, forKey: .error)
-        }
-        enum CodingKeys: String, CodingKey { case id, removed, error }
+        @Nullable var error: String? = nil
     }
 
     func run() throws {
@@ -124,15 +118,6 @@ struct DownloadRemoveCommand: ParsableCommand {
             if removals.contains(where: { $0.error != nil }) { throw ExitCode(1) }
         }
     }
-}
-
-/// "45.2 MB", "812 kB", "96 B" (decimal units, as download sizes are announced).
-func formatBytes(_ bytes: Int64) -> String {
-    let b = Double(bytes)
-    if b >= 1e9 { return String(format: "%.2f GB", b / 1e9) }
-    if b >= 1e6 { return String(format: "%.1f MB", b / 1e6) }
-    if b >= 1e3 { return String(format: "%.0f kB", b / 1e3) }
-    return "\(bytes) B"
 }
 
 /// Shows a download run: a line per finished item on stdout (unless `lines` is off, for
@@ -167,7 +152,7 @@ final class DownloadDisplay: @unchecked Sendable {
             received[result.id] = nil
             clear()
             switch result.status {
-            case .downloaded: if lines { print("downloaded \(result.id) \(result.path ?? "") (\(formatBytes(result.bytes ?? 0)))") }
+            case .downloaded: if lines { print("downloaded \(result.id) \(result.path ?? "") (\(Formats.bytes(result.bytes ?? 0)))") }
             case .already: if lines { print("already    \(result.id) \(result.path ?? "")") }
             case .failed: printError(result.error ?? "item \(result.id): failed")  // with --json too: it's stderr
             }
@@ -193,12 +178,12 @@ final class DownloadDisplay: @unchecked Sendable {
         // Bytes of the downloads running now; a bar only when every one announced its size.
         let got = received.values.reduce(Int64(0)) { $0 + $1.0 }
         let totals = received.values.compactMap(\.1)
-        var bytes = formatBytes(got)
+        var bytes = Formats.bytes(got)
         var bar = ""
         if totals.count == received.count, case let total = totals.reduce(0, +), total > 0 {
             let width = 24, filled = Int(min(1, Double(got) / Double(total)) * Double(width))
             bar = "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "] "
-            bytes += "/" + formatBytes(total)
+            bytes += "/" + Formats.bytes(total)
         }
         let line = "\r\(bar)\(bytes)  \(finished)/\(started) done  \(label.prefix(40))\u{1B}[K"
         FileHandle.standardError.write(Data(line.utf8))

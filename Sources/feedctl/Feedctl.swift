@@ -1,6 +1,6 @@
 import ArgumentParser
 import FeedModel
-import FeedctlControl
+import CLISupport
 import Foundation
 
 /// The root command is only configuration: library commands grouped by noun, player verbs at

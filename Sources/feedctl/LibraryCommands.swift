@@ -1,7 +1,7 @@
 import ArgumentParser
 import FeedModel
 import FeedText
-import FeedctlControl
+import CLISupport
 import Foundation
 import LibraryStore
 
@@ -43,18 +43,12 @@ struct FeedCommand: AsyncParsableCommand {
 /// One item as a line of text: id, date, length/progress, state, channel, title.
 enum ItemLine {
     static func format(_ item: LibraryItem) -> String {
-        let date = item.published.map { shortDate($0) } ?? "          "
-        var length = item.duration.map { formatClock(Double($0)) } ?? "-"
-        if item.progress > 0 && !item.watched { length = formatClock(Double(item.progress)) + "/" + length }
+        let date = item.published.map(Formats.day) ?? "          "
+        var length = item.duration.map { Formats.clock(Double($0)) } ?? "-"
+        if item.progress > 0 && !item.watched { length = Formats.clock(Double(item.progress)) + "/" + length }
         let mark = item.watched ? "✓" : (item.progress > 0 ? "▶" : " ")
         let short = item.isShort ? " [short]" : ""
-        return pad(String(item.id), 6, right: true) + "  \(date)  " + pad(length, 11, right: true) + " \(mark) \(item.channel) — \(item.title)\(short)"
-    }
-
-    static func shortDate(_ epoch: Int64) -> String {
-        let f = DateFormatter()
-        f.dateFormat = "yyyy-MM-dd"
-        return f.string(from: Date(timeIntervalSince1970: TimeInterval(epoch)))
+        return Formats.pad(String(item.id), 6, right: true) + "  \(date)  " + Formats.pad(length, 11, right: true) + " \(mark) \(item.channel) — \(item.title)\(short)"
     }
 }
 
@@ -70,9 +64,9 @@ struct ShowCommand: AsyncParsableCommand {
             if output.json { return try printJSON(item) }
             print("\(item.id): \(item.title)")
             print("channel:   \(item.channel) [\(item.platform.rawValue)]")
-            if let p = item.published { print("published: \(formatDate(p))") }
-            if let d = item.duration { print("duration:  \(formatClock(Double(d)))") }
-            print("state:     \(item.watched ? "watched" : item.progress > 0 ? "in progress at \(formatClock(Double(item.progress)))" : "unwatched")")
+            if let p = item.published { print("published: \(Formats.minute(p))") }
+            if let d = item.duration { print("duration:  \(Formats.clock(Double(d)))") }
+            print("state:     \(item.watched ? "watched" : item.progress > 0 ? "in progress at \(Formats.clock(Double(item.progress)))" : "unwatched")")
             if let url = item.url { print("url:       \(url)") }
             if let e = item.enclosureURL { print("media:     \(e)") }
         }
@@ -101,11 +95,11 @@ struct ProgressCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await runReporting {
-            guard let seconds = DurationParser.parse(position) else {
+            guard let seconds = DurationArgument.seconds(position).map({ Int($0.rounded()) }) else {
                 throw ValidationError("not a position: \(position) (use seconds, MM:SS or H:MM:SS)")
             }
             try await library.open().setProgress(id, seconds: seconds, now: Clock.now())
-            print("item \(id) at \(formatClock(Double(seconds)))")
+            print("item \(id) at \(Formats.clock(Double(seconds)))")
         }
     }
 }
@@ -162,7 +156,7 @@ struct HistoryCommand: AsyncParsableCommand {
             if entries.isEmpty { print("no history yet"); return }
             for e in entries {
                 let item = e.item.map { String(format: "%6lld", $0) } ?? "     -"
-                print("\(formatDate(e.playedAt))  \(item)  \(e.channel) — \(e.title)")
+                print("\(Formats.minute(e.playedAt))  \(item)  \(e.channel) — \(e.title)")
             }
         }
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FeedModel
-import FeedctlControl
+import CLISupport
+import ControlProtocol
 import Foundation
 
 struct SleepCommand: ParsableCommand {
@@ -12,32 +13,25 @@ struct SleepCommand: ParsableCommand {
 
     func run() throws {
         try runReporting {
-            let request: ControlRequest
+            let setting: SleepSetting
             switch when.lowercased() {
-            case "off": request = ControlRequest(cmd: "sleep", sleepMode: "off")
-            case "end-of-item", "eoi": request = ControlRequest(cmd: "sleep", sleepMode: "end-of-item")
+            case "off": setting = .off
+            case "end-of-item", "eoi": setting = .endOfItem
             default:
-                guard let seconds = SleepTimer.parseDuration(when) else {
+                guard let seconds = DurationArgument.seconds(when, bare: .minutes), seconds > 0 else {
                     throw ValidationError("not a sleep duration: \(when) (use 30m, 90s, 1h30m, end-of-item or off)")
                 }
-                request = ControlRequest(cmd: "sleep", seconds: seconds)
+                setting = .after(seconds: seconds)
             }
-            let response = try options.send(request, autostart: false)
+            let response = try options.send(.sleep(setting), autostart: false)
             if options.json, let status = response.status { return try StatusPrinter.print(status, json: true) }
             if let at = response.status?.sleepAt {
-                print("sleep: playback stops at \(clockTime(at))")
+                print("sleep: playback stops at \(Formats.timeOfDay(at))")
             } else {
                 print(when.lowercased() == "off" ? "sleep timer off" : "sleep: at the end of the item")
             }
         }
     }
-}
-
-/// `14:05` (local time) for a Unix time.
-func clockTime(_ epoch: Int64) -> String {
-    let f = DateFormatter()
-    f.dateFormat = "HH:mm:ss"
-    return f.string(from: Date(timeIntervalSince1970: TimeInterval(epoch)))
 }
 
 struct SpeedCommand: ParsableCommand {
@@ -57,7 +51,7 @@ struct SpeedCommand: ParsableCommand {
                     throw ValidationError("not a speed: \(rate) (use \(PlaybackSpeed.text(range.lowerBound))–\(PlaybackSpeed.text(range.upperBound)), e.g. 1.5 or 1.5x)")
                 }
             }
-            let response = try options.send(ControlRequest(cmd: "speed", value: value), autostart: false)
+            let response = try options.send(.speed(value), autostart: false)
             if options.json, let status = response.status { return try StatusPrinter.print(status, json: true) }
             if let message = response.message { print(message) }
             else { print("speed \(PlaybackSpeed.text(response.status?.rate ?? 1))×") }
@@ -80,18 +74,18 @@ struct ChaptersCommand: ParsableCommand {
 
     func run() throws {
         try runReporting {
-            let response = try options.send(ControlRequest(cmd: "chapters"), autostart: false)
+            let response = try options.send(.chapters, autostart: false)
             let payload = response.chapters ?? ChaptersPayload(source: nil, current: nil, chapters: [])
             if options.json { return try printJSON(payload) }
             guard !payload.chapters.isEmpty else {
-                print(response.status?.status == "stopped" ? "nothing is playing" : "no chapters")
+                print(response.status?.status == .stopped ? "nothing is playing" : "no chapters")
                 return
             }
             let width = String(payload.chapters.count).count
             for c in payload.chapters {
                 let mark = c.index == payload.current ? "*" : " "
                 let number = String(repeating: " ", count: width - String(c.index).count) + String(c.index)
-                print("\(mark) \(number)  \(formatClock(c.start))  \(c.title)")
+                print("\(mark) \(number)  \(Formats.clock(c.start))  \(c.title)")
             }
         }
     }
@@ -104,15 +98,23 @@ struct ChapterCommand: ParsableCommand {
     @Argument(help: "next, prev or a chapter number") var target: String
 
     func validate() throws {
-        let t = target.lowercased()
-        guard ["next", "prev", "previous"].contains(t) || (Int(t).map { $0 > 0 } ?? false) else {
+        if case .number(let n) = chapterTarget, n < 1 {
             throw ValidationError("chapter takes next, prev or a chapter number (1, 2, …)")
+        }
+    }
+
+    /// `next`, `prev`/`previous` or N; anything else is `.number(0)`, which `validate` refuses.
+    private var chapterTarget: ChapterTarget {
+        switch target.lowercased() {
+        case "next": .next
+        case "prev", "previous": .previous
+        case let text: .number(max(0, Int(text) ?? 0))
         }
     }
 
     func run() throws {
         try runReporting {
-            let response = try options.send(ControlRequest(cmd: "chapter", target: target.lowercased()), autostart: false)
+            let response = try options.send(.chapter(chapterTarget), autostart: false)
             if options.json, let status = response.status { return try StatusPrinter.print(status, json: true) }
             if let message = response.message { print(message) }
         }

@@ -2,7 +2,7 @@ import ArgumentParser
 import FeedModel
 import FeedParsing
 import FeedText
-import FeedctlControl
+import CLISupport
 import HTTPFetch
 #if canImport(Glibc)
 import Glibc
@@ -88,8 +88,8 @@ private struct SummaryLines {
     private var lines: [String] = []
 
     mutating func add(_ item: Item) {
-        let date = item.published.map(Self.date) ?? "          "
-        let duration = item.duration.map(Self.duration) ?? "-"
+        let date = item.published.map(Formats.day) ?? "          "
+        let duration = item.duration.map { Formats.clock(Double($0)) } ?? "-"
         lines.append("\(date)  \(String(repeating: " ", count: max(0, 8 - duration.count)))\(duration)  \(item.title)")
     }
 
@@ -100,28 +100,6 @@ private struct SummaryLines {
             out.append("\n")
             out.flushIfFull()
         }
-    }
-
-    /// `YYYY-MM-DD` (UTC) from Unix seconds (civil-from-days).
-    static func date(_ t: Int64) -> String {
-        let days = t >= 0 ? t / 86_400 : (t - 86_399) / 86_400
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
-        func pad(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        return "\(y)-\(pad(m))-\(pad(d))"
-    }
-
-    /// `H:MM:SS` or `M:SS`.
-    static func duration(_ s: Int) -> String {
-        func pad(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        return s >= 3600 ? "\(s / 3600):\(pad(s / 60 % 60)):\(pad(s % 60))" : "\(s / 60):\(pad(s % 60))"
     }
 }
 

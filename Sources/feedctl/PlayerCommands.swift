@@ -1,6 +1,7 @@
 import ArgumentParser
-import FeedText
-import FeedctlControl
+import CLISupport
+import ControlProtocol
+import ControlSocket
 import Foundation
 
 // Player verbs at the top level, as mpc has them. Each sends one request to the daemon over the
@@ -12,18 +13,18 @@ struct PlayerClientOptions: ParsableArguments {
     @OptionGroup var socket: SocketOptions
     @Flag(name: .long, help: "Print the resulting status as JSON.") var json = false
 
-    func send(_ request: ControlRequest, autostart: Bool) throws -> ControlResponse {
+    func send(_ command: PlayerCommand, autostart: Bool) throws -> PlayerReply {
         let client = try ControlClient.connect(socketPath: socket.path, database: library.db, autostart: autostart)
         defer { client.connection.close() }
-        let response = try client.send(request)
-        guard response.ok else { throw ServiceError(response.error ?? "the daemon refused \(request.cmd)") }
-        return response
+        let reply = try client.perform(command)
+        guard reply.ok else { throw CommandError(reply.error ?? "the daemon refused \(ControlRequest(command).cmd)") }
+        return reply
     }
 
-    /// Sends `request` and prints the status it left behind.
-    func run(_ request: ControlRequest, autostart: Bool = false) throws {
+    /// Sends `command` and prints the status it left behind.
+    func run(_ command: PlayerCommand, autostart: Bool = false) throws {
         try runReporting {
-            let response = try send(request, autostart: autostart)
+            let response = try send(command, autostart: autostart)
             if let message = response.message, !json { print(message) }
             if let status = response.status { try StatusPrinter.print(status, json: json) }
         }
@@ -38,47 +39,51 @@ struct PlayCommand: ParsableCommand {
     @Argument(help: "Library item id, http(s) URL, or file path.") var target: String
 
     func run() throws {
-        try options.run(ControlRequest(cmd: "play", target: PlayTarget.normalize(target), fromStart: fromStart), autostart: true)
+        try options.run(.play(PlayTarget(commandLine: target), fromStart: fromStart), autostart: true)
     }
 }
 
-enum PlayTarget {
-    /// Item ids and URLs pass through; a path becomes absolute (the daemon has its own working directory).
-    static func normalize(_ target: String) -> String {
-        if Int64(target) != nil || target.contains("://") { return target }
-        let path = target.hasPrefix("/") ? target : FileManager.default.currentDirectoryPath + "/" + target
-        return (path as NSString).standardizingPath
+extension PlayTarget {
+    /// What the user typed: item ids and URLs pass through; a path becomes absolute (the daemon
+    /// has its own working directory).
+    init(commandLine text: String) {
+        if Int64(text) != nil || text.contains("://") {
+            self.init(text)
+            return
+        }
+        let path = text.hasPrefix("/") ? text : FileManager.default.currentDirectoryPath + "/" + text
+        self = .local((path as NSString).standardizingPath)
     }
 }
 
 struct PauseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "pause", abstract: "Pause playback.")
     @OptionGroup var options: PlayerClientOptions
-    func run() throws { try options.run(ControlRequest(cmd: "pause")) }
+    func run() throws { try options.run(.pause) }
 }
 
 struct ResumeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "resume", abstract: "Resume playback (or start the queue).")
     @OptionGroup var options: PlayerClientOptions
-    func run() throws { try options.run(ControlRequest(cmd: "resume"), autostart: true) }
+    func run() throws { try options.run(.resume, autostart: true) }
 }
 
 struct ToggleCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "toggle", abstract: "Pause if playing, else resume.")
     @OptionGroup var options: PlayerClientOptions
-    func run() throws { try options.run(ControlRequest(cmd: "toggle"), autostart: true) }
+    func run() throws { try options.run(.toggle, autostart: true) }
 }
 
 struct StopCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "stop", abstract: "Stop playback (progress is saved).")
     @OptionGroup var options: PlayerClientOptions
-    func run() throws { try options.run(ControlRequest(cmd: "stop")) }
+    func run() throws { try options.run(.stop) }
 }
 
 struct NextCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "next", abstract: "Play the next queued item.")
     @OptionGroup var options: PlayerClientOptions
-    func run() throws { try options.run(ControlRequest(cmd: "next"), autostart: true) }
+    func run() throws { try options.run(.next, autostart: true) }
 }
 
 struct QuitCommand: ParsableCommand {
@@ -86,7 +91,7 @@ struct QuitCommand: ParsableCommand {
     @OptionGroup var options: PlayerClientOptions
     func run() throws {
         try runReporting {
-            _ = try options.send(ControlRequest(cmd: "quit"), autostart: false)
+            _ = try options.send(.quit, autostart: false)
             print("feedctl daemon stopped")
         }
     }
@@ -102,20 +107,19 @@ struct SeekCommand: ParsableCommand {
 
     func run() throws {
         try runReporting {
-            guard position.count == 1, let request = Self.request(for: position[0]) else {
+            guard position.count == 1, let target = Self.target(position[0]) else {
                 throw ValidationError("seek takes one position: +15, -15, 90, 1:30 or 1:02:03")
             }
-            try options.run(request)
+            try options.run(.seek(target))
         }
     }
 
-    static func request(for text: String) -> ControlRequest? {
+    static func target(_ text: String) -> SeekTarget? {
         if let sign = text.first, sign == "+" || sign == "-" {
-            guard let magnitude = DurationParser.parse(String(text.dropFirst())) else { return nil }
-            return ControlRequest(cmd: "seek", offset: Double(sign == "-" ? -magnitude : magnitude))
+            guard let magnitude = DurationArgument.seconds(String(text.dropFirst())) else { return nil }
+            return .by(sign == "-" ? -magnitude : magnitude)
         }
-        guard let absolute = DurationParser.parse(text) else { return nil }
-        return ControlRequest(cmd: "seek", position: Double(absolute))
+        return DurationArgument.seconds(text).map(SeekTarget.to)
     }
 }
 
@@ -127,7 +131,7 @@ struct VolumeCommand: ParsableCommand {
     func run() throws {
         try runReporting {
             guard level.isFinite, (0...100).contains(level) else { throw ValidationError("volume is 0–100 (percent)") }
-            try options.run(ControlRequest(cmd: "volume", value: level / 100))
+            try options.run(.volume(level / 100))
         }
     }
 }
@@ -149,7 +153,7 @@ struct StatusCommand: ParsableCommand {
                 return try StatusPrinter.print(PlayerStatus(), json: json)
             }
             defer { client.connection.close() }
-            let first = try client.send(ControlRequest(cmd: follow ? "subscribe" : "status"))
+            let first = try client.perform(follow ? .subscribe : .status)
             if let status = first.status { try StatusPrinter.print(status, json: json, compact: follow) }
             guard follow else { return }
             while let event = try client.nextEvent() {
@@ -171,7 +175,7 @@ struct QueueCommand: ParsableCommand {
         func run() throws {
             try runReporting {
                 for target in targets {
-                    let response = try options.send(ControlRequest(cmd: "queue_add", target: PlayTarget.normalize(target)), autostart: true)
+                    let response = try options.send(.queueAdd(PlayTarget(commandLine: target), fromStart: false), autostart: true)
                     if !options.json { print(response.message ?? "queued \(target)") }
                 }
             }
@@ -183,7 +187,7 @@ struct QueueCommand: ParsableCommand {
         @OptionGroup var options: PlayerClientOptions
         func run() throws {
             try runReporting {
-                let queue = try options.send(ControlRequest(cmd: "queue_list"), autostart: false).queue ?? []
+                let queue = try options.send(.queueList, autostart: false).queue ?? []
                 if options.json { return try printJSON(queue) }
                 if queue.isEmpty { print("the queue is empty"); return }
                 for (i, entry) in queue.enumerated() { print("\(i + 1). \(entry.title ?? entry.target)") }
@@ -195,7 +199,7 @@ struct QueueCommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Empty the queue.")
         @OptionGroup var options: PlayerClientOptions
         func run() throws {
-            try runReporting { _ = try options.send(ControlRequest(cmd: "queue_clear"), autostart: false); print("queue cleared") }
+            try runReporting { _ = try options.send(.queueClear, autostart: false); print("queue cleared") }
         }
     }
 }
@@ -203,27 +207,20 @@ struct QueueCommand: ParsableCommand {
 /// Renders a status for people or as the JSON contract.
 enum StatusPrinter {
     static func print(_ s: PlayerStatus, json: Bool, compact: Bool = false) throws {
-        if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            var data = try encoder.encode(s)
-            data.append(10)
-            FileHandle.standardOutput.write(data)
-            return
-        }
-        let time = formatClock(s.position) + (s.duration.map { " / " + formatClock($0) } ?? "")
+        if json { return try printJSON(s) }
+        let time = Formats.clock(s.position) + (s.duration.map { " / " + Formats.clock($0) } ?? "")
         let percent = s.duration.flatMap { $0 > 0 ? " (\(Int(100 * s.position / $0))%)" : nil } ?? ""
         let what = [s.title, s.artist].compactMap { $0 }.joined(separator: " — ")
         let error = s.error.map { "  error: \($0)" } ?? ""
         if compact {
-            Swift.print("[\(s.status)] \(time)  \(what)\(error)")
-        } else if s.status == "stopped" && s.title == nil {
+            Swift.print("[\(s.status.rawValue)] \(time)  \(what)\(error)")
+        } else if s.status == .stopped && s.title == nil {
             Swift.print("[stopped]\(error)")
         } else {
-            Swift.print("[\(s.status)] \(what)")
+            Swift.print("[\(s.status.rawValue)] \(what)")
             Swift.print("  \(time)\(percent)  volume \(Int((s.volume * 100).rounded()))%" + (s.rate != 1 ? "  speed \(s.rate)×" : "")
                         + (s.chapter.map { "  chapter: \($0)" } ?? "")
-                        + (s.sleepAt.map { "  sleep at \(clockTime($0))" } ?? "") + error)
+                        + (s.sleepAt.map { "  sleep at \(Formats.timeOfDay($0))" } ?? "") + error)
         }
         fflush(nil)   // all streams: `stdout` itself is shared mutable state to Swift 6
     }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import FeedIngest
 import FeedModel
-import FeedctlControl
+import CLISupport
 import Foundation
 import LibraryStore
 

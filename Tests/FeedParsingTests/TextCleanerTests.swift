@@ -1,5 +1,5 @@
 import XCTest
-@testable import FeedText
+@testable import FeedParsing
 
 final class TextCleanerTests: XCTestCase {
     private func plain(_ html: String) -> String? { TextCleaner.plainText(fromHTML: html) }

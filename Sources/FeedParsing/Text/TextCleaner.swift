@@ -1,3 +1,4 @@
+import FeedText
 import CLibXML2
 #if canImport(Glibc)
 import Glibc

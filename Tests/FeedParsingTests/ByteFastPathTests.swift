@@ -1,6 +1,6 @@
 import FeedModel
-import FeedParsing
-@testable import FeedText
+@testable import FeedParsing
+import FeedText
 import TestSupport
 import XCTest
 

@@ -1,5 +1,5 @@
 import XCTest
-@testable import FeedText
+@testable import FeedParsing
 
 final class TextCleanerFastPathTests: XCTestCase {
     /// The byte-level collapse agrees with Unicode's White_Space property on every whitespace

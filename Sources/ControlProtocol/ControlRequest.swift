@@ -1,0 +1,121 @@
+/// One request line on the control socket (README, "Control protocol"):
+/// `{"id": 1, "cmd": "seek", "offset": -15}`. This is the wire format; `command()` turns it into
+/// a `PlayerCommand`, the only place a command is read from strings.
+public struct ControlRequest: Codable, Sendable, Equatable {
+    public var id: Int?
+    public var cmd: String
+    /// play, queue_add: an item id, a URL or an absolute path; chapter: next, prev or N.
+    public var target: String?
+    /// play, queue_add: ignore saved progress.
+    public var fromStart: Bool?
+    /// seek: relative seconds.
+    public var offset: Double?
+    /// seek: absolute seconds.
+    public var position: Double?
+    /// volume: 0–1; speed: the rate.
+    public var value: Double?
+    /// sleep: seconds from now.
+    public var seconds: Double?
+    /// sleep: "end-of-item" or "off".
+    public var sleepMode: String?
+
+    enum CodingKeys: String, CodingKey {
+        case id, cmd, target, offset, position, value, seconds
+        case fromStart = "from_start"
+        case sleepMode = "mode"
+    }
+
+    public init(id: Int? = nil, cmd: String, target: String? = nil, fromStart: Bool? = nil, offset: Double? = nil,
+                position: Double? = nil, value: Double? = nil, seconds: Double? = nil, sleepMode: String? = nil) {
+        self.id = id; self.cmd = cmd; self.target = target; self.fromStart = fromStart; self.offset = offset
+        self.position = position; self.value = value; self.seconds = seconds; self.sleepMode = sleepMode
+    }
+
+    /// The request that carries `command`.
+    public init(_ command: PlayerCommand, id: Int? = nil) {
+        switch command {
+        case .status: self.init(id: id, cmd: "status")
+        case .play(let target, let fromStart): self.init(id: id, cmd: "play", target: target.description, fromStart: fromStart)
+        case .pause: self.init(id: id, cmd: "pause")
+        case .resume: self.init(id: id, cmd: "resume")
+        case .toggle: self.init(id: id, cmd: "toggle")
+        case .stop: self.init(id: id, cmd: "stop")
+        case .seek(.by(let seconds)): self.init(id: id, cmd: "seek", offset: seconds)
+        case .seek(.to(let seconds)): self.init(id: id, cmd: "seek", position: seconds)
+        case .volume(let value): self.init(id: id, cmd: "volume", value: value)
+        case .queueAdd(let target, let fromStart):
+            self.init(id: id, cmd: "queue_add", target: target.description, fromStart: fromStart)
+        case .queueList: self.init(id: id, cmd: "queue_list")
+        case .queueClear: self.init(id: id, cmd: "queue_clear")
+        case .next: self.init(id: id, cmd: "next")
+        case .sleep(.after(let seconds)): self.init(id: id, cmd: "sleep", seconds: seconds)
+        case .sleep(.endOfItem): self.init(id: id, cmd: "sleep", sleepMode: "end-of-item")
+        case .sleep(.off): self.init(id: id, cmd: "sleep", sleepMode: "off")
+        case .speed(let value): self.init(id: id, cmd: "speed", value: value)
+        case .chapters: self.init(id: id, cmd: "chapters")
+        case .chapter(.next): self.init(id: id, cmd: "chapter", target: "next")
+        case .chapter(.previous): self.init(id: id, cmd: "chapter", target: "prev")
+        case .chapter(.number(let n)): self.init(id: id, cmd: "chapter", target: String(n))
+        case .subscribe: self.init(id: id, cmd: "subscribe")
+        case .ping: self.init(id: id, cmd: "ping")
+        case .quit: self.init(id: id, cmd: "quit")
+        }
+    }
+
+    /// The command this request asks for, or why it asks for none (one line, for the reply).
+    public func command() throws(ProtocolError) -> PlayerCommand {
+        switch cmd {
+        case "status": return .status
+        case "play":
+            guard let target else { throw ProtocolError("play needs a target: an item id, a URL or a file") }
+            return .play(PlayTarget(target), fromStart: fromStart ?? false)
+        case "pause": return .pause
+        case "resume": return .resume
+        case "toggle": return .toggle
+        case "stop": return .stop
+        case "seek":
+            if let offset { return .seek(.by(offset)) }
+            if let position { return .seek(.to(position)) }
+            throw ProtocolError("seek needs an offset or a position")
+        case "volume":
+            guard let value else { throw ProtocolError("volume must be between 0 and 1 (0–100 %)") }
+            return .volume(value)
+        case "queue_add":
+            guard let target else { throw ProtocolError("queue add needs a target") }
+            return .queueAdd(PlayTarget(target), fromStart: fromStart ?? false)
+        case "queue_list": return .queueList
+        case "queue_clear": return .queueClear
+        case "next": return .next
+        case "sleep":
+            switch sleepMode {
+            case "off": return .sleep(.off)
+            case "end-of-item": return .sleep(.endOfItem)
+            default:
+                guard let seconds, seconds.isFinite, seconds > 0 else {
+                    throw ProtocolError("sleep needs a duration (30m, 90s, 1h30m), end-of-item or off")
+                }
+                return .sleep(.after(seconds: seconds))
+            }
+        case "speed": return .speed(value)
+        case "chapters": return .chapters
+        case "chapter":
+            switch target?.lowercased() {
+            case "next": return .chapter(.next)
+            case "prev", "previous": return .chapter(.previous)
+            case let text?: if let n = Int(text) { return .chapter(.number(n)) }
+            case nil: break
+            }
+            throw ProtocolError("chapter takes next, prev or a chapter number")
+        case "subscribe": return .subscribe
+        case "ping": return .ping
+        case "quit": return .quit
+        default: throw ProtocolError("unknown command \"\(cmd)\"")
+        }
+    }
+}
+
+/// A request the protocol cannot read; `description` is the reply's one-line error.
+public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

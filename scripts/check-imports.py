@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""Checks the layout's import rules: every target under Sources/ imports only what the README's
+architecture table allows it (the "May import" column), so the layout cannot erode silently.
+
+The table is the one written list: a row per module, `| `Name` | what it owns | `A`, `B` |`
+(several modules may share a row). Glibc, Darwin, Dispatch and Synchronization are the platform
+and always allowed; Foundation only where listed. Every directory under Sources/ must have a row.
+Exit status 1 with one line per broken rule.
+"""
+import os
+import re
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PLATFORM = {"Glibc", "Darwin", "Dispatch", "Synchronization", "Swift", "_Concurrency"}
+
+
+def rules():
+    text = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    section = text.split("\n## Architecture", 1)[1].split("\n## ", 1)[0]
+    allowed = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) < 3 or not cells[0].startswith("`"):
+            continue
+        modules = re.findall(r"`([A-Za-z0-9_-]+)`", cells[0])
+        imports = set(re.findall(r"`([A-Za-z0-9_]+)`", cells[-1]))
+        for module in modules:
+            allowed[module] = imports
+    return allowed
+
+
+def imports_of(directory):
+    found = {}
+    for root, _, files in os.walk(directory):
+        for name in files:
+            if not name.endswith(".swift"):
+                continue
+            path = os.path.join(root, name)
+            for number, line in enumerate(open(path, encoding="utf-8"), 1):
+                m = re.match(r"\s*(?:@testable\s+|@_exported\s+|@preconcurrency\s+)?import\s+(?:\w+\s+)?([A-Za-z0-9_]+)", line)
+                if m:
+                    found.setdefault(m.group(1), []).append(f"{os.path.relpath(path, ROOT)}:{number}")
+    return found
+
+
+def main():
+    allowed = rules()
+    problems = []
+    sources = os.path.join(ROOT, "Sources")
+    for target in sorted(os.listdir(sources)):
+        if not os.path.isdir(os.path.join(sources, target)):
+            continue
+        if target not in allowed:
+            problems.append(f"Sources/{target}: no row in the README's architecture table")
+            continue
+        for module, places in sorted(imports_of(os.path.join(sources, target)).items()):
+            if module in PLATFORM or module in allowed[target] or module == target:
+                continue
+            problems.append(f"{places[0]}: {target} imports {module}, which the README does not allow it")
+    for line in problems:
+        print(line)
+    if problems:
+        print(f"check-imports: {len(problems)} broken rule(s); fix the import or the README's table", file=sys.stderr)
+        return 1
+    print(f"check-imports: {len(allowed)} modules follow their import rules")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
