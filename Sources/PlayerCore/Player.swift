@@ -12,7 +12,7 @@ public final class Player: @unchecked Sendable {
 
     private enum Command {
         case play(PlayRequest), pause, resume, toggle, stop(thenVolume: Double?), seekBy(Double), seekTo(Double), rate(Double)
-        case chapters(ChapterList, itemKey: String), shutdown
+        case chapters(ChapterList, key: TrackKey), shutdown
     }
 
     // Shared with the control methods; guarded by `cond`. Only the decode thread writes
@@ -21,7 +21,7 @@ public final class Player: @unchecked Sendable {
     private var commands: [Command] = []
     private var status: PlaybackStatus = .stopped
     private var clock = PositionClock()
-    private var current: (key: String, duration: Double?)?
+    private var current: (key: TrackKey, duration: Double?)?
     private var volume: Double = 1
     private var rate: Double = 1
     private var chapterList = ChapterList()
@@ -86,10 +86,10 @@ public final class Player: @unchecked Sendable {
         return ((clamped / rateStep).rounded() * rateStep * 100).rounded() / 100
     }
 
-    /// Replaces the chapters of item `itemKey` (e.g. with a podcast's chapters file, which wins
+    /// Replaces the chapters of item `key` (e.g. with a podcast's chapters file, which wins
     /// over embedded ones); ignored if another item is playing by then.
-    public func setChapters(_ chapters: [Chapter], source: ChapterSource, itemKey: String) {
-        post(.chapters(ChapterList(chapters, source: source), itemKey: itemKey))
+    public func setChapters(_ chapters: [Chapter], source: ChapterSource, key: TrackKey) {
+        post(.chapters(ChapterList(chapters, source: source), key: key))
     }
 
     /// The current item's chapters (empty when it has none or nothing plays).
@@ -135,14 +135,14 @@ public final class Player: @unchecked Sendable {
     public var snapshot: PlayerSnapshot {
         cond.lock()
         let clock = self.clock, output = self.output
-        var snap = PlayerSnapshot(status: status, itemKey: current?.key, position: 0,
+        var snap = PlayerSnapshot(status: status, key: current?.key, position: 0,
                                   duration: current?.duration, volume: volume, rate: rate, error: lastError)
         cond.unlock()
         snap.position = snap.status == .stopped ? 0 : clock.position(latency: output?.latency())
         return snap
     }
 
-    private func progressProbe() -> (itemKey: String, position: Double, duration: Double?)? {
+    private func progressProbe() -> (key: TrackKey, position: Double, duration: Double?)? {
         cond.lock()
         guard status == .playing, let current else { cond.unlock(); return nil }
         let clock = self.clock, output = self.output
@@ -227,7 +227,7 @@ public final class Player: @unchecked Sendable {
             case .play(let request):
                 // A start that fails ends that item with its error (a queue moves on); a
                 // session it replaced has already ended.
-                do throws(PlayerError) { try start(request) } catch { failUnlessSuperseded(error, starting: request.itemKey) }
+                do throws(PlayerError) { try start(request) } catch { failUnlessSuperseded(error, starting: request.key) }
             case .pause: try pauseNow()
             case .resume: try resumeNow()
             case .toggle: if status == .playing { try pauseNow() } else { try resumeNow() }
@@ -238,7 +238,7 @@ public final class Player: @unchecked Sendable {
             case .seekTo(let target): try seekNow(to: target)
             case .rate(let value): try changeRate(to: value)
             case .chapters(let list, let key):
-                guard let session, session.request.itemKey == key else { return }
+                guard let session, session.request.key == key else { return }
                 cond.lock()
                 chapterList = ChapterList(list.chapters, source: list.source, duration: session.duration)
                 cond.unlock()
@@ -252,11 +252,11 @@ public final class Player: @unchecked Sendable {
 
     /// A `play` or `stop` posted meanwhile aborts blocking reads: that is not the item failing,
     /// the queued command decides what happens next.
-    private func failUnlessSuperseded(_ error: PlayerError, starting itemKey: String? = nil) {
+    private func failUnlessSuperseded(_ error: PlayerError, starting key: TrackKey? = nil) {
         cond.lock()
         let superseded = (interrupt?.isAborted ?? false) && !commands.isEmpty
         cond.unlock()
-        if !superseded { fail(error, starting: itemKey) }
+        if !superseded { fail(error, starting: key) }
     }
 
     private func start(_ request: PlayRequest) throws(PlayerError) {
@@ -287,7 +287,7 @@ public final class Player: @unchecked Sendable {
         cond.lock()
         clock = PositionClock()
         clock.reset(at: startAt)
-        current = (request.itemKey, decoder.duration)
+        current = (request.key, decoder.duration)
         chapterList = ChapterList(decoder.chapters, source: .embedded, duration: decoder.duration)
         status = .playing
         cond.unlock()
@@ -297,7 +297,7 @@ public final class Player: @unchecked Sendable {
         updateChapter(at: startAt)
         nowPlaying.apply(.status(.playing))
         if startAt > 0 { nowPlaying.apply(.seeked(position: startAt)) }
-        tracker.begin(itemKey: request.itemKey)
+        tracker.begin(key: request.key)
         tracker.start()
     }
 
@@ -401,16 +401,16 @@ public final class Player: @unchecked Sendable {
     /// The item played to its end.
     private func finishItem() {
         guard let session else { return }
-        let key = session.request.itemKey
+        let key = session.request.key
         let duration = session.duration ?? position
         tracker.stop()
-        tracker.finished(itemKey: key, duration: duration)
-        tracker.ended(itemKey: key, error: nil)
+        tracker.finished(key: key, duration: duration)
+        tracker.ended(key: key, error: nil)
         endSession(saving: false)
     }
 
-    private func fail(_ error: PlayerError, starting startingKey: String? = nil) {
-        if let key = session?.request.itemKey ?? startingKey { tracker.ended(itemKey: key, error: error) }
+    private func fail(_ error: PlayerError, starting startingKey: TrackKey? = nil) {
+        if let key = session?.request.key ?? startingKey { tracker.ended(key: key, error: error) }
         endSession(saving: true)
         if case .pulseUnavailable = error {
             cond.lock()
@@ -426,7 +426,7 @@ public final class Player: @unchecked Sendable {
 
     private func saveProgress() {
         guard let session else { return }
-        tracker.save(itemKey: session.request.itemKey, position: position, duration: session.duration)
+        tracker.save(key: session.request.key, position: position, duration: session.duration)
     }
 
     /// Ends the current item (if any): optionally saves where it was, closes the stream, goes to stopped.

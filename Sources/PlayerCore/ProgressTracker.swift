@@ -1,11 +1,12 @@
 import Dispatch
+import NowPlaying
 
 /// The 1 Hz progress tracker. Ticks come from a repeating DispatchSourceTimer: its deadlines are on
 /// the monotonic clock and advance by exact intervals, so ticks do not drift. Every call into the
 /// `ProgressSink` happens on `queue`, in order.
 final class ProgressTracker: @unchecked Sendable {
     /// What a tick needs from the player; nil when nothing is playing.
-    typealias Probe = @Sendable () -> (itemKey: String, position: Double, duration: Double?)?
+    typealias Probe = @Sendable () -> (key: TrackKey, position: Double, duration: Double?)?
     typealias TickHandler = @Sendable (_ position: Double, _ duration: Double?) -> Void
 
     static let saveEvery = 5
@@ -17,7 +18,7 @@ final class ProgressTracker: @unchecked Sendable {
     // Only touched on `queue`.
     private var timer: DispatchSourceTimer?
     private var ticksSinceSave = 0
-    private var finishedKey: String?
+    private var finishedKey: TrackKey?
 
     init(sink: (any ProgressSink)?, probe: @escaping Probe, onTick: @escaping TickHandler) {
         self.sink = sink
@@ -46,23 +47,23 @@ final class ProgressTracker: @unchecked Sendable {
     }
 
     /// Saves now (pause, stop, seek, error, shutdown) and checks completion.
-    func save(itemKey: String, position: Double, duration: Double?) {
-        queue.async { [self] in record(itemKey: itemKey, position: position, duration: duration) }
+    func save(key: TrackKey, position: Double, duration: Double?) {
+        queue.async { [self] in record(key: key, position: position, duration: duration) }
     }
 
     /// The item was played to its end.
-    func finished(itemKey: String, duration: Double?) {
+    func finished(key: TrackKey, duration: Double?) {
         queue.async { [self] in
-            record(itemKey: itemKey, position: duration ?? 0, duration: duration, atEnd: true)
+            record(key: key, position: duration ?? 0, duration: duration, atEnd: true)
         }
     }
 
-    func ended(itemKey: String, error: PlayerError?) {
-        queue.async { [self] in sink?.playbackEnded(itemKey: itemKey, error: error) }
+    func ended(key: TrackKey, error: PlayerError?) {
+        queue.async { [self] in sink?.playbackEnded(key: key, error: error) }
     }
 
     /// A new playback begins: its completion may be reported again.
-    func begin(itemKey: String) {
+    func begin(key: TrackKey) {
         queue.async { [self] in
             finishedKey = nil
             ticksSinceSave = 0
@@ -77,21 +78,21 @@ final class ProgressTracker: @unchecked Sendable {
         onTick(position, duration)
         ticksSinceSave += 1
         if ticksSinceSave >= Self.saveEvery {
-            record(itemKey: key, position: position, duration: duration)
+            record(key: key, position: position, duration: duration)
         } else if CompletionRule.isFinished(position: position, duration: duration) {
             reportFinished(key)
         }
     }
 
-    private func record(itemKey: String, position: Double, duration: Double?, atEnd: Bool = false) {
+    private func record(key: TrackKey, position: Double, duration: Double?, atEnd: Bool = false) {
         ticksSinceSave = 0
-        sink?.saveProgress(itemKey: itemKey, position: position, duration: duration)
-        if atEnd || CompletionRule.isFinished(position: position, duration: duration) { reportFinished(itemKey) }
+        sink?.saveProgress(key: key, position: position, duration: duration)
+        if atEnd || CompletionRule.isFinished(position: position, duration: duration) { reportFinished(key) }
     }
 
-    private func reportFinished(_ key: String) {
+    private func reportFinished(_ key: TrackKey) {
         guard finishedKey != key else { return }
         finishedKey = key
-        sink?.itemFinished(itemKey: key)
+        sink?.itemFinished(key: key)
     }
 }

@@ -42,7 +42,7 @@ final class ChapterTests: PulseTestCase {
         let player = makePlayer()
         for (name, url) in try chapterFiles() {
             player.play(request(url, key: name))
-            XCTAssertTrue(eventually { player.snapshot.itemKey == name && player.snapshot.status == .playing }, name)
+            XCTAssertTrue(eventually { player.snapshot.key == .file(name) && player.snapshot.status == .playing }, name)
             let list = player.chapters
             XCTAssertEqual(list.source, .embedded, name)
             XCTAssertEqual(list.chapters.map(\.title), Self.titles, name)
@@ -81,7 +81,7 @@ final class ChapterTests: PulseTestCase {
         player.play(request(files[0].url, key: "a"))
         XCTAssertTrue(eventually { player.snapshot.status == .playing })
         player.setChapters([Chapter(start: 0, title: "Cold open"), Chapter(start: 2, title: "News")],
-                           source: .podcast, itemKey: "a")
+                           source: .podcast, key: .file("a"))
         XCTAssertTrue(eventually { player.chapters.source == .podcast })
         XCTAssertEqual(player.chapters.chapters,
                        [Chapter(start: 0, end: 2, title: "Cold open"), Chapter(start: 2, end: player.snapshot.duration, title: "News")])
@@ -89,7 +89,7 @@ final class ChapterTests: PulseTestCase {
         player.seek(to: 3)
         XCTAssertTrue(eventually { player.nowPlaying.state.chapter == "News" })
         // Meant for an item no longer playing: ignored.
-        player.setChapters([Chapter(start: 0, title: "Stale")], source: .podcast, itemKey: "b")
+        player.setChapters([Chapter(start: 0, title: "Stale")], source: .podcast, key: .file("b"))
         player.seek(to: 0.5)
         XCTAssertTrue(eventually { player.nowPlaying.state.chapter == "Cold open" })
         XCTAssertEqual(player.chapters.chapters.first?.title, "Cold open")

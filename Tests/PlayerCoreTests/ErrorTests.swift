@@ -33,7 +33,7 @@ final class ErrorTests: PulseTestCase {
         // caller stops waiting.
         player.shutdown()
         let ended = sink.ended.prefix(cases.count)
-        XCTAssertEqual(ended.map(\.0), cases.map { $0.0.lastPathComponent })
+        XCTAssertEqual(ended.map(\.0), cases.map { .file($0.0.lastPathComponent) })
         XCTAssertEqual(ended.map { $0.1?.description }, cases.map { "can't open \"\($0.0.path)\": \($0.1)" })
     }
 
@@ -49,7 +49,7 @@ final class ErrorTests: PulseTestCase {
         XCTAssertTrue(message.hasSuffix(" of 6.0 s (truncated?)"), message)
         player.shutdown()
         XCTAssertEqual(sink.finished, [])
-        XCTAssertEqual(sink.ended.map(\.0), ["cut"])
+        XCTAssertEqual(sink.ended.map(\.0), [.file("cut")])
         XCTAssertNotNil(sink.ended.first?.1)
         XCTAssertGreaterThan(sink.saves.last?.position ?? 0, 1)
     }

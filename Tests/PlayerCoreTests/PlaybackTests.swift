@@ -30,10 +30,10 @@ final class PlaybackTests: PulseTestCase {
         let player = makePlayer(sink: sink)
         let events = player.nowPlaying.events()
         player.play(request(media.shortMP3, key: "short", startAt: 1.5))
-        XCTAssertTrue(eventually(timeout: 6) { sink.finished == ["short"] && player.snapshot.status == .stopped },
+        XCTAssertTrue(eventually(timeout: 6) { sink.finished == [.file("short")] && player.snapshot.status == .stopped },
                       "\(player.snapshot) \(sink.finished)")
         XCTAssertNil(player.snapshot.error)
-        XCTAssertEqual(sink.ended.map(\.0), ["short"])
+        XCTAssertEqual(sink.ended.map(\.0), [.file("short")])
         XCTAssertNil(sink.ended.first?.1)
         XCTAssertEqual(sink.saves.last?.position ?? 0, 3.0, accuracy: 0.1)
         player.shutdown()
@@ -88,7 +88,7 @@ final class PlaybackTests: PulseTestCase {
             player.play(request(media.segments, key: "k\(i)", startAt: Double(i * 10)))
             Thread.sleep(forTimeInterval: 0.05)
         }
-        XCTAssertTrue(eventually { player.snapshot.itemKey == "k4" }, "\(player.snapshot)")
+        XCTAssertTrue(eventually { player.snapshot.key == .file("k4") }, "\(player.snapshot)")
         waitUntilAudible(player, from: 40)
         assertTone(try record(0.6), 880, "the last play wins")
         player.stop()
@@ -96,6 +96,6 @@ final class PlaybackTests: PulseTestCase {
         player.shutdown()
         XCTAssertNil(player.snapshot.error)
         XCTAssertTrue(sink.ended.isEmpty, "replaced/stopped items reported as ended: \(sink.ended)")
-        XCTAssertEqual(Set(sink.saves.map(\.key)).isSuperset(of: ["k4"]), true)
+        XCTAssertEqual(Set(sink.saves.map(\.key)).isSuperset(of: [.file("k4")]), true)
     }
 }

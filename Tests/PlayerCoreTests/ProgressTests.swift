@@ -29,7 +29,7 @@ final class ProgressTests: PulseTestCase {
         // A periodic save arrives while playing (every 5 ticks).
         XCTAssertTrue(eventually(timeout: 3) { !sink.saves.isEmpty }, "no periodic save")
         XCTAssertEqual(player.snapshot.status, .playing)
-        XCTAssertEqual(sink.saves.first?.key, "ep")
+        XCTAssertEqual(sink.saves.first?.key, .file("ep"))
         XCTAssertEqual(sink.saves.first?.duration ?? 0, 60.03, accuracy: 0.05)
 
         let heard = player.position

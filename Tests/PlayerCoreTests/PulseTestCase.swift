@@ -50,8 +50,9 @@ class PulseTestCase: XCTestCase {
         return player
     }
 
+    /// Plays `url` under the key `.file(key)`: a name, so one file can be several items.
     func request(_ url: URL, key: String = "item", startAt: Double = 0) -> PlayRequest {
-        PlayRequest(itemKey: key, source: .localFile(url.path), startAt: startAt)
+        PlayRequest(key: .file(key), source: .localFile(url.path), startAt: startAt)
     }
 
     /// Waits until the player is playing and the listener has heard at least `heard` seconds past `from`.
@@ -78,22 +79,22 @@ class PulseTestCase: XCTestCase {
 /// Records every ProgressSink call.
 final class RecordingSink: ProgressSink, @unchecked Sendable {
     struct Save: Equatable {
-        let key: String
+        let key: TrackKey
         let position: Double
         let duration: Double?
     }
     private let lock = NSLock()
     private var _saves: [Save] = []
-    private var _finished: [String] = []
-    private var _ended: [(String, PlayerError?)] = []
+    private var _finished: [TrackKey] = []
+    private var _ended: [(TrackKey, PlayerError?)] = []
 
     var saves: [Save] { lock.withLock { _saves } }
-    var finished: [String] { lock.withLock { _finished } }
-    var ended: [(String, PlayerError?)] { lock.withLock { _ended } }
+    var finished: [TrackKey] { lock.withLock { _finished } }
+    var ended: [(TrackKey, PlayerError?)] { lock.withLock { _ended } }
 
-    func saveProgress(itemKey: String, position: Double, duration: Double?) {
-        lock.withLock { _saves.append(Save(key: itemKey, position: position, duration: duration)) }
+    func saveProgress(key: TrackKey, position: Double, duration: Double?) {
+        lock.withLock { _saves.append(Save(key: key, position: position, duration: duration)) }
     }
-    func itemFinished(itemKey: String) { lock.withLock { _finished.append(itemKey) } }
-    func playbackEnded(itemKey: String, error: PlayerError?) { lock.withLock { _ended.append((itemKey, error)) } }
+    func itemFinished(key: TrackKey) { lock.withLock { _finished.append(key) } }
+    func playbackEnded(key: TrackKey, error: PlayerError?) { lock.withLock { _ended.append((key, error)) } }
 }

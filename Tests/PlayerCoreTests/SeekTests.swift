@@ -45,8 +45,8 @@ final class SeekTests: PulseTestCase {
         player.seek(to: 120)
         XCTAssertTrue(eventually { player.snapshot.status == .stopped }, "\(player.snapshot)")
         player.shutdown()
-        XCTAssertEqual(sink.finished, ["seg"])
-        XCTAssertEqual(sink.ended.map(\.0), ["seg"])
+        XCTAssertEqual(sink.finished, [.file("seg")])
+        XCTAssertEqual(sink.ended.map(\.0), [.file("seg")])
         XCTAssertNil(player.snapshot.error)
         // The NowPlaying stream saw the start position and the clamped seek.
         let expectation = expectation(description: "seeked events")

@@ -43,7 +43,7 @@ final class SpeedTests: PulseTestCase {
         XCTAssertEqual(heardByTen, 5, accuracy: 1.2, "audio heard when the position reached 10 s of media")
 
         let secondHalf = try pulse.startRecording()
-        XCTAssertTrue(eventually(timeout: 15) { sink.finished == ["tone"] && player.snapshot.status == .stopped },
+        XCTAssertTrue(eventually(timeout: 15) { sink.finished == [.file("tone")] && player.snapshot.status == .stopped },
                       "\(player.snapshot)")
         let stats = try secondHalf.stop()
         let total = heardByTen + (try audibleSeconds(secondHalf))

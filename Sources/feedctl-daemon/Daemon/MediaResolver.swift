@@ -20,18 +20,13 @@ struct MediaResolver: Sendable {
     /// Speed for items without a remembered channel speed (the daemon's `--speed`).
     var defaultRate: Double = 1
 
-    static func itemKey(_ id: Int64) -> String { "item:\(id)" }
-    static func itemID(fromKey key: String) -> Int64? {
-        key.hasPrefix("item:") ? Int64(key.dropFirst(5)) : nil
-    }
-
     func resolve(_ target: String, fromStart: Bool) async throws -> Resolved {
         if let id = Int64(target) { return try await resolveItem(id, fromStart: fromStart) }
         if URLs.isHTTP(target) {
             let source = try MediaSource.parse(target, allowLocalFiles: false)
             let name = URL(string: target)?.lastPathComponent.removingPercentEncoding ?? target
-            let meta = TrackMetadata(trackID: "url", title: name.isEmpty ? target : name, url: target)
-            return Resolved(request: PlayRequest(itemKey: "url:" + target, source: source, metadata: meta,
+            let meta = TrackMetadata(key: .url(target), title: name.isEmpty ? target : name, url: target)
+            return Resolved(request: PlayRequest(key: .url(target), source: source, metadata: meta,
                                                  rate: defaultRate),
                             entry: QueueEntry(target: target, title: meta.title, itemID: nil))
         }
@@ -40,8 +35,8 @@ struct MediaResolver: Sendable {
         guard case .localFile(let path) = source, FileManager.default.fileExists(atPath: path) else {
             throw ServiceError("no such file: \(target)")
         }
-        let meta = TrackMetadata(trackID: "file", title: (path as NSString).lastPathComponent, url: "file://" + path)
-        return Resolved(request: PlayRequest(itemKey: "file:" + path, source: source, metadata: meta, rate: defaultRate),
+        let meta = TrackMetadata(key: .file(path), title: (path as NSString).lastPathComponent, url: "file://" + path)
+        return Resolved(request: PlayRequest(key: .file(path), source: source, metadata: meta, rate: defaultRate),
                         entry: QueueEntry(target: path, title: meta.title, itemID: nil))
     }
 
@@ -59,12 +54,12 @@ struct MediaResolver: Sendable {
         } else {
             throw ServiceError("item \(id) has no media to play")
         }
-        let meta = TrackMetadata(trackID: "/org/feedctl/item/\(id)", title: item.title, artist: item.channel,
+        let meta = TrackMetadata(key: .item(id), title: item.title, artist: item.channel,
                                  album: item.channel, length: item.duration.map(Double.init), artURL: item.thumbnail,
-                                 url: item.url ?? item.enclosureURL, itemID: id)
+                                 url: item.url ?? item.enclosureURL)
         let startAt = fromStart || item.watched ? 0 : Double(item.progress)
         let rate = try channelRate(item.channelID)
-        return Resolved(request: PlayRequest(itemKey: Self.itemKey(id), source: source, metadata: meta, startAt: startAt,
+        return Resolved(request: PlayRequest(key: .item(id), source: source, metadata: meta, startAt: startAt,
                                              rate: rate),
                         entry: QueueEntry(target: String(id), title: item.title, itemID: id))
     }
@@ -116,7 +111,7 @@ func findExecutable(_ name: String) -> String? {
 final class LibraryProgressSink: ProgressSink, @unchecked Sendable {
     let library: Library
     /// Set once by the service before playback starts.
-    nonisolated(unsafe) var onEnded: (@Sendable (String, PlayerError?) -> Void)?
+    nonisolated(unsafe) var onEnded: (@Sendable (TrackKey, PlayerError?) -> Void)?
 
     private let saves = Mutex(0)
 
@@ -125,22 +120,22 @@ final class LibraryProgressSink: ProgressSink, @unchecked Sendable {
     /// How many saves have completed: the service waits on it after pause and stop.
     var saveCount: Int { saves.withLock { $0 } }
 
-    func saveProgress(itemKey: String, position: Double, duration: Double?) {
+    func saveProgress(key: TrackKey, position: Double, duration: Double?) {
         defer { saves.withLock { $0 += 1 } }
-        guard let id = MediaResolver.itemID(fromKey: itemKey) else { return }
+        guard let id = key.itemID else { return }
         do { try library.setProgress(id, seconds: Int(position.rounded(.down)), now: Clock.now()) }
         catch { log("saving progress of item \(id): \(error)") }
     }
 
-    func itemFinished(itemKey: String) {
-        guard let id = MediaResolver.itemID(fromKey: itemKey) else { return }
+    func itemFinished(key: TrackKey) {
+        guard let id = key.itemID else { return }
         do {
             try library.setWatched([id], watched: true, now: Clock.now())
             _ = try library.appendHistory(item: id, now: Clock.now())
         } catch { log("marking item \(id) watched: \(error)") }
     }
 
-    func playbackEnded(itemKey: String, error: PlayerError?) {
-        onEnded?(itemKey, error)
+    func playbackEnded(key: TrackKey, error: PlayerError?) {
+        onEnded?(key, error)
     }
 }

@@ -144,7 +144,7 @@ actor PlayerService: ControlHandler {
         let meta = state.metadata
         return PlayerStatus(status: snapshot.status.word, position: snapshot.position,
                             duration: snapshot.duration ?? meta?.length, title: meta?.title, artist: meta?.artist,
-                            itemID: meta?.itemID, url: meta?.url, volume: snapshot.volume, rate: state.rate,
+                            itemID: meta?.key.itemID, url: meta?.url, volume: snapshot.volume, rate: state.rate,
                             chapter: state.chapter, error: snapshot.error?.description ?? state.error,
                             sleepAt: sleep.sleepAt(now: Date().timeIntervalSince1970,
                                                    // Wall seconds: media left, played at the current speed.
@@ -165,18 +165,18 @@ actor PlayerService: ControlHandler {
                                   superseded: { await self.generation != mine }) {
         case .playing:
             publishQueue()
-            loadPodcastChapters(for: request.itemKey)
+            loadPodcastChapters(for: request.key)
         case .superseded:
             publishQueue()
         case .failed(let message):
             throw ServiceError(message)
         case .timedOut:
             let snapshot = player.snapshot
-            guard snapshot.itemKey == request.itemKey, snapshot.status != .stopped else {
+            guard snapshot.key == request.key, snapshot.status != .stopped else {
                 throw ServiceError("\(request.source) did not start within 20 s")
             }
             publishQueue()
-            loadPodcastChapters(for: request.itemKey)
+            loadPodcastChapters(for: request.key)
         }
     }
 
@@ -231,7 +231,7 @@ actor PlayerService: ControlHandler {
 
     /// An item ended on its own: the queue advances (past items that fail to start), unless the
     /// audio output itself is gone or the sleep timer said "end of item".
-    private func itemEnded(key: String, error: PlayerError?) async {
+    private func itemEnded(key: TrackKey, error: PlayerError?) async {
         if case .pulseUnavailable? = error { return }
         if sleep.mode == .endOfItem {
             sleep.mode = .off
@@ -241,7 +241,7 @@ actor PlayerService: ControlHandler {
         }
         // The player reports the end just before it goes to stopped: wait for that, and advance only
         // if nothing else started meanwhile.
-        await settle { $0.itemKey != key || $0.status == .stopped }
+        await settle { $0.key != key || $0.status == .stopped }
         while !queue.isEmpty, !quitting, player.snapshot.status == .stopped {
             let next = queue.removeFirst()
             do { try await start(next); return } catch { log("queue: \(error)") }
@@ -266,15 +266,15 @@ actor PlayerService: ControlHandler {
 
     /// Fetches (or reads the cached) chapters file of a library item in the background; when it
     /// has chapters they replace the embedded ones.
-    private func loadPodcastChapters(for key: String) {
-        guard let id = MediaResolver.itemID(fromKey: key) else { chapterTask = nil; return }
+    private func loadPodcastChapters(for key: TrackKey) {
+        guard let id = key.itemID else { chapterTask = nil; return }
         let loader = chapterLoader, player = self.player
         chapterTask = Task {
             guard let chapters = await loader.chapters(itemID: id), !chapters.isEmpty else { return }
-            player.setChapters(chapters, source: .podcast, itemKey: key)
+            player.setChapters(chapters, source: .podcast, key: key)
             // Until the player took them (or moved on), so a waiting `chapters` sees them.
             let deadline = Date().addingTimeInterval(2)
-            while Date() < deadline, player.snapshot.itemKey == key, player.chapters.source != .podcast {
+            while Date() < deadline, player.snapshot.key == key, player.chapters.source != .podcast {
                 try? await Task.sleep(nanoseconds: 5_000_000)
             }
         }
@@ -324,7 +324,7 @@ actor PlayerService: ControlHandler {
         player.setRate(rate)
         await settle { $0.rate == rate }
         var message = "speed \(RateText.format(rate))×"
-        if let key = player.snapshot.itemKey, let id = MediaResolver.itemID(fromKey: key) {
+        if let id = player.snapshot.key?.itemID {
             let item = try library.item(id: id)
             try library.setSpeed(channelID: item.channelID, rate)
             message += " (remembered for \(item.channel))"
