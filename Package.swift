@@ -89,7 +89,8 @@ let package = Package(
         .testTarget(name: "FeedIngestTests", dependencies: ["FeedIngest", "TestSupport"]),
         .testTarget(name: "NowPlayingTests", dependencies: ["NowPlaying"]),
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "NowPlaying", "FeedIngest", "TestSupport"]),
-        .testTarget(name: "feedctlTests", dependencies: ["FeedIngest", "TestSupport"]),
+        // The daemon's own rules (e.g. when an item counts as heard) are tested in-process too.
+        .testTarget(name: "feedctlTests", dependencies: ["FeedIngest", "TestSupport", "feedctl-daemon"]),
     ],
     swiftLanguageModes: [.v6]
 )

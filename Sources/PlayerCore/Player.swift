@@ -21,7 +21,8 @@ public final class Player: @unchecked Sendable {
     private var commands: [Command] = []
     private var status: PlaybackStatus = .stopped
     private var clock = PositionClock()
-    private var current: (key: TrackKey, duration: Double?)?
+    private var current: (key: TrackKey, playback: PlaybackID, duration: Double?)?
+    private var playbacks: UInt64 = 0
     private var volume: Double = 1
     private var rate: Double = 1
     private var chapterList = ChapterList()
@@ -43,10 +44,11 @@ public final class Player: @unchecked Sendable {
         let weakSelf = WeakPlayer()
         tracker = ProgressTracker(
             sink: progressSink,
-            probe: { weakSelf.player?.progressProbe() },
-            onTick: { position, duration in
-                weakSelf.player?.nowPlaying.apply(.tick(position: position, duration: duration))
-                weakSelf.player?.updateChapter(at: position)
+            probe: {
+                guard let player = weakSelf.player, let report = player.progressProbe() else { return nil }
+                player.nowPlaying.apply(.tick(position: report.position, duration: report.duration))
+                player.updateChapter(at: report.position)
+                return report
             })
         weakSelf.player = self
         startThread(name: "feedctl.player") { [self] in run() }
@@ -142,12 +144,13 @@ public final class Player: @unchecked Sendable {
         return snap
     }
 
-    private func progressProbe() -> (key: TrackKey, position: Double, duration: Double?)? {
+    private func progressProbe() -> ProgressReport? {
         cond.lock()
         guard status == .playing, let current else { cond.unlock(); return nil }
         let clock = self.clock, output = self.output
         cond.unlock()
-        return (current.key, clock.position(latency: output?.latency()), current.duration)
+        return ProgressReport(.tick, key: current.key, playback: current.playback,
+                              position: clock.position(latency: output?.latency()), duration: current.duration)
     }
 
     // MARK: Command queue
@@ -287,7 +290,8 @@ public final class Player: @unchecked Sendable {
         cond.lock()
         clock = PositionClock()
         clock.reset(at: startAt)
-        current = (request.key, decoder.duration)
+        playbacks += 1
+        current = (request.key, PlaybackID(playbacks), decoder.duration)
         chapterList = ChapterList(decoder.chapters, source: .embedded, duration: decoder.duration)
         status = .playing
         cond.unlock()
@@ -297,7 +301,6 @@ public final class Player: @unchecked Sendable {
         updateChapter(at: startAt)
         nowPlaying.apply(.status(.playing))
         if startAt > 0 { nowPlaying.apply(.seeked(position: startAt)) }
-        tracker.begin(key: request.key)
         tracker.start()
     }
 
@@ -326,6 +329,12 @@ public final class Player: @unchecked Sendable {
         cond.unlock()
         guard playing else { return }
         nowPlaying.apply(.chapter(list.index(at: position).map { list.chapters[$0].title }))
+    }
+
+    private var currentPlayback: PlaybackID? {
+        cond.lock()
+        defer { cond.unlock() }
+        return current?.playback
     }
 
     private var currentRate: Double {
@@ -400,11 +409,11 @@ public final class Player: @unchecked Sendable {
 
     /// The item played to its end.
     private func finishItem() {
-        guard let session else { return }
+        guard let session, let playback = currentPlayback else { return }
         let key = session.request.key
         let duration = session.duration ?? position
         tracker.stop()
-        tracker.finished(key: key, duration: duration)
+        tracker.report(ProgressReport(.end, key: key, playback: playback, position: duration, duration: duration))
         tracker.ended(key: key, error: nil)
         endSession(saving: false)
     }
@@ -425,8 +434,9 @@ public final class Player: @unchecked Sendable {
     }
 
     private func saveProgress() {
-        guard let session else { return }
-        tracker.save(key: session.request.key, position: position, duration: session.duration)
+        guard let session, let playback = currentPlayback else { return }
+        tracker.report(ProgressReport(.checkpoint, key: session.request.key, playback: playback, position: position,
+                                      duration: session.duration))
     }
 
     /// Ends the current item (if any): optionally saves where it was, closes the stream, goes to stopped.

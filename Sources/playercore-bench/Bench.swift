@@ -52,8 +52,7 @@ final class EndSignal: ProgressSink, @unchecked Sendable {
     private let semaphore = DispatchSemaphore(value: 0)
     private var error: PlayerError?
 
-    func saveProgress(key: TrackKey, position: Double, duration: Double?) {}
-    func itemFinished(key: TrackKey) {}
+    func progress(_ report: ProgressReport) {}
     func playbackEnded(key: TrackKey, error: PlayerError?) {
         self.error = error
         semaphore.signal()

@@ -78,23 +78,25 @@ class PulseTestCase: XCTestCase {
 
 /// Records every ProgressSink call.
 final class RecordingSink: ProgressSink, @unchecked Sendable {
+    /// A checkpoint or the end: what a library saves as the resume position.
     struct Save: Equatable {
         let key: TrackKey
         let position: Double
         let duration: Double?
     }
     private let lock = NSLock()
-    private var _saves: [Save] = []
-    private var _finished: [TrackKey] = []
+    private var _reports: [ProgressReport] = []
     private var _ended: [(TrackKey, PlayerError?)] = []
 
-    var saves: [Save] { lock.withLock { _saves } }
-    var finished: [TrackKey] { lock.withLock { _finished } }
+    var reports: [ProgressReport] { lock.withLock { _reports } }
+    var ticks: [ProgressReport] { reports.filter { $0.kind == .tick } }
+    var saves: [Save] {
+        reports.filter { $0.kind != .tick }.map { Save(key: $0.key, position: $0.position, duration: $0.duration) }
+    }
+    /// The items reported as played to their end.
+    var finished: [TrackKey] { reports.filter { $0.kind == .end }.map(\.key) }
     var ended: [(TrackKey, PlayerError?)] { lock.withLock { _ended } }
 
-    func saveProgress(key: TrackKey, position: Double, duration: Double?) {
-        lock.withLock { _saves.append(Save(key: key, position: position, duration: duration)) }
-    }
-    func itemFinished(key: TrackKey) { lock.withLock { _finished.append(key) } }
+    func progress(_ report: ProgressReport) { lock.withLock { _reports.append(report) } }
     func playbackEnded(key: TrackKey, error: PlayerError?) { lock.withLock { _ended.append((key, error)) } }
 }

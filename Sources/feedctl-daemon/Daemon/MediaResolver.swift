@@ -106,36 +106,62 @@ func findExecutable(_ name: String) -> String? {
     return nil
 }
 
-/// Writes listening progress to the library: the resume position, and "watched" plus a history
-/// entry when an item is heard to its end. Only library items have a place to go.
+/// Writes listening progress to the library: the resume position at each checkpoint, and
+/// "watched" plus a history entry once a playback counts as heard (`CompletionRule`). Only
+/// library items have a place to go.
 final class LibraryProgressSink: ProgressSink, @unchecked Sendable {
     let library: Library
     /// Set once by the service before playback starts.
     nonisolated(unsafe) var onEnded: (@Sendable (TrackKey, PlayerError?) -> Void)?
 
     private let saves = Mutex(0)
+    private let heard = Mutex(CompletionRule.OncePerPlayback())
 
     init(library: Library) { self.library = library }
 
     /// How many saves have completed: the service waits on it after pause and stop.
     var saveCount: Int { saves.withLock { $0 } }
 
-    func saveProgress(key: TrackKey, position: Double, duration: Double?) {
-        defer { saves.withLock { $0 += 1 } }
-        guard let id = key.itemID else { return }
-        do { try library.setProgress(id, seconds: Int(position.rounded(.down)), now: Clock.now()) }
-        catch { log("saving progress of item \(id): \(error)") }
-    }
-
-    func itemFinished(key: TrackKey) {
-        guard let id = key.itemID else { return }
+    func progress(_ report: ProgressReport) {
+        if report.kind != .tick { save(report) }
+        guard heard.withLock({ $0.isNewlyHeard(report) }), let id = report.key.itemID else { return }
         do {
             try library.setWatched([id], watched: true, now: Clock.now())
             _ = try library.appendHistory(item: id, now: Clock.now())
         } catch { log("marking item \(id) watched: \(error)") }
     }
 
+    private func save(_ report: ProgressReport) {
+        defer { saves.withLock { $0 += 1 } }
+        guard let id = report.key.itemID else { return }
+        do { try library.setProgress(id, seconds: Int(report.position.rounded(.down)), now: Clock.now()) }
+        catch { log("saving progress of item \(id): \(error)") }
+    }
+
     func playbackEnded(key: TrackKey, error: PlayerError?) {
         onEnded?(key, error)
+    }
+}
+
+/// The "heard it" rule: at the end, or ≥ 95 % with less than 2 minutes left. A product rule
+/// about listening, so it lives with the library, not in the player (which reports positions).
+enum CompletionRule {
+    static func isFinished(position: Double, duration: Double?) -> Bool {
+        guard let duration, duration > 0 else { return false }
+        return position >= duration - 0.5 || (position >= 0.95 * duration && duration - position < 120)
+    }
+
+    /// Applies the rule to every report (each tick, each checkpoint, the end), and says yes once
+    /// per playback: the first report of a playback that is at its end or meets the rule.
+    struct OncePerPlayback {
+        private var reported: PlaybackID?
+
+        mutating func isNewlyHeard(_ report: ProgressReport) -> Bool {
+            guard report.playback != reported else { return false }
+            guard report.kind == .end || CompletionRule.isFinished(position: report.position, duration: report.duration)
+            else { return false }
+            reported = report.playback
+            return true
+        }
     }
 }
