@@ -26,7 +26,7 @@ struct Bench {
         let player = Player(configuration: configuration, progressSink: ended)
         let start = DispatchTime.now()
         let speed = environment("PLAYERCORE_BENCH_SPEED").flatMap(Double.init)
-        player.play(PlayRequest(key: .file(path), source: .localFile(path), rate: speed))
+        player.send(.play(PlayRequest(key: .file(path), source: .localFile(path), rate: speed)))
         let error = ended.wait()
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         player.shutdown()

@@ -19,7 +19,7 @@ final class ProgressTests: PulseTestCase {
             }
         }
         defer { collector.cancel() }
-        player.play(request(media.segments, key: "ep"))
+        player.send(.play(request(media.segments, key: "ep")))
         XCTAssertTrue(eventually { player.snapshot.status == .playing })
         try await Task.sleep(for: .seconds(5))
         let count = ticks.values.count
@@ -38,7 +38,7 @@ final class ProgressTests: PulseTestCase {
         XCTAssertEqual(Set(reported.map(\.playback)).count, 1)
 
         let heard = player.position
-        player.stop()
+        player.send(.stop)
         XCTAssertTrue(eventually { player.snapshot.status == .stopped })
         player.shutdown()
         let saved = try XCTUnwrap(sink.saves.last)
@@ -47,7 +47,7 @@ final class ProgressTests: PulseTestCase {
 
         // Resume: a new player starts where the saved progress says.
         let again = makePlayer(sink: sink)
-        again.play(request(media.segments, key: "ep", startAt: saved.position))
+        again.send(.play(request(media.segments, key: "ep", startAt: saved.position)))
         XCTAssertTrue(eventually { again.snapshot.status == .playing })
         XCTAssertGreaterThanOrEqual(again.position, saved.position)
         XCTAssertLessThan(again.position, saved.position + 1)
@@ -60,15 +60,15 @@ final class ProgressTests: PulseTestCase {
     func testAReplayOfTheSameItemIsANewPlayback() throws {
         let sink = RecordingSink()
         let player = makePlayer(sink: sink)
-        player.play(request(media.segments, key: "again"))
+        player.send(.play(request(media.segments, key: "again")))
         waitUntilAudible(player)
-        player.stop()
+        player.send(.stop)
         XCTAssertTrue(eventually { sink.saves.count == 1 }, "no checkpoint at stop: \(sink.reports)")
         let stopped = try XCTUnwrap(sink.reports.last)
         XCTAssertEqual(stopped.kind, .checkpoint)
         XCTAssertEqual(stopped.key, .file("again"))
         let before = sink.reports.count
-        player.play(request(media.segments, key: "again"))
+        player.send(.play(request(media.segments, key: "again")))
         XCTAssertTrue(eventually(timeout: 4) { sink.reports.count > before }, "no tick after the replay")
         player.shutdown()
         let tick = try XCTUnwrap(sink.reports.dropFirst(before).first)

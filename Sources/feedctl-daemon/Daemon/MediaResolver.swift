@@ -114,13 +114,9 @@ final class LibraryProgressSink: ProgressSink, @unchecked Sendable {
     /// Set once by the service before playback starts.
     nonisolated(unsafe) var onEnded: (@Sendable (TrackKey, PlayerError?) -> Void)?
 
-    private let saves = Mutex(0)
     private let heard = Mutex(CompletionRule.OncePerPlayback())
 
     init(library: Library) { self.library = library }
-
-    /// How many saves have completed: the service waits on it after pause and stop.
-    var saveCount: Int { saves.withLock { $0 } }
 
     func progress(_ report: ProgressReport) {
         if report.kind != .tick { save(report) }
@@ -132,7 +128,6 @@ final class LibraryProgressSink: ProgressSink, @unchecked Sendable {
     }
 
     private func save(_ report: ProgressReport) {
-        defer { saves.withLock { $0 += 1 } }
         guard let id = report.key.itemID else { return }
         do { try library.setProgress(id, seconds: Int(report.position.rounded(.down)), now: Clock.now()) }
         catch { log("saving progress of item \(id): \(error)") }
