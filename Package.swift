@@ -123,7 +123,7 @@ let package = Package(
         .testTarget(name: "NowPlayingTests", dependencies: ["NowPlaying"]),
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "NowPlaying", "TestSupport"]),
         .testTarget(name: "feedctlTests", dependencies: [
-            "FeedModel", "LibraryStore", "LibrarySQLite", "Downloads", "TestSupport",
+            "FeedModel", "LibraryStore", "LibrarySQLite", "Downloads", "TestSupport", "feedctl-daemon",
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,7 +1,7 @@
 /// What is playing, shaped after MPRIS `Metadata` (the daemon maps it to `xesam:`/`mpris:` keys).
 public struct TrackMetadata: Sendable, Equatable {
-    /// Stable track id (the daemon turns it into an object path such as `/org/feedctl/item/ID`).
-    public var trackID: String
+    /// Which track this is (the daemon turns it into an object path such as `/org/feedctl/item/ID`).
+    public var key: TrackKey
     public var title: String?
     /// The channel or podcast author.
     public var artist: String?
@@ -11,19 +11,16 @@ public struct TrackMetadata: Sendable, Equatable {
     public var length: Double?
     public var artURL: String?
     public var url: String?
-    /// The library item id, when the track comes from the library.
-    public var itemID: Int64?
 
-    public init(trackID: String, title: String? = nil, artist: String? = nil, album: String? = nil,
-                length: Double? = nil, artURL: String? = nil, url: String? = nil, itemID: Int64? = nil) {
-        self.trackID = trackID
+    public init(key: TrackKey, title: String? = nil, artist: String? = nil, album: String? = nil,
+                length: Double? = nil, artURL: String? = nil, url: String? = nil) {
+        self.key = key
         self.title = title
         self.artist = artist
         self.album = album
         self.length = length
         self.artURL = artURL
         self.url = url
-        self.itemID = itemID
     }
 }
 

@@ -12,13 +12,14 @@ final class Decoder {
     /// Chapters the container carries (ID3 CHAP, MP4 chapter track, Ogg/Opus CHAPTERxxx comments).
     let chapters: [Chapter]
     /// The decoded frame `nextFrame()` filled.
-    let frame: UnsafeMutablePointer<AVFrame>
+    var frame: UnsafeMutablePointer<AVFrame> { decoded.raw }
 
-    private var format: UnsafeMutablePointer<AVFormatContext>?
-    private var codec: UnsafeMutablePointer<AVCodecContext>?
-    /// The format context's I/O, opened here (to sniff the container) and so closed here.
-    private var io: UnsafeMutablePointer<AVIOContext>?
-    private let packet: UnsafeMutablePointer<AVPacket>
+    // One owner per FFmpeg handle: each frees its handle when the decoder goes, or when `init`
+    // throws after making it.
+    private let input: InputContext
+    private let codec: CodecContext
+    private let packet: Packet
+    private let decoded: Frame
     private let streamIndex: Int32
     private let timeBase: AVRational
     /// The container's start time in seconds (LAME MP3s start at ~0.025 s): positions are relative to it.
@@ -36,18 +37,14 @@ final class Decoder {
         self.source = source
         self.interrupt = interrupt
         let name = source.description
-        guard let packet = av_packet_alloc(), let frame = av_frame_alloc() else {
-            throw .cannotOpen(source: name, reason: "out of memory")
+        func cannotOpen(_ reason: String) -> PlayerError { .cannotOpen(source: name, reason: reason) }
+        do throws(FFmpegError) {
+            packet = try Packet()
+            decoded = try Frame()
+        } catch {
+            throw cannotOpen("out of memory")
         }
-        self.packet = packet
-        self.frame = frame
-
-        var ctx = avformat_alloc_context()
-        guard let allocated = ctx else {
-            Self.free(packet: packet, frame: frame)
-            throw .cannotOpen(source: name, reason: "out of memory")
-        }
-        allocated.pointee.interrupt_callback = AVIOInterruptCB(
+        let callback = AVIOInterruptCB(
             callback: { opaque in
                 guard let opaque else { return 0 }
                 return Unmanaged<InterruptFlag>.fromOpaque(opaque).takeUnretainedValue().shouldInterrupt ? 1 : 0
@@ -77,79 +74,56 @@ final class Decoder {
         defer { interrupt.setDeadline(after: nil) }
         feedctl_ffmpeg_error_line_clear()
 
-        var io: UnsafeMutablePointer<AVIOContext>?
-        var cc: UnsafeMutablePointer<AVCodecContext>?
-        do throws(PlayerError) {
-            var rc = avio_open2(&io, location, AVIO_FLAG_READ, &allocated.pointee.interrupt_callback, &ioOptions)
-            guard rc >= 0, let io else { throw PlayerError.cannotOpen(source: name, reason: Self.reason(rc, interrupt)) }
-            let demuxer = try Self.demuxer(sniffing: io, seeksCheaply: seeksCheaply, source: name)
-            // Attached only now: avformat_close_input would close the I/O of a context it never
-            // opened. Once opened with it, the I/O is ours to close (custom I/O).
-            allocated.pointee.pb = io
-            rc = avformat_open_input(&ctx, location, demuxer, &formatOptions) // frees ctx on failure
-            guard rc >= 0, let fmt = ctx else { throw PlayerError.cannotOpen(source: name, reason: Self.reason(rc, interrupt)) }
-            rc = avformat_find_stream_info(fmt, nil)
-            guard rc >= 0 else { throw PlayerError.cannotOpen(source: name, reason: Self.reason(rc, interrupt)) }
-            var decoder: UnsafePointer<AVCodec>?
-            let index = av_find_best_stream(fmt, AVMEDIA_TYPE_AUDIO, -1, -1, &decoder, 0)
-            guard index >= 0, let decoder, let stream = fmt.pointee.streams[Int(index)] else {
-                throw PlayerError.cannotOpen(source: name, reason: index >= 0 ? "no decoder for its audio"
-                                                                              : "no audio stream")
-            }
-            // Cover art, video and chapter-text tracks are never read.
-            for i in 0..<Int(fmt.pointee.nb_streams) where i != Int(index) {
-                fmt.pointee.streams[i]?.pointee.discard = AVDISCARD_ALL
-            }
-            cc = avcodec_alloc_context3(decoder)
-            guard let cc else { throw PlayerError.cannotOpen(source: name, reason: "out of memory") }
-            rc = avcodec_parameters_to_context(cc, stream.pointee.codecpar)
-            guard rc >= 0 else { throw PlayerError.cannotOpen(source: name, reason: ffmpegMessage(rc)) }
-            cc.pointee.pkt_timebase = stream.pointee.time_base
-            rc = avcodec_open2(cc, decoder, nil)
-            guard rc >= 0 else {
-                throw PlayerError.cannotOpen(source: name, reason: "avcodec_open2: " + ffmpegMessage(rc))
-            }
-            guard cc.pointee.sample_rate > 0 else {
-                throw PlayerError.cannotOpen(source: name, reason: "audio stream has no sample rate")
-            }
-            streamIndex = index
-            timeBase = stream.pointee.time_base
-            sampleRate = cc.pointee.sample_rate
-            let noPTS = feedctl_AV_NOPTS_VALUE()
-            let start = fmt.pointee.start_time
-            startTime = start == noPTS ? 0 : Double(start) / Double(AV_TIME_BASE)
-            let d = fmt.pointee.duration
-            duration = d == noPTS || d <= 0 ? nil : Double(d) / Double(AV_TIME_BASE)
-            chapters = Self.chapters(of: fmt, startTime: startTime)
-            codec = cc
-            format = fmt
-            self.io = io
-        } catch {
-            avcodec_free_context(&cc)
-            avformat_close_input(&ctx)
-            avio_closep(&io)
-            Self.free(packet: packet, frame: frame)
-            throw error
+        /// What a failed open says: allocation failures as such, the rest as `reason` puts it.
+        func failure(_ error: FFmpegError) -> PlayerError {
+            cannotOpen(error.function == "avformat_alloc_context" ? "out of memory" : Self.reason(error.code, interrupt))
         }
-    }
-
-    deinit { close() }
-
-    private func close() {
-        if codec != nil { avcodec_free_context(&codec) }
-        if format != nil { avformat_close_input(&format) }
-        if io != nil { avio_closep(&io) }
-        var p: UnsafeMutablePointer<AVPacket>? = packet
-        av_packet_free(&p)
-        var f: UnsafeMutablePointer<AVFrame>? = frame
-        av_frame_free(&f)
-    }
-
-    private static func free(packet: UnsafeMutablePointer<AVPacket>, frame: UnsafeMutablePointer<AVFrame>) {
-        var p: UnsafeMutablePointer<AVPacket>? = packet
-        av_packet_free(&p)
-        var f: UnsafeMutablePointer<AVFrame>? = frame
-        av_frame_free(&f)
+        let io: IOContext
+        do throws(FFmpegError) {
+            io = try IOContext(reading: location, interrupt: callback, options: &ioOptions)
+        } catch {
+            throw failure(error)
+        }
+        let demuxer = try Self.demuxer(sniffing: io.raw, seeksCheaply: seeksCheaply, source: name)
+        do throws(FFmpegError) {
+            input = try InputContext(opening: location, io: io, demuxer: demuxer, interrupt: callback,
+                                     options: &formatOptions)
+        } catch {
+            throw failure(error)
+        }
+        let fmt = input.raw
+        var rc = avformat_find_stream_info(fmt, nil)
+        guard rc >= 0 else { throw cannotOpen(Self.reason(rc, interrupt)) }
+        var decoder: UnsafePointer<AVCodec>?
+        let index = av_find_best_stream(fmt, AVMEDIA_TYPE_AUDIO, -1, -1, &decoder, 0)
+        guard index >= 0, let decoder, let stream = fmt.pointee.streams[Int(index)] else {
+            throw cannotOpen(index >= 0 ? "no decoder for its audio" : "no audio stream")
+        }
+        // Cover art, video and chapter-text tracks are never read.
+        for i in 0..<Int(fmt.pointee.nb_streams) where i != Int(index) {
+            fmt.pointee.streams[i]?.pointee.discard = AVDISCARD_ALL
+        }
+        do throws(FFmpegError) {
+            codec = try CodecContext(codec: decoder)
+        } catch {
+            throw cannotOpen("out of memory")
+        }
+        let cc = codec.raw
+        rc = avcodec_parameters_to_context(cc, stream.pointee.codecpar)
+        guard rc >= 0 else { throw cannotOpen(ffmpegMessage(rc)) }
+        cc.pointee.pkt_timebase = stream.pointee.time_base
+        rc = avcodec_open2(cc, decoder, nil)
+        guard rc >= 0 else { throw cannotOpen("avcodec_open2: " + ffmpegMessage(rc)) }
+        guard cc.pointee.sample_rate > 0 else { throw cannotOpen("audio stream has no sample rate") }
+        streamIndex = index
+        timeBase = stream.pointee.time_base
+        sampleRate = cc.pointee.sample_rate
+        let noPTS = feedctl_AV_NOPTS_VALUE()
+        let start = fmt.pointee.start_time
+        startTime = start == noPTS ? 0 : Double(start) / Double(AV_TIME_BASE)
+        let d = fmt.pointee.duration
+        duration = d == noPTS || d <= 0 ? nil : Double(d) / Double(AV_TIME_BASE)
+        chapters = Self.chapters(of: fmt, startTime: startTime)
     }
 
     /// The container's chapters on the position scale (relative to its start time). File data:
@@ -215,7 +189,7 @@ final class Decoder {
     /// Decodes the next audio frame into `frame`. Returns false at the end of the stream.
     /// Corrupt packets are skipped (as players do); many in a row end playback with an error.
     func nextFrame() throws(PlayerError) -> Bool {
-        guard let codec, let format else { return false }
+        let codec = codec.raw, format = input.raw, packet = packet.raw, frame = decoded.raw
         while true {
             let rc = avcodec_receive_frame(codec, frame)
             if rc == 0 { badPackets = 0; return true }
@@ -247,7 +221,7 @@ final class Decoder {
 
     /// The current frame's start in seconds from the start of the item, if it has a timestamp.
     var framePosition: Double? {
-        let pts = frame.pointee.best_effort_timestamp
+        let pts = decoded.raw.pointee.best_effort_timestamp
         guard pts != feedctl_AV_NOPTS_VALUE() else { return nil }
         return Double(pts) * av_q2d(timeBase) - startTime
     }
@@ -255,7 +229,7 @@ final class Decoder {
     /// Seeks to `seconds` (from the start of the item), landing on or before it; the caller trims
     /// decoded audio that starts before the target.
     func seek(to seconds: Double) throws(PlayerError) {
-        guard let format, let codec else { return }
+        let format = input.raw, codec = codec.raw
         let ts = Int64((max(0, seconds) + startTime) * Double(AV_TIME_BASE))
         var rc = avformat_seek_file(format, -1, Int64.min, ts, ts, 0)
         if rc < 0 { rc = av_seek_frame(format, -1, ts, AVSEEK_FLAG_BACKWARD) }

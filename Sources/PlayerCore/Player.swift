@@ -1,37 +1,39 @@
 import Dispatch
 import NowPlaying
 
-/// Plays one item at a time: one decode → resample → write thread owns the decoder and the output;
-/// the control methods only queue a command and wake that thread, so they never block on I/O and
-/// may be called from any thread. Results show up in `snapshot` and as `nowPlaying` events; errors
-/// never stop the player: it goes to `.stopped` with `snapshot.error` set.
+/// Plays one item at a time. Its state and transitions are a `PlayerMachine`; one decode →
+/// resample → write thread feeds it commands and facts and executes the actions it returns: it
+/// owns the decoder and the output. `send` and `perform` only queue a command and wake that
+/// thread, so they never block on I/O and may be called from any thread. Results show up in
+/// `snapshot`, in `perform`'s outcome and as `nowPlaying` events; errors never stop the player: it
+/// goes to `.stopped` with `snapshot.error` set.
 /// Call `shutdown()` before dropping the player (its thread keeps it alive).
 public final class Player: @unchecked Sendable {
     public let nowPlaying: NowPlayingCenter
     public let configuration: PlayerConfiguration
 
-    private enum Command {
-        case play(PlayRequest), pause, resume, toggle, stop(thenVolume: Double?), seekBy(Double), seekTo(Double), rate(Double)
-        case chapters(ChapterList, itemKey: String), shutdown
+    private typealias Reply = PlayerMachine.Reply
+
+    /// What waits for the decode thread, in order.
+    private enum Envelope {
+        case command(Command, Reply?)
+        case shutdown
     }
 
-    // Shared with the control methods; guarded by `cond`. Only the decode thread writes
-    // `status`, `clock`, `current` and `output`. Lock order: never call into `output` holding `cond`.
+    // Shared with callers; guarded by `cond`. Only the decode thread writes `machine` and
+    // `output` (so it reads them without the lock). Lock order: never call into `output` holding `cond`.
     private let cond = Condition()
-    private var commands: [Command] = []
-    private var status: PlaybackStatus = .stopped
-    private var clock = PositionClock()
-    private var current: (key: String, duration: Double?)?
-    private var volume: Double = 1
-    private var rate: Double = 1
-    private var chapterList = ChapterList()
-    private var lastError: PlayerError?
+    private var machine = PlayerMachine()
+    private var inbox: [Envelope] = []
+    private var waiting: [Reply: CheckedContinuation<Outcome, Never>] = [:]
+    private var replies: UInt64 = 0
     private var output: (any AudioOutput)?
     private var interrupt: InterruptFlag?
     private var finished = false
     private let exited = DispatchSemaphore(value: 0)
 
     private let tracker: ProgressTracker
+    private let publisher: NowPlayingPublisher
     // Decode-thread only.
     private var session: PlaybackSession?
 
@@ -40,40 +42,45 @@ public final class Player: @unchecked Sendable {
                 progressSink: (any ProgressSink)? = nil) {
         self.configuration = configuration
         self.nowPlaying = nowPlaying
+        publisher = NowPlayingPublisher(nowPlaying)
         let weakSelf = WeakPlayer()
-        tracker = ProgressTracker(
-            sink: progressSink,
-            probe: { weakSelf.player?.progressProbe() },
-            onTick: { position, duration in
-                weakSelf.player?.nowPlaying.apply(.tick(position: position, duration: duration))
-                weakSelf.player?.updateChapter(at: position)
-            })
+        tracker = ProgressTracker(sink: progressSink, probe: { weakSelf.player?.tick() })
         weakSelf.player = self
         startThread(name: "feedctl.player") { [self] in run() }
     }
 
-    // MARK: Controls
+    // MARK: Commands
 
-    /// Stops what is playing and plays `request` from `request.startAt`.
-    public func play(_ request: PlayRequest) { post(.play(request)) }
-    public func pause() { post(.pause) }
-    public func resume() { post(.resume) }
-    public func toggle() { post(.toggle) }
-    public func stop() { post(.stop(thenVolume: nil)) }
-    /// Stops, then sets the volume once the output is silent and before the stop is published:
-    /// a sleep timer's fade puts the volume back for the next item without a blip, and nobody
-    /// sees "stopped" with the faded volume.
-    public func stop(thenVolume volume: Double) { post(.stop(thenVolume: volume)) }
-    /// Seeks relative to the current position, clamped at 0; past the end ends the item.
-    public func seek(by seconds: Double) { post(.seekBy(seconds)) }
-    public func seekForward() { post(.seekBy(configuration.seekStep)) }
-    public func seekBackward() { post(.seekBy(-configuration.seekStep)) }
-    /// Seeks to an absolute position, clamped to [0, duration]; at or past the end ends the item.
-    public func seek(to seconds: Double) { post(.seekTo(seconds)) }
+    /// Queues `command` and returns at once.
+    public func send(_ command: Command) {
+        cond.lock()
+        guard !finished else { cond.unlock(); return }
+        let output = enqueue(.command(command, nil))
+        cond.unlock()
+        output?.wake()
+    }
 
-    /// Playback speed, pitch preserved: `Player.rateRange` in `Player.rateStep` steps (others are
-    /// rounded and clamped). Applies to what is playing without a gap, and to later items.
-    public func setRate(_ value: Double) { post(.rate(Self.normalizedRate(value))) }
+    /// Queues `command` and returns once it has run: a `play` once its item plays or failed to
+    /// open, a pause once the output is paused and its checkpoint reached the progress sink.
+    public func perform(_ command: Command) async -> Outcome {
+        await withCheckedContinuation { continuation in
+            cond.lock()
+            guard !finished else {
+                cond.unlock()
+                continuation.resume(returning: .superseded)
+                return
+            }
+            replies += 1
+            let reply = Reply(id: replies)
+            waiting[reply] = continuation
+            let output = enqueue(.command(command, reply))
+            cond.unlock()
+            output?.wake()
+        }
+    }
+
+    public func seekForward() { send(.seek(.relative(configuration.seekStep))) }
+    public func seekBackward() { send(.seek(.relative(-configuration.seekStep))) }
 
     public static let rateRange: ClosedRange<Double> = 0.5...3.0
     public static let rateStep = 0.05
@@ -86,40 +93,30 @@ public final class Player: @unchecked Sendable {
         return ((clamped / rateStep).rounded() * rateStep * 100).rounded() / 100
     }
 
-    /// Replaces the chapters of item `itemKey` (e.g. with a podcast's chapters file, which wins
-    /// over embedded ones); ignored if another item is playing by then.
-    public func setChapters(_ chapters: [Chapter], source: ChapterSource, itemKey: String) {
-        post(.chapters(ChapterList(chapters, source: source), itemKey: itemKey))
-    }
-
-    /// The current item's chapters (empty when it has none or nothing plays).
-    public var chapters: ChapterList {
-        cond.lock()
-        defer { cond.unlock() }
-        return chapterList
-    }
-
-    /// Volume 0–1, applied by PulseAudio to this player's stream at once.
-    public func setVolume(_ value: Double) {
-        let v = value.isFinite ? min(1, max(0, value)) : 1
-        cond.lock()
-        volume = v
-        let output = self.output
-        cond.unlock()
-        output?.setVolume(v)
-        nowPlaying.apply(.volume(v))
-    }
-
     /// Saves progress, stops playback and ends the player's thread. Blocks until done.
     public func shutdown() {
         cond.lock()
         let already = finished
         finished = true
+        let output = already ? nil : enqueue(.shutdown)
         cond.unlock()
         guard !already else { return }
-        post(.shutdown, force: true)
+        output?.wake()
         exited.wait()
         tracker.flush()
+    }
+
+    /// Under `cond`. Returns the output to wake, outside the lock.
+    private func enqueue(_ envelope: Envelope) -> (any AudioOutput)? {
+        inbox.append(envelope)
+        switch envelope {
+        case .command(.play, _), .command(.stop, _), .command(.stopThenVolume, _), .shutdown:
+            interrupt?.abort() // a blocking open/read must give way
+        default:
+            break
+        }
+        cond.signal()
+        return output
     }
 
     // MARK: State
@@ -127,49 +124,44 @@ public final class Player: @unchecked Sendable {
     /// What the listener hears now, in seconds from the start of the item.
     public var position: Double {
         cond.lock()
-        let clock = self.clock, output = self.output
+        let clock = machine.clock, output = self.output
         cond.unlock()
         return clock.position(latency: output?.latency())
     }
 
     public var snapshot: PlayerSnapshot {
         cond.lock()
-        let clock = self.clock, output = self.output
-        var snap = PlayerSnapshot(status: status, itemKey: current?.key, position: 0,
-                                  duration: current?.duration, volume: volume, rate: rate, error: lastError)
+        let machine = self.machine, output = self.output
         cond.unlock()
-        snap.position = snap.status == .stopped ? 0 : clock.position(latency: output?.latency())
-        return snap
+        let position = machine.status == .stopped ? 0 : machine.position(latency: output?.latency())
+        return PlayerSnapshot(status: machine.status, key: machine.item?.request.key, position: position,
+                              duration: machine.item?.duration, volume: machine.volume, rate: machine.rate,
+                              error: machine.error)
     }
 
-    private func progressProbe() -> (itemKey: String, position: Double, duration: Double?)? {
-        cond.lock()
-        guard status == .playing, let current else { cond.unlock(); return nil }
-        let clock = self.clock, output = self.output
-        cond.unlock()
-        return (current.key, clock.position(latency: output?.latency()), current.duration)
-    }
-
-    // MARK: Command queue
-
-    private func post(_ command: Command, force: Bool = false) {
-        cond.lock()
-        if finished && !force { cond.unlock(); return }
-        commands.append(command)
-        switch command {
-        case .play, .stop, .shutdown: interrupt?.abort() // a blocking open/read must give way
-        default: break
-        }
-        let output = self.output
-        cond.signal()
-        cond.unlock()
-        output?.wake()
-    }
-
-    private func hasCommands() -> Bool {
+    /// The current item's chapters (empty when it has none or nothing plays).
+    public var chapters: ChapterList {
         cond.lock()
         defer { cond.unlock() }
-        return !commands.isEmpty
+        return machine.chapters
+    }
+
+    /// The state as NowPlaying shows it, at the position heard now; with `onlyPlaying`, nil
+    /// unless playing.
+    private func view(onlyPlaying: Bool = false) -> NowPlayingView? {
+        cond.lock()
+        let machine = self.machine, output = self.output
+        cond.unlock()
+        if onlyPlaying && machine.status != .playing { return nil }
+        let position = machine.status == .stopped ? 0 : machine.position(latency: output?.latency())
+        return NowPlayingView(machine, position: position)
+    }
+
+    /// The 1 Hz tick, on the tracker's queue: publishes the position and reports it to the sink.
+    private func tick() -> ProgressReport? {
+        guard let view = publisher.publish(tick: true, { view(onlyPlaying: true) }),
+              let key = view.key, let playback = view.playback else { return nil }
+        return ProgressReport(.tick, key: key, playback: playback, position: view.position, duration: view.duration)
     }
 
     // MARK: Decode thread
@@ -177,34 +169,36 @@ public final class Player: @unchecked Sendable {
     private func run() {
         while true {
             cond.lock()
-            while commands.isEmpty && !(session != nil && status == .playing) { cond.wait() }
-            let batch = commands
-            commands.removeAll()
+            while inbox.isEmpty && !(session != nil && machine.status == .playing) { cond.wait() }
+            let batch = inbox
+            inbox.removeAll()
             cond.unlock()
-            for command in batch {
-                if case .shutdown = command {
-                    endSession(saving: true)
-                    output?.close()
-                    exited.signal()
+            for envelope in batch {
+                let latency = output?.latency()
+                switch envelope {
+                case .command(let command, let reply):
+                    step(.command(command, reply: reply, latency: latency))
+                case .shutdown:
+                    step(.shutdown(latency: latency))
+                    end()
                     return
                 }
-                handle(command)
             }
-            guard let session, status == .playing, !hasCommands() else { continue }
+            guard let session, machine.status == .playing, !hasCommands() else { continue }
             do throws(PlayerError) {
-                try step(session)
+                try pump(session)
             } catch {
-                failUnlessSuperseded(error)
+                if !isSuperseded() { step(.failed(error, latency: output?.latency())) }
             }
         }
     }
 
     /// One unit of work while playing: decode a frame, write some audio, or wait for the end to drain.
-    private func step(_ session: PlaybackSession) throws(PlayerError) {
+    private func pump(_ session: PlaybackSession) throws(PlayerError) {
         guard let output else { return }
         if !session.hasPending {
             if session.atEnd {
-                if try output.drain(shouldYield: hasCommands) { finishItem() }
+                if try output.drain(shouldYield: hasCommands) { step(.reachedEnd(latency: output.latency())) }
                 return
             }
             try session.fill()
@@ -215,90 +209,114 @@ public final class Player: @unchecked Sendable {
         }
         session.consume(written)
         let seconds = Double(written / Int(Resampler.channels)) / Double(session.outputRate)
-        cond.lock()
-        clock.rate = session.pendingRate
-        clock.advance(by: seconds * session.pendingRate)
-        cond.unlock()
+        step(.wrote(seconds: seconds, rate: session.pendingRate))
     }
 
-    private func handle(_ command: Command) {
-        do throws(PlayerError) {
-            switch command {
-            case .play(let request):
-                // A start that fails ends that item with its error (a queue moves on); a
-                // session it replaced has already ended.
-                do throws(PlayerError) { try start(request) } catch { failUnlessSuperseded(error, starting: request.itemKey) }
-            case .pause: try pauseNow()
-            case .resume: try resumeNow()
-            case .toggle: if status == .playing { try pauseNow() } else { try resumeNow() }
-            case .stop(let volume): stopNow(thenVolume: volume)
-            case .seekBy(let delta):
-                guard session != nil else { return }
-                try seekNow(to: position + delta)
-            case .seekTo(let target): try seekNow(to: target)
-            case .rate(let value): try changeRate(to: value)
-            case .chapters(let list, let key):
-                guard let session, session.request.itemKey == key else { return }
-                cond.lock()
-                chapterList = ChapterList(list.chapters, source: list.source, duration: session.duration)
-                cond.unlock()
-                updateChapter(at: position)
-            case .shutdown: break
+    /// Feeds `input` to the machine and executes the actions it returns, then publishes the new
+    /// state and answers the callers it completed. An action that reports a fact back runs last,
+    /// after the publish (a slow open shows its item meanwhile); its fact is the next step. An
+    /// action that throws skips the rest of its step (callers are still answered) and its
+    /// failure is the next step, unless a newer play or stop aborted it.
+    private func step(_ first: PlayerMachine.Input) {
+        var next: PlayerMachine.Input? = first
+        while let input = next {
+            next = nil
+            cond.lock()
+            var actions = machine.handle(input)
+            cond.unlock()
+            let last = actions.last?.reportsBack == true ? actions.removeLast() : nil
+            var completions: [(Reply, PlayerMachine.Completion)] = []
+            var failure: PlayerError?
+            for action in actions {
+                if case .complete(let reply, let completion) = action {
+                    completions.append((reply, completion))
+                } else if failure == nil {
+                    do throws(PlayerError) { try execute(action) } catch { failure = error }
+                }
             }
-        } catch {
-            failUnlessSuperseded(error)
+            // Writing audio changes only the position, which ticks publish.
+            if case .wrote = input {} else { publisher.publish { view() } }
+            for (reply, completion) in completions { complete(reply, completion) }
+            var owed: Reply?
+            if let last {
+                if failure == nil {
+                    do throws(PlayerError) { next = try reportingBack(last) } catch { failure = error }
+                }
+                if failure != nil { owed = last.reply }
+            }
+            if let failure {
+                if isSuperseded() {
+                    if let owed { complete(owed, .done) }
+                } else {
+                    next = .failed(failure, latency: output?.latency(), reply: owed)
+                }
+            }
         }
     }
 
-    /// A `play` or `stop` posted meanwhile aborts blocking reads: that is not the item failing,
-    /// the queued command decides what happens next.
-    private func failUnlessSuperseded(_ error: PlayerError, starting itemKey: String? = nil) {
-        cond.lock()
-        let superseded = (interrupt?.isAborted ?? false) && !commands.isEmpty
-        cond.unlock()
-        if !superseded { fail(error, starting: itemKey) }
+    private func execute(_ action: PlayerMachine.Action) throws(PlayerError) {
+        switch action {
+        case .seek(let target):
+            try session?.seek(to: target)
+            try output?.flush()
+        case .uncork: try output?.cork(false)
+        case .setTempo(let rate): try session?.setTempo(rate)
+        case .setVolume(let volume): output?.setVolume(volume)
+        case .close:
+            output?.silence()
+            session = nil
+        case .report(let report): tracker.report(report)
+        case .startTracker: tracker.start()
+        case .stopTracker: tracker.stop()
+        case .ended(let key, let error): tracker.ended(key: key, error: error)
+        case .dropOutput:
+            cond.lock()
+            output = nil
+            cond.unlock()
+        case .exit: output?.close()
+        case .open, .cork, .complete: break // see step
+        }
     }
 
-    private func start(_ request: PlayRequest) throws(PlayerError) {
-        endSession(saving: true)
+    /// Runs an action that reports a fact back, and returns the fact.
+    private func reportingBack(_ action: PlayerMachine.Action) throws(PlayerError) -> PlayerMachine.Input? {
+        switch action {
+        case .open(let request, let playback, let rate, let startAt):
+            return open(request, playback, rate: rate, startAt: startAt)
+        case .cork(let reply):
+            guard let output else { return .corked(reply: reply, latency: nil) }
+            try output.cork(true)
+            return .corked(reply: reply, latency: output.latency())
+        default:
+            return nil
+        }
+    }
+
+    private func open(_ request: PlayRequest, _ playback: PlaybackID, rate: Double,
+                      startAt: Double) -> PlayerMachine.Input {
         let flag = InterruptFlag()
         cond.lock()
         interrupt = flag
-        lastError = nil
         cond.unlock()
-        nowPlaying.apply(.error(nil))
-        nowPlaying.apply(.metadata(request.metadata))
         let decoder: Decoder
         do throws(PlayerError) {
             decoder = try Decoder(source: request.source, interrupt: flag, timeout: configuration.networkTimeout)
         } catch {
-            if flag.isAborted { return } // replaced by a newer command: not an error
-            throw error
+            // Replaced by a newer command: not an error.
+            return flag.isAborted ? .openCancelled(playback) : .openFailed(playback, error)
         }
-        let output = try connectedOutput()
-        let session = PlaybackSession(request: request, decoder: decoder)
-        if let wanted = request.rate { setRateValue(Self.normalizedRate(wanted)) }
-        try session.setTempo(currentRate)
-        try output.open(rate: session.outputRate)
-        var startAt = max(0, request.startAt.isFinite ? request.startAt : 0)
-        if let duration = decoder.duration { startAt = min(startAt, duration) }
-        if startAt > 0 { try session.seek(to: startAt) }
-        self.session = session
-        cond.lock()
-        clock = PositionClock()
-        clock.reset(at: startAt)
-        current = (request.itemKey, decoder.duration)
-        chapterList = ChapterList(decoder.chapters, source: .embedded, duration: decoder.duration)
-        status = .playing
-        cond.unlock()
-        var metadata = request.metadata
-        if metadata.length == nil { metadata.length = decoder.duration }
-        nowPlaying.apply(.metadata(metadata))
-        updateChapter(at: startAt)
-        nowPlaying.apply(.status(.playing))
-        if startAt > 0 { nowPlaying.apply(.seeked(position: startAt)) }
-        tracker.begin(itemKey: request.itemKey)
-        tracker.start()
+        do throws(PlayerError) {
+            let output = try connectedOutput()
+            let session = PlaybackSession(request: request, decoder: decoder)
+            try session.setTempo(rate)
+            try output.open(rate: session.outputRate)
+            let start = PlayerMachine.startPosition(startAt, duration: decoder.duration)
+            if start > 0 { try session.seek(to: start) }
+            self.session = session
+            return .opened(playback, duration: decoder.duration, chapters: decoder.chapters, startAt: start)
+        } catch {
+            return isSuperseded() ? .openCancelled(playback) : .openFailed(playback, error)
+        }
     }
 
     /// The PulseAudio connection, made on first use and again after the server went away.
@@ -312,143 +330,51 @@ public final class Player: @unchecked Sendable {
         }
         cond.lock()
         output = made
-        let volume = self.volume
         cond.unlock()
-        // A setVolume racing with this sets it again, to the same latest value.
-        made.setVolume(volume)
+        made.setVolume(machine.volume)
         return made
     }
 
-    /// Publishes the title of the chapter at `position` (NowPlaying drops repeats). Any thread.
-    private func updateChapter(at position: Double) {
+    /// Resumes the caller waiting for `reply` with the player as it is now, once the sink calls
+    /// queued so far are made (a pause's checkpoint has reached the library when it returns).
+    private func complete(_ reply: Reply, _ completion: PlayerMachine.Completion) {
+        let outcome: Outcome = switch completion {
+        case .done: .done(snapshot)
+        case .failed(let error): .failed(error)
+        case .superseded: .superseded
+        }
         cond.lock()
-        let list = chapterList, playing = status != .stopped
+        let continuation = waiting.removeValue(forKey: reply)
         cond.unlock()
-        guard playing else { return }
-        nowPlaying.apply(.chapter(list.index(at: position).map { list.chapters[$0].title }))
+        guard let continuation else { return }
+        tracker.afterQueued { continuation.resume(returning: outcome) }
     }
 
-    private var currentRate: Double {
+    /// The thread ends: anyone still waiting is answered.
+    private func end() {
+        cond.lock()
+        let left = waiting.keys
+        cond.unlock()
+        for reply in left { complete(reply, .superseded) }
+        exited.signal()
+    }
+
+    private func hasCommands() -> Bool {
         cond.lock()
         defer { cond.unlock() }
-        return rate
+        return !inbox.isEmpty
     }
 
-    private func setRateValue(_ value: Double) {
+    /// A `play`, `stop` or shutdown sent meanwhile aborted a blocking call: that is not the item
+    /// failing, the queued command decides what happens next.
+    private func isSuperseded() -> Bool {
         cond.lock()
-        rate = value
-        cond.unlock()
-        nowPlaying.apply(.rate(value))
-    }
-
-    private func changeRate(to value: Double) throws(PlayerError) {
-        setRateValue(value)
-        try session?.setTempo(value)
-    }
-
-    private func pauseNow() throws(PlayerError) {
-        guard session != nil, status == .playing, let output else { return }
-        try output.cork(true)
-        let latency = output.latency()
-        cond.lock()
-        clock.freeze(latency: latency)
-        status = .paused
-        cond.unlock()
-        tracker.stop()
-        nowPlaying.apply(.status(.paused))
-        saveProgress()
-    }
-
-    private func resumeNow() throws(PlayerError) {
-        guard session != nil, status == .paused, let output else { return }
-        try output.cork(false)
-        cond.lock()
-        clock.unfreeze()
-        status = .playing
-        cond.unlock()
-        nowPlaying.apply(.status(.playing))
-        tracker.start()
-    }
-
-    private func seekNow(to requested: Double) throws(PlayerError) {
-        guard let session, let output else { return }
-        var target = max(0, requested.isFinite ? requested : 0)
-        if let duration = session.duration {
-            if target >= duration {
-                finishItem()
-                return
-            }
-            target = min(target, duration)
-        }
-        try session.seek(to: target)
-        try output.flush()
-        cond.lock()
-        clock.reset(at: target)
-        cond.unlock()
-        nowPlaying.apply(.seeked(position: target))
-        updateChapter(at: target)
-        saveProgress()
-    }
-
-    private func stopNow(thenVolume volume: Double?) {
-        guard session != nil else {
-            if let volume { setVolume(volume) }
-            return
-        }
-        endSession(saving: true, thenVolume: volume)
-    }
-
-    /// The item played to its end.
-    private func finishItem() {
-        guard let session else { return }
-        let key = session.request.itemKey
-        let duration = session.duration ?? position
-        tracker.stop()
-        tracker.finished(itemKey: key, duration: duration)
-        tracker.ended(itemKey: key, error: nil)
-        endSession(saving: false)
-    }
-
-    private func fail(_ error: PlayerError, starting startingKey: String? = nil) {
-        if let key = session?.request.itemKey ?? startingKey { tracker.ended(itemKey: key, error: error) }
-        endSession(saving: true)
-        if case .pulseUnavailable = error {
-            cond.lock()
-            output = nil // reconnect on the next play
-            cond.unlock()
-        }
-        cond.lock()
-        lastError = error
-        cond.unlock()
-        nowPlaying.apply(.error(error.description))
-        nowPlaying.apply(.metadata(nil))
-    }
-
-    private func saveProgress() {
-        guard let session else { return }
-        tracker.save(itemKey: session.request.itemKey, position: position, duration: session.duration)
-    }
-
-    /// Ends the current item (if any): optionally saves where it was, closes the stream, goes to stopped.
-    private func endSession(saving: Bool, thenVolume volume: Double? = nil) {
-        guard session != nil else { return }
-        if saving { saveProgress() }
-        tracker.stop()
-        output?.silence()
-        if let volume { setVolume(volume) }
-        session = nil
-        cond.lock()
-        status = .stopped
-        current = nil
-        chapterList = ChapterList()
-        clock = PositionClock()
-        cond.unlock()
-        nowPlaying.apply(.status(.stopped))
-        nowPlaying.apply(.metadata(nil))
+        defer { cond.unlock() }
+        return (interrupt?.isAborted ?? false) && !inbox.isEmpty
     }
 }
 
-/// Lets the tracker's closures reach the player without keeping it alive.
+/// Lets the tracker's closure reach the player without keeping it alive.
 private final class WeakPlayer: @unchecked Sendable {
     weak var player: Player?
 }

@@ -32,8 +32,8 @@ public struct PlayerConfiguration: Sendable {
 
 /// One thing to play.
 public struct PlayRequest: Sendable, Equatable {
-    /// The key progress is saved under (e.g. the library item id).
-    public var itemKey: String
+    /// The track it is: the key progress is saved under (e.g. the library item).
+    public var key: TrackKey
     public var source: MediaSource
     public var metadata: TrackMetadata
     /// Seconds to start at (a saved resume position); clamped to the item.
@@ -41,12 +41,12 @@ public struct PlayRequest: Sendable, Equatable {
     /// Speed for this item (e.g. its channel's); nil keeps the player's current speed.
     public var rate: Double?
 
-    public init(itemKey: String, source: MediaSource, metadata: TrackMetadata? = nil, startAt: Double = 0,
+    public init(key: TrackKey, source: MediaSource, metadata: TrackMetadata? = nil, startAt: Double = 0,
                 rate: Double? = nil) {
-        self.itemKey = itemKey
+        self.key = key
         self.rate = rate
         self.source = source
-        self.metadata = metadata ?? TrackMetadata(trackID: itemKey, url: source.description)
+        self.metadata = metadata ?? TrackMetadata(key: key, url: source.description)
         self.startAt = startAt
     }
 }
@@ -54,7 +54,8 @@ public struct PlayRequest: Sendable, Equatable {
 /// A consistent view of the player at one moment.
 public struct PlayerSnapshot: Sendable, Equatable {
     public var status: PlaybackStatus
-    public var itemKey: String?
+    /// The track playing or paused; nil when stopped.
+    public var key: TrackKey?
     public var position: Double
     public var duration: Double?
     public var volume: Double

@@ -1,28 +1,27 @@
 import Dispatch
+import NowPlaying
 
 /// The 1 Hz progress tracker. Ticks come from a repeating DispatchSourceTimer: its deadlines are on
 /// the monotonic clock and advance by exact intervals, so ticks do not drift. Every call into the
 /// `ProgressSink` happens on `queue`, in order.
 final class ProgressTracker: @unchecked Sendable {
-    /// What a tick needs from the player; nil when nothing is playing.
-    typealias Probe = @Sendable () -> (itemKey: String, position: Double, duration: Double?)?
-    typealias TickHandler = @Sendable (_ position: Double, _ duration: Double?) -> Void
+    /// What a tick reports, read from the player (which publishes the tick to NowPlaying as it
+    /// reads it); nil when nothing is playing.
+    typealias Probe = @Sendable () -> ProgressReport?
 
     static let saveEvery = 5
 
     let queue = DispatchQueue(label: "feedctl.progress")
     private let sink: (any ProgressSink)?
     private let probe: Probe
-    private let onTick: TickHandler
     // Only touched on `queue`.
     private var timer: DispatchSourceTimer?
     private var ticksSinceSave = 0
-    private var finishedKey: String?
+    private var ticking: PlaybackID?
 
-    init(sink: (any ProgressSink)?, probe: @escaping Probe, onTick: @escaping TickHandler) {
+    init(sink: (any ProgressSink)?, probe: @escaping Probe) {
         self.sink = sink
         self.probe = probe
-        self.onTick = onTick
     }
 
     /// Starts ticking one second from now (playback started or resumed).
@@ -45,53 +44,36 @@ final class ProgressTracker: @unchecked Sendable {
         }
     }
 
-    /// Saves now (pause, stop, seek, error, shutdown) and checks completion.
-    func save(itemKey: String, position: Double, duration: Double?) {
-        queue.async { [self] in record(itemKey: itemKey, position: position, duration: duration) }
-    }
-
-    /// The item was played to its end.
-    func finished(itemKey: String, duration: Double?) {
+    /// Passes on a checkpoint or the end; the next periodic checkpoint is 5 ticks after it.
+    func report(_ report: ProgressReport) {
         queue.async { [self] in
-            record(itemKey: itemKey, position: duration ?? 0, duration: duration, atEnd: true)
-        }
-    }
-
-    func ended(itemKey: String, error: PlayerError?) {
-        queue.async { [self] in sink?.playbackEnded(itemKey: itemKey, error: error) }
-    }
-
-    /// A new playback begins: its completion may be reported again.
-    func begin(itemKey: String) {
-        queue.async { [self] in
-            finishedKey = nil
             ticksSinceSave = 0
+            sink?.progress(report)
         }
     }
+
+    func ended(key: TrackKey, error: PlayerError?) {
+        queue.async { [self] in sink?.playbackEnded(key: key, error: error) }
+    }
+
+    /// Runs `body` on the queue after every call queued so far has reached the sink.
+    func afterQueued(_ body: @escaping @Sendable () -> Void) { queue.async(execute: body) }
 
     /// Waits until every queued call has reached the sink.
     func flush() { queue.sync {} }
 
     private func tick() {
-        guard let (key, position, duration) = probe() else { return }
-        onTick(position, duration)
+        guard var report = probe() else { return }
+        if report.playback != ticking {
+            // A new playback counts its own five ticks.
+            ticking = report.playback
+            ticksSinceSave = 0
+        }
         ticksSinceSave += 1
         if ticksSinceSave >= Self.saveEvery {
-            record(itemKey: key, position: position, duration: duration)
-        } else if CompletionRule.isFinished(position: position, duration: duration) {
-            reportFinished(key)
+            ticksSinceSave = 0
+            report.kind = .checkpoint
         }
-    }
-
-    private func record(itemKey: String, position: Double, duration: Double?, atEnd: Bool = false) {
-        ticksSinceSave = 0
-        sink?.saveProgress(itemKey: itemKey, position: position, duration: duration)
-        if atEnd || CompletionRule.isFinished(position: position, duration: duration) { reportFinished(itemKey) }
-    }
-
-    private func reportFinished(_ key: String) {
-        guard finishedKey != key else { return }
-        finishedKey = key
-        sink?.itemFinished(itemKey: key)
+        sink?.progress(report)
     }
 }

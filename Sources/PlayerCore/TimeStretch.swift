@@ -6,10 +6,11 @@ import CFFmpeg
 /// libavfilter is only loaded (`AVFilterLibrary`) when the first one is made.
 final class TimeStretch {
     private let lib: AVFilterLibrary
-    private var graph: UnsafeMutablePointer<AVFilterGraph>?
+    /// Owns the three filters; `source` and `sink` point into it.
+    private let graph: FilterGraph
     private let source: UnsafeMutablePointer<AVFilterContext>
     private let sink: UnsafeMutablePointer<AVFilterContext>
-    private let frame: UnsafeMutablePointer<AVFrame>
+    private let buffer: Frame
     private let rate: Int32
     private var nextPTS: Int64 = 0
     private(set) var tempo: Double
@@ -19,19 +20,13 @@ final class TimeStretch {
         self.tempo = tempo
         let lib = try AVFilterLibrary.shared()
         self.lib = lib
-        guard let graph = lib.graphAlloc() else { throw Self.failure("out of memory") }
-        guard let frame = av_frame_alloc() else {
-            var g: UnsafeMutablePointer<AVFilterGraph>? = graph
-            lib.graphFree(&g)
+        do throws(FFmpegError) {
+            graph = try FilterGraph(lib)
+            buffer = try Frame()
+        } catch {
             throw Self.failure("out of memory")
         }
-        self.frame = frame
-        func cleanup() {
-            var g: UnsafeMutablePointer<AVFilterGraph>? = graph
-            lib.graphFree(&g)
-            var f: UnsafeMutablePointer<AVFrame>? = frame
-            av_frame_free(&f)
-        }
+        let graph = self.graph.raw
         // One thread: the stage is cheap, and the decode thread is the only one that should work.
         graph.pointee.nb_threads = 1
         var src: UnsafeMutablePointer<AVFilterContext>?
@@ -48,18 +43,10 @@ final class TimeStretch {
         if rc >= 0 { rc = lib.link(tempoNode, 0, snk, 0) }
         if rc >= 0 { rc = lib.graphConfig(graph, nil) }
         guard rc >= 0, let src, let snk else {
-            cleanup()
             throw Self.failure(ffmpegMessage(rc >= 0 ? feedctl_AVERROR(EINVAL) : rc))
         }
-        self.graph = graph
         self.source = src
         self.sink = snk
-    }
-
-    deinit {
-        lib.graphFree(&graph)
-        var f: UnsafeMutablePointer<AVFrame>? = frame
-        av_frame_free(&f)
     }
 
     private static func failure(_ reason: String) -> PlayerError {
@@ -72,7 +59,7 @@ final class TimeStretch {
     func setTempo(_ value: Double) throws(PlayerError) {
         guard value != tempo else { return }
         var response = [CChar](repeating: 0, count: 64)
-        let rc = lib.sendCommand(graph, "tempo", "tempo", Self.format(value), &response, 64, 0)
+        let rc = lib.sendCommand(graph.raw, "tempo", "tempo", Self.format(value), &response, 64, 0)
         guard rc >= 0 else { throw Self.failure(ffmpegMessage(rc)) }
         tempo = value
     }
@@ -82,6 +69,7 @@ final class TimeStretch {
         let channels = Int(Resampler.channels)
         let count = samples.count / channels
         guard count > 0 else { return }
+        let frame = buffer.raw
         frame.pointee.nb_samples = Int32(count)
         frame.pointee.format = AV_SAMPLE_FMT_FLT.rawValue
         frame.pointee.sample_rate = rate
@@ -110,6 +98,7 @@ final class TimeStretch {
     }
 
     private func drain(into output: inout [Float]) throws(PlayerError) {
+        let frame = buffer.raw
         while true {
             let rc = lib.bufferSinkGetFrame(sink, frame)
             if rc == feedctl_AVERROR_EAGAIN() || rc == feedctl_AVERROR_EOF() { return }

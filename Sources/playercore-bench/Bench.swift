@@ -26,7 +26,7 @@ struct Bench {
         let player = Player(configuration: configuration, progressSink: ended)
         let start = DispatchTime.now()
         let speed = environment("PLAYERCORE_BENCH_SPEED").flatMap(Double.init)
-        player.play(PlayRequest(itemKey: "bench", source: .localFile(path), rate: speed))
+        player.send(.play(PlayRequest(key: .file(path), source: .localFile(path), rate: speed)))
         let error = ended.wait()
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         player.shutdown()
@@ -52,9 +52,8 @@ final class EndSignal: ProgressSink, @unchecked Sendable {
     private let semaphore = DispatchSemaphore(value: 0)
     private var error: PlayerError?
 
-    func saveProgress(itemKey: String, position: Double, duration: Double?) {}
-    func itemFinished(itemKey: String) {}
-    func playbackEnded(itemKey: String, error: PlayerError?) {
+    func progress(_ report: ProgressReport) {}
+    func playbackEnded(key: TrackKey, error: PlayerError?) {
         self.error = error
         semaphore.signal()
     }

@@ -2,9 +2,8 @@ import XCTest
 @testable import NowPlaying
 
 final class NowPlayingStateTests: XCTestCase {
-    let track = TrackMetadata(trackID: "42", title: "Episode 42", artist: "Channel", album: "Podcast",
-                              length: nil, artURL: "https://example.com/a.jpg", url: "https://example.com/42.mp3",
-                              itemID: 42)
+    let track = TrackMetadata(key: .item(42), title: "Episode 42", artist: "Channel", album: "Podcast",
+                              length: nil, artURL: "https://example.com/a.jpg", url: "https://example.com/42.mp3")
 
     func testStatusChangesAreEventsOnlyWhenTheyChange() {
         var state = NowPlayingState()
@@ -60,13 +59,13 @@ final class NowPlayingCenterTests: XCTestCase {
         let center = NowPlayingCenter()
         let first = center.events()
         let second = center.events()
-        center.apply(.metadata(TrackMetadata(trackID: "1", title: "T")))
+        center.apply(.metadata(TrackMetadata(key: .item(1), title: "T")))
         center.apply(.status(.playing))
         center.apply(.seeked(position: 30))
         center.apply(.tick(position: 31, duration: nil))
         center.apply(.status(.paused))
         let expected: [NowPlayingEvent] = [
-            .metadataChanged(TrackMetadata(trackID: "1", title: "T")), .capabilitiesChanged,
+            .metadataChanged(TrackMetadata(key: .item(1), title: "T")), .capabilitiesChanged,
             .statusChanged(.playing), .seeked(position: 30), .tick(position: 31, duration: nil),
             .statusChanged(.paused),
         ]

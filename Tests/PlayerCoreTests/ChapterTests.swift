@@ -41,8 +41,8 @@ final class ChapterTests: PulseTestCase {
     func testEmbeddedChaptersOfEveryFormat() throws {
         let player = makePlayer()
         for (name, url) in try chapterFiles() {
-            player.play(request(url, key: name))
-            XCTAssertTrue(eventually { player.snapshot.itemKey == name && player.snapshot.status == .playing }, name)
+            player.send(.play(request(url, key: name)))
+            XCTAssertTrue(eventually { player.snapshot.key == .file(name) && player.snapshot.status == .playing }, name)
             let list = player.chapters
             XCTAssertEqual(list.source, .embedded, name)
             XCTAssertEqual(list.chapters.map(\.title), Self.titles, name)
@@ -57,17 +57,17 @@ final class ChapterTests: PulseTestCase {
     func testJumpingToTheNextChapterPlaysItsTone() throws {
         for (name, url) in try chapterFiles() {
             let player = makePlayer()
-            player.play(request(url, key: name))
+            player.send(.play(request(url, key: name)))
             waitUntilAudible(player, heard: 0.5)
             assertTone(try record(0.6), 440, "\(name): chapter 1")
             let list = player.chapters
             let next = try XCTUnwrap(list.target(.next, from: player.position))
             XCTAssertEqual(next, 1)
-            player.seek(to: list.chapters[next].start)
+            player.send(.seek(.absolute(list.chapters[next].start)))
             waitUntilAudible(player, from: 5, heard: 0.3)
             XCTAssertTrue(eventually { player.nowPlaying.state.chapter == "Middle part" }, "\(player.nowPlaying.state)")
             assertTone(try record(0.6), 660, "\(name): chapter 2 after `next`")
-            player.seek(to: list.chapters[2].start)
+            player.send(.seek(.absolute(list.chapters[2].start)))
             waitUntilAudible(player, from: 10, heard: 0.3)
             XCTAssertEqual(player.nowPlaying.state.chapter, "The End")
             assertTone(try record(0.6), 880, "\(name): chapter 3")
@@ -78,19 +78,19 @@ final class ChapterTests: PulseTestCase {
     func testPodcastChaptersReplaceEmbeddedOnesForTheirItemOnly() throws {
         let files = try chapterFiles()
         let player = makePlayer()
-        player.play(request(files[0].url, key: "a"))
+        player.send(.play(request(files[0].url, key: "a")))
         XCTAssertTrue(eventually { player.snapshot.status == .playing })
-        player.setChapters([Chapter(start: 0, title: "Cold open"), Chapter(start: 2, title: "News")],
-                           source: .podcast, itemKey: "a")
+        player.send(.chapters(ChapterList([Chapter(start: 0, title: "Cold open"), Chapter(start: 2, title: "News")],
+                                          source: .podcast), for: .file("a")))
         XCTAssertTrue(eventually { player.chapters.source == .podcast })
         XCTAssertEqual(player.chapters.chapters,
                        [Chapter(start: 0, end: 2, title: "Cold open"), Chapter(start: 2, end: player.snapshot.duration, title: "News")])
         XCTAssertTrue(eventually { player.nowPlaying.state.chapter == "Cold open" })
-        player.seek(to: 3)
+        player.send(.seek(.absolute(3)))
         XCTAssertTrue(eventually { player.nowPlaying.state.chapter == "News" })
         // Meant for an item no longer playing: ignored.
-        player.setChapters([Chapter(start: 0, title: "Stale")], source: .podcast, itemKey: "b")
-        player.seek(to: 0.5)
+        player.send(.chapters(ChapterList([Chapter(start: 0, title: "Stale")], source: .podcast), for: .file("b")))
+        player.send(.seek(.absolute(0.5)))
         XCTAssertTrue(eventually { player.nowPlaying.state.chapter == "Cold open" })
         XCTAssertEqual(player.chapters.chapters.first?.title, "Cold open")
     }
@@ -99,7 +99,7 @@ final class ChapterTests: PulseTestCase {
         let url = try chapterFiles()[0].url
         let player = makePlayer()
         let events = player.nowPlaying.events()
-        player.play(request(url, key: "mp3", startAt: 4))
+        player.send(.play(request(url, key: "mp3", startAt: 4)))
         let crossed = eventually(timeout: 8) { player.nowPlaying.state.chapter == "Middle part" }
         XCTAssertTrue(crossed, "\(player.nowPlaying.state)")
         XCTAssertGreaterThanOrEqual(player.position, 5)
@@ -115,7 +115,7 @@ final class ChapterTests: PulseTestCase {
 
     func testAFileWithoutChaptersHasNone() throws {
         let player = makePlayer()
-        player.play(request(media.shortMP3))
+        player.send(.play(request(media.shortMP3)))
         XCTAssertTrue(eventually { player.snapshot.status == .playing })
         XCTAssertTrue(player.chapters.isEmpty)
         XCTAssertNil(player.chapters.source)

@@ -15,7 +15,7 @@ final class ErrorTests: PulseTestCase {
             (missing, "No such file or directory"),
         ]
         for (url, reason) in cases {
-            player.play(request(url, key: url.lastPathComponent))
+            player.send(.play(request(url, key: url.lastPathComponent)))
             let expected = "can't open \"\(url.path)\": \(reason)"
             XCTAssertTrue(eventually { player.snapshot.error?.description.contains(url.path) == true },
                           "\(url.lastPathComponent): \(player.snapshot)")
@@ -24,7 +24,7 @@ final class ErrorTests: PulseTestCase {
             XCTAssertEqual(player.nowPlaying.state.error, expected)
             XCTAssertNil(player.nowPlaying.state.metadata)
         }
-        player.play(request(media.shortMP3, key: "good"))
+        player.send(.play(request(media.shortMP3, key: "good")))
         waitUntilAudible(player)
         assertTone(try record(0.6), 440, "after errors")
         XCTAssertNil(player.snapshot.error)
@@ -33,14 +33,14 @@ final class ErrorTests: PulseTestCase {
         // caller stops waiting.
         player.shutdown()
         let ended = sink.ended.prefix(cases.count)
-        XCTAssertEqual(ended.map(\.0), cases.map { $0.0.lastPathComponent })
+        XCTAssertEqual(ended.map(\.0), cases.map { .file($0.0.lastPathComponent) })
         XCTAssertEqual(ended.map { $0.1?.description }, cases.map { "can't open \"\($0.0.path)\": \($0.1)" })
     }
 
     func testAFileEndingEarlyIsAnErrorNotTheEnd() throws {
         let sink = RecordingSink()
         let player = makePlayer(sink: sink)
-        player.play(request(media.cutShort, key: "cut"))
+        player.send(.play(request(media.cutShort, key: "cut")))
         waitUntilAudible(player)
         XCTAssertEqual(player.snapshot.duration ?? 0, 6, accuracy: 0.1)
         XCTAssertTrue(eventually(timeout: 8) { player.snapshot.error != nil }, "\(player.snapshot)")
@@ -49,7 +49,7 @@ final class ErrorTests: PulseTestCase {
         XCTAssertTrue(message.hasSuffix(" of 6.0 s (truncated?)"), message)
         player.shutdown()
         XCTAssertEqual(sink.finished, [])
-        XCTAssertEqual(sink.ended.map(\.0), ["cut"])
+        XCTAssertEqual(sink.ended.map(\.0), [.file("cut")])
         XCTAssertNotNil(sink.ended.first?.1)
         XCTAssertGreaterThan(sink.saves.last?.position ?? 0, 1)
     }
@@ -57,7 +57,7 @@ final class ErrorTests: PulseTestCase {
     func testNoPulseServerIsAnError() {
         let player = Player(configuration: PlayerConfiguration(output: .pulse(server: "unix:/nonexistent/feedctl/native")))
         players.append(player)
-        player.play(request(media.shortMP3))
+        player.send(.play(request(media.shortMP3)))
         XCTAssertTrue(eventually { player.snapshot.error != nil })
         let message = player.snapshot.error?.description ?? ""
         XCTAssertTrue(message.hasPrefix("cannot reach PulseAudio (PULSE_SERVER / $XDG_RUNTIME_DIR/pulse/native)"), message)

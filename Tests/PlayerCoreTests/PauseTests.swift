@@ -7,10 +7,10 @@ final class PauseTests: PulseTestCase {
     func testPauseIsSilentAndFrozenAndResumeContinues() throws {
         let sink = RecordingSink()
         let player = makePlayer(sink: sink)
-        player.play(request(media.segments, key: "p", startAt: 16))
+        player.send(.play(request(media.segments, key: "p", startAt: 16)))
         waitUntilAudible(player, from: 16, heard: 0.5)
 
-        player.pause()
+        player.send(.pause)
         XCTAssertTrue(eventually { player.snapshot.status == .paused })
         let frozen = player.position
         let quiet = try record(0.8)
@@ -19,13 +19,13 @@ final class PauseTests: PulseTestCase {
         XCTAssertTrue(quiet.seconds <= 0 || quiet.rms < 0.002, "sound while paused: \(quiet)")
         XCTAssertTrue(eventually { sink.saves.last?.position == frozen }, "no save on pause: \(sink.saves)")
 
-        player.toggle()
+        player.send(.toggle)
         XCTAssertTrue(eventually { player.snapshot.status == .playing })
         waitUntilAudible(player, from: frozen, heard: 0.3)
         XCTAssertLessThan(player.position, frozen + 2, "resume jumped")
         assertTone(try record(0.8), 660, "after resume")
 
-        player.stop()
+        player.send(.stop)
         XCTAssertTrue(eventually { player.snapshot.status == .stopped })
         XCTAssertEqual(player.snapshot.position, 0)
         XCTAssertTrue(eventually { (sink.saves.last?.position ?? 0) > frozen }, "no save on stop: \(sink.saves)")
@@ -35,14 +35,14 @@ final class PauseTests: PulseTestCase {
 
     func testSeekWhilePausedStaysPaused() throws {
         let player = makePlayer()
-        player.play(request(media.segments, startAt: 2))
+        player.send(.play(request(media.segments, startAt: 2)))
         waitUntilAudible(player, from: 2)
-        player.pause()
+        player.send(.pause)
         XCTAssertTrue(eventually { player.snapshot.status == .paused })
-        player.seek(to: 31)
+        player.send(.seek(.absolute(31)))
         XCTAssertTrue(eventually { player.position == 31 }, "\(player.snapshot)")
         XCTAssertEqual(player.snapshot.status, .paused)
-        player.resume()
+        player.send(.resume)
         waitUntilAudible(player, from: 31)
         assertTone(try record(0.8), 880, "resumed after a paused seek")
     }

@@ -7,7 +7,7 @@ import XCTest
 final class PlaybackTests: PulseTestCase {
     func testToneReachesTheSink() throws {
         let player = makePlayer()
-        player.play(request(media.shortMP3))
+        player.send(.play(request(media.shortMP3)))
         waitUntilAudible(player)
         let stats = try record(1.0)
         assertTone(stats, 440, "mp3")
@@ -17,7 +17,7 @@ final class PlaybackTests: PulseTestCase {
     func testEveryFormatPlays() throws {
         let player = makePlayer()
         for (name, url, frequency) in media.formats {
-            player.play(request(url, key: name))
+            player.send(.play(request(url, key: name)))
             waitUntilAudible(player)
             let stats = try record(0.8)
             assertTone(stats, frequency, name)
@@ -29,11 +29,11 @@ final class PlaybackTests: PulseTestCase {
         let sink = RecordingSink()
         let player = makePlayer(sink: sink)
         let events = player.nowPlaying.events()
-        player.play(request(media.shortMP3, key: "short", startAt: 1.5))
-        XCTAssertTrue(eventually(timeout: 6) { sink.finished == ["short"] && player.snapshot.status == .stopped },
+        player.send(.play(request(media.shortMP3, key: "short", startAt: 1.5)))
+        XCTAssertTrue(eventually(timeout: 6) { sink.finished == [.file("short")] && player.snapshot.status == .stopped },
                       "\(player.snapshot) \(sink.finished)")
         XCTAssertNil(player.snapshot.error)
-        XCTAssertEqual(sink.ended.map(\.0), ["short"])
+        XCTAssertEqual(sink.ended.map(\.0), [.file("short")])
         XCTAssertNil(sink.ended.first?.1)
         XCTAssertEqual(sink.saves.last?.position ?? 0, 3.0, accuracy: 0.1)
         player.shutdown()
@@ -47,12 +47,12 @@ final class PlaybackTests: PulseTestCase {
 
     func testVolumeScalesTheSignal() throws {
         let player = makePlayer()
-        player.play(request(media.segments))
+        player.send(.play(request(media.segments)))
         waitUntilAudible(player, heard: 0.5)
         let full = try record(0.8)
         // lavfi's sine has amplitude 1/8 (RMS 0.0884); mono goes to both channels at full level.
         XCTAssertEqual(full.rms, 0.0884, accuracy: 0.01)
-        player.setVolume(0.25)
+        player.send(.volume(0.25))
         Thread.sleep(forTimeInterval: 0.05) // the server applies it to buffered audio too
         let quiet = try record(0.8)
         XCTAssertEqual(quiet.frequency, 440, accuracy: 22)
@@ -64,11 +64,11 @@ final class PlaybackTests: PulseTestCase {
 
     func testStopThenVolumeSetsTheVolumeBeforeTheStopIsPublished() async throws {
         let player = makePlayer()
-        player.play(request(media.segments))
+        player.send(.play(request(media.segments)))
         waitUntilAudible(player)
-        player.setVolume(0.1)  // the end of a sleep timer's fade
+        _ = await player.perform(.volume(0.1))  // the end of a sleep timer's fade
         let events = player.nowPlaying.events()
-        player.stop(thenVolume: 0.8)
+        player.send(.stopThenVolume(0.8))
         var seen: [String] = []
         for await event in events {
             if case .volumeChanged(let v) = event { seen.append("volume \(v)") }
@@ -85,17 +85,17 @@ final class PlaybackTests: PulseTestCase {
         let sink = RecordingSink()
         let player = makePlayer(sink: sink)
         for i in 0..<5 {
-            player.play(request(media.segments, key: "k\(i)", startAt: Double(i * 10)))
+            player.send(.play(request(media.segments, key: "k\(i)", startAt: Double(i * 10))))
             Thread.sleep(forTimeInterval: 0.05)
         }
-        XCTAssertTrue(eventually { player.snapshot.itemKey == "k4" }, "\(player.snapshot)")
+        XCTAssertTrue(eventually { player.snapshot.key == .file("k4") }, "\(player.snapshot)")
         waitUntilAudible(player, from: 40)
         assertTone(try record(0.6), 880, "the last play wins")
-        player.stop()
+        player.send(.stop)
         XCTAssertTrue(eventually { player.snapshot.status == .stopped })
         player.shutdown()
         XCTAssertNil(player.snapshot.error)
         XCTAssertTrue(sink.ended.isEmpty, "replaced/stopped items reported as ended: \(sink.ended)")
-        XCTAssertEqual(Set(sink.saves.map(\.key)).isSuperset(of: ["k4"]), true)
+        XCTAssertEqual(Set(sink.saves.map(\.key)).isSuperset(of: [.file("k4")]), true)
     }
 }

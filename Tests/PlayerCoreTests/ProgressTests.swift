@@ -19,7 +19,7 @@ final class ProgressTests: PulseTestCase {
             }
         }
         defer { collector.cancel() }
-        player.play(request(media.segments, key: "ep"))
+        player.send(.play(request(media.segments, key: "ep")))
         XCTAssertTrue(eventually { player.snapshot.status == .playing })
         try await Task.sleep(for: .seconds(5))
         let count = ticks.values.count
@@ -29,11 +29,16 @@ final class ProgressTests: PulseTestCase {
         // A periodic save arrives while playing (every 5 ticks).
         XCTAssertTrue(eventually(timeout: 3) { !sink.saves.isEmpty }, "no periodic save")
         XCTAssertEqual(player.snapshot.status, .playing)
-        XCTAssertEqual(sink.saves.first?.key, "ep")
+        XCTAssertEqual(sink.saves.first?.key, .file("ep"))
         XCTAssertEqual(sink.saves.first?.duration ?? 0, 60.03, accuracy: 0.05)
+        // The sink heard the same ticks: four, then the fifth as a checkpoint, all one playback.
+        let reported = sink.reports
+        XCTAssertEqual(reported.prefix(5).map(\.kind), [.tick, .tick, .tick, .tick, .checkpoint])
+        XCTAssertEqual(reported.map(\.position), reported.map(\.position).sorted(), "reports went backwards")
+        XCTAssertEqual(Set(reported.map(\.playback)).count, 1)
 
         let heard = player.position
-        player.stop()
+        player.send(.stop)
         XCTAssertTrue(eventually { player.snapshot.status == .stopped })
         player.shutdown()
         let saved = try XCTUnwrap(sink.saves.last)
@@ -42,7 +47,7 @@ final class ProgressTests: PulseTestCase {
 
         // Resume: a new player starts where the saved progress says.
         let again = makePlayer(sink: sink)
-        again.play(request(media.segments, key: "ep", startAt: saved.position))
+        again.send(.play(request(media.segments, key: "ep", startAt: saved.position)))
         XCTAssertTrue(eventually { again.snapshot.status == .playing })
         XCTAssertGreaterThanOrEqual(again.position, saved.position)
         XCTAssertLessThan(again.position, saved.position + 1)
@@ -50,12 +55,26 @@ final class ProgressTests: PulseTestCase {
         assertTone(try record(0.6), ToneMedia.segmentFrequency(at: again.position), "resumed")
     }
 
-    func testCompletionRule() {
-        XCTAssertTrue(CompletionRule.isFinished(position: 59.6, duration: 60))
-        XCTAssertTrue(CompletionRule.isFinished(position: 57, duration: 60))   // 95 %, 3 s left
-        XCTAssertFalse(CompletionRule.isFinished(position: 56.9, duration: 60))
-        XCTAssertFalse(CompletionRule.isFinished(position: 3420, duration: 3600)) // 95 % but 3 min left
-        XCTAssertTrue(CompletionRule.isFinished(position: 3481, duration: 3600))
-        XCTAssertFalse(CompletionRule.isFinished(position: 100, duration: nil))
+    /// Whether an item counts as heard is the receiver's rule (the daemon's CompletionRuleTests);
+    /// the player tells playbacks apart so that it can be decided once per playback.
+    func testAReplayOfTheSameItemIsANewPlayback() throws {
+        let sink = RecordingSink()
+        let player = makePlayer(sink: sink)
+        player.send(.play(request(media.segments, key: "again")))
+        waitUntilAudible(player)
+        player.send(.stop)
+        XCTAssertTrue(eventually { sink.saves.count == 1 }, "no checkpoint at stop: \(sink.reports)")
+        let stopped = try XCTUnwrap(sink.reports.last)
+        XCTAssertEqual(stopped.kind, .checkpoint)
+        XCTAssertEqual(stopped.key, .file("again"))
+        let before = sink.reports.count
+        player.send(.play(request(media.segments, key: "again")))
+        XCTAssertTrue(eventually(timeout: 4) { sink.reports.count > before }, "no tick after the replay")
+        player.shutdown()
+        let tick = try XCTUnwrap(sink.reports.dropFirst(before).first)
+        XCTAssertEqual(tick.kind, .tick)
+        XCTAssertEqual(tick.key, .file("again"))
+        XCTAssertNotEqual(tick.playback, stopped.playback)
+        XCTAssertEqual(sink.finished, [])
     }
 }

@@ -50,8 +50,9 @@ class PulseTestCase: XCTestCase {
         return player
     }
 
+    /// Plays `url` under the key `.file(key)`: a name, so one file can be several items.
     func request(_ url: URL, key: String = "item", startAt: Double = 0) -> PlayRequest {
-        PlayRequest(itemKey: key, source: .localFile(url.path), startAt: startAt)
+        PlayRequest(key: .file(key), source: .localFile(url.path), startAt: startAt)
     }
 
     /// Waits until the player is playing and the listener has heard at least `heard` seconds past `from`.
@@ -77,23 +78,25 @@ class PulseTestCase: XCTestCase {
 
 /// Records every ProgressSink call.
 final class RecordingSink: ProgressSink, @unchecked Sendable {
+    /// A checkpoint or the end: what a library saves as the resume position.
     struct Save: Equatable {
-        let key: String
+        let key: TrackKey
         let position: Double
         let duration: Double?
     }
     private let lock = NSLock()
-    private var _saves: [Save] = []
-    private var _finished: [String] = []
-    private var _ended: [(String, PlayerError?)] = []
+    private var _reports: [ProgressReport] = []
+    private var _ended: [(TrackKey, PlayerError?)] = []
 
-    var saves: [Save] { lock.withLock { _saves } }
-    var finished: [String] { lock.withLock { _finished } }
-    var ended: [(String, PlayerError?)] { lock.withLock { _ended } }
-
-    func saveProgress(itemKey: String, position: Double, duration: Double?) {
-        lock.withLock { _saves.append(Save(key: itemKey, position: position, duration: duration)) }
+    var reports: [ProgressReport] { lock.withLock { _reports } }
+    var ticks: [ProgressReport] { reports.filter { $0.kind == .tick } }
+    var saves: [Save] {
+        reports.filter { $0.kind != .tick }.map { Save(key: $0.key, position: $0.position, duration: $0.duration) }
     }
-    func itemFinished(itemKey: String) { lock.withLock { _finished.append(itemKey) } }
-    func playbackEnded(itemKey: String, error: PlayerError?) { lock.withLock { _ended.append((itemKey, error)) } }
+    /// The items reported as played to their end.
+    var finished: [TrackKey] { reports.filter { $0.kind == .end }.map(\.key) }
+    var ended: [(TrackKey, PlayerError?)] { lock.withLock { _ended } }
+
+    func progress(_ report: ProgressReport) { lock.withLock { _reports.append(report) } }
+    func playbackEnded(key: TrackKey, error: PlayerError?) { lock.withLock { _ended.append((key, error)) } }
 }

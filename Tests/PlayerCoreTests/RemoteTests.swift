@@ -19,7 +19,7 @@ final class RemoteTests: PulseTestCase {
     func testRemoteURLPlays() throws {
         let player = makePlayer()
         let url = http.base + "/tone.m4a"
-        player.play(PlayRequest(itemKey: "remote", source: try MediaSource.parse(url, allowLocalFiles: false)))
+        player.send(.play(PlayRequest(key: .url(url), source: try MediaSource.parse(url, allowLocalFiles: false))))
         waitUntilAudible(player)
         assertTone(try record(0.8), 550, "remote m4a")
         XCTAssertEqual(player.nowPlaying.state.metadata?.url, url)
@@ -32,7 +32,7 @@ final class RemoteTests: PulseTestCase {
         defer { https.stop() }
         let player = makePlayer()
         let url = https.base + "/tone.m4a"
-        player.play(PlayRequest(itemKey: "untrusted", source: .remote(url)))
+        player.send(.play(PlayRequest(key: .url(url), source: .remote(url))))
         XCTAssertTrue(eventually(timeout: 10) { player.snapshot.error != nil }, "played: \(player.snapshot)")
         XCTAssertEqual(player.snapshot.status, .stopped)
         XCTAssertEqual(player.snapshot.error?.description,
@@ -46,7 +46,7 @@ final class RemoteTests: PulseTestCase {
         let player = makePlayer()
         for path in ["/redirect/302?to=file://\(media.shortMP3.path)", "/local.m3u8"] {
             let url = http.base + path
-            player.play(PlayRequest(itemKey: path, source: .remote(url)))
+            player.send(.play(PlayRequest(key: .url(url), source: .remote(url))))
             XCTAssertTrue(eventually { player.snapshot.error?.description.contains(url) == true },
                           "\(path) was not refused: \(player.snapshot)")
             XCTAssertEqual(player.snapshot.status, .stopped)
@@ -56,12 +56,12 @@ final class RemoteTests: PulseTestCase {
     func testDeadURLsFailWithinTheTimeout() throws {
         let player = Player(configuration: PlayerConfiguration(output: .pulse(server: pulse.server), networkTimeout: 1))
         players.append(player)
-        player.play(PlayRequest(itemKey: "hang", source: .remote(http.base + "/hang")))
+        player.send(.play(PlayRequest(key: .url(http.base + "/hang"), source: .remote(http.base + "/hang"))))
         XCTAssertTrue(eventually(timeout: 10) { player.snapshot.error != nil }, "\(player.snapshot)")
         XCTAssertEqual(player.snapshot.error?.description, "can't open \"\(http.base)/hang\": timed out")
 
         // Nothing listens on port 9 of 127.0.0.1 (discard; not run here).
-        player.play(PlayRequest(itemKey: "refused", source: .remote("http://127.0.0.1:9/x.mp3")))
+        player.send(.play(PlayRequest(key: .url("http://127.0.0.1:9/x.mp3"), source: .remote("http://127.0.0.1:9/x.mp3"))))
         XCTAssertTrue(eventually { player.snapshot.error?.description.contains(":9/x.mp3") == true }, "\(player.snapshot)")
         XCTAssertEqual(player.snapshot.error?.description, "can't open \"http://127.0.0.1:9/x.mp3\": Connection refused")
     }
@@ -72,7 +72,7 @@ final class PulseLossTests: PulseTestCase {
     func testServerGoingAwayStopsWithAnErrorAndSavesProgress() throws {
         let sink = RecordingSink()
         let player = makePlayer(sink: sink)
-        player.play(request(media.segments, key: "lost", startAt: 10))
+        player.send(.play(request(media.segments, key: "lost", startAt: 10)))
         waitUntilAudible(player, from: 10)
         pulse.kill()
         XCTAssertTrue(eventually { player.snapshot.error != nil }, "\(player.snapshot)")
@@ -80,9 +80,9 @@ final class PulseLossTests: PulseTestCase {
                        "cannot reach PulseAudio (PULSE_SERVER / $XDG_RUNTIME_DIR/pulse/native): connection lost")
         XCTAssertEqual(player.snapshot.status, .stopped)
         player.shutdown()
-        XCTAssertEqual(sink.saves.last?.key, "lost")
+        XCTAssertEqual(sink.saves.last?.key, .file("lost"))
         XCTAssertGreaterThanOrEqual(sink.saves.last?.position ?? 0, 10)
-        XCTAssertEqual(sink.ended.map(\.0), ["lost"])
+        XCTAssertEqual(sink.ended.map(\.0), [.file("lost")])
         XCTAssertEqual(sink.finished, [])
     }
 }

@@ -7,7 +7,7 @@ import XCTest
 final class SeekTests: PulseTestCase {
     func testSeekForwardAndBackLandOnTheRightSegment() throws {
         let player = makePlayer()
-        player.play(request(media.segments, startAt: 20))
+        player.send(.play(request(media.segments, startAt: 20)))
         waitUntilAudible(player, from: 20)
         assertTone(try record(0.8), 660, "start at 20 s")
 
@@ -25,7 +25,7 @@ final class SeekTests: PulseTestCase {
         waitUntilAudible(player, from: before - 15)
         assertTone(try record(0.8), 660, "after -15 s")
 
-        player.seek(to: 50)
+        player.send(.seek(.absolute(50)))
         XCTAssertTrue(eventually { (50...51).contains(player.position) }, "after seek to 50: \(player.snapshot)")
         waitUntilAudible(player, from: 50)
         assertTone(try record(0.8), 1100, "after seek to 50 s")
@@ -35,18 +35,18 @@ final class SeekTests: PulseTestCase {
         let sink = RecordingSink()
         let player = makePlayer(sink: sink)
         let seeks = player.nowPlaying.events()
-        player.play(request(media.segments, key: "seg", startAt: 4))
+        player.send(.play(request(media.segments, key: "seg", startAt: 4)))
         waitUntilAudible(player, from: 4)
-        player.seek(by: -15)
+        player.send(.seek(.relative(-15)))
         XCTAssertTrue(eventually { player.position < 3 }, "\(player.snapshot)")
         waitUntilAudible(player, from: 0, heard: 0.3)
         assertTone(try record(0.8), 440, "clamped at 0")
 
-        player.seek(to: 120)
+        player.send(.seek(.absolute(120)))
         XCTAssertTrue(eventually { player.snapshot.status == .stopped }, "\(player.snapshot)")
         player.shutdown()
-        XCTAssertEqual(sink.finished, ["seg"])
-        XCTAssertEqual(sink.ended.map(\.0), ["seg"])
+        XCTAssertEqual(sink.finished, [.file("seg")])
+        XCTAssertEqual(sink.ended.map(\.0), [.file("seg")])
         XCTAssertNil(player.snapshot.error)
         // The NowPlaying stream saw the start position and the clamped seek.
         let expectation = expectation(description: "seeked events")

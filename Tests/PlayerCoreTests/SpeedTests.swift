@@ -32,10 +32,10 @@ final class SpeedTests: PulseTestCase {
         let url = try twentySeconds()
         let sink = RecordingSink()
         let player = makePlayer(sink: sink)
-        player.setRate(2)
+        player.send(.rate(2))
         XCTAssertTrue(eventually { player.snapshot.rate == 2 })
         let firstHalf = try pulse.startRecording()
-        player.play(request(url, key: "tone"))
+        player.send(.play(request(url, key: "tone")))
         // Media time: 10 s of the item are heard after ~5 s of audio.
         XCTAssertTrue(eventually(timeout: 15) { player.position >= 10 }, "\(player.snapshot)")
         _ = try firstHalf.stop()
@@ -43,7 +43,7 @@ final class SpeedTests: PulseTestCase {
         XCTAssertEqual(heardByTen, 5, accuracy: 1.2, "audio heard when the position reached 10 s of media")
 
         let secondHalf = try pulse.startRecording()
-        XCTAssertTrue(eventually(timeout: 15) { sink.finished == ["tone"] && player.snapshot.status == .stopped },
+        XCTAssertTrue(eventually(timeout: 15) { sink.finished == [.file("tone")] && player.snapshot.status == .stopped },
                       "\(player.snapshot)")
         let stats = try secondHalf.stop()
         let total = heardByTen + (try audibleSeconds(secondHalf))
@@ -56,12 +56,12 @@ final class SpeedTests: PulseTestCase {
 
     func testSpeedChangesWhilePlayingWithoutAGapOrAJump() throws {
         let player = makePlayer()
-        player.play(request(media.segments))
+        player.send(.play(request(media.segments)))
         waitUntilAudible(player, heard: 1)
         let recording = try pulse.startRecording()
         for rate in [1.5, 3, 0.5, 1] {
             let before = player.position
-            player.setRate(rate)
+            player.send(.rate(rate))
             XCTAssertTrue(eventually { player.snapshot.rate == rate })
             let after = player.position
             XCTAssertGreaterThanOrEqual(after, before, "position went back at \(rate)×")
@@ -77,13 +77,13 @@ final class SpeedTests: PulseTestCase {
 
     func testSpeedAppliesToTheNextItemAndAPerItemRateWins() throws {
         let player = makePlayer()
-        player.setRate(1.5)
-        player.play(request(media.shortMP3))
+        player.send(.rate(1.5))
+        player.send(.play(request(media.shortMP3)))
         XCTAssertTrue(eventually { player.snapshot.status == .playing })
         XCTAssertEqual(player.snapshot.rate, 1.5)
         var req = request(media.segments, key: "other", startAt: 30)
         req.rate = 0.75
-        player.play(req)
+        player.send(.play(req))
         waitUntilAudible(player, from: 30)
         XCTAssertEqual(player.snapshot.rate, 0.75)
         assertTone(try record(0.8), 880, "0.75×")

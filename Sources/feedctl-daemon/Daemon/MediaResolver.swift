@@ -8,6 +8,7 @@ import NowPlaying
 import PlayerCore
 import Synchronization
 
+
 /// What a `play`/`queue add` target turned out to be.
 struct Resolved: Sendable {
     var request: PlayRequest
@@ -25,18 +26,13 @@ struct MediaResolver: Sendable {
     /// Speed for items without a remembered channel speed (the daemon's `--speed`).
     var defaultRate: Double = 1
 
-    static func itemKey(_ id: Int64) -> String { "item:\(id)" }
-    static func itemID(fromKey key: String) -> Int64? {
-        key.hasPrefix("item:") ? Int64(key.dropFirst(5)) : nil
-    }
-
     func resolve(_ target: String, fromStart: Bool) async throws -> Resolved {
         if let id = Int64(target) { return try await resolveItem(id, fromStart: fromStart) }
         if URLs.isHTTP(target) {
             let source = try MediaSource.parse(target, allowLocalFiles: false)
             let name = URL(string: target)?.lastPathComponent.removingPercentEncoding ?? target
-            let meta = TrackMetadata(trackID: "url", title: name.isEmpty ? target : name, url: target)
-            return Resolved(request: PlayRequest(itemKey: "url:" + target, source: source, metadata: meta,
+            let meta = TrackMetadata(key: .url(target), title: name.isEmpty ? target : name, url: target)
+            return Resolved(request: PlayRequest(key: .url(target), source: source, metadata: meta,
                                                  rate: defaultRate),
                             entry: QueueEntry(target: target, title: meta.title, itemID: nil))
         }
@@ -45,8 +41,8 @@ struct MediaResolver: Sendable {
         guard case .localFile(let path) = source, FileManager.default.fileExists(atPath: path) else {
             throw ServiceError("no such file: \(target)")
         }
-        let meta = TrackMetadata(trackID: "file", title: (path as NSString).lastPathComponent, url: "file://" + path)
-        return Resolved(request: PlayRequest(itemKey: "file:" + path, source: source, metadata: meta, rate: defaultRate),
+        let meta = TrackMetadata(key: .file(path), title: (path as NSString).lastPathComponent, url: "file://" + path)
+        return Resolved(request: PlayRequest(key: .file(path), source: source, metadata: meta, rate: defaultRate),
                         entry: QueueEntry(target: path, title: meta.title, itemID: nil))
     }
 
@@ -64,12 +60,12 @@ struct MediaResolver: Sendable {
         } else {
             throw ServiceError("item \(id) has no media to play")
         }
-        let meta = TrackMetadata(trackID: "/org/feedctl/item/\(id)", title: item.title, artist: item.channel,
+        let meta = TrackMetadata(key: .item(id), title: item.title, artist: item.channel,
                                  album: item.channel, length: item.duration.map(Double.init), artURL: item.thumbnail,
-                                 url: item.url ?? item.enclosureURL, itemID: id)
+                                 url: item.url ?? item.enclosureURL)
         let startAt = fromStart || item.watched ? 0 : Double(item.progress)
         let rate = try await channelRate(item.channelID)
-        return Resolved(request: PlayRequest(itemKey: Self.itemKey(id), source: source, metadata: meta, startAt: startAt,
+        return Resolved(request: PlayRequest(key: .item(id), source: source, metadata: meta, startAt: startAt,
                                              rate: rate),
                         entry: QueueEntry(target: String(id), title: item.title, itemID: id))
     }
@@ -116,15 +112,16 @@ func findExecutable(_ name: String) -> String? {
     return nil
 }
 
-/// Writes listening progress to the library: the resume position, and "watched" plus a history
-/// entry when an item is heard to its end. Only library items have a place to go.
+/// Writes listening progress to the library: the resume position at each checkpoint, and
+/// "watched" plus a history entry once a playback counts as heard (`CompletionRule`). Only
+/// library items have a place to go.
 final class LibraryProgressSink: ProgressSink, @unchecked Sendable {
     let library: any PlayerLibrary
     /// Set once by the service before playback starts.
-    nonisolated(unsafe) var onEnded: (@Sendable (String, PlayerError?) -> Void)?
+    nonisolated(unsafe) var onEnded: (@Sendable (TrackKey, PlayerError?) -> Void)?
 
-    private let saves = Mutex(0)
-    /// One writer task, so the library sees saves in the order the player made them.
+    private let heard = Mutex(CompletionRule.OncePerPlayback())
+    /// One writer task, so the library sees saves in the order the player reported them.
     private let writes: AsyncStream<@Sendable () async -> Void>.Continuation
 
     init(library: any PlayerLibrary) {
@@ -134,9 +131,6 @@ final class LibraryProgressSink: ProgressSink, @unchecked Sendable {
         Task.detached { for await write in stream { await write() } }
     }
 
-    /// How many saves have completed: the service waits on it after pause and stop.
-    var saveCount: Int { saves.withLock { $0 } }
-
     /// Returns once every write queued so far reached the library.
     func flush() async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
@@ -144,20 +138,17 @@ final class LibraryProgressSink: ProgressSink, @unchecked Sendable {
         }
     }
 
-    func saveProgress(itemKey: String, position: Double, duration: Double?) {
+    func progress(_ report: ProgressReport) {
+        guard let id = report.key.itemID else { return }
         let library = self.library
-        writes.yield { [self] in
-            defer { saves.withLock { $0 += 1 } }
-            guard let id = MediaResolver.itemID(fromKey: itemKey) else { return }
-            do { try await library.setProgress(id, seconds: Int(position.rounded(.down)), now: Clock.now()) }
-            catch { log("saving progress of item \(id): \(error)") }
+        if report.kind != .tick {
+            writes.yield {
+                do { try await library.setProgress(id, seconds: Int(report.position.rounded(.down)), now: Clock.now()) }
+                catch { log("saving progress of item \(id): \(error)") }
+            }
         }
-    }
-
-    func itemFinished(itemKey: String) {
-        let library = self.library
+        guard heard.withLock({ $0.isNewlyHeard(report) }) else { return }
         writes.yield {
-            guard let id = MediaResolver.itemID(fromKey: itemKey) else { return }
             do {
                 try await library.setWatched([id], watched: true, now: Clock.now())
                 try await library.appendHistory(item: id, now: Clock.now())
@@ -165,7 +156,30 @@ final class LibraryProgressSink: ProgressSink, @unchecked Sendable {
         }
     }
 
-    func playbackEnded(itemKey: String, error: PlayerError?) {
-        onEnded?(itemKey, error)
+    func playbackEnded(key: TrackKey, error: PlayerError?) {
+        onEnded?(key, error)
+    }
+}
+
+/// The "heard it" rule: at the end, or ≥ 95 % with less than 2 minutes left. A product rule
+/// about listening, so it lives with the library, not in the player (which reports positions).
+enum CompletionRule {
+    static func isFinished(position: Double, duration: Double?) -> Bool {
+        guard let duration, duration > 0 else { return false }
+        return position >= duration - 0.5 || (position >= 0.95 * duration && duration - position < 120)
+    }
+
+    /// Applies the rule to every report (each tick, each checkpoint, the end), and says yes once
+    /// per playback: the first report of a playback that is at its end or meets the rule.
+    struct OncePerPlayback {
+        private var reported: PlaybackID?
+
+        mutating func isNewlyHeard(_ report: ProgressReport) -> Bool {
+            guard report.playback != reported else { return false }
+            guard report.kind == .end || CompletionRule.isFinished(position: report.position, duration: report.duration)
+            else { return false }
+            reported = report.playback
+            return true
+        }
     }
 }

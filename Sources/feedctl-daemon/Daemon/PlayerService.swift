@@ -5,14 +5,15 @@ import LibraryStore
 import NowPlaying
 import PlayerCore
 
+
 /// The daemon's brain: turns control requests into player actions, resolves what to play
 /// (library items, URLs, files), owns the up-next queue, and writes listening progress back to
 /// the library. The player and the library do the work; this only connects them.
 actor PlayerService: ControlHandler {
     let player: Player
     let library: any PlayerLibrary
-    private let resolver: MediaResolver
     private let progress: LibraryProgressSink
+    private let resolver: MediaResolver
     private let chapterLoader: ChapterLoader
     /// Loads the playing library item's podcast chapters; `chapters`/`chapter` wait for it.
     private var chapterTask: Task<Void, Never>?
@@ -22,8 +23,6 @@ actor PlayerService: ControlHandler {
     private var sleepTask: Task<Void, Never>?
     /// Set by `quit`: the player is gone, so further commands are refused rather than left hanging.
     private var quitting = false
-    /// Bumped by every play and stop: a `play` still waiting for its outcome learns it was replaced.
-    private var generation = 0
 
     init(library: any PlayerLibrary, downloads: DownloadStore, configuration: PlayerConfiguration = PlayerConfiguration(),
          defaultRate: Double = 1) {
@@ -54,37 +53,29 @@ actor PlayerService: ControlHandler {
                 guard let target = request.target else { throw ServiceError("play needs a target: an item id, a URL or a file") }
                 let resolved = try await resolver.resolve(target, fromStart: request.fromStart ?? false)
                 try await start(resolved)
-            case "pause": await savingProgress { player.pause(); await settle { $0.status != .playing } }
+            // Each command's answer waits for the player's reply: the state after it, a pause's
+            // or stop's saved progress already in the library (so `feedctl show` right after sees it).
+            case "pause": _ = await player.perform(.pause); await progress.flush()
             case "resume": try await resumeOrStartQueue()
             case "toggle":
-                if player.snapshot.status == .playing {
-                    await savingProgress { player.pause(); await settle { $0.status != .playing } }
-                }
+                if player.snapshot.status == .playing { _ = await player.perform(.pause); await progress.flush() }
                 else { try await resumeOrStartQueue() }
             case "stop":
-                generation += 1
-                await savingProgress { player.stop(); await settle { $0.status == .stopped } }
+                _ = await player.perform(.stop)
+                await progress.flush()
             case "seek":
                 guard player.snapshot.status != .stopped else { throw ServiceError("nothing is playing") }
                 guard request.offset != nil || request.position != nil else {
                     throw ServiceError("seek needs an offset or a position")
                 }
-                // Answer with the position after the seek: wait for the player's `seeked` (or the
-                // end, when seeking past it).
-                await perform({ [player] in
-                    if let offset = request.offset { player.seek(by: offset) }
-                    else if let position = request.position { player.seek(to: position) }
-                }, until: { event in
-                    switch event {
-                    case .seeked, .statusChanged(.stopped), .errorChanged(.some): true
-                    default: false
-                    }
-                })
+                // Answered with the position after the seek (or stopped, when past the end).
+                if let offset = request.offset { _ = await player.perform(.seek(.relative(offset))) }
+                else if let position = request.position { _ = await player.perform(.seek(.absolute(position))) }
             case "volume":
                 guard let value = request.value, value.isFinite, (0...1).contains(value) else {
                     throw ServiceError("volume must be between 0 and 1 (0–100 %)")
                 }
-                player.setVolume(value)
+                _ = await player.perform(.volume(value))
             case "queue_add":
                 guard let target = request.target else { throw ServiceError("queue add needs a target") }
                 let resolved = try await resolver.resolve(target, fromStart: request.fromStart ?? false)
@@ -149,7 +140,7 @@ actor PlayerService: ControlHandler {
         let meta = state.metadata
         return PlayerStatus(status: snapshot.status.word, position: snapshot.position,
                             duration: snapshot.duration ?? meta?.length, title: meta?.title, artist: meta?.artist,
-                            itemID: meta?.itemID, url: meta?.url, volume: snapshot.volume, rate: state.rate,
+                            itemID: meta?.key.itemID, url: meta?.url, volume: snapshot.volume, rate: state.rate,
                             chapter: state.chapter, error: snapshot.error?.description ?? state.error,
                             sleepAt: sleep.sleepAt(now: Date().timeIntervalSince1970,
                                                    // Wall seconds: media left, played at the current speed.
@@ -160,74 +151,22 @@ actor PlayerService: ControlHandler {
 
     private func start(_ resolved: Resolved) async throws {
         let request = resolved.request
-        // Subscribe before posting, so the outcome can't slip by between two polls (a bad file fails
-        // in microseconds, and the previous item's error would still be in the snapshot).
-        let events = player.nowPlaying.events()
-        generation += 1
-        let mine = generation
-        player.play(request)
-        switch await Self.outcome(of: events, starting: request.metadata, timeout: 20,
-                                  superseded: { await self.generation != mine }) {
-        case .playing:
+        switch await player.perform(.play(request)) {
+        case .done:
             publishQueue()
-            loadPodcastChapters(for: request.itemKey)
+            loadPodcastChapters(for: request.key)
         case .superseded:
+            // A newer play or a stop replaced it before it started.
             publishQueue()
-        case .failed(let message):
-            throw ServiceError(message)
-        case .timedOut:
-            let snapshot = player.snapshot
-            guard snapshot.itemKey == request.itemKey, snapshot.status != .stopped else {
-                throw ServiceError("\(request.source) did not start within 20 s")
-            }
-            publishQueue()
-            loadPodcastChapters(for: request.itemKey)
-        }
-    }
-
-    enum StartOutcome: Sendable { case playing, failed(String), superseded, timedOut }
-
-    /// Reads the player's events after a `play`: it announces the item's metadata when it takes the
-    /// request, then either starts playing or reports an error (and another item's metadata means a
-    /// newer request replaced it).
-    static func outcome(of events: AsyncStream<NowPlayingEvent>, starting metadata: TrackMetadata, timeout: Double,
-                        superseded: @escaping @Sendable () async -> Bool) async -> StartOutcome {
-        await withTaskGroup(of: StartOutcome.self) { group in
-            group.addTask {
-                var taken = false
-                for await event in events {
-                    switch event {
-                    case .metadataChanged(let new?):
-                        var probe = new
-                        probe.length = metadata.length   // the player fills in the length it found
-                        if probe == metadata { taken = true } else if taken { return .superseded }
-                    case .statusChanged(.playing) where taken: return .playing
-                    case .errorChanged(let message?) where taken: return .failed(message)
-                    default: break
-                    }
-                }
-                return .timedOut
-            }
-            group.addTask {
-                // A stop (or another play) while this one opens: the player drops it without an event.
-                let deadline = Date().addingTimeInterval(timeout)
-                while Date() < deadline && !Task.isCancelled {
-                    try? await Task.sleep(nanoseconds: 50_000_000)
-                    if await superseded() { return .superseded }
-                }
-                return .timedOut
-            }
-            let first = await group.next() ?? .timedOut
-            group.cancelAll()
-            return first
+        case .failed(let error):
+            throw ServiceError(error.description)
         }
     }
 
     private func resumeOrStartQueue() async throws {
         let snapshot = player.snapshot
         if snapshot.status == .paused {
-            player.resume()
-            await settle { $0.status != .paused }
+            _ = await player.perform(.resume)
         } else if snapshot.status == .stopped {
             guard !queue.isEmpty else { throw ServiceError("nothing to resume: play an item first") }
             try await start(queue.removeFirst())
@@ -236,7 +175,7 @@ actor PlayerService: ControlHandler {
 
     /// An item ended on its own: the queue advances (past items that fail to start), unless the
     /// audio output itself is gone or the sleep timer said "end of item".
-    private func itemEnded(key: String, error: PlayerError?) async {
+    private func itemEnded(key: TrackKey, error: PlayerError?) async {
         if case .pulseUnavailable? = error { return }
         if sleep.mode == .endOfItem {
             sleep.mode = .off
@@ -244,9 +183,8 @@ actor PlayerService: ControlHandler {
             publishQueue()
             return
         }
-        // The player reports the end just before it goes to stopped: wait for that, and advance only
-        // if nothing else started meanwhile.
-        await settle { $0.itemKey != key || $0.status == .stopped }
+        // The player is stopped by the time it reports the end: advance only if nothing else
+        // started meanwhile.
         while !queue.isEmpty, !quitting, player.snapshot.status == .stopped {
             let next = queue.removeFirst()
             do { try await start(next); return } catch { log("queue: \(error)") }
@@ -254,34 +192,17 @@ actor PlayerService: ControlHandler {
         publishQueue()
     }
 
-    /// Runs a command that makes the player save progress (pause, stop) and waits, briefly, until
-    /// the save reached the library, so `feedctl show` right after sees it.
-    private func savingProgress(_ command: () async -> Void) async {
-        let wasActive = player.snapshot.status != .stopped
-        let saves = progress.saveCount
-        await command()
-        guard wasActive else { return }
-        let deadline = Date().addingTimeInterval(1)
-        while progress.saveCount == saves && Date() < deadline {
-            try? await Task.sleep(nanoseconds: 5_000_000)
-        }
-    }
-
     // MARK: Chapters
 
     /// Fetches (or reads the cached) chapters file of a library item in the background; when it
     /// has chapters they replace the embedded ones.
-    private func loadPodcastChapters(for key: String) {
-        guard let id = MediaResolver.itemID(fromKey: key) else { chapterTask = nil; return }
+    private func loadPodcastChapters(for key: TrackKey) {
+        guard let id = key.itemID else { chapterTask = nil; return }
         let loader = chapterLoader, player = self.player
         chapterTask = Task {
             guard let chapters = await loader.chapters(itemID: id), !chapters.isEmpty else { return }
-            player.setChapters(chapters, source: .podcast, itemKey: key)
             // Until the player took them (or moved on), so a waiting `chapters` sees them.
-            let deadline = Date().addingTimeInterval(2)
-            while Date() < deadline, player.snapshot.itemKey == key, player.chapters.source != .podcast {
-                try? await Task.sleep(nanoseconds: 5_000_000)
-            }
+            _ = await player.perform(.chapters(ChapterList(chapters, source: .podcast), for: key))
         }
     }
 
@@ -313,8 +234,7 @@ actor PlayerService: ControlHandler {
             throw ServiceError("no next chapter: this is the last one")
         }
         let chapter = list.chapters[index]
-        player.seek(to: chapter.start)
-        await settle { $0.status == .stopped || abs($0.position - chapter.start) < 0.5 }
+        _ = await player.perform(.seek(.absolute(chapter.start)))
         return "chapter \(index + 1)/\(list.chapters.count): \(chapter.title)"
     }
 
@@ -326,10 +246,9 @@ actor PlayerService: ControlHandler {
             throw ServiceError("speed must be between \(Player.rateRange.lowerBound) and \(Player.rateRange.upperBound)")
         }
         let rate = Player.normalizedRate(value)
-        player.setRate(rate)
-        await settle { $0.rate == rate }
+        _ = await player.perform(.rate(rate))
         var message = "speed \(RateText.format(rate))×"
-        if let key = player.snapshot.itemKey, let id = MediaResolver.itemID(fromKey: key) {
+        if let id = player.snapshot.key?.itemID {
             let item = try await library.item(id: id)
             try await library.setSpeed(channelID: item.channelID, rate)
             message += " (remembered for \(item.channel))"
@@ -372,7 +291,7 @@ actor PlayerService: ControlHandler {
         while !Task.isCancelled {
             let now = Date().timeIntervalSince1970
             if now >= deadline { break }
-            player.setVolume(volume * SleepTimer.fadeFactor(now: now, deadline: deadline))
+            player.send(.volume(volume * SleepTimer.fadeFactor(now: now, deadline: deadline)))
             try? await Task.sleep(nanoseconds: 250_000_000)
         }
         guard !Task.isCancelled else { return }
@@ -382,8 +301,7 @@ actor PlayerService: ControlHandler {
         sleepTask = nil
         let base = fadeBase ?? volume
         fadeBase = nil
-        player.stop(thenVolume: base)
-        await settle { $0.status == .stopped }
+        _ = await player.perform(.stopThenVolume(base))
         log("sleep timer: stopped playback")
     }
 
@@ -391,34 +309,13 @@ actor PlayerService: ControlHandler {
     private var fadeBase: Double?
 
     private func restoreVolumeAfterFade() {
-        if let base = fadeBase { player.setVolume(base); fadeBase = nil }
+        if let base = fadeBase { player.send(.volume(base)); fadeBase = nil }
     }
 
     private func publishQueue() {
         player.nowPlaying.apply(.queue(canGoNext: !queue.isEmpty, canGoPrevious: false))
     }
 
-    /// Posts a command and waits (bounded) for the player's event that says it took effect.
-    private func perform(_ command: () -> Void, until done: @escaping @Sendable (NowPlayingEvent) -> Bool,
-                         timeout: Double = 2) async {
-        let events = player.nowPlaying.events()   // before the command: its event can't slip by
-        command()
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { for await event in events where done(event) { return } }
-            group.addTask { try? await Task.sleep(nanoseconds: UInt64(timeout * 1e9)) }
-            await group.next()
-            group.cancelAll()
-        }
-    }
-
-    /// Polls the player until `done` holds or `timeout` passes: commands are asynchronous, and a
-    /// response should describe the state after the command took effect.
-    private func settle(timeout: Double = 2, _ done: @Sendable (PlayerSnapshot) -> Bool) async {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !done(player.snapshot) && Date() < deadline {
-            try? await Task.sleep(nanoseconds: 10_000_000)
-        }
-    }
 }
 
 

@@ -104,7 +104,7 @@ final class MPRISObject {
         switch name {
         case "Volume":
             // Negative means 0 (spec); above 1 would need amplification, which feedctl does not do.
-            player.setVolume(min(1, max(0, number)))
+            player.send(.volume(min(1, max(0, number))))
         case "Rate":
             if number == 0 { send(ControlRequest(cmd: "pause")); return } // the spec: act as Pause
             guard Self.rates.contains(number) else {

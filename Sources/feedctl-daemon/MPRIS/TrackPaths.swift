@@ -2,21 +2,22 @@ import FeedctlControl
 import CSDBus
 import NowPlaying
 
-/// Gives every track the object path MPRIS wants as `mpris:trackid`: library items keep theirs
-/// (`/org/feedctl/item/ID`); URLs and files, whose ids are not paths, get `/org/feedctl/track/N`,
-/// a new N whenever a different one starts. Never under /org/mpris, which the spec reserves.
+/// Gives every track the object path MPRIS wants as `mpris:trackid`: library items get
+/// `/org/feedctl/item/ID`; URLs and files get `/org/feedctl/track/N`, a new N whenever a
+/// different one starts. Never under /org/mpris, which the spec reserves.
 struct TrackPaths {
-    private var lastKey: String?
+    private var lastKey: TrackKey?
     private var lastPath = ""
     private var counter = 0
 
     mutating func path(for track: TrackMetadata) -> String {
-        if Self.isUsable(track.trackID) { return track.trackID }
-        // The length arrives after the start; a new title or URL is a new track.
-        let key = [track.trackID, track.url ?? "", track.title ?? ""].joined(separator: "\u{1}")
-        if key != lastKey {
+        if case .item(let id) = track.key {
+            let path = "/org/feedctl/item/\(id)"
+            if Self.isUsable(path) { return path }
+        }
+        if track.key != lastKey {
             counter += 1
-            lastKey = key
+            lastKey = track.key
             lastPath = "/org/feedctl/track/\(counter)"
         }
         return lastPath

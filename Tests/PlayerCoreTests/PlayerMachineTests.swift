@@ -1,0 +1,332 @@
+import NowPlaying
+import XCTest
+@testable import PlayerCore
+
+/// The player's transitions without audio: (state, input) → (state, actions).
+final class PlayerMachineTests: XCTestCase {
+    typealias Machine = PlayerMachine
+    let a = PlayRequest(key: .item(1), source: .localFile("/a.mp3"))
+    let b = PlayRequest(key: .url("https://example.com/b.mp3"), source: .remote("https://example.com/b.mp3"))
+    let reply = Machine.Reply(id: 7)
+    let chapters = [Chapter(start: 0, title: "One"), Chapter(start: 30, title: "Two")]
+
+    /// `request` opened (60 s unless said otherwise) and `written` seconds of it handed to the output.
+    func playing(_ request: PlayRequest? = nil, duration: Double? = 60, written: Double = 10) -> Machine {
+        var machine = Machine()
+        _ = machine.handle(.command(.play(request ?? a)))
+        _ = machine.handle(.opened(PlaybackID(1), duration: duration, chapters: chapters, startAt: 0))
+        _ = machine.handle(.wrote(seconds: written, rate: 1))
+        return machine
+    }
+
+    func paused(written: Double = 10, latency: Double = 0.5) -> Machine {
+        var machine = playing(written: written)
+        _ = machine.handle(.command(.pause))
+        _ = machine.handle(.corked(reply: nil, latency: latency))
+        return machine
+    }
+
+    func checkpoint(_ position: Double, of request: PlayRequest? = nil, playback: UInt64 = 1,
+                    duration: Double? = 60) -> Machine.Action {
+        .report(ProgressReport(.checkpoint, key: (request ?? a).key, playback: PlaybackID(playback), position: position,
+                               duration: duration))
+    }
+
+    // MARK: Play
+
+    func testPlayOpensThenPlaysAndAnswersOnceOpened() {
+        var machine = Machine()
+        XCTAssertEqual(machine.handle(.command(.play(a), reply: reply)), [.open(a, PlaybackID(1), rate: 1, startAt: 0)])
+        // Taken but not playing yet: NowPlaying shows the item while it opens.
+        XCTAssertEqual(machine.status, .stopped)
+        XCTAssertEqual(machine.metadata, a.metadata)
+        XCTAssertNil(machine.item)
+
+        XCTAssertEqual(machine.handle(.opened(PlaybackID(1), duration: 60, chapters: chapters, startAt: 0)),
+                       [.startTracker, .complete(reply, .done)])
+        XCTAssertEqual(machine.status, .playing)
+        XCTAssertEqual(machine.item?.duration, 60)
+        XCTAssertEqual(machine.metadata?.length, 60, "the length the decoder found")
+        XCTAssertEqual(machine.chapters.source, .embedded)
+        XCTAssertEqual(machine.chapters.chapters.last?.end, 60)
+        XCTAssertEqual(machine.jump.count, 0, "a start at 0 is no jump")
+    }
+
+    func testTheStartPositionIsClampedAndIsAJump() {
+        var machine = Machine()
+        var late = a
+        late.startAt = -5
+        XCTAssertEqual(machine.handle(.command(.play(late))), [.open(late, PlaybackID(1), rate: 1, startAt: 0)])
+        late.startAt = .nan
+        guard case .open(_, _, _, let startAt)? = machine.handle(.command(.play(late))).last else {
+            return XCTFail("no open")
+        }
+        XCTAssertEqual(startAt, 0)
+        late.startAt = 90
+        XCTAssertEqual(machine.handle(.command(.play(late))).last, .open(late, PlaybackID(3), rate: 1, startAt: 90))
+        XCTAssertEqual(Machine.startPosition(90, duration: 60), 60)
+        XCTAssertEqual(Machine.startPosition(90, duration: nil), 90)
+        _ = machine.handle(.opened(PlaybackID(3), duration: 60, chapters: [], startAt: 30))
+        XCTAssertEqual(machine.position(latency: 0), 30)
+        XCTAssertEqual(machine.jump, Machine.Jump(count: 1, position: 30))
+    }
+
+    func testPlayReplacesThePlayingItem() {
+        var machine = playing()
+        let actions = machine.handle(.command(.play(b), reply: reply, latency: 0.25))
+        XCTAssertEqual(actions, [checkpoint(9.75), .stopTracker, .close, .open(b, PlaybackID(2), rate: 1, startAt: 0)])
+        XCTAssertEqual(machine.metadata, b.metadata)
+        XCTAssertTrue(machine.chapters.isEmpty)
+        XCTAssertEqual(machine.position(latency: 0), 0)
+    }
+
+    func testAPlayStillOpeningIsSupersededByAStop() {
+        var machine = Machine()
+        _ = machine.handle(.command(.play(a), reply: reply))
+        let stop = Machine.Reply(id: 8)
+        XCTAssertEqual(machine.handle(.command(.stop, reply: stop)), [.complete(reply, .superseded), .complete(stop, .done)])
+        XCTAssertNil(machine.metadata)
+        // If the decode thread opened it anyway, it is not wanted.
+        XCTAssertEqual(machine.handle(.opened(PlaybackID(1), duration: 60, chapters: [], startAt: 0)), [.close])
+        XCTAssertEqual(machine.status, .stopped)
+    }
+
+    func testAnOpenThatGaveWayIsSupersededNotAnError() {
+        var machine = Machine()
+        _ = machine.handle(.command(.play(a), reply: reply))
+        XCTAssertEqual(machine.handle(.openCancelled(PlaybackID(1))), [.complete(reply, .superseded)])
+        XCTAssertEqual(machine.status, .stopped)
+        XCTAssertNil(machine.error)
+        XCTAssertNil(machine.metadata)
+    }
+
+    // MARK: Pause, resume, toggle
+
+    func testPauseCorksThenFreezesWhatWasHeardAndSavesIt() {
+        var machine = playing()
+        XCTAssertEqual(machine.handle(.command(.pause, reply: reply)), [.cork(reply: reply)])
+        XCTAssertEqual(machine.status, .playing, "playing until the output is corked")
+        XCTAssertEqual(machine.handle(.corked(reply: reply, latency: 0.5)),
+                       [.stopTracker, checkpoint(9.5), .complete(reply, .done)])
+        XCTAssertEqual(machine.status, .paused)
+        XCTAssertEqual(machine.position(latency: 2), 9.5, "frozen whatever the output reports")
+    }
+
+    func testPauseWhenNotPlayingDoesNothing() {
+        var stopped = Machine()
+        XCTAssertEqual(stopped.handle(.command(.pause, reply: reply)), [.complete(reply, .done)])
+        var machine = paused()
+        XCTAssertEqual(machine.handle(.command(.pause)), [])
+        XCTAssertEqual(machine.status, .paused)
+    }
+
+    func testResumeUncorksAndTicksAgain() {
+        var machine = paused()
+        XCTAssertEqual(machine.handle(.command(.resume, reply: reply)), [.uncork, .startTracker, .complete(reply, .done)])
+        XCTAssertEqual(machine.status, .playing)
+        XCTAssertEqual(machine.position(latency: 0), 10, "the written audio is heard from where it paused")
+        var stopped = Machine()
+        XCTAssertEqual(stopped.handle(.command(.resume)), [])
+    }
+
+    func testTogglePausesWhenPlayingElseResumes() {
+        var machine = playing()
+        XCTAssertEqual(machine.handle(.command(.toggle)), [.cork(reply: nil)])
+        _ = machine.handle(.corked(reply: nil, latency: 0))
+        XCTAssertEqual(machine.handle(.command(.toggle)), [.uncork, .startTracker])
+        XCTAssertEqual(machine.status, .playing)
+        var stopped = Machine()
+        XCTAssertEqual(stopped.handle(.command(.toggle, reply: reply)), [.complete(reply, .done)])
+        XCTAssertEqual(stopped.status, .stopped)
+    }
+
+    // MARK: Stop
+
+    func testStopSavesSilencesAndStops() {
+        var machine = playing()
+        XCTAssertEqual(machine.handle(.command(.stop, reply: reply, latency: 0.25)),
+                       [checkpoint(9.75), .stopTracker, .close, .complete(reply, .done)])
+        XCTAssertEqual(machine.status, .stopped)
+        XCTAssertNil(machine.item)
+        XCTAssertNil(machine.metadata)
+        XCTAssertTrue(machine.chapters.isEmpty)
+        XCTAssertEqual(machine.handle(.command(.stop)), [], "stopping a stopped player does nothing")
+    }
+
+    func testStopThenVolumeSetsTheVolumeOnceSilent() {
+        var machine = paused(latency: 0)
+        XCTAssertEqual(machine.handle(.command(.stopThenVolume(0.8))),
+                       [checkpoint(10), .stopTracker, .close, .setVolume(0.8)])
+        XCTAssertEqual(machine.volume, 0.8)
+        XCTAssertEqual(machine.handle(.command(.stopThenVolume(0.5))), [.setVolume(0.5)], "stopped: the volume only")
+    }
+
+    // MARK: Seek
+
+    func testSeeksAreClampedAtZeroAndSaved() {
+        var machine = playing()
+        XCTAssertEqual(machine.handle(.command(.seek(.relative(-15)), latency: 0)), [.seek(to: 0), checkpoint(0)])
+        XCTAssertEqual(machine.jump, Machine.Jump(count: 1, position: 0))
+        XCTAssertEqual(machine.handle(.command(.seek(.absolute(-3)))), [.seek(to: 0), checkpoint(0)])
+        XCTAssertEqual(machine.handle(.command(.seek(.absolute(.nan)))), [.seek(to: 0), checkpoint(0)])
+        XCTAssertEqual(machine.handle(.command(.seek(.absolute(42)), reply: reply)),
+                       [.seek(to: 42), checkpoint(42), .complete(reply, .done)])
+        XCTAssertEqual(machine.position(latency: 0.3), 42, "nothing before the target can be heard")
+        _ = machine.handle(.wrote(seconds: 1, rate: 1))
+        // Relative to what is heard: 43 written, 0.5 of it not yet heard.
+        XCTAssertEqual(machine.handle(.command(.seek(.relative(15)), latency: 0.5)), [.seek(to: 57.5), checkpoint(57.5)])
+        XCTAssertEqual(machine.jump.count, 5)
+        XCTAssertEqual(machine.status, .playing)
+    }
+
+    func testASeekWhilePausedStaysPausedAtTheTarget() {
+        var machine = paused(latency: 0.5)
+        XCTAssertEqual(machine.handle(.command(.seek(.relative(15)), latency: 3)), [.seek(to: 24.5), checkpoint(24.5)])
+        XCTAssertEqual(machine.status, .paused)
+        XCTAssertEqual(machine.position(latency: 1), 24.5)
+    }
+
+    func testSeekingAtOrPastTheEndEndsTheItem() {
+        var machine = playing()
+        let end = ProgressReport(.end, key: a.key, playback: PlaybackID(1), position: 60, duration: 60)
+        XCTAssertEqual(machine.handle(.command(.seek(.absolute(60)), reply: reply)),
+                       [.stopTracker, .report(end), .ended(a.key, nil), .close, .complete(reply, .done)])
+        XCTAssertEqual(machine.status, .stopped)
+        XCTAssertNil(machine.error)
+        var relative = playing()
+        XCTAssertEqual(relative.handle(.command(.seek(.relative(100)))).first, .stopTracker)
+        XCTAssertEqual(relative.status, .stopped)
+        // Without a known length there is no end to seek past.
+        var live = playing(duration: nil)
+        XCTAssertEqual(live.handle(.command(.seek(.absolute(1000)))),
+                       [.seek(to: 1000), checkpoint(1000, duration: nil)])
+    }
+
+    func testSeekingWithNothingPlayingDoesNothing() {
+        var machine = Machine()
+        XCTAssertEqual(machine.handle(.command(.seek(.absolute(10)), reply: reply)), [.complete(reply, .done)])
+        XCTAssertEqual(machine.jump.count, 0)
+    }
+
+    // MARK: The end
+
+    func testTheEndIsReportedAtTheDurationNotSaved() {
+        var machine = playing()
+        let end = ProgressReport(.end, key: a.key, playback: PlaybackID(1), position: 60, duration: 60)
+        XCTAssertEqual(machine.handle(.reachedEnd(latency: 0)), [.stopTracker, .report(end), .ended(a.key, nil), .close])
+        XCTAssertEqual(machine.status, .stopped)
+        XCTAssertNil(machine.error)
+        // Of unknown length: where it ended.
+        var live = playing(duration: nil, written: 12)
+        let liveEnd = ProgressReport(.end, key: a.key, playback: PlaybackID(1), position: 12, duration: 12)
+        XCTAssertEqual(live.handle(.reachedEnd(latency: 0)).dropFirst().first, .report(liveEnd))
+    }
+
+    func testWritingAdvancesThePositionInMediaTime() {
+        var machine = playing(written: 0)
+        XCTAssertEqual(machine.handle(.wrote(seconds: 1, rate: 2)), [])
+        XCTAssertEqual(machine.position(latency: 0), 2)
+        XCTAssertEqual(machine.position(latency: 0.5), 1, "half a second of output at 2x is a second of media")
+    }
+
+    // MARK: Failures
+
+    func testAnItemThatCannotOpenEndsWithItsError() {
+        var machine = playing()
+        let error = PlayerError.cannotOpen(source: "https://example.com/b.mp3", reason: "Connection refused")
+        _ = machine.handle(.command(.play(b), reply: reply))
+        XCTAssertEqual(machine.handle(.openFailed(PlaybackID(2), error)), [.ended(b.key, error), .complete(reply, .failed(error))])
+        XCTAssertEqual(machine.status, .stopped)
+        XCTAssertEqual(machine.error, error)
+        XCTAssertNil(machine.metadata)
+        // The next play clears it.
+        _ = machine.handle(.command(.play(a)))
+        XCTAssertNil(machine.error)
+    }
+
+    func testAFailureWhilePlayingSavesEndsAndStops() {
+        var machine = playing()
+        let error = PlayerError.cannotDecode(source: "/a.mp3", reason: "ends at 10.0 s of 60.0 s (truncated?)")
+        XCTAssertEqual(machine.handle(.failed(error, latency: 0.5)),
+                       [.ended(a.key, error), checkpoint(9.5), .stopTracker, .close])
+        XCTAssertEqual(machine.status, .stopped)
+        XCTAssertEqual(machine.error, error)
+    }
+
+    func testLosingPulseAudioForgetsTheOutput() {
+        var machine = playing()
+        let lost = PlayerError.pulseUnavailable(reason: "connection lost")
+        // Its latency unknown, only the start is sure to have been heard.
+        XCTAssertEqual(machine.handle(.failed(lost, latency: nil)),
+                       [.ended(a.key, lost), checkpoint(0), .stopTracker, .close, .dropOutput])
+        _ = machine.handle(.command(.play(b)))
+        XCTAssertEqual(machine.handle(.openFailed(PlaybackID(2), lost)), [.ended(b.key, lost), .dropOutput])
+    }
+
+    func testAFailedCorkStillAnswersItsCaller() {
+        var machine = playing()
+        let error = PlayerError.audioOutput(reason: "stream failed")
+        XCTAssertEqual(machine.handle(.failed(error, latency: 0, reply: reply)),
+                       [.ended(a.key, error), checkpoint(10), .stopTracker, .close, .complete(reply, .done)])
+    }
+
+    // MARK: Speed, volume, chapters
+
+    func testRateIsNormalizedAndAppliedToThePlayingItem() {
+        var stopped = Machine()
+        XCTAssertEqual(stopped.handle(.command(.rate(1.52))), [])
+        XCTAssertEqual(stopped.rate, 1.5, "kept for the next item")
+        var machine = playing()
+        XCTAssertEqual(machine.handle(.command(.rate(7))), [.setTempo(3)])
+        XCTAssertEqual(machine.rate, 3)
+    }
+
+    func testAnItemsOwnRateWinsOnceItOpens() {
+        var machine = Machine()
+        _ = machine.handle(.command(.rate(1.5)))
+        var slow = a
+        slow.rate = 0.76
+        XCTAssertEqual(machine.handle(.command(.play(slow))), [.open(slow, PlaybackID(1), rate: 0.75, startAt: 0)])
+        XCTAssertEqual(machine.rate, 1.5, "not until it opened")
+        _ = machine.handle(.opened(PlaybackID(1), duration: 60, chapters: [], startAt: 0))
+        XCTAssertEqual(machine.rate, 0.75)
+        // One that fails to open leaves the speed as it was.
+        _ = machine.handle(.command(.play(b)))
+        var fast = b
+        fast.rate = 2
+        _ = machine.handle(.command(.play(fast)))
+        _ = machine.handle(.openFailed(PlaybackID(3), .cannotOpen(source: "b", reason: "no")))
+        XCTAssertEqual(machine.rate, 0.75)
+    }
+
+    func testVolumeIsClamped() {
+        var machine = Machine()
+        XCTAssertEqual(machine.handle(.command(.volume(1.7))), [.setVolume(1)])
+        XCTAssertEqual(machine.handle(.command(.volume(-1))), [.setVolume(0)])
+        XCTAssertEqual(machine.handle(.command(.volume(.nan))), [.setVolume(1)])
+        XCTAssertEqual(machine.handle(.command(.volume(0.25), reply: reply)), [.setVolume(0.25), .complete(reply, .done)])
+        XCTAssertEqual(machine.volume, 0.25)
+    }
+
+    func testChaptersForAnotherItemAreIgnored() {
+        var machine = playing()
+        let podcast = ChapterList([Chapter(start: 0, title: "Cold open"), Chapter(start: 5, title: "News")], source: .podcast)
+        XCTAssertEqual(machine.handle(.command(.chapters(podcast, for: b.key), reply: reply)), [.complete(reply, .done)])
+        XCTAssertEqual(machine.chapters.source, .embedded)
+        _ = machine.handle(.command(.chapters(podcast, for: a.key)))
+        XCTAssertEqual(machine.chapters.source, .podcast)
+        XCTAssertEqual(machine.chapters.chapters.map(\.end), [5, 60], "ends from the next start and the item's length")
+    }
+
+    // MARK: Shutdown
+
+    func testShutdownSavesStopsAndEndsTheThread() {
+        var machine = playing()
+        XCTAssertEqual(machine.handle(.shutdown(latency: 0)), [checkpoint(10), .stopTracker, .close, .exit])
+        XCTAssertTrue(machine.isShutDown)
+        XCTAssertEqual(machine.handle(.command(.play(b), reply: reply)), [.complete(reply, .superseded)])
+        XCTAssertEqual(machine.handle(.command(.pause)), [])
+        var idle = Machine()
+        XCTAssertEqual(idle.handle(.shutdown(latency: nil)), [.exit])
+    }
+}
