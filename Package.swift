@@ -79,10 +79,13 @@ let package = Package(
         .target(name: "CLISupport", dependencies: [
             "ControlProtocol", "LibrarySQLite", "FeedText", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        // What the CLI and the daemon share: the control protocol and socket, CLI plumbing.
-        .target(name: "FeedctlControl", dependencies: [
-            "LibrarySQLite", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        // The player as a service: typed commands carried out, queue, sleep timer, speed memory,
+        // progress written to the library.
+        .target(name: "PlayerService", dependencies: [
+            "PlayerCore", "NowPlaying", "ControlProtocol", "LibraryStore", "FeedModel", "FeedParsing", "HTTPFetch", "Downloads",
         ]),
+        // MPRIS2 on the session bus (sd-bus).
+        .target(name: "MPRIS", dependencies: ["CSDBus", "NowPlaying", "ControlProtocol", "FeedModel"]),
         // The CLI links no FFmpeg, PulseAudio or sd-bus: every `feedctl status` or `pause` would
         // otherwise pay ~70 ms for the dynamic loader to resolve FFmpeg's ~160 libraries.
         .executableTarget(name: "feedctl", dependencies: [
@@ -92,8 +95,7 @@ let package = Package(
         ]),
         // The player daemon (`feedctl daemon` runs it): PlayerCore, the control server, MPRIS.
         .executableTarget(name: "feedctl-daemon", dependencies: [
-            "FeedModel", "FeedText", "HTTPFetch", "FeedParsing", "LibraryStore", "LibrarySQLite", "FeedIngest", "Downloads",
-            "FeedctlControl", "PlayerCore", "NowPlaying", "CSDBus",
+            "PlayerService", "PlayerCore", "MPRIS", "ControlSocket", "CLISupport", "FeedIngest", "Downloads", "FeedModel",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], exclude: ["hot-functions.order"],
         swiftSettings: staticSwiftModuleInRelease, linkerSettings: staticSwiftInRelease + daemonLinkInRelease),
@@ -121,9 +123,11 @@ let package = Package(
             "Downloads", "HTTPFetch", "LibrarySQLite", "LibraryStore", "FeedModel", "TestSupport",
         ]),
         .testTarget(name: "NowPlayingTests", dependencies: ["NowPlaying"]),
+        .testTarget(name: "PlayerServiceTests", dependencies: ["PlayerService", "PlayerCore", "NowPlaying", "ControlProtocol", "FeedModel"]),
+        .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "CLISupport"]),
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "NowPlaying", "TestSupport"]),
         .testTarget(name: "feedctlTests", dependencies: [
-            "FeedModel", "LibraryStore", "LibrarySQLite", "Downloads", "TestSupport", "feedctl-daemon",
+            "FeedModel", "LibraryStore", "LibrarySQLite", "Downloads", "TestSupport",
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -82,17 +82,6 @@ public final class Player: @unchecked Sendable {
     public func seekForward() { send(.seek(.relative(configuration.seekStep))) }
     public func seekBackward() { send(.seek(.relative(-configuration.seekStep))) }
 
-    public static let rateRange: ClosedRange<Double> = 0.5...3.0
-    public static let rateStep = 0.05
-
-    /// `value` clamped to `rateRange` and rounded to a `rateStep` multiple; 1 when not a number.
-    public static func normalizedRate(_ value: Double) -> Double {
-        guard value.isFinite else { return 1 }
-        let clamped = min(rateRange.upperBound, max(rateRange.lowerBound, value))
-        // Through hundredths so 1.15 is 1.15, not 1.1500000000000001.
-        return ((clamped / rateStep).rounded() * rateStep * 100).rounded() / 100
-    }
-
     /// Saves progress, stops playback and ends the player's thread. Blocks until done.
     public func shutdown() {
         cond.lock()

@@ -18,8 +18,9 @@ extension Player {
         case stopThenVolume(Double)
         /// Seeks within the item playing or paused (it stays paused); at or past the end ends it.
         case seek(SeekTarget)
-        /// Playback speed, pitch preserved: `Player.rateRange` in `Player.rateStep` steps (others
-        /// are rounded and clamped). Applies to what is playing without a gap, and to later items.
+        /// Playback speed, pitch preserved (clamped to what the time-stretch filter can do; the
+        /// caller chooses within the product's range). Applies to what is playing without a gap,
+        /// and to later items.
         case rate(Double)
         /// Volume 0–1 (clamped), applied by PulseAudio to this player's stream, buffered audio included.
         case volume(Double)

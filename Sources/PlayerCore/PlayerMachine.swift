@@ -241,7 +241,7 @@ struct PlayerMachine: Sendable {
         case .seek(let target):
             actions = seek(target, latency: latency)
         case .rate(let value):
-            rate = Player.normalizedRate(value)
+            rate = TimeStretch.tempo(value)
             actions = item == nil ? [] : [.setTempo(rate)]
         case .volume(let value):
             actions = setVolume(value)
@@ -259,7 +259,7 @@ struct PlayerMachine: Sendable {
         error = nil
         playbacks += 1
         let opening = Opening(request: request, playback: PlaybackID(playbacks),
-                              rate: request.rate.map(Player.normalizedRate) ?? rate, reply: reply)
+                              rate: request.rate.map(TimeStretch.tempo) ?? rate, reply: reply)
         phase = .opening(opening)
         let startAt = request.startAt.isFinite ? max(0, request.startAt) : 0
         actions.append(.open(request, opening.playback, rate: opening.rate, startAt: startAt))

@@ -5,6 +5,15 @@ import CFFmpeg
 /// Owned by the decode thread. Only used while the speed is not 1: at 1× audio bypasses it, and
 /// libavfilter is only loaded (`AVFilterLibrary`) when the first one is made.
 final class TimeStretch {
+    /// The tempos one `atempo` can do (FFmpeg 5.1). Which speeds people may choose is a product
+    /// rule (FeedModel's `PlaybackSpeed`), decided by the caller; this only keeps the filter working.
+    static let tempos: ClosedRange<Double> = 0.5...100
+
+    /// `value` within `tempos`; 1 when not a finite number.
+    static func tempo(_ value: Double) -> Double {
+        value.isFinite ? min(tempos.upperBound, max(tempos.lowerBound, value)) : 1
+    }
+
     private let lib: AVFilterLibrary
     /// Owns the three filters; `source` and `sink` point into it.
     private let graph: FilterGraph

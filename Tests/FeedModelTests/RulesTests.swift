@@ -14,6 +14,8 @@ import Testing
     @Test func playbackSpeed() {
         #expect(PlaybackSpeed.range == 0.5...3.0)
         #expect(PlaybackSpeed.normalized(1.15) == 1.15)
+        #expect(PlaybackSpeed.normalized(1.52) == 1.5)
+        #expect(PlaybackSpeed.normalized(7) == 3)
         #expect(PlaybackSpeed.normalized(1.26) == 1.25)
         #expect(PlaybackSpeed.normalized(0.1) == 0.5)
         #expect(PlaybackSpeed.normalized(9) == 3)

@@ -272,13 +272,16 @@ final class PlayerMachineTests: XCTestCase {
 
     // MARK: Speed, volume, chapters
 
-    func testRateIsNormalizedAndAppliedToThePlayingItem() {
+    /// The machine keeps the filter working (atempo's range); which speeds people choose is
+    /// FeedModel's `PlaybackSpeed`, applied by the service before it asks.
+    func testRateIsKeptWithinTheFiltersRangeAndAppliedToThePlayingItem() {
         var stopped = Machine()
         XCTAssertEqual(stopped.handle(.command(.rate(1.52))), [])
-        XCTAssertEqual(stopped.rate, 1.5, "kept for the next item")
+        XCTAssertEqual(stopped.rate, 1.52, "kept for the next item")
         var machine = playing()
-        XCTAssertEqual(machine.handle(.command(.rate(7))), [.setTempo(3)])
-        XCTAssertEqual(machine.rate, 3)
+        XCTAssertEqual(machine.handle(.command(.rate(700))), [.setTempo(100)])
+        XCTAssertEqual(machine.rate, 100)
+        XCTAssertEqual(machine.handle(.command(.rate(.nan))), [.setTempo(1)])
     }
 
     func testAnItemsOwnRateWinsOnceItOpens() {
@@ -286,17 +289,17 @@ final class PlayerMachineTests: XCTestCase {
         _ = machine.handle(.command(.rate(1.5)))
         var slow = a
         slow.rate = 0.76
-        XCTAssertEqual(machine.handle(.command(.play(slow))), [.open(slow, PlaybackID(1), rate: 0.75, startAt: 0)])
+        XCTAssertEqual(machine.handle(.command(.play(slow))), [.open(slow, PlaybackID(1), rate: 0.76, startAt: 0)])
         XCTAssertEqual(machine.rate, 1.5, "not until it opened")
         _ = machine.handle(.opened(PlaybackID(1), duration: 60, chapters: [], startAt: 0))
-        XCTAssertEqual(machine.rate, 0.75)
+        XCTAssertEqual(machine.rate, 0.76)
         // One that fails to open leaves the speed as it was.
         _ = machine.handle(.command(.play(b)))
         var fast = b
         fast.rate = 2
         _ = machine.handle(.command(.play(fast)))
         _ = machine.handle(.openFailed(PlaybackID(3), .cannotOpen(source: "b", reason: "no")))
-        XCTAssertEqual(machine.rate, 0.75)
+        XCTAssertEqual(machine.rate, 0.76)
     }
 
     func testVolumeIsClamped() {

@@ -68,6 +68,15 @@ class PulseTestCase: XCTestCase {
     /// Records `seconds` of the sink and measures it.
     func record(_ seconds: Double) throws -> Recording.Stats { try pulse.record(seconds) }
 
+    /// Silence that was heard: the recording must hold most of the `seconds` it lasted (an empty
+    /// one proves nothing), all of it quiet.
+    func assertSilence(_ stats: Recording.Stats, over seconds: Double, _ what: String,
+                       file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertGreaterThanOrEqual(stats.seconds, seconds / 2, "\(what): the sink's monitor recorded too little: \(stats)",
+                                    file: file, line: line)
+        XCTAssertLessThan(stats.rms, 0.002, "\(what): expected silence, heard \(stats)", file: file, line: line)
+    }
+
     func assertTone(_ stats: Recording.Stats, _ frequency: Double, _ what: String,
                     file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(stats.frequency, frequency, accuracy: frequency * 0.05,

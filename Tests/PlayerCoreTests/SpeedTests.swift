@@ -89,12 +89,13 @@ final class SpeedTests: PulseTestCase {
         assertTone(try record(0.8), 880, "0.75×")
     }
 
-    func testRatesAreClampedAndRoundedToSteps() {
-        XCTAssertEqual(Player.normalizedRate(1.52), 1.5)
-        XCTAssertEqual(Player.normalizedRate(1.15), 1.15)
-        XCTAssertEqual(Player.normalizedRate(0.1), 0.5)
-        XCTAssertEqual(Player.normalizedRate(7), 3)
-        XCTAssertEqual(Player.normalizedRate(.nan), 1)
-        XCTAssertEqual(Player.normalizedRate(-.infinity), 1)
+    /// The player only keeps the filter working (the speeds people choose are FeedModel's
+    /// `PlaybackSpeed`, tested there): within atempo's range, 1 for a non-number.
+    func testTemposAreWhatTheFilterCanDo() {
+        XCTAssertEqual(TimeStretch.tempo(1.52), 1.52)
+        XCTAssertEqual(TimeStretch.tempo(0.1), 0.5)
+        XCTAssertEqual(TimeStretch.tempo(700), 100)
+        XCTAssertEqual(TimeStretch.tempo(.nan), 1)
+        XCTAssertEqual(TimeStretch.tempo(-.infinity), 1)
     }
 }

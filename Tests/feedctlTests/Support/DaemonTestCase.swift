@@ -132,6 +132,7 @@ class DaemonTestCase: XCTestCase {
         for (key, value) in overrides { env[key] = value }
         process.environment = env
         let log = world.directory.appendingPathComponent("daemon-\(UUID().uuidString.prefix(6)).log")
+        daemonLog = log
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
         process.standardOutput = handle
@@ -151,6 +152,19 @@ class DaemonTestCase: XCTestCase {
     // MARK: Status
 
     /// `feedctl status --json`, parsed.
+    /// The log of the daemon `startDaemon` started last.
+    private(set) var daemonLog: URL?
+
+    /// Waits (bounded) until the daemon's log says `text`: an event the daemon reports only there.
+    @discardableResult
+    func waitForLog(_ text: String, timeout: Double = 15, file: StaticString = #filePath, line: UInt = #line) -> Bool {
+        let found = eventually(timeout: timeout) {
+            daemonLog.flatMap { try? String(contentsOf: $0, encoding: .utf8) }?.contains(text) ?? false
+        }
+        XCTAssertTrue(found, "the daemon never logged \"\(text)\"", file: file, line: line)
+        return found
+    }
+
     func status(file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
         let result = try feedctl("status", "--json")
         XCTAssertEqual(result.status, 0, "status --json: \(result.stderr)", file: file, line: line)

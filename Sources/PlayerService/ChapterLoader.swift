@@ -1,7 +1,5 @@
 import FeedModel
 import FeedParsing
-import FeedctlControl
-import Foundation
 import HTTPFetch
 import LibraryStore
 import PlayerCore
@@ -11,7 +9,7 @@ import PlayerCore
 /// the embedded ones, if any, stay.
 struct ChapterLoader: Sendable {
     let library: any ChapterCache
-
+    let log: ServiceLog
 
     /// A chapters file is small; a huge or slow one is not worth waiting for.
     static let maxBytes = 2_000_000

@@ -1,4 +1,3 @@
-import FeedctlControl
 import CSDBus
 import NowPlaying
 

@@ -1,4 +1,3 @@
-import FeedctlControl
 import CSDBus
 
 /// A D-Bus value the MPRIS object hands out: just the types MPRIS2 uses. Appending is the only

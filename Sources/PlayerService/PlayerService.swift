@@ -1,131 +1,130 @@
+import ControlProtocol
 import Downloads
-import FeedctlControl
+import FeedModel
 import Foundation
 import LibraryStore
 import NowPlaying
 import PlayerCore
 
-
-/// The daemon's brain: turns control requests into player actions, resolves what to play
-/// (library items, URLs, files), owns the up-next queue, and writes listening progress back to
-/// the library. The player and the library do the work; this only connects them.
-actor PlayerService: ControlHandler {
-    let player: Player
-    let library: any PlayerLibrary
-    private let progress: LibraryProgressSink
+/// The player as a service: carries out `PlayerCommand`s (from the control socket, MPRIS, the
+/// HTTP API), resolves what to play (library items, URLs, files), owns the up-next queue and the
+/// sleep timer, remembers speeds per channel and writes listening progress to the library. The
+/// player and the library do the work; this connects them. Every command is answered once it
+/// has taken effect: the player's own reply, never a poll of its state.
+public actor PlayerService: PlayerControl {
+    public nonisolated let player: Player
+    private let library: any PlayerLibrary
     private let resolver: MediaResolver
+    private let progress: ProgressWriter
     private let chapterLoader: ChapterLoader
+    private let log: ServiceLog
     /// Loads the playing library item's podcast chapters; `chapters`/`chapter` wait for it.
     private var chapterTask: Task<Void, Never>?
     private var queue: [Resolved] = []
     private var sleep = SleepTimer()
     /// Runs a deadline sleep timer: fades out, then stops.
     private var sleepTask: Task<Void, Never>?
+    /// The volume before a fade began, to restore when the fade ends or is cancelled.
+    private var fadeBase: Double?
     /// Set by `quit`: the player is gone, so further commands are refused rather than left hanging.
     private var quitting = false
 
-    init(library: any PlayerLibrary, downloads: DownloadStore, configuration: PlayerConfiguration = PlayerConfiguration(),
-         defaultRate: Double = 1) {
+    /// `defaultRate` is the speed of items whose channel remembers none (`PlaybackSpeed.range`).
+    public init(library: any PlayerLibrary, downloads: DownloadStore, configuration: PlayerConfiguration = PlayerConfiguration(),
+                defaultRate: Double = 1, log: @escaping ServiceLog) {
         self.library = library
+        self.log = log
         var resolver = MediaResolver(library: library, downloads: downloads)
-        resolver.defaultRate = Player.normalizedRate(defaultRate)
+        resolver.defaultRate = PlaybackSpeed.normalized(defaultRate)
         self.resolver = resolver
-        self.chapterLoader = ChapterLoader(library: library)
-        let sink = LibraryProgressSink(library: library)
-        self.progress = sink
-        self.player = Player(configuration: configuration, progressSink: sink)
-        sink.onEnded = { [weak self] key, error in
+        chapterLoader = ChapterLoader(library: library, log: log)
+        let writer = ProgressWriter(library: library, log: log)
+        progress = writer
+        player = Player(configuration: configuration, progressSink: writer)
+        writer.onEnded = { [weak self] key, error in
             guard let self else { return }
             Task { await self.itemEnded(key: key, error: error) }
         }
     }
 
-    func handle(_ request: ControlRequest) async -> ControlResponse {
-        var response = ControlResponse(id: request.id, ok: true)
+    public func perform(_ command: PlayerCommand) async -> PlayerReply {
+        var reply = PlayerReply()
         do {
-            if quitting && request.cmd != "status" && request.cmd != "ping" {
+            if quitting && command != .status && command != .ping {
                 throw ServiceError("the feedctl daemon is shutting down")
             }
-            switch request.cmd {
-            case "status", "subscribe", "ping":
+            switch command {
+            case .status, .subscribe, .ping, .queueList:
                 break
-            case "play":
-                guard let target = request.target else { throw ServiceError("play needs a target: an item id, a URL or a file") }
-                let resolved = try await resolver.resolve(target, fromStart: request.fromStart ?? false)
-                try await start(resolved)
-            // Each command's answer waits for the player's reply: the state after it, a pause's
-            // or stop's saved progress already in the library (so `feedctl show` right after sees it).
-            case "pause": _ = await player.perform(.pause); await progress.flush()
-            case "resume": try await resumeOrStartQueue()
-            case "toggle":
-                if player.snapshot.status == .playing { _ = await player.perform(.pause); await progress.flush() }
-                else { try await resumeOrStartQueue() }
-            case "stop":
+            case .play(let target, let fromStart):
+                try await start(try await resolver.resolve(target, fromStart: fromStart))
+            // Pause and stop answer once their checkpoint is in the library (`feedctl show`
+            // right after sees it).
+            case .pause:
+                await pause()
+            case .resume:
+                try await resumeOrStartQueue()
+            case .toggle:
+                if player.snapshot.status == .playing { await pause() } else { try await resumeOrStartQueue() }
+            case .stop:
                 _ = await player.perform(.stop)
                 await progress.flush()
-            case "seek":
+            case .seek(let target):
                 guard player.snapshot.status != .stopped else { throw ServiceError("nothing is playing") }
-                guard request.offset != nil || request.position != nil else {
-                    throw ServiceError("seek needs an offset or a position")
-                }
                 // Answered with the position after the seek (or stopped, when past the end).
-                if let offset = request.offset { _ = await player.perform(.seek(.relative(offset))) }
-                else if let position = request.position { _ = await player.perform(.seek(.absolute(position))) }
-            case "volume":
-                guard let value = request.value, value.isFinite, (0...1).contains(value) else {
-                    throw ServiceError("volume must be between 0 and 1 (0–100 %)")
+                switch target {
+                case .by(let seconds): _ = await player.perform(.seek(.relative(seconds)))
+                case .to(let seconds): _ = await player.perform(.seek(.absolute(seconds)))
                 }
+            case .volume(let value):
+                guard value.isFinite, (0...1).contains(value) else { throw ServiceError("volume must be between 0 and 1 (0–100 %)") }
                 _ = await player.perform(.volume(value))
-            case "queue_add":
-                guard let target = request.target else { throw ServiceError("queue add needs a target") }
-                let resolved = try await resolver.resolve(target, fromStart: request.fromStart ?? false)
+            case .queueAdd(let target, let fromStart):
+                let resolved = try await resolver.resolve(target, fromStart: fromStart)
                 queue.append(resolved)
                 publishQueue()
-                response.message = "queued: \(resolved.request.metadata.title ?? target)"
-            case "queue_list":
-                break
-            case "queue_clear":
+                reply.message = "queued: \(resolved.request.metadata.title ?? target.description)"
+            case .queueClear:
                 queue.removeAll()
                 publishQueue()
-            case "next":
+            case .next:
                 guard !queue.isEmpty else { throw ServiceError("the queue is empty") }
                 try await start(queue.removeFirst())
-            case "sleep":
-                try setSleep(request)
-            case "chapters":
+            case .sleep(let setting):
+                try setSleep(setting)
+            case .speed(let value):
+                if let value { reply.message = try await setSpeed(value) }
+            case .chapters:
                 await chapterTask?.value
-                response.chapters = chaptersPayload()
-            case "chapter":
-                response.message = try await jumpToChapter(request.target ?? "")
-                response.chapters = chaptersPayload()
-            case "speed":
-                if let value = request.value { response.message = try await setSpeed(value) }
-            case "quit":
-                // Saves progress; the server then stops listening and ends the daemon.
+                reply.chapters = chaptersPayload()
+            case .chapter(let target):
+                reply.message = try await jumpToChapter(target)
+                reply.chapters = chaptersPayload()
+            case .quit:
+                // Saves progress; the caller then stops listening and ends the daemon.
                 quitting = true
                 player.shutdown()
-            default:
-                throw ServiceError("unknown command \"\(request.cmd)\"")
+                await progress.flush()
             }
         } catch {
-            response.ok = false
-            response.error = String(describing: error)
+            reply.ok = false
+            reply.error = String(describing: error)
         }
-        response.status = status()
-        if request.cmd.hasPrefix("queue") { response.queue = queue.map(\.entry) }
-        return response
+        reply.status = status()
+        switch command {
+        case .queueAdd, .queueList, .queueClear: reply.queue = queue.map(\.entry)
+        default: break
+        }
+        return reply
     }
 
-    /// Returns once every progress save so far reached the library (at shutdown).
-    func flushProgress() async { await progress.flush() }
-
-    func events() async -> AsyncStream<ControlEvent> {
+    public func events() async -> AsyncStream<PlayerEvent> {
         let source = player.nowPlaying.events()
-        let (stream, continuation) = AsyncStream.makeStream(of: ControlEvent.self, bufferingPolicy: .bufferingNewest(64))
+        let (stream, continuation) = AsyncStream.makeStream(of: PlayerEvent.self, bufferingPolicy: .bufferingNewest(64))
         let task = Task { [weak self] in
             for await event in source {
                 guard let self else { break }
-                continuation.yield(ControlEvent(event: event.name, status: await self.status()))
+                continuation.yield(PlayerEvent(event: event.kind, status: await self.status()))
             }
             continuation.finish()
         }
@@ -133,12 +132,15 @@ actor PlayerService: ControlHandler {
         return stream
     }
 
+    /// Returns once every progress save so far reached the library (at shutdown).
+    public func flushProgress() async { await progress.flush() }
+
     /// `status --json`'s object, from the player's snapshot and the now-playing state.
     func status() -> PlayerStatus {
         let snapshot = player.snapshot
         let state = player.nowPlaying.state
         let meta = state.metadata
-        return PlayerStatus(status: snapshot.status.word, position: snapshot.position,
+        return PlayerStatus(status: PlayerStatus.State(snapshot.status), position: snapshot.position,
                             duration: snapshot.duration ?? meta?.length, title: meta?.title, artist: meta?.artist,
                             itemID: meta?.key.itemID, url: meta?.url, volume: snapshot.volume, rate: state.rate,
                             chapter: state.chapter, error: snapshot.error?.description ?? state.error,
@@ -161,6 +163,11 @@ actor PlayerService: ControlHandler {
         case .failed(let error):
             throw ServiceError(error.description)
         }
+    }
+
+    private func pause() async {
+        _ = await player.perform(.pause)
+        await progress.flush()
     }
 
     private func resumeOrStartQueue() async throws {
@@ -192,6 +199,10 @@ actor PlayerService: ControlHandler {
         publishQueue()
     }
 
+    private func publishQueue() {
+        player.nowPlaying.apply(.queue(canGoNext: !queue.isEmpty, canGoPrevious: false))
+    }
+
     // MARK: Chapters
 
     /// Fetches (or reads the cached) chapters file of a library item in the background; when it
@@ -216,14 +227,12 @@ actor PlayerService: ControlHandler {
     }
 
     /// `chapter next|prev|N`: seeks to that chapter's start.
-    private func jumpToChapter(_ target: String) async throws -> String {
+    private func jumpToChapter(_ target: ChapterTarget) async throws -> String {
         let jump: ChapterList.Jump
-        switch target.lowercased() {
-        case "next": jump = .next
-        case "prev", "previous": jump = .previous
-        default:
-            guard let n = Int(target) else { throw ServiceError("chapter takes next, prev or a chapter number") }
-            jump = .number(n)
+        switch target {
+        case .next: jump = .next
+        case .previous: jump = .previous
+        case .number(let n): jump = .number(n)
         }
         guard player.snapshot.status != .stopped else { throw ServiceError("nothing is playing") }
         await chapterTask?.value
@@ -242,12 +251,13 @@ actor PlayerService: ControlHandler {
 
     /// Changes the speed now; for a library item its channel remembers it.
     private func setSpeed(_ value: Double) async throws -> String {
-        guard value.isFinite, Player.rateRange.contains(value) else {
-            throw ServiceError("speed must be between \(Player.rateRange.lowerBound) and \(Player.rateRange.upperBound)")
+        let range = PlaybackSpeed.range
+        guard value.isFinite, range.contains(value) else {
+            throw ServiceError("speed must be between \(range.lowerBound) and \(range.upperBound)")
         }
-        let rate = Player.normalizedRate(value)
+        let rate = PlaybackSpeed.normalized(value)
         _ = await player.perform(.rate(rate))
-        var message = "speed \(RateText.format(rate))×"
+        var message = "speed \(PlaybackSpeed.text(rate))×"
         if let id = player.snapshot.key?.itemID {
             let item = try await library.item(id: id)
             try await library.setSpeed(channelID: item.channelID, rate)
@@ -256,23 +266,19 @@ actor PlayerService: ControlHandler {
         return message
     }
 
-
     // MARK: Sleep timer
 
-    private func setSleep(_ request: ControlRequest) throws {
+    private func setSleep(_ setting: SleepSetting) throws {
         sleepTask?.cancel()
         sleepTask = nil
         restoreVolumeAfterFade()
-        switch request.sleepMode {
-        case "off":
+        switch setting {
+        case .off:
             sleep.mode = .off
-        case "end-of-item":
+        case .endOfItem:
             guard player.snapshot.status != .stopped else { throw ServiceError("nothing is playing") }
             sleep.mode = .endOfItem
-        default:
-            guard let seconds = request.seconds, seconds.isFinite, seconds > 0 else {
-                throw ServiceError("sleep needs a duration (30m, 90s, 1h30m), end-of-item or off")
-            }
+        case .after(let seconds):
             let deadline = Date().timeIntervalSince1970 + seconds
             sleep.mode = .at(deadline)
             sleepTask = Task { [weak self] in await self?.runSleep(until: deadline) }
@@ -288,6 +294,7 @@ actor PlayerService: ControlHandler {
         guard !Task.isCancelled else { return }
         let volume = player.snapshot.volume
         fadeBase = volume
+        // The fade's steps, four a second (a timer, not a wait for a result).
         while !Task.isCancelled {
             let now = Date().timeIntervalSince1970
             if now >= deadline { break }
@@ -302,56 +309,38 @@ actor PlayerService: ControlHandler {
         let base = fadeBase ?? volume
         fadeBase = nil
         _ = await player.perform(.stopThenVolume(base))
+        await progress.flush()
         log("sleep timer: stopped playback")
     }
-
-    /// The volume before a fade began, to restore when the fade ends or is cancelled.
-    private var fadeBase: Double?
 
     private func restoreVolumeAfterFade() {
         if let base = fadeBase { player.send(.volume(base)); fadeBase = nil }
     }
-
-    private func publishQueue() {
-        player.nowPlaying.apply(.queue(canGoNext: !queue.isEmpty, canGoPrevious: false))
-    }
-
 }
 
-
-extension PlaybackStatus {
-    /// The contract's lowercase word.
-    var word: String { rawValue.lowercased() }
-}
-
-extension NowPlayingEvent {
-    /// The event stream's `event` field.
-    var name: String {
-        switch self {
-        case .tick: "tick"
-        case .statusChanged: "status"
-        case .metadataChanged: "metadata"
-        case .seeked: "seeked"
-        case .volumeChanged: "volume"
-        case .rateChanged: "rate"
-        case .errorChanged: "error"
-        case .chapterChanged: "chapter"
-        case .capabilitiesChanged: "capabilities"
+extension PlayerStatus.State {
+    init(_ status: PlaybackStatus) {
+        switch status {
+        case .playing: self = .playing
+        case .paused: self = .paused
+        case .stopped: self = .stopped
         }
     }
 }
 
-/// A line on stderr (the daemon's log), stamped in UTC: `2026-11-23T20:41:30Z message`.
-func log(_ message: String) {
-    FileHandle.standardError.write(Data("\(utcStamp()) \(message)\n".utf8))
-}
-
-/// ISO 8601 in UTC from gmtime_r: Foundation's formatters (even `Date.ISO8601FormatStyle`) bring
-/// up its calendar and time-zone machinery, which loads ICU's data (~0.6 MB resident) for this.
-private func utcStamp() -> String {
-    var seconds = time(nil)
-    var t = tm()
-    guard gmtime_r(&seconds, &t) != nil else { return "?" }
-    func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-    return "\(t.tm_year + 1900)-\(two(t.tm_mon + 1))-\(two(t.tm_mday))T\(two(t.tm_hour)):\(two(t.tm_min)):\(two(t.tm_sec))Z"
+extension NowPlayingEvent {
+    /// The event stream's `event` field.
+    var kind: PlayerEvent.Kind {
+        switch self {
+        case .tick: .tick
+        case .statusChanged: .status
+        case .metadataChanged: .metadata
+        case .seeked: .seeked
+        case .volumeChanged: .volume
+        case .rateChanged: .rate
+        case .errorChanged: .error
+        case .chapterChanged: .chapter
+        case .capabilitiesChanged: .capabilities
+        }
+    }
 }

@@ -1,8 +1,7 @@
-import FeedctlControl
+import ControlProtocol
 import CSDBus
 import Foundation
 import NowPlaying
-import PlayerCore
 import Synchronization
 
 /// Exports the daemon's player as an MPRIS2 player on the session bus.
@@ -11,7 +10,7 @@ import Synchronization
 /// `sd_bus_process`, and sleeps in `poll` on the bus fd plus an eventfd. Other threads never
 /// touch the bus; they put work in `inbox` (PropertiesChanged and Seeked from now-playing events,
 /// replies to method calls once their command has run) and write the eventfd to wake it.
-final class MPRISExporter: @unchecked Sendable {
+public final class MPRISExporter: @unchecked Sendable {
     static let busName = "org.mpris.MediaPlayer2.feedctl"
     static let objectPath = "/org/mpris/MediaPlayer2"
 
@@ -23,7 +22,7 @@ final class MPRISExporter: @unchecked Sendable {
     }
 
     /// The bus name actually owned (another feedctl daemon may hold the plain one).
-    private(set) var name = ""
+    public private(set) var name = ""
     private let bus: OpaquePointer
     private let wakeFD: Int32
     /// Work for the bus thread; `open` turns false (under the lock) before the eventfd is closed.
@@ -32,14 +31,19 @@ final class MPRISExporter: @unchecked Sendable {
     private var object: MPRISObject!  // bus thread only, after init
     private var events: Task<Void, Never>?
     private let finished = DispatchSemaphore(value: 0)
+    private let log: @Sendable (String) -> Void
 
     /// Connects to the session bus, takes the MPRIS name and starts serving; nil (after logging
     /// why, once) when no session bus is reachable, so the daemon runs on without MPRIS.
-    /// `onQuit` runs once a Quit succeeded and its reply is queued ahead of a `stop()`.
-    static func startIfBusReachable(control: any ControlHandler, player: Player,
-                                    onQuit: @escaping @Sendable () -> Void) -> MPRISExporter? {
+    /// Commands go to `control`; properties read `nowPlaying` and `position` (what the listener
+    /// hears now). `onQuit` runs once a Quit succeeded and its reply is queued ahead of a `stop()`.
+    public static func startIfBusReachable(control: any PlayerControl, nowPlaying: NowPlayingCenter,
+                                           position: @escaping @Sendable () -> Double,
+                                           onQuit: @escaping @Sendable () -> Void,
+                                           log: @escaping @Sendable (String) -> Void) -> MPRISExporter? {
         do {
-            let exporter = try MPRISExporter(control: control, player: player, onQuit: onQuit)
+            let exporter = try MPRISExporter(control: control, nowPlaying: nowPlaying, position: position,
+                                             onQuit: onQuit, log: log)
             log("MPRIS: exported on the session bus as \(exporter.name)")
             return exporter
         } catch {
@@ -48,7 +52,9 @@ final class MPRISExporter: @unchecked Sendable {
         }
     }
 
-    private init(control: any ControlHandler, player: Player, onQuit: @escaping @Sendable () -> Void) throws(MPRISError) {
+    private init(control: any PlayerControl, nowPlaying: NowPlayingCenter, position: @escaping @Sendable () -> Double,
+                 onQuit: @escaping @Sendable () -> Void, log: @escaping @Sendable (String) -> Void) throws(MPRISError) {
+        self.log = log
         var opened: OpaquePointer?
         try check(sd_bus_open_user(&opened), "no session bus reachable", "sd_bus_open_user")
         guard let bus = opened else { throw MPRISError("no session bus reachable (sd_bus_open_user returned no bus)") }
@@ -62,7 +68,7 @@ final class MPRISExporter: @unchecked Sendable {
         handlers = .allocate(capacity: 1)
         handlers.initialize(to: CSDBusHandlers(get: mprisGetProperty, set: mprisSetProperty, call: mprisCall, context: nil))
         handlers.pointee.context = Unmanaged.passUnretained(self).toOpaque()
-        object = MPRISObject(control: control, player: player, onQuit: onQuit) { [weak self] call, error in
+        object = MPRISObject(control: control, nowPlaying: nowPlaying, position: position, onQuit: onQuit) { [weak self] call, error in
             self?.post(.reply(call, error))
         }
         do {
@@ -92,7 +98,7 @@ final class MPRISExporter: @unchecked Sendable {
         let thread = Thread { [self] in run() }
         thread.name = "feedctl-mpris"
         thread.start()
-        events = Task.detached { [weak self, stream = player.nowPlaying.events()] in
+        events = Task.detached { [weak self, stream = nowPlaying.events()] in
             for await event in stream {
                 guard let self else { return }
                 if let outgoing = Self.outgoing(for: event) { self.post(outgoing) }
@@ -101,7 +107,7 @@ final class MPRISExporter: @unchecked Sendable {
     }
 
     /// Releases the name and closes the connection; waits (bounded) for the bus thread.
-    func stop() {
+    public func stop() {
         events?.cancel()
         post(.stop)
         _ = finished.wait(timeout: .now() + 2)

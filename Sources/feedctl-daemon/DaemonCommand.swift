@@ -1,14 +1,17 @@
 import ArgumentParser
+import CLISupport
+import ControlSocket
 import Downloads
 import FeedIngest
 import FeedModel
-import FeedctlControl
 import Foundation
-import LibraryStore
+import MPRIS
 import PlayerCore
+import PlayerService
 
 /// `feedctl daemon`: the background player. Listens on the private control socket, plays,
-/// saves progress to the library, and keeps subscriptions fresh on a schedule.
+/// saves progress to the library, and keeps subscriptions fresh on a schedule. This only wires
+/// the parts together: the player service, the control server, MPRIS, the sync scheduler.
 @main
 struct DaemonCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -19,12 +22,15 @@ struct DaemonCommand: AsyncParsableCommand {
     @Flag(help: "Start in the background and return once it answers.") var detach = false
     @Option(help: "Minutes between subscription polls (0: never).") var syncEvery: Double = 30
     @Option(help: "Seconds of a seek step.") var seekStep: Double = 15
-    @Option(help: "Playback speed for items whose channel has none remembered (0.5–3).") var speed: Double = 1
+    @Option(help: "Playback speed for items whose channel has none remembered (\(PlaybackSpeed.text(PlaybackSpeed.range.lowerBound))–\(PlaybackSpeed.text(PlaybackSpeed.range.upperBound))).")
+    var speed: Double = 1
 
     func validate() throws {
         guard syncEvery >= 0, syncEvery.isFinite else { throw ValidationError("--sync-every must be 0 or more minutes") }
         guard seekStep > 0, seekStep.isFinite else { throw ValidationError("--seek-step must be positive") }
-        guard speed.isFinite, Player.rateRange.contains(speed) else { throw ValidationError("--speed must be between 0.5 and 3") }
+        guard speed.isFinite, PlaybackSpeed.range.contains(speed) else {
+            throw ValidationError("--speed must be between \(PlaybackSpeed.text(PlaybackSpeed.range.lowerBound)) and \(PlaybackSpeed.text(PlaybackSpeed.range.upperBound))")
+        }
     }
 
     func run() async throws {
@@ -39,14 +45,16 @@ struct DaemonCommand: AsyncParsableCommand {
             let lib = try library.open()
             let quit = DispatchSemaphore(value: 0)
             let service = PlayerService(library: lib, downloads: DownloadStore(libraryPath: lib.path),
-                                        configuration: PlayerConfiguration(seekStep: seekStep), defaultRate: speed)
+                                        configuration: PlayerConfiguration(seekStep: seekStep), defaultRate: speed, log: log)
             let server = ControlServer(listener: listener, handler: service, onQuit: { quit.signal() })
             server.start()
             log("feedctl daemon listening on \(path), library \(lib.path)")
-            let mpris = MPRISExporter.startIfBusReachable(control: service, player: service.player,
-                                                          onQuit: { quit.signal() })
+            let player = service.player
+            let mpris = MPRISExporter.startIfBusReachable(control: service, nowPlaying: player.nowPlaying,
+                                                          position: { player.snapshot.position },
+                                                          onQuit: { quit.signal() }, log: log)
             let signals = Self.onTerminationSignals { quit.signal() }
-            let poller = syncEvery > 0 ? Self.startPolling(library: lib, every: syncEvery * 60) : nil
+            let poller = syncEvery > 0 ? SyncScheduler.start(store: lib, every: syncEvery * 60, report: log) : nil
 
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                 DispatchQueue.global().async { quit.wait(); done.resume() }
@@ -75,25 +83,6 @@ struct DaemonCommand: AsyncParsableCommand {
             return source
         }
     }
-
-    /// Polls due channels now and then every `interval` seconds; each channel's own next-poll time
-    /// and backoff decide whether it is due. The syncer (and with it libcurl, whose global init
-    /// loads OpenSSL: ~2 MB resident) is made when a channel is first due, not at start.
-    static func startPolling(library: any SyncStore, every interval: Double) -> Task<Void, Never> {
-        Task.detached(priority: .background) {
-            var syncer: Syncer?
-            while !Task.isCancelled {
-                if let due = try? await library.dueChannels(now: Clock.now()), !due.isEmpty {
-                    let active = syncer ?? Syncer(store: library)
-                    syncer = active
-                    let report = await active.sync(due)
-                    log("sync: \(due.count) channels, \(report.newItems) new items, \(report.errors) errors")
-                    for r in report.channels where r.status == .error { log("sync: \(r.error ?? "")") }
-                }
-                try? await Task.sleep(nanoseconds: UInt64(interval * 1e9))
-            }
-        }
-    }
 }
 
 extension DaemonCommand {
@@ -112,4 +101,19 @@ extension DaemonCommand {
             Foundation.exit(code.rawValue)
         }
     }
+}
+
+/// A line on stderr (the daemon's log), stamped in UTC: `2026-11-23T20:41:30Z message`.
+@Sendable func log(_ message: String) {
+    FileHandle.standardError.write(Data("\(utcStamp()) \(message)\n".utf8))
+}
+
+/// ISO 8601 in UTC from gmtime_r: Foundation's formatters (even `Date.ISO8601FormatStyle`) bring
+/// up its calendar and time-zone machinery, which loads ICU's data (~0.6 MB resident) for this.
+private func utcStamp() -> String {
+    var seconds = time(nil)
+    var t = tm()
+    guard gmtime_r(&seconds, &t) != nil else { return "?" }
+    func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+    return "\(t.tm_year + 1900)-\(two(t.tm_mon + 1))-\(two(t.tm_mday))T\(two(t.tm_hour)):\(two(t.tm_min)):\(two(t.tm_sec))Z"
 }

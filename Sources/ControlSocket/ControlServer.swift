@@ -1,30 +1,24 @@
-import FeedctlControl
+import ControlProtocol
 import Foundation
 
-/// What the daemon does with requests; the server only moves lines.
-protocol ControlHandler: Sendable {
-    func handle(_ request: ControlRequest) async -> ControlResponse
-    /// A fresh stream of events for one subscriber.
-    func events() async -> AsyncStream<ControlEvent>
-}
-
-/// Accepts connections on the private Unix socket and serves each on its own thread:
-/// a line in, a response out; `subscribe` additionally streams events to that connection.
-/// A malformed line gets an error response; nothing a client sends can stop the daemon.
-final class ControlServer: @unchecked Sendable {
+/// Accepts connections on the private Unix socket and serves each on its own thread: a line
+/// in, decoded once into a `PlayerCommand` (here, at the edge), carried out by the player
+/// service, a reply out; `subscribe` additionally streams events to that connection. A
+/// malformed line gets an error reply; nothing a client sends can stop the daemon.
+public final class ControlServer: @unchecked Sendable {
     private let listener: UnixListener
-    private let handler: ControlHandler
+    private let handler: any PlayerControl
     private let onQuit: @Sendable () -> Void
 
     /// `onQuit` runs once a `quit` request succeeded and its response is on its way.
-    init(listener: UnixListener, handler: ControlHandler, onQuit: @escaping @Sendable () -> Void) {
+    public init(listener: UnixListener, handler: any PlayerControl, onQuit: @escaping @Sendable () -> Void) {
         self.listener = listener
         self.handler = handler
         self.onQuit = onQuit
     }
 
     /// Starts the accept loop on a background thread.
-    func start() {
+    public func start() {
         let thread = Thread { [self] in
             while let connection = listener.accept() {
                 let worker = Thread { [self] in serve(connection) }
@@ -36,7 +30,7 @@ final class ControlServer: @unchecked Sendable {
         thread.start()
     }
 
-    func stop() { listener.close() }
+    public func stop() { listener.close() }
 
     private func serve(_ connection: LineConnection) {
         let encoder = JSONEncoder()
@@ -49,29 +43,39 @@ final class ControlServer: @unchecked Sendable {
                 guard let next = try connection.readLine() else { return }
                 line = next
             } catch {
-                let reply = ControlResponse(ok: false, error: String(describing: error))
+                let reply = PlayerReply.failure(String(describing: error))
                 if let data = try? encoder.encode(reply) { connection.writeLine(Array(data)) }
                 return
             }
             if line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) { continue }
-            let response: ControlResponse
             let request: ControlRequest
             do {
                 request = try JSONDecoder().decode(ControlRequest.self, from: Data(line))
             } catch {
-                response = ControlResponse(ok: false, error: "malformed request: expected one JSON object per line with a \"cmd\"")
-                if let data = try? encoder.encode(response) { connection.writeLine(Array(data)) }
+                let reply = PlayerReply.failure("malformed request: expected one JSON object per line with a \"cmd\"")
+                if let data = try? encoder.encode(reply) { connection.writeLine(Array(data)) }
                 continue
             }
-            response = blockingAwait { await self.handler.handle(request) }
-            let quitting = request.cmd == "quit" && response.ok
+            let reply: PlayerReply
+            let command: PlayerCommand?
+            do {
+                let decoded = try request.command()
+                command = decoded
+                var performed = blockingAwait { await self.handler.perform(decoded) }
+                performed.id = request.id
+                reply = performed
+            } catch {
+                command = nil
+                reply = .failure(error.description, id: request.id, status: blockingAwait { await self.handler.perform(.status) }.status)
+            }
+            let quitting = command == .quit && reply.ok
             // Stop listening before answering: once `feedctl quit` returns, the socket is gone and a
             // new daemon can start on it.
             if quitting { stop() }
-            let sent = (try? encoder.encode(response)).map { connection.writeLine(Array($0)) } ?? false
+            let sent = (try? encoder.encode(reply)).map { connection.writeLine(Array($0)) } ?? false
             if quitting { onQuit(); return }
             guard sent else { return }
-            if request.cmd == "subscribe" && response.ok && subscription == nil {
+            if command == .subscribe && reply.ok && subscription == nil {
                 let handler = self.handler
                 subscription = Task.detached {
                     let stream = await handler.events()

@@ -1,48 +1,51 @@
-import FeedctlControl
+import ControlProtocol
 import CSDBus
+import FeedModel
 import Foundation
 import NowPlaying
-import PlayerCore
 
 /// `/org/mpris/MediaPlayer2`: what its properties read and what its methods do (MPRIS 2.2).
 /// Lives on the bus thread: sd-bus calls it from `sd_bus_process` only. Reads come straight from
-/// the thread-safe now-playing state and player; commands go to the daemon's control handler
-/// (the same path as the CLI), and their D-Bus reply is sent once the command has taken effect.
+/// the thread-safe now-playing state and the player's position; commands go to the player
+/// service as typed `PlayerCommand`s (the same path as the CLI), and their D-Bus reply is sent
+/// once the command has taken effect.
 final class MPRISObject {
     static let rootInterface = "org.mpris.MediaPlayer2"
     static let playerInterface = "org.mpris.MediaPlayer2.Player"
-    /// The player's speed range (MinimumRate/MaximumRate).
-    static let rates = Player.rateRange
+    /// The speeds people can choose (MinimumRate/MaximumRate).
+    static let rates = PlaybackSpeed.range
     static let mimeTypes = ["audio/mpeg", "audio/mp4", "audio/aac", "audio/x-m4a", "audio/ogg", "audio/opus",
                             "audio/vorbis", "audio/flac", "audio/x-flac", "audio/wav", "audio/x-wav", "audio/webm"]
 
     /// A command for the control handler, and the call to answer once it has run.
     private struct Job: Sendable {
-        var request: ControlRequest
+        var command: PlayerCommand
         var call: PendingCall?
         var failing: Bool
     }
 
-    private let player: Player
+    private let nowPlaying: NowPlayingCenter
+    private let position: @Sendable () -> Double
     private var tracks = TrackPaths()
     private let jobs: AsyncStream<Job>.Continuation
     private let worker: Task<Void, Never>
 
     /// `reply` is called (from any thread) when a command finishes, to answer its method call;
     /// `onQuit` after a successful Quit's reply was handed over, so stopping the exporter still sends it.
-    init(control: any ControlHandler, player: Player, onQuit: @escaping @Sendable () -> Void,
-         reply: @escaping @Sendable (PendingCall, BusError?) -> Void) {
-        self.player = player
+    init(control: any PlayerControl, nowPlaying: NowPlayingCenter, position: @escaping @Sendable () -> Double,
+         onQuit: @escaping @Sendable () -> Void, reply: @escaping @Sendable (PendingCall, BusError?) -> Void) {
+        self.nowPlaying = nowPlaying
+        self.position = position
         let (stream, jobs) = AsyncStream.makeStream(of: Job.self)
         self.jobs = jobs
         // One worker, so commands run in the order they arrived (two quick media-key presses).
         worker = Task {
             for await job in stream {
-                let response = await control.handle(job.request)
+                let response = await control.perform(job.command)
                 if let call = job.call {
-                    reply(call, job.failing && !response.ok ? .failed(response.error ?? "\(job.request.cmd) failed") : nil)
+                    reply(call, job.failing && !response.ok ? .failed(response.error ?? "\(ControlRequest(job.command).cmd) failed") : nil)
                 }
-                if job.request.cmd == "quit" && response.ok { onQuit() }
+                if job.command == .quit && response.ok { onQuit() }
             }
         }
     }
@@ -52,7 +55,7 @@ final class MPRISObject {
         worker.cancel()
     }
 
-    private var state: NowPlayingState { player.nowPlaying.state }
+    private var state: NowPlayingState { nowPlaying.state }
 
     // MARK: Properties
 
@@ -69,7 +72,7 @@ final class MPRISObject {
         case (Self.playerInterface, "Rate"): return .double(state.rate)
         case (Self.playerInterface, "Metadata"): return metadata(state.metadata)
         case (Self.playerInterface, "Volume"): return .double(state.volume)
-        case (Self.playerInterface, "Position"): return .int64(Self.micros(player.snapshot.position))
+        case (Self.playerInterface, "Position"): return .int64(Self.micros(position()))
         case (Self.playerInterface, "MinimumRate"): return .double(Self.rates.lowerBound)
         case (Self.playerInterface, "MaximumRate"): return .double(Self.rates.upperBound)
         case (Self.playerInterface, "CanGoNext"): return .bool(state.canGoNext)
@@ -104,14 +107,14 @@ final class MPRISObject {
         switch name {
         case "Volume":
             // Negative means 0 (spec); above 1 would need amplification, which feedctl does not do.
-            player.send(.volume(min(1, max(0, number))))
+            send(.volume(min(1, max(0, number))))
         case "Rate":
-            if number == 0 { send(ControlRequest(cmd: "pause")); return } // the spec: act as Pause
+            if number == 0 { send(.pause); return } // the spec: act as Pause
             guard Self.rates.contains(number) else {
                 throw .invalidArgs("rate \(number) is outside \(Self.rates.lowerBound)–\(Self.rates.upperBound)")
             }
             // Through the daemon, as `feedctl speed`: the channel remembers it too.
-            send(ControlRequest(cmd: "speed", value: number))
+            send(.speed(number))
         default:
             throw .invalidArgs("\(name) is read-only")
         }
@@ -124,16 +127,16 @@ final class MPRISObject {
         let member = sd_bus_message_get_member(message).map { String(cString: $0) } ?? ""
         switch member {
         case "Raise", "Previous": return csdbus_reply_empty(message) // CanRaise/CanGoPrevious are false
-        case "Quit": return perform(message, ControlRequest(cmd: "quit"))
-        case "Next": return perform(message, ControlRequest(cmd: "next"))
-        case "Pause": return perform(message, ControlRequest(cmd: "pause"))
-        case "PlayPause": return perform(message, ControlRequest(cmd: "toggle"))
-        case "Stop": return perform(message, ControlRequest(cmd: "stop"))
-        case "Play": return perform(message, ControlRequest(cmd: "resume"))
+        case "Quit": return perform(message, .quit)
+        case "Next": return perform(message, .next)
+        case "Pause": return perform(message, .pause)
+        case "PlayPause": return perform(message, .toggle)
+        case "Stop": return perform(message, .stop)
+        case "Play": return perform(message, .resume)
         case "Seek":
             let offset: Int64 = try read(message, "x")
             guard state.canSeek else { return csdbus_reply_empty(message) }
-            return perform(message, ControlRequest(cmd: "seek", offset: Double(offset) / 1e6))
+            return perform(message, .seek(.by(Double(offset) / 1e6)))
         case "SetPosition":
             let path: String = try read(message, "o")
             let position: Int64 = try read(message, "x")
@@ -142,14 +145,14 @@ final class MPRISObject {
             guard state.canSeek, let track = state.metadata, tracks.path(for: track) == path, position >= 0,
                   let length = track.length, position <= Self.micros(length)
             else { return csdbus_reply_empty(message) }
-            return perform(message, ControlRequest(cmd: "seek", position: Double(position) / 1e6))
+            return perform(message, .seek(.to(Double(position) / 1e6)))
         case "OpenUri":
             let uri: String = try read(message, "s")
             let scheme = URL(string: uri)?.scheme?.lowercased()
             guard scheme == "http" || scheme == "https" else {
                 throw .notSupported("feedctl opens http and https URIs only, not \(uri)")
             }
-            return perform(message, ControlRequest(cmd: "play", target: uri), failing: true)
+            return perform(message, .play(.url(uri), fromStart: false), failing: true)
         default:
             throw .unknownMethod(member)
         }
@@ -158,13 +161,13 @@ final class MPRISObject {
     /// Queues `request` for the control handler and replies when it is done. Most MPRIS methods
     /// "have no effect" when they cannot apply (Next with nothing queued), so only `failing`
     /// requests turn a failure into a D-Bus error.
-    private func perform(_ message: OpaquePointer, _ request: ControlRequest, failing: Bool = false) -> Int32 {
-        jobs.yield(Job(request: request, call: PendingCall(message: sd_bus_message_ref(message)), failing: failing))
+    private func perform(_ message: OpaquePointer, _ command: PlayerCommand, failing: Bool = false) -> Int32 {
+        jobs.yield(Job(command: command, call: PendingCall(message: sd_bus_message_ref(message)), failing: failing))
         return 1
     }
 
-    private func send(_ request: ControlRequest) {
-        jobs.yield(Job(request: request, call: nil, failing: false))
+    private func send(_ command: PlayerCommand) {
+        jobs.yield(Job(command: command, call: nil, failing: false))
     }
 
     private func read(_ message: OpaquePointer, _ type: Character) throws(BusError) -> Int64 {

@@ -1,21 +1,22 @@
+import FeedModel
 import NowPlaying
 import PlayerCore
+@testable import PlayerService
 import XCTest
-@testable import feedctl_daemon
 
-/// When an item counts as heard: the daemon's rule, applied to what the player reports.
-final class CompletionRuleTests: XCTestCase {
-    func testCompletionRule() {
-        XCTAssertTrue(CompletionRule.isFinished(position: 59.6, duration: 60))
-        XCTAssertTrue(CompletionRule.isFinished(position: 57, duration: 60))   // 95 %, 3 s left
-        XCTAssertFalse(CompletionRule.isFinished(position: 56.9, duration: 60))
-        XCTAssertFalse(CompletionRule.isFinished(position: 3420, duration: 3600)) // 95 % but 3 min left
-        XCTAssertTrue(CompletionRule.isFinished(position: 3481, duration: 3600))
-        XCTAssertFalse(CompletionRule.isFinished(position: 100, duration: nil))
+/// When an item counts as heard: FeedModel's rule, applied by the service to what the player reports.
+final class HeardOncePerPlaybackTests: XCTestCase {
+    func testWatchRule() {
+        XCTAssertTrue(WatchRule.isHeard(position: 59.6, duration: 60))
+        XCTAssertTrue(WatchRule.isHeard(position: 57, duration: 60))   // 95 %, 3 s left
+        XCTAssertFalse(WatchRule.isHeard(position: 56.9, duration: 60))
+        XCTAssertFalse(WatchRule.isHeard(position: 3420, duration: 3600)) // 95 % but 3 min left
+        XCTAssertTrue(WatchRule.isHeard(position: 3481, duration: 3600))
+        XCTAssertFalse(WatchRule.isHeard(position: 100, duration: nil))
     }
 
     func testHeardOncePerPlaybackAtTicksCheckpointsAndTheEnd() {
-        var rule = CompletionRule.OncePerPlayback()
+        var rule = OncePerPlayback()
         func report(_ kind: ProgressReport.Kind, _ playback: UInt64, at position: Double,
                     of duration: Double? = 60) -> ProgressReport {
             ProgressReport(kind, key: .item(7), playback: PlaybackID(playback), position: position, duration: duration)

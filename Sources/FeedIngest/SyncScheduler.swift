@@ -1,0 +1,26 @@
+import FeedModel
+import LibraryStore
+
+/// Keeps subscriptions fresh in a long-running process (the daemon): polls the due channels
+/// now and then every `interval` seconds; each channel's own next-poll time and backoff decide
+/// whether it is due. The syncer (and with it libcurl, whose global init loads OpenSSL: ~2 MB
+/// resident) is made when a channel is first due, not at start.
+public enum SyncScheduler {
+    /// Runs until the returned task is cancelled. `report` gets one line per sync and per failure.
+    public static func start(store: any SyncStore, every interval: Double,
+                             report: @escaping @Sendable (String) -> Void) -> Task<Void, Never> {
+        Task.detached(priority: .background) {
+            var syncer: Syncer?
+            while !Task.isCancelled {
+                if let due = try? await store.dueChannels(now: Clock.now()), !due.isEmpty {
+                    let active = syncer ?? Syncer(store: store)
+                    syncer = active
+                    let result = await active.sync(due)
+                    report("sync: \(due.count) channels, \(result.newItems) new items, \(result.errors) errors")
+                    for r in result.channels where r.status == .error { report("sync: \(r.error ?? "")") }
+                }
+                try? await Task.sleep(nanoseconds: UInt64(interval * 1e9))
+            }
+        }
+    }
+}

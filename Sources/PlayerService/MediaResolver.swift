@@ -1,0 +1,126 @@
+import ControlProtocol
+import Downloads
+import FeedModel
+import Foundation
+import LibraryStore
+import NowPlaying
+import PlayerCore
+
+/// What a `play`/`queue add` target turned out to be.
+struct Resolved: Sendable {
+    var request: PlayRequest
+    var entry: QueueEntry
+}
+
+/// Turns a target — a library item, an http(s) URL or a file the user named — into something
+/// the player can open, with metadata and the saved resume position.
+struct MediaResolver: Sendable {
+    let library: any ItemStore & ChannelStore
+    /// Where `feedctl download` put episodes: a downloaded item plays its file.
+    let downloads: DownloadStore
+    /// Bound on `yt-dlp` resolving a YouTube/Rumble page to an audio URL.
+    var ytdlpTimeout: Double = 60
+    /// Speed for items without a remembered channel speed (the daemon's `--speed`).
+    var defaultRate: Double = 1
+
+    func resolve(_ target: PlayTarget, fromStart: Bool) async throws -> Resolved {
+        switch target {
+        case .item(let id):
+            return try await resolveItem(id, fromStart: fromStart)
+        case .url(let url):
+            let source = try MediaSource.parse(url, allowLocalFiles: false)
+            let name = URL(string: url)?.lastPathComponent.removingPercentEncoding ?? url
+            let meta = TrackMetadata(key: .url(url), title: name.isEmpty ? url : name, url: url)
+            return Resolved(request: PlayRequest(key: .url(url), source: source, metadata: meta, rate: defaultRate),
+                            entry: QueueEntry(target: url, title: meta.title))
+        case .local(let text):
+            // The user named it, so a local file is allowed; the CLI made it absolute.
+            let source = try MediaSource.parse(text, allowLocalFiles: true)
+            guard case .localFile(let path) = source, FileManager.default.fileExists(atPath: path) else {
+                throw ServiceError("no such file: \(text)")
+            }
+            let meta = TrackMetadata(key: .file(path), title: (path as NSString).lastPathComponent, url: "file://" + path)
+            return Resolved(request: PlayRequest(key: .file(path), source: source, metadata: meta, rate: defaultRate),
+                            entry: QueueEntry(target: path, title: meta.title))
+        }
+    }
+
+    private func resolveItem(_ id: Int64, fromStart: Bool) async throws -> Resolved {
+        let item = try await library.item(id: id)
+        let source: MediaSource
+        if let local = downloads.completedFile(item: id) {
+            // Downloaded by the user (`feedctl download`): the one case a library item plays a local file.
+            source = .localFile(local)
+        } else if let enclosure = item.enclosureURL {
+            // Feed media is untrusted: http(s) only, never a local path.
+            source = try MediaSource.parse(enclosure, allowLocalFiles: false)
+        } else if let page = item.url, item.platform.playsThroughPageResolver {
+            source = try MediaSource.parse(try await ytdlpAudioURL(page), allowLocalFiles: false)
+        } else {
+            throw ServiceError("item \(id) has no media to play")
+        }
+        let meta = TrackMetadata(key: .item(id), title: item.title, artist: item.channel,
+                                 album: item.channel, length: item.duration.map(Double.init), artURL: item.thumbnail,
+                                 url: item.url ?? item.enclosureURL)
+        let startAt = fromStart || item.watched ? 0 : Double(item.progress)
+        return Resolved(request: PlayRequest(key: .item(id), source: source, metadata: meta, startAt: startAt,
+                                             rate: try await channelRate(item.channelID)),
+                        entry: QueueEntry(target: String(id), title: item.title, itemID: id))
+    }
+
+    /// The channel's remembered speed, else the daemon's default.
+    func channelRate(_ channelID: Int64) async throws -> Double {
+        try await library.channel(id: channelID).speed.map(PlaybackSpeed.normalized) ?? defaultRate
+    }
+
+    /// `yt-dlp -f bestaudio -g URL`: the direct audio URL of a YouTube or Rumble video.
+    private func ytdlpAudioURL(_ page: String) async throws -> String {
+        guard let ytdlp = Self.findExecutable("yt-dlp") else {
+            throw ServiceError("playing YouTube/Rumble items needs yt-dlp, which is not installed (pip install yt-dlp)")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ytdlp)
+        process.arguments = ["-f", "bestaudio/best", "-g", "--no-playlist", "--", page]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        guard try await Self.run(process, timeout: ytdlpTimeout) else {
+            throw ServiceError("yt-dlp took longer than \(Int(ytdlpTimeout)) s to resolve \(page)")
+        }
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        guard process.terminationStatus == 0, let url = text.split(separator: "\n").first.map(String.init), !url.isEmpty else {
+            let why = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                .split(separator: "\n").last.map(String.init) ?? "exit status \(process.terminationStatus)"
+            throw ServiceError("yt-dlp could not resolve \(page): \(why)")
+        }
+        return url
+    }
+
+    /// Runs `process` to its end; false (after terminating it) when it takes longer than `timeout`.
+    /// The end comes through its termination handler, not by polling.
+    private static func run(_ process: Process, timeout: Double) async throws -> Bool {
+        let exited = AsyncStream<Void>.makeStream()
+        process.terminationHandler = { _ in exited.continuation.finish() }
+        try process.run()
+        return await withTaskGroup(of: Bool.self) { group in
+            group.addTask { for await _ in exited.stream {}; return true }
+            group.addTask {
+                try? await Task.sleep(nanoseconds: UInt64(timeout * 1e9))
+                return false
+            }
+            let finished = await group.next() ?? false
+            if !finished { process.terminate() }
+            group.cancelAll()
+            return finished
+        }
+    }
+
+    static func findExecutable(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        for dir in path.split(separator: ":") {
+            let candidate = "\(dir)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,85 @@
+import CLISupport
+import ControlProtocol
+import Foundation
+import Testing
+
+/// The control protocol's one mapping between JSON lines and typed commands.
+@Suite struct WireTests {
+    static let commands: [PlayerCommand] = [
+        .status, .play(.item(42), fromStart: true), .play(.url("https://x/ep.mp3"), fromStart: false),
+        .play(.local("/tmp/a b.mp3"), fromStart: false), .pause, .resume, .toggle, .stop,
+        .seek(.by(-15)), .seek(.to(90.5)), .volume(0.25), .queueAdd(.item(7), fromStart: false), .queueList, .queueClear,
+        .next, .sleep(.after(seconds: 1800)), .sleep(.endOfItem), .sleep(.off), .speed(1.5), .speed(nil), .chapters,
+        .chapter(.next), .chapter(.previous), .chapter(.number(3)), .subscribe, .ping, .quit,
+    ]
+
+    @Test(arguments: commands)
+    func everyCommandSurvivesTheWire(_ command: PlayerCommand) throws {
+        let line = try JSONEncoder().encode(ControlRequest(command, id: 9))
+        let back = try JSONDecoder().decode(ControlRequest.self, from: line)
+        #expect(back.id == 9)
+        #expect(try back.command() == command)
+    }
+
+    @Test func theDocumentedLinesDecode() throws {
+        func command(_ json: String) throws -> PlayerCommand {
+            try JSONDecoder().decode(ControlRequest.self, from: Data(json.utf8)).command()
+        }
+        #expect(try command(#"{"id": 1, "cmd": "play", "target": "42", "from_start": false}"#) == .play(.item(42), fromStart: false))
+        #expect(try command(#"{"id": 2, "cmd": "seek", "offset": -15}"#) == .seek(.by(-15)))
+        #expect(try command(#"{"cmd": "seek", "position": 90}"#) == .seek(.to(90)))
+        #expect(try command(#"{"cmd": "sleep", "mode": "end-of-item"}"#) == .sleep(.endOfItem))
+        #expect(try command(#"{"cmd": "chapter", "target": "Previous"}"#) == .chapter(.previous))
+        #expect(try command(#"{"cmd": "play", "target": "HTTPS://x/a.mp3"}"#) == .play(.url("HTTPS://x/a.mp3"), fromStart: false))
+        // Anything but an id or an http(s) URL is what the user named; the service decides.
+        #expect(try command(#"{"cmd": "play", "target": "ftp://x/a.mp3"}"#) == .play(.local("ftp://x/a.mp3"), fromStart: false))
+    }
+
+    @Test func whatCannotBeACommandSaysWhyInOneLine() throws {
+        func refusal(_ json: String) throws -> String {
+            let request = try JSONDecoder().decode(ControlRequest.self, from: Data(json.utf8))
+            do { _ = try request.command(); return "" } catch { return error.description }
+        }
+        #expect(try refusal(#"{"cmd": "dance"}"#) == "unknown command \"dance\"")
+        #expect(try refusal(#"{"cmd": "play"}"#) == "play needs a target: an item id, a URL or a file")
+        #expect(try refusal(#"{"cmd": "seek"}"#) == "seek needs an offset or a position")
+        #expect(try refusal(#"{"cmd": "volume"}"#) == "volume must be between 0 and 1 (0–100 %)")
+        #expect(try refusal(#"{"cmd": "queue_add"}"#) == "queue add needs a target")
+        #expect(try refusal(#"{"cmd": "sleep", "seconds": -5}"#) == "sleep needs a duration (30m, 90s, 1h30m), end-of-item or off")
+        #expect(try refusal(#"{"cmd": "chapter", "target": "soon"}"#) == "chapter takes next, prev or a chapter number")
+    }
+
+    @Test func statusCarriesEveryKeyWithNulls() throws {
+        let json = try JSONSerialization.jsonObject(with: try JSONEncoder().encode(PlayerStatus(position: 1.23456))) as? [String: Any]
+        #expect(Set(json?.keys ?? [:].keys) == ["status", "position", "duration", "title", "artist", "item_id", "url",
+                                               "volume", "rate", "chapter", "error", "sleep_at"])
+        #expect(json?["duration"] is NSNull && json?["position"] as? Double == 1.235)
+        // A daemon's reply decodes back, nulls included.
+        let back = try JSONDecoder().decode(PlayerStatus.self, from: try JSONEncoder().encode(PlayerStatus(duration: 60)))
+        #expect(back.duration == 60 && back.title == nil)
+    }
+}
+
+/// The one parser for durations and positions typed on the command line.
+@Suite struct DurationArgumentTests {
+    @Test func clockUnitsAndBareNumbers() {
+        #expect(DurationArgument.seconds("90") == 90)
+        #expect(DurationArgument.seconds("45", bare: .minutes) == 2700)
+        #expect(DurationArgument.seconds("1:30") == 90)
+        #expect(DurationArgument.seconds("1:02:03") == 3723)
+        #expect(DurationArgument.seconds("75:30") == 4530)
+        #expect(DurationArgument.seconds("0:12.5") == 12.5)
+        #expect(DurationArgument.seconds("30m") == 1800)
+        #expect(DurationArgument.seconds("1h30m") == 5400)
+        #expect(DurationArgument.seconds("90s") == 90)
+        #expect(DurationArgument.seconds("1.5h") == 5400)
+        #expect(DurationArgument.seconds("PT1M30S") == 90)
+        #expect(DurationArgument.seconds(" 2:00 ") == 120)
+    }
+
+    @Test func nonsenseIsNil() {
+        for text in ["", "soon", "1:75", "1:2:3:4", "-5", "1e400", "nan", "inf", "5124096h", "12x", "m", "1::2", "٣٠"] {
+            #expect(DurationArgument.seconds(text) == nil, "\(text)")
+        }
+    }
+}
