@@ -45,7 +45,7 @@ struct ParseRun {
             if URLs.isHTTP(source) {
                 let download: FetchResponse
                 do {
-                    download = try Fetcher(concurrency: 1).fetchBlocking(FetchRequest(url: source, maxBytes: FeedLimits.maxBytes))
+                    download = try Fetcher.shared.fetchBlocking(FetchRequest(url: source, maxBytes: FeedLimits.maxBytes))
                 } catch {
                     throw FeedError.io("can't fetch \(source): \(error.reason)")
                 }
