@@ -18,6 +18,9 @@ trap 'scripts/headless-pulse.sh stop "$work" >/dev/null 2>&1 || true; rm -rf "$w
 swift build -c release --product feedctl >/dev/null
 swift build -c release --product feedctl-daemon >/dev/null
 bin=$(swift build -c release --show-bin-path)
+# Without its DWARF (valgrind 3.19 cannot read the DWARF 5 Swift 6.3 writes and gives up); the
+# symbol table, which names the functions, stays. Same name, so the output below finds it.
+objcopy --strip-debug "$bin/feedctl-daemon" "$work/feedctl-daemon"
 eval "$(scripts/headless-pulse.sh start "$work")"
 export XDG_RUNTIME_DIR=$work/run FEEDCTL_DB=$work/library.sqlite
 mkdir -p -m 700 "$XDG_RUNTIME_DIR/feedctl"
@@ -31,9 +34,11 @@ ffmpeg -nostdin -v error -f lavfi -i "sine=frequency=440:sample_rate=44100:durat
 # code every playback runs is then packed tightest.
 session() { # kind number
   valgrind --tool=callgrind --demangle=no --callgrind-out-file="$work/$1.$2.callgrind" \
-    "$bin/feedctl-daemon" --socket "$FEEDCTL_SOCKET" >"$work/daemon.log" 2>&1 &
+    "$work/feedctl-daemon" --socket "$FEEDCTL_SOCKET" >"$work/daemon.log" 2>&1 &
   local daemon=$!
   for _ in $(seq 120); do [[ -S $FEEDCTL_SOCKET ]] && break; sleep 0.5; done
+  # Otherwise `feedctl play` would start a daemon of its own, outside callgrind.
+  [[ -S $FEEDCTL_SOCKET ]] || { echo "link-order.sh: the daemon did not start under callgrind:" >&2; tail -5 "$work/daemon.log" >&2; exit 1; }
   feedctl play "$work/tone.mp3"; sleep 6
   feedctl status --json
   if [[ $1 == listen ]]; then
