@@ -134,12 +134,7 @@ public final class Syncer: Sendable {
     /// Fetches and parses one target, writing nothing.
     private func poll(_ target: Target) async -> Poll.Outcome {
         do throws(SyncError) {
-            let response: FetchResponse
-            do {
-                response = try await fetcher.fetch(limits.request(target.feedURL, etag: target.etag, lastModified: target.lastModified))
-            } catch {
-                throw SyncError(error)
-            }
+            let response = try await fetch(target.feedURL, etag: target.etag, lastModified: target.lastModified)
             var validators = Validators(etag: response.etag, lastModified: response.lastModified)
             if response.permanentRedirect, response.finalURL != target.feedURL { validators.movedTo = response.finalURL }
             if response.notModified { return .unchanged(validators) }
@@ -161,10 +156,10 @@ public final class Syncer: Sendable {
         }
     }
 
-    /// Fetches `url` within the sync's limits.
-    func fetch(_ url: String) async throws(SyncError) -> FetchResponse {
+    /// Fetches `url` within the sync's limits, conditionally when validators are given.
+    func fetch(_ url: String, etag: String? = nil, lastModified: String? = nil) async throws(SyncError) -> FetchResponse {
         do {
-            return try await fetcher.fetch(limits.request(url))
+            return try await fetcher.fetch(limits.request(url, etag: etag, lastModified: lastModified))
         } catch {
             throw SyncError(error)
         }

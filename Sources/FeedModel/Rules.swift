@@ -3,14 +3,11 @@ import FeedText
 // The product's rules, each stated once. Everything else — Swift and SQL — reads them from here.
 
 /// What `feed --mode short-form` shows: items of at most `maxDuration` seconds, or flagged short
-/// by their source (YouTube `/shorts/` links and Shorts playlists, Rumble shorts).
+/// by their source (YouTube `/shorts/` links and Shorts playlists, Rumble shorts). The store
+/// selects them with SQL spelled from this (`Schema.shortFormPredicate`).
 public enum ShortForm {
     /// Longest duration, in seconds, that counts as short-form.
     public static let maxDuration = 180
-
-    public static func isShort(duration: Int?, flagged: Bool) -> Bool {
-        flagged || (duration.map { $0 <= maxDuration } ?? false)
-    }
 }
 
 /// Playback speed: the range people can choose, its step, and how a speed is written.

@@ -36,7 +36,7 @@ extension SQLiteLibrary {
     }
 
     /// Inserts new items and updates changed ones under `channelID`, without any bookkeeping: the
-    /// store's merge alone (tests and the ingest benchmark measure it). See `upsert`.
+    /// store's merge alone (the store's tests and bench/modes' library generator use it). See `upsert`.
     package func ingest(items: [Item], channelID: Int64, now: Int64) async throws(LibraryError) -> IngestResult {
         try await write { db in
             try Self.upsert(items, channelID: channelID, now: now, statements: try IngestStatements(db), db: db)
@@ -97,12 +97,13 @@ extension SQLiteLibrary {
            try Int64.fetchOne(db, sql: "SELECT id FROM channels WHERE feed_url = ? AND id <> ?", arguments: [moved, channelID]) == nil {
             try db.execute(sql: "UPDATE channels SET feed_url = ? WHERE id = ?", arguments: [moved, channelID])
         }
-        try db.execute(sql: """
+        // Cached: a sync's batch runs it once per channel.
+        try db.cachedStatement(sql: """
             UPDATE channels SET last_synced = ?, last_error = NULL, consecutive_errors = 0, next_poll = ?,
                 etag = coalesce(?, etag), last_modified = coalesce(?, last_modified),
                 body_hash = coalesce(?, body_hash)
             WHERE id = ?
-            """, arguments: [now, now + max(pollInterval, 1), v.etag, v.lastModified, v.bodyHash, channelID])
+            """).execute(arguments: [now, now + max(pollInterval, 1), v.etag, v.lastModified, v.bodyHash, channelID])
         if db.changesCount == 0 { throw LibraryError.noChannel(channelID) }
     }
 

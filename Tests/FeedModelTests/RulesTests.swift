@@ -5,10 +5,6 @@ import Testing
 @Suite struct RulesTests {
     @Test func shortForm() {
         #expect(ShortForm.maxDuration == 180)
-        #expect(ShortForm.isShort(duration: 180, flagged: false))
-        #expect(!ShortForm.isShort(duration: 181, flagged: false))
-        #expect(ShortForm.isShort(duration: 3600, flagged: true))
-        #expect(!ShortForm.isShort(duration: nil, flagged: false))
     }
 
     @Test func playbackSpeed() {
