@@ -38,6 +38,11 @@ public enum Formats {
         return "\(bytes) B"
     }
 
+    /// "1 item", "3 items", "0 channels": a count with its noun (English plurals by "s").
+    public static func count(_ n: some BinaryInteger, _ noun: String) -> String {
+        "\(n) \(noun)\(n == 1 ? "" : "s")"
+    }
+
     /// Pads `s` with spaces to `width` characters (on the left with `right`), for aligned columns.
     public static func pad(_ s: String, _ width: Int, right: Bool = false) -> String {
         let fill = String(repeating: " ", count: max(0, width - s.count))

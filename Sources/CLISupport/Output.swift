@@ -1,16 +1,15 @@
 import ArgumentParser
 import Foundation
 
-/// Runs a command body, turning any error into one line on stderr and exit status 1:
-/// scripts see a non-zero status, people see what went wrong.
+/// Runs a command body, turning any error into one line on stderr and a non-zero exit status:
+/// scripts see the status, people see what went wrong. The statuses (README, "Exit status"):
+/// 1 the command failed, 2 it partly failed (`PartialFailure`), 128 + N a signal N interrupted
+/// it (`Interrupted`), 64 a usage error (ArgumentParser's).
 public func runReporting(_ body: () throws -> Void) throws {
     do {
         try body()
-    } catch let exit as ExitCode {
-        throw exit
     } catch {
-        printError(String(describing: error))
-        throw ExitCode(1)
+        throw reported(error)
     }
 }
 
@@ -18,12 +17,28 @@ public func runReporting(_ body: () throws -> Void) throws {
 public func runReporting(_ body: () async throws -> Void) async throws {
     do {
         try await body()
-    } catch let exit as ExitCode {
-        throw exit
     } catch {
-        printError(String(describing: error))
-        throw ExitCode(1)
+        throw reported(error)
     }
+}
+
+/// Prints `error` as one line and returns the exit status it stands for.
+private func reported(_ error: any Error) -> ExitCode {
+    if let exit = error as? ExitCode { return exit }
+    printError(String(describing: error))
+    switch error {
+    case is PartialFailure: return ExitCode(2)
+    case let interrupted as Interrupted: return ExitCode(interrupted.exitCode)
+    case let cut as CommandInterrupted: return ExitCode(cut.interrupted.exitCode)
+    default: return ExitCode(1)
+    }
+}
+
+/// Some of what a command was asked to do failed, the rest was done (a sync with failing
+/// feeds, an import with a dead feed): exit status 2. Each failure was reported above it.
+public struct PartialFailure: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }
 
 /// `feedctl: <message>` on stderr, as one line.

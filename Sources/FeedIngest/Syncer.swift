@@ -16,28 +16,42 @@ public final class Syncer: Sendable {
     /// Timeouts and size cap of every poll (the parser gets the same cap).
     public let limits: SyncLimits
 
-    public init(store: any SyncStore, fetcher: Fetcher = .shared, pollInterval: Int64 = SyncPolicy.defaultPollInterval,
+    /// How long a finished poll waits for others before it is stored.
+    let batchDelay: Duration
+
+    public convenience init(store: any SyncStore, fetcher: Fetcher = .shared, pollInterval: Int64 = SyncPolicy.defaultPollInterval,
                 limits: SyncLimits = SyncLimits()) {
+        self.init(store: store, fetcher: fetcher, pollInterval: pollInterval, limits: limits, batchDelay: Self.defaultBatchDelay)
+    }
+
+    init(store: any SyncStore, fetcher: Fetcher = .shared, pollInterval: Int64 = SyncPolicy.defaultPollInterval,
+         limits: SyncLimits = SyncLimits(), batchDelay: Duration) {
         self.store = store
         self.fetcher = fetcher
         self.pollInterval = pollInterval
         self.limits = limits
+        self.batchDelay = batchDelay
     }
 
-    /// Polls stored per transaction: one commit per feed rewrote the same index pages again and again.
+    /// Polls stored per transaction at most: one commit per feed rewrote the same index pages
+    /// again and again.
     static let batchSize = 16
+    /// How long a finished poll may wait for others to share its transaction: a batch waiting
+    /// only for its count stalled behind one slow feed (the progress bar at 16/29 with 28 done).
+    static let defaultBatchDelay: Duration = .milliseconds(250)
 
     /// Syncs `channels` concurrently: the fetcher bounds the transfers, bodies are parsed as they
-    /// arrive, and this task alone writes, in batches, so parsing never waits for the database.
-    /// `progress` is called as each channel is stored. Results come back in the order of `channels`.
+    /// arrive, and this task alone writes, in batches (of up to `batchSize` polls, or what
+    /// finished within `batchDelay`), so parsing never waits for the database and nothing
+    /// finished waits long for a slow feed. `progress` is called as each channel is stored.
+    /// Results come back in the order of `channels`.
+    ///
+    /// Cancelling the calling task (the CLI does on SIGINT/SIGTERM, the daemon when it stops)
+    /// aborts the fetches still running and stores every poll that finished; the channels not
+    /// polled are left as they were (no error, no backoff) and are missing from the report.
     public func sync(_ channels: [Channel], now: Int64 = Clock.now(),
                      progress: @escaping @Sendable (_ result: ChannelSyncResult, _ done: Int, _ total: Int) -> Void = { _, _, _ in }) async -> SyncReport {
         await run(channels.map(Target.init(channel:)), now: now, progress: progress)
-    }
-
-    /// One channel's poll. Never throws: the outcome, error included, is in the result and the library.
-    public func sync(_ channel: Channel, now: Int64 = Clock.now()) async -> ChannelSyncResult {
-        await run([Target(channel: channel)], now: now, progress: { _, _, _ in }).channels[0]
     }
 
     /// Subscribes to feeds (an OPML import): each is recorded first, in the order given (so
@@ -88,30 +102,65 @@ public final class Syncer: Sendable {
         }
     }
 
+    /// What the writer hears from the polls: one finished (nil: cancelled, nothing to store), or
+    /// the oldest unstored result has waited `batchDelay`.
+    private enum Event: Sendable {
+        case polled(Polled?)
+        case batchDue
+    }
+
+    private struct Polled: Sendable {
+        var index: Int
+        var outcome: Poll.Outcome
+        var started: Double
+    }
+
     private func run(_ targets: [Target], now: Int64,
                      progress: @escaping @Sendable (ChannelSyncResult, Int, Int) -> Void) async -> SyncReport {
         var results = [ChannelSyncResult?](repeating: nil, count: targets.count)
-        await withTaskGroup(of: (index: Int, outcome: Poll.Outcome, started: Double).self) { group in
+        await withTaskGroup(of: Event.self) { group in
             for (index, target) in targets.enumerated() {
                 group.addTask {
                     let started = Clock.monotonic()
-                    return (index, await self.poll(target), started)
+                    let outcome = await self.poll(target)
+                    return .polled(outcome.map { Polled(index: index, outcome: $0, started: started) })
                 }
             }
-            var pending: [(index: Int, outcome: Poll.Outcome, started: Double)] = []
-            var done = 0
-            for await entry in group {
-                pending.append(entry)
-                guard pending.count >= Self.batchSize || done + pending.count == targets.count else { continue }
-                let polls = pending.map { Poll(subject: .channel(id: targets[$0.index].channelID), outcome: $0.outcome, pollInterval: pollInterval) }
-                let applied = await store.apply(polls, now: now)
-                for (entry, stored) in zip(pending, applied) {
-                    let result = Self.result(targets[entry.index], entry.outcome, stored, started: entry.started)
-                    results[entry.index] = result
-                    done += 1
-                    progress(result, done, targets.count)
+            var pending: [Polled] = []
+            var (returned, stored, timerRunning) = (0, 0, false)
+            for await event in group {
+                var due = false
+                switch event {
+                case .polled(let polled):
+                    returned += 1
+                    if let polled { pending.append(polled) }
+                case .batchDue:
+                    timerRunning = false
+                    due = true
                 }
-                pending.removeAll()
+                let last = returned == targets.count
+                if !pending.isEmpty, due || last || pending.count >= Self.batchSize || Task.isCancelled {
+                    let polls = pending.map { Poll(subject: .channel(id: targets[$0.index].channelID), outcome: $0.outcome,
+                                                   pollInterval: pollInterval) }
+                    let applied = await store.applyUninterrupted(polls, now: now)
+                    for (entry, outcome) in zip(pending, applied) {
+                        let result = Self.result(targets[entry.index], entry.outcome, outcome, started: entry.started)
+                        results[entry.index] = result
+                        stored += 1
+                        progress(result, stored, targets.count)
+                    }
+                    pending.removeAll()
+                }
+                if last {
+                    group.cancelAll()   // only a batch timer can be left
+                } else if !pending.isEmpty, !timerRunning {
+                    timerRunning = true
+                    let delay = batchDelay
+                    group.addTask {
+                        try? await Task.sleep(for: delay)
+                        return .batchDue
+                    }
+                }
             }
         }
         return SyncReport(channels: results.compactMap { $0 })
@@ -131,8 +180,9 @@ public final class Syncer: Sendable {
                                  seconds: Clock.monotonic() - started)
     }
 
-    /// Fetches and parses one target, writing nothing.
-    private func poll(_ target: Target) async -> Poll.Outcome {
+    /// Fetches and parses one target, writing nothing; nil when the sync was cancelled before it
+    /// finished (a cancelled fetch is not the feed's failure).
+    private func poll(_ target: Target) async -> Poll.Outcome? {
         do throws(SyncError) {
             let response = try await fetch(target.feedURL, etag: target.etag, lastModified: target.lastModified)
             var validators = Validators(etag: response.etag, lastModified: response.lastModified)
@@ -142,6 +192,7 @@ public final class Syncer: Sendable {
             if validators.bodyHash == target.bodyHash { return .unchanged(validators) }
             return .changed(validators, try parse(response))
         } catch {
+            if Task.isCancelled { return nil }
             return .failed(message: error.description, retryAfter: error.retryAfter)
         }
     }
@@ -185,6 +236,14 @@ public struct SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         self.init(url: error.url, reason: error.reason, retryAfter: error.retryAfter.map(Int64.init))
     }
 
+}
+
+extension SyncStore {
+    /// `apply` in a task of its own, so a cancelled sync still stores what it fetched (GRDB
+    /// refuses to start, or rolls back, a write in a cancelled task).
+    func applyUninterrupted(_ polls: [Poll], now: Int64) async -> [Result<PollApplied, LibraryError>] {
+        await Task { await self.apply(polls, now: now) }.value
+    }
 }
 
 /// Hash of a response body, to skip parsing an unchanged 200 (servers without validators).

@@ -132,7 +132,7 @@ extension ChannelCommand {
                 let now = Clock.now()
                 let (channels, known) = try await OPMLSubscriptions.newChannels(feeds, in: lib)
                 if !output.json {
-                    print("imported \(channels.count) channel\(channels.count == 1 ? "" : "s") from \(file)" + (known > 0 ? " (\(known) already subscribed)" : ""))
+                    print("imported \(Formats.count(channels.count, "channel")) from \(file)" + (known > 0 ? " (\(known) already subscribed)" : ""))
                 }
                 let syncer = Syncer(store: lib)
                 guard !noSync, !channels.isEmpty else {
@@ -146,11 +146,23 @@ extension ChannelCommand {
                     return
                 }
                 let bar = ProgressBar(enabled: !output.json && stderrIsTTY, total: channels.count)
-                let report = await syncer.subscribe(channels, now: now) { r, done, _ in bar.update(done: done, label: r.name) }
+                // Ctrl-C or SIGTERM: every feed is subscribed already; the fetches that finished are stored.
+                let (report, interrupted) = await cancellingOnInterrupt {
+                    await syncer.subscribe(channels, now: now) { r, done, _ in bar.update(done: done, label: r.name) }
+                }
                 bar.finish()
-                if output.json { return try printJSON(report) }
-                for r in report.channels where r.status == .error { print("error    \(r.id) \(r.name): \(r.error ?? "")") }
-                print("synced \(channels.count): \(report.newItems) new items, \(report.errors) failed")
+                if output.json {
+                    try printJSON(report)
+                } else {
+                    for r in report.channels where r.status == .error { print("error    \(r.id) \(r.name): \(r.error ?? "")") }
+                    print("synced \(Formats.count(report.channels.count, "channel")): \(Formats.count(report.newItems, "new item")), \(report.errors) failed")
+                }
+                if let interrupted {
+                    throw CommandInterrupted(interrupted, "all \(Formats.count(channels.count, "channel")) subscribed, \(report.channels.count) synced; the others at the next sync")
+                }
+                if report.errors > 0 {
+                    throw PartialFailure("\(report.errors) of \(Formats.count(report.channels.count, "feed")) could not be fetched; they stay subscribed and are retried by sync")
+                }
             }
         }
     }
@@ -164,7 +176,7 @@ extension ChannelCommand {
             try await runReporting {
                 let opml = try await OPMLSubscriptions.export(try library.open(), now: Clock.now())
                 if let file {
-                    try Data(opml.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
+                    try FileOutput.write(opml.utf8, to: file)
                 } else {
                     FileHandle.standardOutput.write(Data(opml.utf8))
                 }

@@ -29,8 +29,11 @@ struct SyncCommand: AsyncParsableCommand {
                 channels = try await lib.dueChannels(now: now)
             }
             let bar = ProgressBar(enabled: !output.json && stderrIsTTY, total: channels.count)
-            let report = await Syncer(store: lib).sync(channels, now: now) { result, done, _ in
-                bar.update(done: done, label: result.name)
+            // Ctrl-C or SIGTERM cancels the fetches still running; what finished is stored first.
+            let (report, interrupted) = await cancellingOnInterrupt {
+                await Syncer(store: lib).sync(channels, now: now) { result, done, _ in
+                    bar.update(done: done, label: result.name)
+                }
             }
             bar.finish()
             if output.json {
@@ -38,9 +41,14 @@ struct SyncCommand: AsyncParsableCommand {
             } else {
                 printSummary(report)
             }
-            // Some failures are a normal day; all of them is worth a status (network down).
-            if report.errors > 0 && report.errors == channels.count {
-                throw SyncFailed(failed: report.errors)
+            if let interrupted {
+                throw CommandInterrupted(interrupted, "\(report.channels.count) of \(Formats.count(channels.count, "channel")) synced and stored; the others were left as they were")
+            }
+            if report.errors > 0 {
+                let message = "\(report.errors) of \(Formats.count(report.channels.count, "channel")) failed to sync"
+                // All of them failing is worth the plain failure status (network down).
+                if report.errors == report.channels.count { throw CommandError(message) }
+                throw PartialFailure(message)
             }
         }
     }
@@ -54,12 +62,6 @@ struct SyncCommand: AsyncParsableCommand {
         let unchanged = report.channels.filter { $0.status == .unchanged }.count
         print("synced \(count) channel\(count == 1 ? "" : "s"): \(updated) updated, \(unchanged) unchanged, \(report.errors) failed; \(report.newItems) new item\(report.newItems == 1 ? "" : "s")")
     }
-}
-
-/// Every polled channel failed; each one's error is in the report above.
-struct SyncFailed: Error, CustomStringConvertible {
-    let failed: Int
-    var description: String { "\(failed) of \(failed) channels failed to sync" }
 }
 
 /// A one-line progress bar on stderr, only when it is a terminal.

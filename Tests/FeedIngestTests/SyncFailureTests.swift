@@ -109,7 +109,7 @@ final class SyncFailureTests: XCTestCase {
         XCTAssertEqual(value13, [kept.id])
 
         // A sync whose channel is gone by the time it stores reports it, in one line.
-        let report = await h.syncer.sync(removed, now: 2100)
+        let report = await h.syncer.sync([removed], now: 2100).channels[0]
         XCTAssertEqual(report.status, .error)
         XCTAssertEqual(report.error, "\(removed.feedURL): no channel \(removed.id)")
     }

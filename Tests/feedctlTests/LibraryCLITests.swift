@@ -161,7 +161,7 @@ final class LibraryCLITests: XCTestCase {
 
         let run = try feedctl(["sync", "--all", "--json"])
         XCTAssertEqual(run.status, 1)
-        XCTAssertEqual(run.stderr, "feedctl: 1 of 1 channels failed to sync\n")
+        XCTAssertEqual(run.stderr, "feedctl: 1 of 1 channel failed to sync\n")
         let report = try XCTUnwrap(try run.json() as? [String: Any])
         XCTAssertEqual(report["errors"] as? Int, 1)
         let result = try XCTUnwrap((report["channels"] as? [[String: Any]])?.first)
@@ -172,6 +172,24 @@ final class LibraryCLITests: XCTestCase {
         let channel = try XCTUnwrap((try list.json() as? [[String: Any]])?.first)
         XCTAssertEqual(channel["items"] as? Int, 3, "a failed sync keeps the items")
         XCTAssertEqual(channel["last_error"] as? String, "\(server.url("/show.xml")): HTTP 404 Not Found")
+    }
+
+    /// Some channels failing is a partial failure: exit status 2 (the README's exit statuses),
+    /// one line on stderr after the summary, the others synced.
+    func testSyncWithSomeFailuresExitsTwo() throws {
+        try server.write("other.xml", Self.feed(episodes: 2).replacingOccurrences(of: "CLI Show", with: "Other Show"))
+        XCTAssertEqual(try feedctl(["channel", "add", server.url("/show.xml")]).status, 0)
+        XCTAssertEqual(try feedctl(["channel", "add", server.url("/other.xml")]).status, 0)
+        try FileManager.default.removeItem(at: server.root.appendingPathComponent("show.xml"))
+
+        let run = try feedctl(["sync", "--all"])
+        XCTAssertEqual(run.status, 2, run.stderr)
+        XCTAssertEqual(run.stderr, "feedctl: 1 of 2 channels failed to sync\n")
+        XCTAssertEqual(run.text, """
+            error    1 CLI Show: \(server.url("/show.xml")): HTTP 404 Not Found
+            synced 2 channels: 0 updated, 1 unchanged, 1 failed; 0 new items
+
+            """)
     }
 
     /// `channel import` goes through the same pipeline as `channel add` and `sync`: each new
@@ -191,11 +209,12 @@ final class LibraryCLITests: XCTestCase {
             """.write(toFile: opml, atomically: true, encoding: .utf8)
 
         let run = try feedctl(["channel", "import", opml])
-        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.status, 2, "a feed that could not be fetched is a partial failure: \(run.stderr)")
+        XCTAssertEqual(run.stderr, "feedctl: 1 of 2 feeds could not be fetched; they stay subscribed and are retried by sync\n")
         XCTAssertEqual(run.text, """
             imported 2 channels from \(opml) (1 already subscribed)
             error    3 Gone: \(server.url("/status/404")): HTTP 404 Not Found
-            synced 2: 2 new items, 1 failed
+            synced 2 channels: 2 new items, 1 failed
 
             """)
         let list = try XCTUnwrap(try feedctl(["channel", "list", "--json"]).json() as? [[String: Any]])
