@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import ControlProtocol
 import LibrarySQLite
 
@@ -9,10 +10,15 @@ public struct LibraryOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Library database (default: $FEEDCTL_DB, else $XDG_DATA_HOME/feedctl/library.sqlite).", valueName: "path"))
     public var db: String?
 
-    /// Opens the library named by `--db`, `FEEDCTL_DB` or the XDG default.
-    public func open() throws -> SQLiteLibrary {
-        if let db { return try SQLiteLibrary(path: db) }
-        return try SQLiteLibrary()
+    /// Opens the library named by `--db`, `FEEDCTL_DB` or the XDG default. Only the commands
+    /// that subscribe (and the daemon) pass `creating: true`: a mistyped path given to any other
+    /// command is an error, not a new empty library that makes the real one look empty.
+    public func open(creating: Bool = false) throws -> SQLiteLibrary {
+        let path = db ?? SQLiteLibrary.defaultPath(environment: ProcessInfo.processInfo.environment)
+        if !creating, !FileManager.default.fileExists(atPath: path) {
+            throw CommandError("no library at \(path) (`feedctl channel add URL` or `feedctl channel import FILE` creates it)")
+        }
+        return try SQLiteLibrary(path: path)
     }
 }
 

@@ -19,11 +19,26 @@ public struct ControlClient {
             first = error
         }
         guard first.code == ENOENT || first.code == ECONNREFUSED else { throw first }
+        // Refused: a daemon that died (kill -9, a crash) left its socket file. It is removed
+        // here so that no later command is misled by it (the next daemon would remove it too).
+        let stale = first.code == ECONNREFUSED && removeStaleSocket(socketPath)
         guard autostart else {
-            throw SocketError(description: "the feedctl daemon is not running (no socket at \(socketPath)); start it with `feedctl daemon`", code: first.code)
+            let why = stale ? "removed the stale socket \(socketPath) it left" : "no socket at \(socketPath)"
+            throw SocketError(description: "the feedctl daemon is not running (\(why)); start it with `feedctl daemon`", code: first.code)
         }
         try Daemonizer.startDetached(socketPath: socketPath, database: database)
         return ControlClient(socketPath: socketPath, connection: try LineConnection.connect(to: socketPath))
+    }
+
+    /// Removes a socket file nobody answers on, if it is ours (a socket owned by this user): a
+    /// second refused connect after a moment tells a dead daemon from one between its bind and
+    /// listen.
+    private static func removeStaleSocket(_ path: String) -> Bool {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK, info.st_uid == getuid() else { return false }
+        usleep(50_000)
+        if let probe = try? LineConnection.connect(to: path) { probe.close(); return false }
+        return unlink(path) == 0
     }
 
     /// Sends a command and waits (bounded) for the daemon's reply.

@@ -6,7 +6,8 @@ import LibraryStore
 /// whether it is due. The syncer (and with it libcurl, whose global init loads OpenSSL: ~2 MB
 /// resident) is made when a channel is first due, not at start.
 public enum SyncScheduler {
-    /// Runs until the returned task is cancelled. `report` gets one line per sync and per failure.
+    /// Runs until the returned task is cancelled; cancelling it stops the fetches in flight, and
+    /// its value comes once what they finished is stored. `report` gets one line per sync and per failure.
     public static func start(store: any SyncStore, every interval: Double,
                              report: @escaping @Sendable (String) -> Void) -> Task<Void, Never> {
         Task.detached(priority: .background) {
@@ -16,6 +17,7 @@ public enum SyncScheduler {
                     let active = syncer ?? Syncer(store: store)
                     syncer = active
                     let result = await active.sync(due)
+                    if Task.isCancelled { report("sync: interrupted; \(result.channels.count) of \(due.count) channels stored"); break }
                     report("sync: \(due.count) channels, \(result.newItems) new items, \(result.errors) errors")
                     for r in result.channels where r.status == .error { report("sync: \(r.error ?? "")") }
                 }

@@ -26,8 +26,9 @@ struct DaemonCommand: AsyncParsableCommand {
     var speed: Double = 1
 
     func validate() throws {
-        guard syncEvery >= 0, syncEvery.isFinite else { throw ValidationError("--sync-every must be 0 or more minutes") }
-        guard seekStep > 0, seekStep.isFinite else { throw ValidationError("--seek-step must be positive") }
+        // Bounded so that no later conversion to nanoseconds can overflow.
+        guard syncEvery >= 0, syncEvery <= 10_080 else { throw ValidationError("--sync-every must be 0 to 10080 minutes (a week)") }
+        guard seekStep > 0, seekStep <= 3600 else { throw ValidationError("--seek-step must be more than 0 and at most 3600 seconds") }
         guard speed.isFinite, PlaybackSpeed.range.contains(speed) else {
             throw ValidationError("--speed must be between \(PlaybackSpeed.text(PlaybackSpeed.range.lowerBound)) and \(PlaybackSpeed.text(PlaybackSpeed.range.upperBound))")
         }
@@ -42,7 +43,7 @@ struct DaemonCommand: AsyncParsableCommand {
                 return
             }
             let listener = try UnixListener(path: path)
-            let lib = try library.open()
+            let lib = try library.open(creating: true)
             let quit = DispatchSemaphore(value: 0)
             let service = PlayerService(library: lib, downloads: DownloadStore(libraryPath: lib.path),
                                         configuration: PlayerConfiguration(seekStep: seekStep), defaultRate: speed, log: log)
@@ -59,7 +60,10 @@ struct DaemonCommand: AsyncParsableCommand {
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                 DispatchQueue.global().async { quit.wait(); done.resume() }
             }
+            // A sync in flight stores what it finished before the daemon goes (the library is
+            // still open until this returns).
             poller?.cancel()
+            await poller?.value
             signals.forEach { $0.cancel() }
             service.player.shutdown()   // saves progress
             await service.flushProgress()

@@ -23,7 +23,7 @@ struct ChannelCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await runReporting {
-                let subscriber = Subscriber(syncer: Syncer(store: try library.open()))
+                let subscriber = Subscriber(syncer: Syncer(store: try library.open(creating: true)))
                 var added: [AddedChannelJSON] = []
                 var failures = 0
                 for url in urls {
@@ -128,7 +128,7 @@ extension ChannelCommand {
         func run() async throws {
             try await runReporting {
                 let feeds = try OPML.parse(contentsOf: file)
-                let lib = try library.open()
+                let lib = try library.open(creating: true)
                 let now = Clock.now()
                 let (channels, known) = try await OPMLSubscriptions.newChannels(feeds, in: lib)
                 if !output.json {

@@ -8,10 +8,14 @@ import Foundation
 struct DaemonCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "daemon",
-        abstract: "Run the player daemon (foreground; --detach to background it). `feedctl daemon --help` lists its options.")
+        abstract: "Run the player daemon, feedctl-daemon (foreground; --detach to background it). `feedctl daemon --help` lists its options.")
     @Argument(parsing: .allUnrecognized, help: "Options for the daemon: --detach, --db, --socket, --sync-every, --seek-step, --speed.")
     var options: [String] = []
 
+    init() {}
+    init(options: [String]) { self.options = options }
+
+    /// Never returns: the process becomes the daemon, or exits with one line.
     func run() throws {
         try runReporting {
             let daemon = try Daemonizer.daemonExecutable()

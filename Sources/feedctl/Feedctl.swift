@@ -25,6 +25,12 @@ struct Feedctl: AsyncParsableCommand {
     /// without the usage dump, so scripts and people get the same short message.
     static func main() async {
         do {
+            // Everything after `daemon` is the daemon's, `--help` included: parsed here it
+            // showed this stub's help, which pointed back at itself.
+            let arguments = CommandLine.arguments.dropFirst()
+            if arguments.first == DaemonCommand.configuration.commandName {
+                try DaemonCommand(options: Array(arguments.dropFirst())).run()
+            }
             if let parse = parseFeedCommand() {
                 try parse.run()
                 return

@@ -34,6 +34,21 @@ final class DaemonSocketTests: DaemonTestCase {
         XCTAssertTrue(daemon?.isRunning ?? false)
     }
 
+    /// `feedctl daemon --help` shows the daemon's own options (it used to show a stub whose
+    /// help said to run `feedctl daemon --help`), and out-of-range durations are refused in one
+    /// line instead of overflowing later.
+    func testDaemonHelpAndOptionBounds() throws {
+        let help = try feedctl("daemon", "--help", timeout: 10)
+        XCTAssertEqual(help.status, 0, help.stderr)
+        for option in ["--detach", "--sync-every", "--seek-step", "--speed", "--socket", "--db"] {
+            XCTAssertTrue(help.stdout.contains(option), "\(option) missing from \(help.stdout)")
+        }
+        let huge = try feedctl("daemon", "--socket", world.socket, "--db", world.db, "--sync-every", "1e300", timeout: 10)
+        XCTAssertEqual(huge.status, 64)
+        XCTAssertEqual(huge.stderr, "feedctl: --sync-every must be 0 to 10080 minutes (a week)\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: world.socket))
+    }
+
     func testStaleSocketIsCleanedUp() throws {
         let first = try startDaemon()
         kill(first.processIdentifier, SIGKILL)
@@ -44,7 +59,10 @@ final class DaemonSocketTests: DaemonTestCase {
         // A control verb reports that no daemon runs (it doesn't hang on the stale socket)…
         let pause = try feedctl("pause", timeout: 10)
         XCTAssertNotEqual(pause.status, 0)
-        XCTAssertTrue(pause.stderr.contains("daemon is not running"), pause.stderr)
+        XCTAssertEqual(pause.stderr, "feedctl: the feedctl daemon is not running (removed the stale socket \(world.socket) it left); start it with `feedctl daemon`\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: world.socket), "the stale socket is removed")
+        let again = try feedctl("pause", timeout: 10)
+        XCTAssertEqual(again.stderr, "feedctl: the feedctl daemon is not running (no socket at \(world.socket)); start it with `feedctl daemon`\n")
         // …and the next daemon replaces the stale socket.
         try startDaemon()
         XCTAssertEqual(try status().string("status"), "stopped")

@@ -144,6 +144,8 @@ final class LibraryCLITests: XCTestCase {
             (["channel", "add", "not a url"], "feedctl: not a url: not an http(s) URL\n"),
             (["show", "999"], "feedctl: no item 999\n"),
             (["channel", "show", "7"], "feedctl: no channel 7\n"),
+            (["channel", "export", "/no/such/dir/x.opml"], "feedctl: cannot write /no/such/dir/x.opml: No such file or directory\n"),
+            (["channel", "export", server.root.path], "feedctl: cannot write \(server.root.path): it is a directory\n"),
         ]
         for (arguments, message) in cases {
             let run = try feedctl(arguments)
@@ -151,6 +153,21 @@ final class LibraryCLITests: XCTestCase {
             XCTAssertEqual(run.stderr, message, "\(arguments)")
             XCTAssertEqual(run.text, "", "\(arguments)")
         }
+    }
+
+    /// A mistyped `--db` is an error for every command but the ones that subscribe: before, each
+    /// read command created an empty library there and showed nothing, as if the real one were
+    /// empty.
+    func testAMissingLibraryIsAnErrorForReadCommands() throws {
+        let message = "feedctl: no library at \(db) (`feedctl channel add URL` or `feedctl channel import FILE` creates it)\n"
+        for arguments in [["feed"], ["channel", "list"], ["sync"], ["show", "1"], ["channel", "export"], ["history"]] {
+            let run = try feedctl(arguments)
+            XCTAssertEqual(run.status, 1, "\(arguments)")
+            XCTAssertEqual(run.stderr, message, "\(arguments)")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: db), "\(arguments) created a library")
+        }
+        XCTAssertEqual(try feedctl(["channel", "add", server.url("/show.xml")]).status, 0, "channel add creates it")
+        XCTAssertEqual(try feedctl(["feed"]).status, 0)
     }
 
     /// A channel that fails is reported in the JSON; when every channel failed the command
@@ -190,6 +207,43 @@ final class LibraryCLITests: XCTestCase {
             synced 2 channels: 0 updated, 1 unchanged, 1 failed; 0 new items
 
             """)
+    }
+
+    /// Ctrl-C during a sync: the feeds that finished are in the library before the process
+    /// exits, the one still fetching is left as it was (no error, no backoff), and the exit
+    /// status is 130 with one line saying so. Before the fix the finished fetches waited for a
+    /// batch of 16 and died with the process.
+    func testInterruptedSyncKeepsWhatFinished() throws {
+        try server.write("other.xml", Self.feed(episodes: 2).replacingOccurrences(of: "CLI Show", with: "Other Show"))
+        let opml = server.root.appendingPathComponent("subscriptions.opml").path
+        try """
+            <?xml version="1.0"?><opml version="2.0"><body>
+            <outline text="Show" xmlUrl="\(server.url("/show.xml"))"/>
+            <outline text="Other" xmlUrl="\(server.url("/other.xml"))"/>
+            <outline text="Slow" xmlUrl="\(server.url("/hang?seconds=60"))"/>
+            </body></opml>
+            """.write(toFile: opml, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try feedctl(["channel", "import", "--no-sync", opml]).status, 0)
+
+        let sync = try ProcessRunner.start(try DaemonTestCase.feedctlBinary().path, ["sync", "--all", "--db", db])
+        func synced() throws -> [String: [String: Any]] {
+            let list = try feedctl(["channel", "list", "--json"]).json() as? [[String: Any]] ?? []
+            return Dictionary(list.map { ($0["name"] as? String ?? "", $0) }, uniquingKeysWith: { a, _ in a })
+        }
+        // The two fast feeds reach the library while the slow one is still being fetched.
+        XCTAssertTrue(eventually(timeout: 15) { ((try? synced()) ?? [:]).keys.sorted() == ["CLI Show", "Other Show", "Slow"] },
+                      "the finished feeds were not stored while the sync ran: \(sync.stderrSoFar)")
+        sync.signal(SIGINT)
+        let run = try sync.wait(timeout: 20)
+
+        XCTAssertEqual(run.status, 130, run.stderr)
+        XCTAssertEqual(run.stderr, "feedctl: interrupted: 2 of 3 channels synced and stored; the others were left as they were\n")
+        XCTAssertEqual(run.stdout, "synced 2 channels: 2 updated, 0 unchanged, 0 failed; 5 new items\n")
+        let channels = try synced()
+        XCTAssertEqual(channels["CLI Show"]?["items"] as? Int, 3)
+        XCTAssertEqual(channels["Other Show"]?["items"] as? Int, 2)
+        XCTAssertTrue(channels["Slow"]?["last_error"] is NSNull, "an interrupted fetch is not the feed's failure")
+        XCTAssertTrue(channels["Slow"]?["last_synced"] is NSNull)
     }
 
     /// `channel import` goes through the same pipeline as `channel add` and `sync`: each new
