@@ -20,6 +20,8 @@ public final class Subscriber: Sendable {
     public struct Added: Sendable, Equatable {
         public var channel: ChannelSummary
         public var newItems: Int
+        /// The feed was subscribed already: it was synced, and nothing about the channel changed.
+        public var alreadySubscribed = false
     }
 
     /// Subscribes to `url`. With `includeShorts`, a YouTube channel's Shorts playlist is subscribed
@@ -78,18 +80,23 @@ public final class Subscriber: Sendable {
     }
 
     /// Parses a fetched feed and stores the channel, its items and its bookkeeping in one
-    /// transaction (the `Syncer`'s `Poll`).
+    /// transaction (the `Syncer`'s `Poll`). A feed already subscribed (pasted again, or reached
+    /// again through another page that links it) is synced as that channel: its source URL,
+    /// name and platform stay as they were.
     private func store(_ response: FetchResponse, feedURL: String, source: String, now: Int64) async throws(SyncError) -> Added {
         let feed = try syncer.parse(response)
         let stored = response.permanentRedirect ? response.finalURL : feedURL
-        let channel = NewChannel(platform: Platform(feed.kind), sourceURL: source, feedURL: stored,
-                                 name: ChannelName.forNewChannel(feedTitle: feed.title, feedURL: stored), image: feed.image)
-        let validators = Validators(etag: response.etag, lastModified: response.lastModified, bodyHash: BodyHash.of(response.body))
-        let poll = Poll(subject: .subscription(channel), outcome: .changed(validators, feed), pollInterval: syncer.pollInterval)
         let store = syncer.store
         do throws(LibraryError) {
+            let existing = try await store.channel(feedURL: stored)
+            let subject: Poll.Subject = existing.map { .channel(id: $0.id) } ?? .subscription(NewChannel(
+                platform: Platform(feed.kind), sourceURL: source, feedURL: stored,
+                name: ChannelName.forNewChannel(feedTitle: feed.title, feedURL: stored), image: feed.image))
+            let validators = Validators(etag: response.etag, lastModified: response.lastModified, bodyHash: BodyHash.of(response.body))
+            let poll = Poll(subject: subject, outcome: .changed(validators, feed), pollInterval: syncer.pollInterval)
             let applied = try await store.apply([poll], now: now)[0].get()
-            return Added(channel: try await store.channelSummary(id: applied.channelID), newItems: applied.ingest.new)
+            return Added(channel: try await store.channelSummary(id: applied.channelID), newItems: applied.ingest.new,
+                         alreadySubscribed: existing != nil)
         } catch {
             throw SyncError(url: feedURL, reason: error.description)
         }

@@ -31,7 +31,8 @@ struct ChannelCommand: AsyncParsableCommand {
                         for entry in try await subscriber.add(url, includeShorts: shorts) {
                             added.append(AddedChannelJSON(entry))
                             if !output.json {
-                                print("added \(entry.channel.id): \(entry.channel.name) [\(entry.channel.platform.rawValue)] — \(entry.newItems) new item\(entry.newItems == 1 ? "" : "s")")
+                                let verb = entry.alreadySubscribed ? "already subscribed" : "added"
+                                print("\(verb) \(entry.channel.id): \(entry.channel.name) [\(entry.channel.platform.rawValue)] — \(Formats.count(entry.newItems, "new item"))")
                             }
                         }
                     } catch {
@@ -107,13 +108,15 @@ struct ChannelCommand: AsyncParsableCommand {
 struct AddedChannelJSON: Encodable {
     let channel: ChannelSummary
     let newItems: Int
-    init(_ added: Subscriber.Added) { channel = added.channel; newItems = added.newItems }
+    let alreadySubscribed: Bool
+    init(_ added: Subscriber.Added) { channel = added.channel; newItems = added.newItems; alreadySubscribed = added.alreadySubscribed }
     func encode(to encoder: any Encoder) throws {
         try channel.encode(to: encoder)
         var c = encoder.container(keyedBy: Key.self)
         try c.encode(newItems, forKey: .newItems)
+        try c.encode(alreadySubscribed, forKey: .alreadySubscribed)
     }
-    enum Key: String, CodingKey { case newItems = "new_items" }
+    enum Key: String, CodingKey { case newItems = "new_items", alreadySubscribed = "already_subscribed" }
 }
 
 extension ChannelCommand {

@@ -66,7 +66,10 @@ final class SubscribeE2ETests: XCTestCase {
         for form in forms {
             let added = try await h.subscriber.add(form, now: 5000)
             XCTAssertEqual(added.map(\.channel.feedURL), [h.server.url("/feeds/videos.xml?channel_id=\(id)")], form)
-            XCTAssertEqual(added.map(\.channel.url), [form], "the source URL is what was pasted: \(form)")
+            // The source URL is what was pasted first; a later form of the same channel is the
+            // same subscription and changes nothing (it used to replace the URL: issue 13).
+            XCTAssertEqual(added.map(\.channel.url), [forms[0]], form)
+            XCTAssertEqual(added.map(\.alreadySubscribed), [form != forms[0]], form)
         }
         let value1 = try await h.library.allChannels().count
         XCTAssertEqual(value1, 1)
@@ -120,6 +123,34 @@ final class SubscribeE2ETests: XCTestCase {
         XCTAssertEqual(added.map(\.channel.url), [h.server.url("/blog/index.html")])
         XCTAssertEqual(added.map(\.channel.platform), [.podcast])
         try await assertLibrary(h, channel: added[0].channel.id, matches: try manifest.file("podcast/feed-0002.xml"))
+    }
+
+    /// Adding a feed that is already subscribed (pasted again, or through a page linking it)
+    /// syncs that channel and says so; it used to report "added" and take the page as the
+    /// channel's URL.
+    func testReAddingASubscribedFeedChangesNothing() async throws {
+        let (root, _) = try SyncCorpus.shared()
+        let h = try SyncHarness(root: root)
+        let blog = root.appendingPathComponent("blog-again")
+        try FileManager.default.createDirectory(at: blog, withIntermediateDirectories: true)
+        try Data("""
+            <!DOCTYPE html><html><head><title>Again</title>
+            <link rel="alternate" type="application/rss+xml" href="../podcast/feed-0003.xml"></head></html>
+            """.utf8).write(to: blog.appendingPathComponent("index.html"))
+        let feedURL = h.server.url("/podcast/feed-0003.xml")
+        let first = try await h.subscriber.add(feedURL, now: 5000)
+        XCTAssertEqual(first.map(\.alreadySubscribed), [false])
+
+        for url in [feedURL, h.server.url("/blog-again/index.html")] {
+            let again = try await h.subscriber.add(url, now: 6000)
+            XCTAssertEqual(again.map(\.alreadySubscribed), [true], url)
+            XCTAssertEqual(again.map(\.channel.id), first.map(\.channel.id), url)
+            XCTAssertEqual(again.map(\.newItems), [0], url)
+            XCTAssertEqual(again.map(\.channel.url), [feedURL], "the channel's URL stays what it was")
+            XCTAssertEqual(again.map(\.channel.lastSynced), [6000], "it was synced")
+        }
+        let channels = try await h.library.allChannels()
+        XCTAssertEqual(channels.count, 1)
     }
 
     func testWhatCannotBeSubscribedIsAClearErrorAndStoresNothing() async throws {

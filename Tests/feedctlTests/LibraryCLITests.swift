@@ -53,7 +53,8 @@ final class LibraryCLITests: XCTestCase {
         XCTAssertEqual(add.stderr, "")
         let added = try XCTUnwrap(try add.json() as? [[String: Any]])
         XCTAssertEqual(added.count, 1)
-        XCTAssertEqual(Set(added[0].keys), Self.channelKeys.union(["new_items"]))
+        XCTAssertEqual(Set(added[0].keys), Self.channelKeys.union(["new_items", "already_subscribed"]))
+        XCTAssertEqual(added[0]["already_subscribed"] as? Bool, false)
         XCTAssertEqual(added[0]["id"] as? Int, 1)
         XCTAssertEqual(added[0]["platform"] as? String, "podcast")
         XCTAssertEqual(added[0]["name"] as? String, "CLI Show")
@@ -153,6 +154,15 @@ final class LibraryCLITests: XCTestCase {
             XCTAssertEqual(run.stderr, message, "\(arguments)")
             XCTAssertEqual(run.text, "", "\(arguments)")
         }
+    }
+
+    func testReAddingSaysAlreadySubscribed() throws {
+        let url = server.url("/show.xml")
+        XCTAssertEqual(try feedctl(["channel", "add", url]).text, "added 1: CLI Show [podcast] — 3 new items\n")
+        try server.write("show.xml", Self.feed(episodes: 4))
+        let again = try feedctl(["channel", "add", url])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(again.text, "already subscribed 1: CLI Show [podcast] — 1 new item\n")
     }
 
     /// A mistyped `--db` is an error for every command but the ones that subscribe: before, each
