@@ -38,6 +38,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // Thin C shims: one per C library, macros and variadics made callable.
@@ -75,6 +76,8 @@ let package = Package(
         .target(name: "ControlProtocol", dependencies: ["FeedModel"]),
         // The private Unix socket: connections, the listener, the client, starting the daemon.
         .target(name: "ControlSocket", dependencies: ["ControlProtocol"]),
+        // The config file ($XDG_CONFIG_HOME/feedctl/config.toml): typed settings, checked ranges.
+        .target(name: "UserConfig", dependencies: ["FeedModel", .product(name: "TOMLKit", package: "TOMLKit")]),
         // What the executables share: option groups, output, one set of formatters and parsers.
         .target(name: "CLISupport", dependencies: [
             "ControlProtocol", "LibrarySQLite", "FeedText", .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -90,13 +93,13 @@ let package = Package(
         // otherwise pay ~70 ms for the dynamic loader to resolve FFmpeg's ~160 libraries.
         .executableTarget(name: "feedctl", dependencies: [
             "FeedModel", "FeedText", "HTTPFetch", "FeedParsing", "LibraryStore", "LibrarySQLite", "FeedIngest", "Downloads",
-            "ControlProtocol", "ControlSocket", "CLISupport",
+            "ControlProtocol", "ControlSocket", "CLISupport", "UserConfig",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The player daemon (`feedctl daemon` runs it): PlayerCore, the control server, MPRIS.
         .executableTarget(name: "feedctl-daemon", dependencies: [
             "PlayerService", "PlayerCore", "MPRIS", "ControlSocket", "CLISupport", "FeedIngest", "Downloads", "FeedModel",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "UserConfig", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], exclude: ["hot-functions.order"],
         swiftSettings: staticSwiftModuleInRelease, linkerSettings: staticSwiftInRelease + daemonLinkInRelease),
 
@@ -110,6 +113,7 @@ let package = Package(
         ], path: "Tests/TestSupport"),
         .testTarget(name: "FeedModelTests", dependencies: ["FeedModel", "FeedText"]),
         .testTarget(name: "FeedTextTests", dependencies: ["FeedText"]),
+        .testTarget(name: "UserConfigTests", dependencies: ["UserConfig"]),
         .testTarget(name: "FeedParsingTests", dependencies: ["FeedParsing", "FeedModel", "FeedText", "TestSupport"]),
         .testTarget(name: "HTTPFetchTests", dependencies: ["HTTPFetch", "FeedText", "TestSupport"]),
         .testTarget(name: "LibrarySQLiteTests", dependencies: [

@@ -8,6 +8,7 @@ import Foundation
 import MPRIS
 import PlayerCore
 import PlayerService
+import UserConfig
 
 /// `feedctl daemon`: the background player. Listens on the private control socket, plays,
 /// saves progress to the library, and keeps subscriptions fresh on a schedule. This only wires
@@ -20,18 +21,31 @@ struct DaemonCommand: AsyncParsableCommand {
     @OptionGroup var library: LibraryOptions
     @OptionGroup var socket: SocketOptions
     @Flag(help: "Start in the background and return once it answers.") var detach = false
-    @Option(help: "Minutes between subscription polls (0: never).") var syncEvery: Double = 30
-    @Option(help: "Seconds of a seek step.") var seekStep: Double = 15
-    @Option(help: "Playback speed for items whose channel has none remembered (\(PlaybackSpeed.text(PlaybackSpeed.range.lowerBound))–\(PlaybackSpeed.text(PlaybackSpeed.range.upperBound))).")
-    var speed: Double = 1
+    @Option(help: "Minutes between subscription polls, 0 to 10080 (0: never; default: the config's sync.every, else 30).")
+    var syncEvery: Double?
+    @Option(help: "Seconds of a seek step, up to 3600 (default: the config's player.seek_step, else 15).")
+    var seekStep: Double?
+    @Option(help: "Playback speed for items whose channel has none remembered (\(PlaybackSpeed.text(PlaybackSpeed.range.lowerBound))–\(PlaybackSpeed.text(PlaybackSpeed.range.upperBound)); default: the config's player.speed, else 1).")
+    var speed: Double?
+
+    /// The config file's settings, with the options given here over them. The options are
+    /// checked by the same rules as the file's keys, and say which option was wrong.
+    func settings() throws -> Config {
+        var config = try Config.load(path: Config.defaultPath())
+        for (option, key, value) in [("--sync-every", "sync.every", syncEvery), ("--seek-step", "player.seek_step", seekStep),
+                                     ("--speed", "player.speed", speed)] {
+            guard let value else { continue }
+            do {
+                try Config.setting(named: key).apply(text: String(value), to: &config)
+            } catch {
+                throw ValidationError(error.description.replacingOccurrences(of: key, with: option))
+            }
+        }
+        return config
+    }
 
     func validate() throws {
-        // Bounded so that no later conversion to nanoseconds can overflow.
-        guard syncEvery >= 0, syncEvery <= 10_080 else { throw ValidationError("--sync-every must be 0 to 10080 minutes (a week)") }
-        guard seekStep > 0, seekStep <= 3600 else { throw ValidationError("--seek-step must be more than 0 and at most 3600 seconds") }
-        guard speed.isFinite, PlaybackSpeed.range.contains(speed) else {
-            throw ValidationError("--speed must be between \(PlaybackSpeed.text(PlaybackSpeed.range.lowerBound)) and \(PlaybackSpeed.text(PlaybackSpeed.range.upperBound))")
-        }
+        do { _ = try settings() } catch let error as ConfigError { throw CommandError(error.description) }
     }
 
     func run() async throws {
@@ -42,20 +56,24 @@ struct DaemonCommand: AsyncParsableCommand {
                 print("feedctl daemon running (socket \(path), log \(Daemonizer.logPath(forSocket: path)))")
                 return
             }
+            let config = try settings()
             let listener = try UnixListener(path: path)
             let lib = try library.open(creating: true)
             let quit = DispatchSemaphore(value: 0)
             let service = PlayerService(library: lib, downloads: DownloadStore(libraryPath: lib.path),
-                                        configuration: PlayerConfiguration(seekStep: seekStep), defaultRate: speed, log: log)
+                                        configuration: PlayerConfiguration(seekStep: config.seekStep), defaultRate: config.speed, log: log)
             let server = ControlServer(listener: listener, handler: service, onQuit: { quit.signal() })
             server.start()
             log("feedctl daemon listening on \(path), library \(lib.path)")
+            log("settings: " + ["player.seek_step", "player.speed", "sync.every"].compactMap { name in
+                (try? Config.setting(named: name)).map { "\(name) = \($0.text(in: config))" }
+            }.joined(separator: ", "))
             let player = service.player
             let mpris = MPRISExporter.startIfBusReachable(control: service, nowPlaying: player.nowPlaying,
                                                           position: { player.snapshot.position },
                                                           onQuit: { quit.signal() }, log: log)
             let signals = Self.onTerminationSignals { quit.signal() }
-            let poller = syncEvery > 0 ? SyncScheduler.start(store: lib, every: syncEvery * 60, report: log) : nil
+            let poller = config.syncEvery > 0 ? SyncScheduler.start(store: lib, every: config.syncEvery * 60, report: log) : nil
 
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                 DispatchQueue.global().async { quit.wait(); done.resume() }
@@ -73,8 +91,10 @@ struct DaemonCommand: AsyncParsableCommand {
         }
     }
 
+    /// The options given, for the detached daemon (it reads the config file itself).
     private var passThrough: [String] {
-        ["--sync-every", String(syncEvery), "--seek-step", String(seekStep), "--speed", String(speed)]
+        [("--sync-every", syncEvery), ("--seek-step", seekStep), ("--speed", speed)]
+            .flatMap { option, value in value.map { [option, String($0)] } ?? [] }
     }
 
     /// SIGTERM/SIGINT/SIGHUP end the daemon cleanly (progress saved, socket removed).

@@ -45,7 +45,7 @@ final class DaemonSocketTests: DaemonTestCase {
         }
         let huge = try feedctl("daemon", "--socket", world.socket, "--db", world.db, "--sync-every", "1e300", timeout: 10)
         XCTAssertEqual(huge.status, 64)
-        XCTAssertEqual(huge.stderr, "feedctl: --sync-every must be 0 to 10080 minutes (a week)\n")
+        XCTAssertEqual(huge.stderr, "feedctl: --sync-every must be a number from 0 to 10080 (minutes), not 1e+300\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: world.socket))
     }
 

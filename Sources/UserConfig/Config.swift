@@ -1,0 +1,89 @@
+import FeedModel
+import Foundation
+import TOMLKit
+
+/// The defaults a person sets once, in `$XDG_CONFIG_HOME/feedctl/config.toml`: the daemon reads
+/// them at start; a command-line option given to the daemon wins over the file.
+public struct Config: Sendable, Equatable {
+    /// Seconds `seek forward|back` moves.
+    public var seekStep: Double = 15
+    /// Playback speed for items whose channel has none remembered.
+    public var speed: Double = 1
+    /// A pause at least this long (seconds) makes `resume` go back `smartResumeRewind`; 0: never.
+    public var smartResumeAfter: Double = 60
+    public var smartResumeRewind: Double = 3
+    /// Minutes between the daemon's subscription polls; 0: never.
+    public var syncEvery: Double = 30
+    /// The newest episodes the daemon keeps downloaded per podcast channel; 0: none.
+    public var autoDownload: Int = 0
+    /// Days after an item was played that its download is deleted; 0: never.
+    public var deletePlayedAfterDays: Double = 0
+
+    public init() {}
+
+    /// Every key, in the order `config list` prints them.
+    public static let settings: [Setting] = [
+        Setting("player.seek_step", unit: "seconds", range: 0.1...3600, \.seekStep,
+                help: "how far seek forward|back and MPRIS Seek steps move"),
+        Setting("player.speed", unit: "×", range: PlaybackSpeed.range, \.speed,
+                help: "playback speed for channels without one remembered"),
+        Setting("player.smart_resume_after", unit: "seconds", range: 0...86_400, \.smartResumeAfter,
+                help: "a pause this long makes resume go back a little (0: never)"),
+        Setting("player.smart_resume_rewind", unit: "seconds", range: 0...300, \.smartResumeRewind,
+                help: "how far resume goes back after such a pause"),
+        Setting("sync.every", unit: "minutes", range: 0...10_080, \.syncEvery,
+                help: "how often the daemon polls subscriptions (0: never)"),
+        Setting("downloads.auto_download", range: 0...1000, \.autoDownload,
+                help: "newest episodes kept downloaded per podcast channel after each sync (0: off)"),
+        Setting("downloads.delete_played_after", unit: "days", range: 0...3650, \.deletePlayedAfterDays,
+                help: "delete a download this long after its item was played (0: never)"),
+    ]
+
+    public static func setting(named name: String) throws(ConfigError) -> Setting {
+        guard let setting = settings.first(where: { $0.name == name }) else {
+            throw ConfigError("unknown key \(name) (`feedctl config list` shows the keys)")
+        }
+        return setting
+    }
+
+    /// `$XDG_CONFIG_HOME/feedctl/config.toml`, else `~/.config/feedctl/config.toml`.
+    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let path = environment["FEEDCTL_CONFIG"], !path.isEmpty { return path }
+        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
+        return base + "/feedctl/config.toml"
+    }
+
+    /// The file's settings over the defaults; no file is all defaults. A syntax error, an unknown
+    /// key or a bad value is one line naming the file and the key.
+    public static func load(path: String) throws(ConfigError) -> Config {
+        guard FileManager.default.fileExists(atPath: path) else { return Config() }
+        let text: String
+        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+            throw ConfigError("\(path): cannot read it: \(error.localizedDescription)")
+        }
+        do { return try parse(text) } catch { throw ConfigError("\(path): \(error.description)") }
+    }
+
+    /// Parses a config file's text.
+    public static func parse(_ text: String) throws(ConfigError) -> Config {
+        let table: TOMLTable
+        do { table = try TOMLTable(string: text) } catch {
+            throw ConfigError(String(describing: error))
+        }
+        var config = Config()
+        for (section, value) in table {
+            guard let inner = value.table else { throw ConfigError("unknown key \(section) (`feedctl config list` shows the keys)") }
+            for (key, value) in inner {
+                try setting(named: "\(section).\(key)").apply(value, to: &config)
+            }
+        }
+        return config
+    }
+}
+
+/// A config problem, in one line.
+public struct ConfigError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

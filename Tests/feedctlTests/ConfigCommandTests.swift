@@ -1,0 +1,60 @@
+import Foundation
+import XCTest
+
+/// `feedctl config` against a real file in the test's XDG_CONFIG_HOME, and the daemon reading it
+/// (options given to the daemon win).
+final class ConfigCommandTests: DaemonTestCase {
+    var configFile: String { world.directory.appendingPathComponent("config/feedctl/config.toml").path }
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        try? FileManager.default.removeItem(atPath: configFile)   // the world (and its files) is per class
+    }
+
+    func testSetGetListAndTheDaemonReadsIt() throws {
+        XCTAssertEqual(try succeed("config", "path"), configFile + "\n")
+        XCTAssertEqual(try succeed("config", "get", "player.seek_step"), "15\n", "the default")
+
+        XCTAssertEqual(try succeed("config", "set", "player.seek_step", "5"),
+                       "player.seek_step = 5 (in \(configFile); a running daemon applies it when restarted)\n")
+        XCTAssertEqual(try succeed("config", "set", "downloads.auto_download", "2"),
+                       "downloads.auto_download = 2 (in \(configFile); a running daemon applies it when restarted)\n")
+        XCTAssertEqual(try String(contentsOfFile: configFile, encoding: .utf8),
+                       "[player]\nseek_step = 5\n\n[downloads]\nauto_download = 2\n")
+        XCTAssertEqual(try succeed("config", "get", "player.seek_step"), "5\n")
+        let list = try succeed("config", "list")
+        XCTAssertTrue(list.contains("player.seek_step = 5 "), list)
+        XCTAssertTrue(list.contains("(default 15)"), list)
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try succeed("config", "list", "--json").utf8)) as? [String: Any])
+        XCTAssertEqual(json["player.seek_step"] as? Int, 5)
+        XCTAssertEqual(json["player.speed"] as? Int, 1)
+
+        // startDaemon passes --sync-every 0, which wins over the file; the file's seek step is used.
+        try succeed("config", "set", "sync.every", "45")
+        try startDaemon()
+        waitForLog("settings: player.seek_step = 5, player.speed = 1, sync.every = 0")
+    }
+
+    func testBadInputIsOneLineAndLeavesTheFileAlone() throws {
+        let bad = try feedctl("config", "set", "player.speed", "9")
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertEqual(bad.stderr, "feedctl: player.speed must be a number from 0.5 to 3 (×), not 9\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: configFile), "nothing written")
+
+        let unknown = try feedctl("config", "get", "player.volume")
+        XCTAssertEqual(unknown.stderr, "feedctl: unknown key player.volume (`feedctl config list` shows the keys)\n")
+
+        // A broken file: every reader names it and the key; the daemon refuses to start with it.
+        try FileManager.default.createDirectory(atPath: (configFile as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try "[player]\nseek_step = -1\n".write(toFile: configFile, atomically: true, encoding: .utf8)
+        let list = try feedctl("config", "list")
+        XCTAssertEqual(list.status, 1)
+        XCTAssertEqual(list.stderr, "feedctl: \(configFile): player.seek_step must be a number from 0.1 to 3600 (seconds), not -1\n")
+        let set = try feedctl("config", "set", "player.speed", "2")
+        XCTAssertEqual(set.stderr, list.stderr, "a broken file is not edited")
+        XCTAssertEqual(try String(contentsOfFile: configFile, encoding: .utf8), "[player]\nseek_step = -1\n")
+        let daemon = try feedctl("daemon", "--sync-every", "0", timeout: 10)
+        XCTAssertEqual(daemon.status, 1)
+        XCTAssertEqual(daemon.stderr, list.stderr)
+    }
+}
