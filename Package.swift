@@ -1,7 +1,8 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-/// The programs that play link the Swift runtime and Foundation statically in release builds: the
+/// The installed programs link the Swift runtime and Foundation statically in release builds (an
+/// installed feedctl needs no Swift toolchain beside it). For the programs that play, the
 /// loader then maps and relocates ~20 fewer shared libraries, and only the code that is used is in
 /// the binary. Peak memory while playing (bench/playback): the daemon 63.6 → 58.7 MB, the engine
 /// 39.0 → 37.0 MB. Debug builds (and so the tests) stay dynamic: faster to link.
@@ -65,10 +66,12 @@ let package = Package(
         // FFmpeg's log, kept per thread instead of printed (why an open failed).
         .target(name: "CFFmpegLog", dependencies: ["CFFmpeg"]),
         // Compiled and linked against Debian's FFmpeg (libavformat-dev); at run time the minimal
-        // build of the same version in .build/ffmpeg comes first (scripts/build-ffmpeg.sh: ~21 MB
-        // less resident per player), else Debian's.
+        // build of the same version comes first (scripts/build-ffmpeg.sh: ~21 MB less resident per
+        // player), else Debian's: where scripts/install.sh puts it beside an installed binary
+        // (found relative to the binary), then the build tree's .build/ffmpeg.
         .target(name: "PlayerCore", dependencies: ["CFFmpeg", "CFFmpegLog", "CPulse", "NowPlaying"],
-                linkerSettings: [.unsafeFlags(["-Xlinker", "-rpath", "-Xlinker", "\(Context.packageDirectory)/.build/ffmpeg/lib"])]),
+                linkerSettings: [.unsafeFlags(["-Xlinker", "-rpath", "-Xlinker", "$ORIGIN/../lib/feedctl/ffmpeg",
+                                               "-Xlinker", "-rpath", "-Xlinker", "\(Context.packageDirectory)/.build/ffmpeg/lib"])]),
         // Benchmarks' entry point (bench/decode, bench/playback); not installed.
         .executableTarget(name: "playercore-bench", dependencies: ["PlayerCore", "NowPlaying"],
                           swiftSettings: staticSwiftModuleInRelease, linkerSettings: staticSwiftInRelease),
@@ -80,7 +83,8 @@ let package = Package(
         .target(name: "UserConfig", dependencies: ["FeedModel", .product(name: "TOMLKit", package: "TOMLKit")]),
         // What the executables share: option groups, output, one set of formatters and parsers.
         .target(name: "CLISupport", dependencies: [
-            "ControlProtocol", "LibrarySQLite", "FeedText", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "ControlProtocol", "LibrarySQLite", "LibraryStore", "FeedModel", "FeedText",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The player as a service: typed commands carried out, queue, sleep timer, speed memory,
         // progress written to the library.
@@ -95,7 +99,7 @@ let package = Package(
             "FeedModel", "FeedText", "HTTPFetch", "FeedParsing", "LibraryStore", "LibrarySQLite", "FeedIngest", "Downloads",
             "ControlProtocol", "ControlSocket", "CLISupport", "UserConfig",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        ], swiftSettings: staticSwiftModuleInRelease, linkerSettings: staticSwiftInRelease),
         // The player daemon (`feedctl daemon` runs it): PlayerCore, the control server, MPRIS.
         .executableTarget(name: "feedctl-daemon", dependencies: [
             "PlayerService", "PlayerCore", "MPRIS", "ControlSocket", "CLISupport", "FeedIngest", "Downloads", "FeedModel",

@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # The shipped build, which `swift test` (debug) never runs: release feedctl and feedctl-daemon (the
-# daemon statically linked with lld and its hot-function order) play a file into a private
-# headless PulseAudio, and the sink's monitor must carry the tone. Part of scripts/test.sh.
+# daemon statically linked with lld and its hot-function order), installed by scripts/install.sh
+# into a temp prefix, play a file into a private headless PulseAudio with the build tree's FFmpeg
+# moved away, and the sink's monitor must carry the tone. Part of scripts/test.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
 work=$(mktemp -d)
 bin=""
+prefix=$work/prefix
 cleanup() {
-  [[ -n $bin ]] && "$bin/feedctl" quit >/dev/null 2>&1 || true
+  [[ -x $prefix/bin/feedctl ]] && "$prefix/bin/feedctl" quit >/dev/null 2>&1 || true
+  [[ -d .build/ffmpeg.smoke-away ]] && mv .build/ffmpeg.smoke-away .build/ffmpeg
   scripts/headless-pulse.sh stop "$work" >/dev/null 2>&1 || true
   rm -rf "$work"
 }
@@ -31,6 +34,25 @@ print(len(names), len(names & defined))
 EOF
 )
 (( found * 10 >= listed * 9 )) || fail "only $found of the $listed functions in $order exist in feedctl-daemon: rerun scripts/link-order.sh"
+
+# Installed as a user would (scripts/install.sh), then played from there with the build tree's
+# FFmpeg out of the way: the installed daemon must find its own copy, relative to itself.
+bash scripts/install.sh --prefix "$prefix" --no-build >/dev/null || fail "scripts/install.sh failed"
+for f in bin/feedctl bin/feedctl-daemon share/man/man1/feedctl.1 share/man/man1/feedctl-daemon.1 \
+         share/bash-completion/completions/feedctl share/zsh/site-functions/_feedctl \
+         share/fish/vendor_completions.d/feedctl.fish share/systemd/user/feedctl.service; do
+  [[ -s $prefix/$f ]] || fail "install.sh left no $f"
+done
+bash -n "$prefix/share/bash-completion/completions/feedctl" || fail "the bash completion script does not parse"
+grep -qx "ExecStart=$prefix/bin/feedctl-daemon" "$prefix/share/systemd/user/feedctl.service" || fail "the unit does not start the installed daemon"
+[[ $("$prefix/bin/feedctl" --version) == "$("$bin/feedctl-daemon" --version)" ]] || fail "feedctl and feedctl-daemon report different versions"
+! readelf -d "$prefix/bin/feedctl" | grep -q "libswiftCore" || fail "the installed feedctl needs the Swift toolchain's libswiftCore.so"
+minimal=0
+if [[ -f .build/ffmpeg/config.txt ]]; then
+  minimal=1
+  mv .build/ffmpeg .build/ffmpeg.smoke-away
+fi
+bin=$prefix/bin
 
 # A private server even when one is reachable: the monitor must hold only our audio.
 export XDG_RUNTIME_DIR=$work/run FEEDCTL_DB=$work/library.sqlite
@@ -65,8 +87,8 @@ awk -v r="$rms" 'BEGIN { exit !(r > 0.02) }' || fail "the sink's monitor is sile
 # The FFmpeg it plays with: scripts/build-ffmpeg.sh's minimal build when there is one.
 daemon=$(pgrep -n -f -- "feedctl-daemon --socket $XDG_RUNTIME_DIR/feedctl/player.sock") || fail "no daemon process"
 codec=$(awk '/libavcodec/ { print $6; exit }' "/proc/$daemon/maps")
-if [[ -f .build/ffmpeg/config.txt && $codec != "$PWD/.build/ffmpeg/lib/"* ]]; then
-  fail "the daemon loaded $codec, not the minimal FFmpeg in .build/ffmpeg"
+if ((minimal)) && [[ $codec != "$prefix/lib/feedctl/ffmpeg/"* ]]; then
+  fail "the installed daemon loaded $codec, not the minimal FFmpeg installed in $prefix/lib/feedctl/ffmpeg"
 fi
 "$bin/feedctl" stop >/dev/null
-echo "release smoke: feedctl-daemon (release, lld, $found of $listed hot functions) played into PulseAudio (monitor RMS $rms) with $codec"
+echo "release smoke: feedctl-daemon (release, lld, $found of $listed hot functions), installed by scripts/install.sh, played into PulseAudio (monitor RMS $rms) with $codec"

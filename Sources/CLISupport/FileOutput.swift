@@ -13,7 +13,7 @@ public enum FileOutput {
         var template = Array(((directory.isEmpty ? "." : directory) + "/.feedctl-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw failure(path) }
-        let temp = String(cString: template)
+        let temp = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var ok = true
         let data = Array(bytes)
         data.withUnsafeBytes { raw in

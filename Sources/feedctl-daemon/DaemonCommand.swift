@@ -17,7 +17,8 @@ import UserConfig
 struct DaemonCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "feedctl daemon",
-        abstract: "Run the player daemon (foreground; --detach to background it).")
+        abstract: "Run the player daemon (foreground; --detach to background it).",
+        version: FeedctlVersion.current)
     @OptionGroup var library: LibraryOptions
     @OptionGroup var socket: SocketOptions
     @Flag(help: "Start in the background and return once it answers.") var detach = false

@@ -69,7 +69,7 @@ struct ChannelCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show one channel.")
         @OptionGroup var library: LibraryOptions
         @OptionGroup var output: OutputOptions
-        @Argument(help: "Channel id.") var id: Int64
+        @Argument(help: "Channel id.", completion: .channelIDs) var id: Int64
 
         func run() async throws {
             try await runReporting {
@@ -126,7 +126,7 @@ extension ChannelCommand {
         @OptionGroup var library: LibraryOptions
         @OptionGroup var output: OutputOptions
         @Flag(help: "Only record the subscriptions; fetch them at the next sync.") var noSync = false
-        @Argument(help: "OPML file.") var file: String
+        @Argument(help: "OPML file.", completion: .file(extensions: ["opml", "xml"])) var file: String
 
         func run() async throws {
             try await runReporting {
@@ -173,7 +173,7 @@ extension ChannelCommand {
     struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Write the subscriptions as OPML 2.0 (to FILE, or stdout).")
         @OptionGroup var library: LibraryOptions
-        @Argument(help: "Output file (default: stdout).") var file: String?
+        @Argument(help: "Output file (default: stdout).", completion: .file(extensions: ["opml"])) var file: String?
 
         func run() async throws {
             try await runReporting {

@@ -10,6 +10,7 @@ struct Feedctl: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "feedctl",
         abstract: "Feed ingestion and background playback for podcasts, YouTube and Rumble.",
+        version: FeedctlVersion.current,
         subcommands: [
             ParseCommand.self,
             ChannelCommand.self, SyncCommand.self,
@@ -35,7 +36,7 @@ struct Feedctl: AsyncParsableCommand {
                 try parse.run()
                 return
             }
-            var command = try parseAsRoot()
+            var command = try await asyncParseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

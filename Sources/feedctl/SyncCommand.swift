@@ -12,7 +12,7 @@ struct SyncCommand: AsyncParsableCommand {
     @OptionGroup var library: LibraryOptions
     @OptionGroup var output: OutputOptions
     @Flag(help: "Poll every active channel, due or not.") var all = false
-    @Argument(help: "Channel ids to poll now.") var ids: [Int64] = []
+    @Argument(help: "Channel ids to poll now.", completion: .channelIDs) var ids: [Int64] = []
 
     func run() async throws {
         try await runReporting {

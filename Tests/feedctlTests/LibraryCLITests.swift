@@ -165,6 +165,34 @@ final class LibraryCLITests: XCTestCase {
         XCTAssertEqual(again.text, "already subscribed 1: CLI Show [podcast] — 1 new item\n")
     }
 
+    /// Shell completion: the scripts are generated for bash, zsh and fish, and the shell's call
+    /// back for ids reads the library named on the command line (never creating one).
+    func testCompletionOfIDsAndScripts() throws {
+        XCTAssertEqual(try feedctl(["channel", "add", server.url("/show.xml")]).status, 0)
+        let binary = try DaemonTestCase.feedctlBinary().path
+        func complete(_ words: [String], prefix: String) throws -> String {
+            let line = ["feedctl"] + words + [prefix]
+            return try ProcessRunner.capture(binary, ["---completion"] + words.prefix(2) + ["--", "positional@0", String(line.count - 1), String(prefix.count)] + line).stdout
+        }
+        XCTAssertEqual(try complete(["channel", "show", "--db", db], prefix: ""), "1\n")
+        XCTAssertEqual(try complete(["channel", "show", "--db", db], prefix: "2"), "\n")
+        let missing = server.root.appendingPathComponent("none.sqlite").path
+        XCTAssertEqual(try complete(["channel", "show", "--db", missing], prefix: ""), "\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: missing), "completion created a library")
+
+        for shell in ["bash", "zsh", "fish"] {
+            let script = try ProcessRunner.capture(binary, ["--generate-completion-script", shell])
+            XCTAssertEqual(script.status, 0, script.stderr)
+            XCTAssertTrue(script.stdout.contains("---completion channel show"), "\(shell): no id completion")
+        }
+        let bash = server.root.appendingPathComponent("feedctl.bash")
+        try ProcessRunner.capture(binary, ["--generate-completion-script", "bash"]).stdout.write(to: bash, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try ProcessRunner.capture("bash", ["-n", bash.path]).status, 0, "the bash script parses")
+        let version = try ProcessRunner.capture(binary, ["--version"])
+        XCTAssertEqual(version.status, 0)
+        XCTAssertTrue(version.stdout.range(of: #"^\d+\.\d+\.\d+\n$"#, options: .regularExpression) != nil, version.stdout)
+    }
+
     /// A mistyped `--db` is an error for every command but the ones that subscribe: before, each
     /// read command created an empty library there and showed nothing, as if the real one were
     /// empty.

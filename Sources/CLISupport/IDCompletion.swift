@@ -1,0 +1,44 @@
+import ArgumentParser
+import FeedModel
+import Foundation
+import LibrarySQLite
+import LibraryStore
+
+/// Shell completion of library ids: the shell runs `feedctl` to ask, and this reads the library
+/// the command line names (`--db`, else `$FEEDCTL_DB` or the default), never creating one.
+extension CompletionKind {
+    /// The newest items' ids (the feed's first page), those starting with what was typed first.
+    public static var itemIDs: CompletionKind {
+        .custom { words, _, prefix in
+            guard let library = IDCompletion.library(words) else { return [] }
+            let items = (try? await library.feed(FeedQuery(limit: 200), now: Clock.now())) ?? []
+            return IDCompletion.matching(items.map(\.id), prefix)
+        }
+    }
+
+    /// Every channel's id.
+    public static var channelIDs: CompletionKind {
+        .custom { words, _, prefix in
+            guard let library = IDCompletion.library(words) else { return [] }
+            let channels = (try? await library.allChannels()) ?? []
+            return IDCompletion.matching(channels.map(\.id), prefix)
+        }
+    }
+}
+
+enum IDCompletion {
+    static func library(_ words: [String]) -> SQLiteLibrary? {
+        var path: String?
+        for (index, word) in words.enumerated() {
+            if word == "--db", index + 1 < words.count { path = words[index + 1] }
+            if word.hasPrefix("--db=") { path = String(word.dropFirst(5)) }
+        }
+        var options = LibraryOptions()
+        options.db = path
+        return try? options.open()
+    }
+
+    static func matching(_ ids: [Int64], _ prefix: String) -> [String] {
+        ids.map(String.init).filter { $0.hasPrefix(prefix) }
+    }
+}
