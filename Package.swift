@@ -118,6 +118,7 @@ let package = Package(
         .testTarget(name: "FeedModelTests", dependencies: ["FeedModel", "FeedText"]),
         .testTarget(name: "FeedTextTests", dependencies: ["FeedText"]),
         .testTarget(name: "UserConfigTests", dependencies: ["UserConfig"]),
+        .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"]),
         .testTarget(name: "FeedParsingTests", dependencies: ["FeedParsing", "FeedModel", "FeedText", "TestSupport"]),
         .testTarget(name: "HTTPFetchTests", dependencies: ["HTTPFetch", "FeedText", "TestSupport"]),
         .testTarget(name: "LibrarySQLiteTests", dependencies: [

@@ -56,10 +56,12 @@ struct ChannelCommand: AsyncParsableCommand {
                 let channels = try await library.open().channelSummaries()
                 if output.json { return try printJSON(channels) }
                 if channels.isEmpty { print("no channels yet: feedctl channel add URL"); return }
+                let width = Terminal.width
                 for c in channels {
                     let error = c.lastError.map { "  ! \($0)" } ?? ""
-                    print(Formats.pad(String(c.id), 4, right: true) + "  " + Formats.pad(c.platform.rawValue, 8) + Formats.pad(String(c.items), 6, right: true)
-                          + " items " + Formats.pad(String(c.unwatched), 5, right: true) + " unwatched  " + c.name + error)
+                    print(Terminal.fit(Formats.pad(String(c.id), 4, right: true) + "  " + Formats.pad(c.platform.rawValue, 8)
+                                       + Formats.pad(String(c.items), 6, right: true) + " items " + Formats.pad(String(c.unwatched), 5, right: true)
+                                       + " unwatched  " + c.name + error, width: width))
                 }
             }
         }

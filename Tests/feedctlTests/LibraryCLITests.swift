@@ -193,6 +193,19 @@ final class LibraryCLITests: XCTestCase {
         XCTAssertTrue(version.stdout.range(of: #"^\d+\.\d+\.\d+\n$"#, options: .regularExpression) != nil, version.stdout)
     }
 
+    /// On a terminal, list lines are cut to its width (here a pseudo-terminal 40 columns wide);
+    /// piped, they are whole.
+    func testListsFitTheTerminalWidth() throws {
+        XCTAssertEqual(try feedctl(["channel", "add", server.url("/show.xml")]).status, 0)
+        let command = "stty cols 40; " + ([try DaemonTestCase.feedctlBinary().path, "channel", "list", "--db", db])
+            .map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        let tty = try ProcessRunner.capture("/usr/bin/script", ["-q", "-e", "-c", command, "/dev/null"])
+        XCTAssertEqual(tty.status, 0, tty.stderr)
+        let whole = "   1  podcast      3 items     3 unwatched  CLI Show"
+        XCTAssertTrue(tty.stdout.contains(String(whole.prefix(39)) + "…"), tty.stdout.debugDescription)
+        XCTAssertEqual(try feedctl(["channel", "list"]).text, whole + "\n")
+    }
+
     /// A mistyped `--db` is an error for every command but the ones that subscribe: before, each
     /// read command created an empty library there and showed nothing, as if the real one were
     /// empty.
