@@ -8,8 +8,11 @@ import LibraryStore
 public enum SyncScheduler {
     /// Runs until the returned task is cancelled; cancelling it stops the fetches in flight, and
     /// its value comes once what they finished is stored. `report` gets one line per sync and per failure.
+    /// `afterEachRound` runs after every round, whether anything was due or not (the daemon keeps
+    /// its automatic downloads there).
     public static func start(store: any SyncStore, every interval: Double,
-                             report: @escaping @Sendable (String) -> Void) -> Task<Void, Never> {
+                             report: @escaping @Sendable (String) -> Void,
+                             afterEachRound: (@Sendable () async -> Void)? = nil) -> Task<Void, Never> {
         Task.detached(priority: .background) {
             var syncer: Syncer?
             while !Task.isCancelled {
@@ -21,7 +24,8 @@ public enum SyncScheduler {
                     report("sync: \(due.count) channels, \(result.newItems) new items, \(result.errors) errors")
                     for r in result.channels where r.status == .error { report("sync: \(r.error ?? "")") }
                 }
-                try? await Task.sleep(nanoseconds: UInt64(interval * 1e9))
+                if let afterEachRound, !Task.isCancelled { await afterEachRound() }
+                try? await Task.sleep(for: .seconds(interval))
             }
         }
     }

@@ -4,6 +4,7 @@ import ControlSocket
 import Downloads
 import FeedIngest
 import FeedModel
+import LibrarySQLite
 import Foundation
 import MPRIS
 import PlayerCore
@@ -74,7 +75,7 @@ struct DaemonCommand: AsyncParsableCommand {
                                                           position: { player.snapshot.position },
                                                           onQuit: { quit.signal() }, log: log)
             let signals = Self.onTerminationSignals { quit.signal() }
-            let poller = config.syncEvery > 0 ? SyncScheduler.start(store: lib, every: config.syncEvery * 60, report: log) : nil
+            let poller = Self.startScheduler(config, library: lib)
 
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                 DispatchQueue.global().async { quit.wait(); done.resume() }
@@ -90,6 +91,16 @@ struct DaemonCommand: AsyncParsableCommand {
             server.stop()
             log("feedctl daemon stopped")
         }
+    }
+
+    /// Polls subscriptions every `sync.every` minutes (none when 0), and after each round keeps
+    /// the automatic downloads (`downloads.auto_download`).
+    static func startScheduler(_ config: Config, library: SQLiteLibrary) -> Task<Void, Never>? {
+        guard config.syncEvery > 0 else { return nil }
+        let downloads = AutoDownloads(keep: config.autoDownload, library: library, log: log)
+        let afterEachRound: (@Sendable () async -> Void)?
+        if config.autoDownload > 0 { afterEachRound = { await downloads.run() } } else { afterEachRound = nil }
+        return SyncScheduler.start(store: library, every: config.syncEvery * 60, report: log, afterEachRound: afterEachRound)
     }
 
     /// The options given, for the detached daemon (it reads the config file itself).

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// `feedctl config` against a real file in the test's XDG_CONFIG_HOME, and the daemon reading it
@@ -33,6 +34,33 @@ final class ConfigCommandTests: DaemonTestCase {
         try succeed("config", "set", "sync.every", "45")
         try startDaemon()
         waitForLog("settings: player.seek_step = 5, player.speed = 1, sync.every = 0")
+    }
+
+    /// `downloads.auto_download = 1`: after its first sync round the daemon has downloaded the
+    /// newest episode of the podcast channel (served from 127.0.0.1), and only that one.
+    func testTheDaemonKeepsTheAutomaticDownloads() throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let audio = Data((0..<50_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        try audio.write(to: server.root.appendingPathComponent("new.mp3"))
+        try audio.write(to: server.root.appendingPathComponent("old.mp3"))
+        try server.write("show.xml", """
+            <?xml version="1.0"?><rss version="2.0"><channel><title>Auto Show</title>
+            <item><title>New</title><guid>new</guid><pubDate>Tue, 10 Mar 2026 08:00:00 GMT</pubDate>
+            <enclosure url="\(server.url("/new.mp3"))" type="audio/mpeg" length="50000"/></item>
+            <item><title>Old</title><guid>old</guid><pubDate>Tue, 03 Mar 2026 08:00:00 GMT</pubDate>
+            <enclosure url="\(server.url("/old.mp3"))" type="audio/mpeg" length="50000"/></item>
+            </channel></rss>
+            """)
+        try succeed("channel", "add", server.url("/show.xml"))
+        try succeed("config", "set", "downloads.auto_download", "1")
+
+        try startDaemon(options: ["--sync-every", "60"])
+        waitForLog("auto-download: newest 1 per podcast channel: 1 downloaded, 0 failed")
+        let listing = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try succeed("download", "list", "--json").utf8)) as? [[String: Any]])
+        XCTAssertEqual(listing.map { $0["title"] as? String }, ["New"])
+        XCTAssertEqual(listing.first?["complete"] as? Bool, true)
+        XCTAssertEqual(try server.stats().statuses("/old.mp3"), [], "only the newest is fetched")
     }
 
     func testBadInputIsOneLineAndLeavesTheFileAlone() throws {

@@ -126,11 +126,12 @@ class DaemonTestCase: XCTestCase {
 
     /// Starts `feedctl daemon --socket S --db D` as a child and waits until it answers.
     @discardableResult
-    func startDaemon(socket: String? = nil, environment overrides: [String: String?] = [:]) throws -> Process {
+    func startDaemon(socket: String? = nil, environment overrides: [String: String?] = [:],
+                     options: [String] = ["--sync-every", "0"]) throws -> Process {
         let path = socket ?? world.socket
         let process = Process()
         process.executableURL = try Self.feedctlBinary()
-        process.arguments = ["daemon", "--socket", path, "--db", world.db, "--sync-every", "0"]
+        process.arguments = ["daemon", "--socket", path, "--db", world.db] + options
         var env = world.environment
         for (key, value) in overrides { env[key] = value }
         process.environment = env
