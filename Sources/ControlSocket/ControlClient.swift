@@ -12,6 +12,7 @@ public struct ControlClient {
     /// Connects to the daemon; when none runs and `autostart` is set, starts one
     /// (`feedctl daemon --detach` with the same socket and library) and waits for it.
     public static func connect(socketPath: String, database: String?, autostart: Bool) throws -> ControlClient {
+        try SocketTrust.check(socketPath)
         let first: SocketError
         do {
             return ControlClient(socketPath: socketPath, connection: try LineConnection.connect(to: socketPath))
@@ -41,8 +42,13 @@ public struct ControlClient {
         return unlink(path) == 0
     }
 
+    /// How long the CLI waits for the daemon's answer: `$FEEDCTL_TIMEOUT` seconds, else 30.
+    public static var replyTimeout: Double {
+        ProcessInfo.processInfo.environment["FEEDCTL_TIMEOUT"].flatMap(Double.init).flatMap { $0 > 0 && $0 <= 3600 ? $0 : nil } ?? 30
+    }
+
     /// Sends a command and waits (bounded) for the daemon's reply.
-    public func perform(_ command: PlayerCommand, timeout: Double = 30) throws -> PlayerReply {
+    public func perform(_ command: PlayerCommand, timeout: Double = ControlClient.replyTimeout) throws -> PlayerReply {
         connection.setReadTimeout(seconds: timeout)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]

@@ -38,15 +38,32 @@ public final class LineConnection: @unchecked Sendable {
         if !closed { closed = true; Glibc.close(fd) }
     }
 
-    /// Connects to the daemon at `path`.
+    /// How long a connect may wait for the daemon to accept (its backlog full).
+    public static let connectTimeout = 5.0
+
+    /// Connects to the daemon at `path`. A daemon whose backlog is full (it stopped accepting)
+    /// makes a Unix connect wait; it is tried without blocking until `connectTimeout`.
     public static func connect(to path: String) throws(SocketError) -> LineConnection {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw .posix("socket", path) }
         var addr = try unixAddress(path)
-        let rc = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        let deadline = Date().addingTimeInterval(connectTimeout)
+        while true {
+            let rc = withUnsafePointer(to: &addr) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+            if rc == 0 { break }
+            if errno == EINTR { continue }
+            guard errno == EAGAIN, Date() < deadline else {
+                let err = errno == EAGAIN
+                    ? SocketError(description: "the feedctl daemon did not accept the connection within \(Int(connectTimeout)) s (connect timeout)", code: ETIMEDOUT)
+                    : SocketError.posix("connect", path)
+                Glibc.close(fd)
+                throw err
+            }
+            usleep(20_000)
         }
-        if rc != 0 { let err = SocketError.posix("connect", path); Glibc.close(fd); throw err }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         return LineConnection(fd: fd)
     }
 
@@ -63,6 +80,9 @@ public final class LineConnection: @unchecked Sendable {
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK {
+                    throw SocketError(description: "the feedctl daemon did not answer within \(Self.format(readTimeout)) s (read timeout)", code: ETIMEDOUT)
+                }
                 throw .posix("read", "control socket")
             }
             if n == 0 {
@@ -73,8 +93,15 @@ public final class LineConnection: @unchecked Sendable {
         }
     }
 
-    /// Sets a receive timeout so a silent peer cannot block a client forever.
+    private var readTimeout = 0.0
+
+    private static func format(_ seconds: Double) -> String {
+        seconds.rounded() == seconds ? String(Int(seconds)) : String(seconds)
+    }
+
+    /// Sets a receive timeout so a silent peer cannot block a client forever (0: none).
     public func setReadTimeout(seconds: Double) {
+        readTimeout = seconds
         var tv = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - Double(Int(seconds))) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
     }
@@ -114,7 +141,9 @@ public final class UnixListener: @unchecked Sendable {
             }
             unlink(path)   // stale: left by a daemon that died
         }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        // Close-on-exec: a process the daemon starts (yt-dlp, a crash reporter) must not inherit it
+        // and hold the path. Non-blocking: the server's one thread accepts until there is no more.
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw .posix("socket", path) }
         var addr = try unixAddress(path)
         let old = umask(0o177)   // the socket is born 0600: no window where others could connect
@@ -124,22 +153,42 @@ public final class UnixListener: @unchecked Sendable {
         umask(old)
         guard rc == 0 else { let e = SocketError.posix("bind", path); Glibc.close(fd); throw e }
         chmod(path, 0o600)
-        guard listen(fd, 16) == 0 else { let e = SocketError.posix("listen", path); Glibc.close(fd); throw e }
+        guard listen(fd, 64) == 0 else { let e = SocketError.posix("listen", path); Glibc.close(fd); throw e }
         self.fd = fd
     }
 
-    /// Blocks until a client connects; nil once the listener is closed.
-    public func accept() -> LineConnection? {
+    /// What one `accept` gave.
+    enum Accepted {
+        case client(Int32)
+        /// Nobody is waiting.
+        case none
+        /// The process is out of descriptors (EMFILE/ENFILE): the connection waits in the backlog.
+        case outOfDescriptors
+        /// The listener was closed.
+        case closed
+        case failed(Int32)
+    }
+
+    var descriptor: Int32 { fd }
+
+    /// Takes one waiting connection, without blocking; the client's descriptor is made
+    /// close-on-exec and non-blocking (accept4, which would do both at once, is a GNU name the
+    /// Swift Glibc module does not import).
+    func acceptOne() -> Accepted {
         while true {
-            let client = Glibc.accept(fd, nil, nil)
+            let client = accept(fd, nil, nil)
             if client >= 0 {
-                // A subscriber that stops reading must not block the daemon's writer forever.
-                var tv = timeval(tv_sec: 2, tv_usec: 0)
-                setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-                return LineConnection(fd: client)
+                _ = fcntl(client, F_SETFD, FD_CLOEXEC)
+                _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
+                return .client(client)
             }
-            if errno == EINTR || errno == ECONNABORTED { continue }
-            return nil
+            switch errno {
+            case EINTR, ECONNABORTED: continue
+            case EAGAIN, EWOULDBLOCK: return .none
+            case EMFILE, ENFILE, ENOBUFS, ENOMEM: return .outOfDescriptors
+            case EBADF, EINVAL: return .closed
+            default: return .failed(errno)
+            }
         }
     }
 

@@ -64,7 +64,7 @@ struct DaemonCommand: AsyncParsableCommand {
             let quit = DispatchSemaphore(value: 0)
             let service = PlayerService(library: lib, downloads: DownloadStore(libraryPath: lib.path),
                                         configuration: PlayerConfiguration(seekStep: config.seekStep), defaultRate: config.speed, log: log)
-            let server = ControlServer(listener: listener, handler: service, onQuit: { quit.signal() })
+            let server = ControlServer(listener: listener, handler: service, log: log, onQuit: { quit.signal() })
             server.start()
             log("feedctl daemon listening on \(path), library \(lib.path)")
             log("settings: " + ["player.seek_step", "player.speed", "sync.every"].compactMap { name in

@@ -126,12 +126,17 @@ class DaemonTestCase: XCTestCase {
 
     /// Starts `feedctl daemon --socket S --db D` as a child and waits until it answers.
     @discardableResult
+    /// `openFiles` caps its descriptors (prlimit, which then runs it as the same process).
     func startDaemon(socket: String? = nil, environment overrides: [String: String?] = [:],
-                     options: [String] = ["--sync-every", "0"]) throws -> Process {
+                     options: [String] = ["--sync-every", "0"], openFiles: Int? = nil) throws -> Process {
         let path = socket ?? world.socket
         let process = Process()
         process.executableURL = try Self.feedctlBinary()
         process.arguments = ["daemon", "--socket", path, "--db", world.db] + options
+        if let openFiles {
+            process.arguments = ["--nofile=\(openFiles):\(openFiles)", try Self.feedctlBinary().path] + (process.arguments ?? [])
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
+        }
         var env = world.environment
         for (key, value) in overrides { env[key] = value }
         process.environment = env
