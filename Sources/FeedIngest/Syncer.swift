@@ -112,7 +112,8 @@ public final class Syncer: Sendable {
     private struct Polled: Sendable {
         var index: Int
         var outcome: Poll.Outcome
-        var started: Double
+        /// How long its fetch and parse took (not the wait for its batch to be stored).
+        var seconds: Double
     }
 
     private func run(_ targets: [Target], now: Int64,
@@ -123,7 +124,8 @@ public final class Syncer: Sendable {
                 group.addTask {
                     let started = Clock.monotonic()
                     let outcome = await self.poll(target)
-                    return .polled(outcome.map { Polled(index: index, outcome: $0, started: started) })
+                    let seconds = Clock.monotonic() - started
+                    return .polled(outcome.map { Polled(index: index, outcome: $0, seconds: seconds) })
                 }
             }
             var pending: [Polled] = []
@@ -144,7 +146,7 @@ public final class Syncer: Sendable {
                                                    pollInterval: pollInterval) }
                     let applied = await store.applyUninterrupted(polls, now: now)
                     for (entry, outcome) in zip(pending, applied) {
-                        let result = Self.result(targets[entry.index], entry.outcome, outcome, started: entry.started)
+                        let result = Self.result(targets[entry.index], entry.outcome, outcome, seconds: entry.seconds)
                         results[entry.index] = result
                         stored += 1
                         progress(result, stored, targets.count)
@@ -168,7 +170,7 @@ public final class Syncer: Sendable {
 
     /// What one poll came to, for the report.
     private static func result(_ target: Target, _ outcome: Poll.Outcome, _ stored: Result<PollApplied, LibraryError>,
-                               started: Double) -> ChannelSyncResult {
+                               seconds: Double) -> ChannelSyncResult {
         var (status, newItems, error) = (ChannelSyncResult.Status.unchanged, 0, String?.none)
         switch (stored, outcome) {
         case (.success, .failed(let message, _)): (status, error) = (.error, message)
@@ -177,7 +179,7 @@ public final class Syncer: Sendable {
         case (.failure(let failure), _): (status, error) = (.error, "\(target.feedURL): \(failure.description)")
         }
         return ChannelSyncResult(id: target.channelID, name: target.name, status: status, newItems: newItems, error: error,
-                                 seconds: Clock.monotonic() - started)
+                                 seconds: seconds)
     }
 
     /// Fetches and parses one target, writing nothing; nil when the sync was cancelled before it
