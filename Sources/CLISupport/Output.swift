@@ -43,7 +43,8 @@ public struct PartialFailure: Error, CustomStringConvertible {
 
 /// `feedctl: <message>` on stderr, as one line.
 public func printError(_ message: String) {
-    let line = message.split(whereSeparator: \.isNewline).joined(separator: " ")
+    // Messages can carry what a server or feed said: no control characters reach the terminal.
+    let line = Terminal.printable(message.split(whereSeparator: \.isNewline).joined(separator: " "))
     FileHandle.standardError.write(Data("feedctl: \(line)\n".utf8))
 }
 

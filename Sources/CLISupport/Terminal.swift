@@ -3,6 +3,24 @@ import Foundation
 /// Lines for a terminal: as wide as it is, no wider. Piped output is never cut (a script gets
 /// every column whole).
 public enum Terminal {
+    /// `text` with its control characters (C0, DEL, C1) shown as "�": a feed's title with
+    /// `ESC ] … BEL`, `ESC [2J` or U+009B would otherwise drive the terminal it is printed on
+    /// (retitle it, clear it, inject input). For text output only; JSON escapes them itself.
+    public static func printable(_ text: String) -> String {
+        var previous: UInt8 = 0
+        let clean = text.utf8.allSatisfy { byte in
+            defer { previous = byte }
+            return byte >= 0x20 && byte != 0x7F && !(previous == 0xC2 && byte < 0xA0 && byte >= 0x80)
+        }
+        if clean { return text }
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            let v = scalar.value
+            result.append(v < 0x20 || (0x7F...0x9F).contains(v) ? "\u{FFFD}" : scalar)
+        }
+        return String(result)
+    }
+
     /// The terminal's width in columns when stdout is one, else nil.
     public static var width: Int? {
         guard stdoutIsTTY else { return nil }

@@ -32,7 +32,7 @@ struct ChannelCommand: AsyncParsableCommand {
                             added.append(AddedChannelJSON(entry))
                             if !output.json {
                                 let verb = entry.alreadySubscribed ? "already subscribed" : "added"
-                                print("\(verb) \(entry.channel.id): \(entry.channel.name) [\(entry.channel.platform.rawValue)] — \(Formats.count(entry.newItems, "new item"))")
+                                print("\(verb) \(entry.channel.id): \(Terminal.printable(entry.channel.name)) [\(entry.channel.platform.rawValue)] — \(Formats.count(entry.newItems, "new item"))")
                             }
                         }
                     } catch {
@@ -58,10 +58,10 @@ struct ChannelCommand: AsyncParsableCommand {
                 if channels.isEmpty { print("no channels yet: feedctl channel add URL"); return }
                 let width = Terminal.width
                 for c in channels {
-                    let error = c.lastError.map { "  ! \($0)" } ?? ""
+                    let error = c.lastError.map { "  ! \(Terminal.printable($0))" } ?? ""
                     print(Terminal.fit(Formats.pad(String(c.id), 4, right: true) + "  " + Formats.pad(c.platform.rawValue, 8)
                                        + Formats.pad(String(c.items), 6, right: true) + " items " + Formats.pad(String(c.unwatched), 5, right: true)
-                                       + " unwatched  " + c.name + error, width: width))
+                                       + " unwatched  " + Terminal.printable(c.name) + error, width: width))
                 }
             }
         }
@@ -77,13 +77,13 @@ struct ChannelCommand: AsyncParsableCommand {
             try await runReporting {
                 let c = try await library.open().channelSummary(id: id)
                 if output.json { return try printJSON(c) }
-                print("\(c.id): \(c.name) [\(c.platform.rawValue)]")
-                print("url:         \(c.url)")
-                print("feed:        \(c.feedURL)")
+                print("\(c.id): \(Terminal.printable(c.name)) [\(c.platform.rawValue)]")
+                print("url:         \(Terminal.printable(c.url))")
+                print("feed:        \(Terminal.printable(c.feedURL))")
                 print("items:       \(c.items) (\(c.unwatched) unwatched)")
                 print("last synced: \(c.lastSynced.map(Formats.minute) ?? "never")")
                 print("next poll:   \(c.nextPoll.map(Formats.minute) ?? "-")")
-                if let e = c.lastError { print("last error:  \(e)") }
+                if let e = c.lastError { print("last error:  \(Terminal.printable(e))") }
             }
         }
     }
@@ -159,7 +159,9 @@ extension ChannelCommand {
                 if output.json {
                     try printJSON(report)
                 } else {
-                    for r in report.channels where r.status == .error { print("error    \(r.id) \(r.name): \(r.error ?? "")") }
+                    for r in report.channels where r.status == .error {
+                        print("error    \(r.id) \(Terminal.printable(r.name)): \(Terminal.printable(r.error ?? ""))")
+                    }
                     print("synced \(Formats.count(report.channels.count, "channel")): \(Formats.count(report.newItems, "new item")), \(report.errors) failed")
                 }
                 if let interrupted {

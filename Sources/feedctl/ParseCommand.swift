@@ -90,11 +90,11 @@ private struct SummaryLines {
     mutating func add(_ item: Item) {
         let date = item.published.map(Formats.day) ?? "          "
         let duration = item.duration.map { Formats.clock(Double($0)) } ?? "-"
-        lines.append("\(date)  \(String(repeating: " ", count: max(0, 8 - duration.count)))\(duration)  \(item.title)")
+        lines.append("\(date)  \(String(repeating: " ", count: max(0, 8 - duration.count)))\(duration)  \(Terminal.printable(item.title))")
     }
 
     func print(_ feed: Feed, to out: inout Output) {
-        out.append("kind:  \(feed.kind.rawValue)\ntitle: \(feed.title)\nitems: \(lines.count)\n")
+        out.append("kind:  \(feed.kind.rawValue)\ntitle: \(Terminal.printable(feed.title))\nitems: \(lines.count)\n")
         for line in lines {
             out.append(line)
             out.append("\n")

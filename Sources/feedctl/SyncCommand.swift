@@ -55,7 +55,7 @@ struct SyncCommand: AsyncParsableCommand {
 
     private func printSummary(_ report: SyncReport) {
         for r in report.channels where r.status == .error {
-            print("error    \(r.id) \(r.name): \(r.error ?? "")")
+            print("error    \(r.id) \(Terminal.printable(r.name)): \(Terminal.printable(r.error ?? ""))")
         }
         let count = report.channels.count
         let updated = report.channels.filter { $0.status == .updated }.count

@@ -13,4 +13,13 @@ final class TerminalTests: XCTestCase {
         XCTAssertEqual(Terminal.fit("日本語のタイトル", width: 7), "日本語…")
         XCTAssertEqual(Terminal.columns(Terminal.fit("🎧🎧🎧🎧", width: 6)), 5)
     }
+
+    func testControlCharactersNeverReachTheTerminal() {
+        XCTAssertEqual(Terminal.printable("plain — tïtle"), "plain — tïtle")
+        XCTAssertEqual(Terminal.printable("a\u{1B}]0;owned\u{07}b"), "a\u{FFFD}]0;owned\u{FFFD}b")
+        XCTAssertEqual(Terminal.printable("\u{1B}[2Jclear"), "\u{FFFD}[2Jclear")
+        XCTAssertEqual(Terminal.printable("c1\u{9B}31m"), "c1\u{FFFD}31m")
+        XCTAssertEqual(Terminal.printable("del\u{7F}"), "del\u{FFFD}")
+        XCTAssertEqual(Terminal.printable("\u{A0}nbsp stays"), "\u{A0}nbsp stays")
+    }
 }

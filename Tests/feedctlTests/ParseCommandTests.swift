@@ -63,6 +63,29 @@ final class ParseCommandTests: XCTestCase {
             """)
     }
 
+    /// Titles that carry terminal escapes (OSC retitle, clear screen, a C1 CSI) are printed with
+    /// the control characters replaced; the JSON keeps them, escaped (issue 14 item 8).
+    func testTerminalEscapesInTitlesAreNotPrinted() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("escapes-\(UUID().uuidString).xml")
+        defer { try? FileManager.default.removeItem(at: path) }
+        try """
+            <?xml version="1.0"?><rss version="2.0"><channel><title>Show&#x1B;]0;owned&#x7;</title>
+            <item><title>&#x1B;[2JClear</title><guid>a</guid></item>
+            <item><title>C1&#x9B;31mred</title><guid>b</guid></item></channel></rss>
+            """.write(to: path, atomically: true, encoding: .utf8)
+        let result = try run(["parse", path.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let text = String(decoding: result.stdout, as: UTF8.self)
+        XCTAssertFalse(text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x9B }, text.debugDescription)
+        // XML 1.0 forbids C0 characters even as references: the parser drops them; a C1 one is
+        // legal XML and is replaced here.
+        XCTAssertTrue(text.contains("title: Show]0;owned\n"), text.debugDescription)
+        XCTAssertTrue(text.contains("C1\u{FFFD}31mred"), text.debugDescription)
+        let json = try self.json(try run(["parse", "--json", path.path]).stdout)
+        let items = try XCTUnwrap(json["items"] as? [[String: Any]])
+        XCTAssertEqual(items.last?["title"] as? String, "C1\u{9B}31mred", "the JSON keeps the text as it is")
+    }
+
     func testNotAFeedExitsWithOneLine() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("feedctl-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
