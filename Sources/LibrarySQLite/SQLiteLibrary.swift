@@ -37,8 +37,11 @@ public final class SQLiteLibrary: LibraryStore {
         SQLiteSetup.once
         var config = Configuration()
         config.foreignKeysEnabled = true
-        // A sync holding the write lock must not make another writer fail at once.
-        config.busyMode = .timeout(10)
+        // Another process holding the write lock (a sync's batch, a big ingest) is waited for, up
+        // to a minute: the largest transaction (a batch of feeds at the size cap) stays well under
+        // it, and syncs commit in small batches with gaps between them. At 10 s a `progress`
+        // during a 2 GB ingest once failed with "database is locked".
+        config.busyMode = .timeout(60)
         config.prepareDatabase { db in
             // 16 KiB pages for a new file (an existing one keeps its size): items are ~1 KiB
             // rows, and bigger pages mean fewer page splits and WAL frames per ingested item.

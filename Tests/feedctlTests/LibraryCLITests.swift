@@ -206,6 +206,27 @@ final class LibraryCLITests: XCTestCase {
         XCTAssertEqual(try feedctl(["channel", "list"]).text, whole + "\n")
     }
 
+    /// A writer waits for another process's long write transaction (here 12 s, over the old
+    /// 10 s busy timeout) instead of failing with "database is locked" (issue 14 item 10).
+    func testAWriterWaitsForALongTransaction() throws {
+        XCTAssertEqual(try feedctl(["channel", "add", server.url("/show.xml")]).status, 0)
+        let holder = try ProcessRunner.start("python3", ["-c", """
+            import sqlite3, sys, time
+            con = sqlite3.connect(sys.argv[1], isolation_level=None)
+            con.execute("BEGIN IMMEDIATE")
+            con.execute("UPDATE channels SET name = name")
+            print("locked", flush=True)
+            sys.stderr.write("locked\\n"); sys.stderr.flush()
+            time.sleep(12)
+            con.execute("COMMIT")
+            """, db])
+        XCTAssertTrue(eventually(timeout: 10) { holder.stderrSoFar.contains("locked") }, holder.stderrSoFar)
+        let run = try feedctl(["progress", "1", "30"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.text, "item 1 at 0:30\n")
+        XCTAssertEqual(try holder.wait(timeout: 30).status, 0)
+    }
+
     /// A mistyped `--db` is an error for every command but the ones that subscribe: before, each
     /// read command created an empty library there and showed nothing, as if the real one were
     /// empty.
