@@ -25,6 +25,8 @@ final class Decoder {
     /// The container's start time in seconds (LAME MP3s start at ~0.025 s): positions are relative to it.
     private let startTime: Double
     private let interrupt: InterruptFlag
+    /// Serves the seeks of a source whose server cannot seek; nil for all others.
+    let rewindable: RewindableStream?
     private var draining = false
     private var badPackets = 0
 
@@ -32,7 +34,9 @@ final class Decoder {
     /// FFmpeg prints nothing; its last error line per thread is kept for `reason`.
     private static let silenceLogs: Void = feedctl_ffmpeg_keep_error_lines()
 
-    init(source: MediaSource, interrupt: InterruptFlag, timeout: Double) throws(PlayerError) {
+    /// `rewindCache`: bytes kept for seeking back in a source whose server cannot seek.
+    init(source: MediaSource, interrupt: InterruptFlag, timeout: Double,
+         rewindCache: Int = PlayerConfiguration.defaultRewindCacheBytes) throws(PlayerError) {
         Self.silenceLogs
         self.source = source
         self.interrupt = interrupt
@@ -53,22 +57,21 @@ final class Decoder {
 
         // The source's protocol options go to the I/O context; the whitelist also to the format
         // context, which applies it to anything a demuxer opens itself (playlists, references).
-        var ioOptions: OpaquePointer?
+        var ioOptions: [(String, String)] = []
         var formatOptions: OpaquePointer?
-        defer { av_dict_free(&ioOptions); av_dict_free(&formatOptions) }
+        defer { av_dict_free(&formatOptions) }
         let location: String, whitelist: String, seeksCheaply: Bool
         switch source {
         case .remote(let url):
             (location, whitelist, seeksCheaply) = (url, MediaSource.remoteProtocols, false)
-            av_dict_set(&ioOptions, "rw_timeout", String(Int64(timeout * 1_000_000)), 0)
-            av_dict_set(&ioOptions, "user_agent", "feedctl", 0)
-            // FFmpeg checks no certificate unless asked; the system's trust store, as the feed fetcher.
-            av_dict_set(&ioOptions, "tls_verify", "1", 0)
+            ioOptions = [("rw_timeout", String(Int64(timeout * 1_000_000))), ("user_agent", "feedctl"),
+                         // FFmpeg checks no certificate unless asked; the system's trust store, as the feed fetcher.
+                         ("tls_verify", "1")]
         case .localFile(let path):
             // "file:" prefix: a path like "concat:x|y" must never be read as a protocol.
             (location, whitelist, seeksCheaply) = ("file:" + path, "file", true)
         }
-        av_dict_set(&ioOptions, "protocol_whitelist", whitelist, 0)
+        ioOptions.append(("protocol_whitelist", whitelist))
         av_dict_set(&formatOptions, "protocol_whitelist", whitelist, 0)
         interrupt.setDeadline(after: timeout)
         defer { interrupt.setDeadline(after: nil) }
@@ -76,11 +79,22 @@ final class Decoder {
 
         /// What a failed open says: allocation failures as such, the rest as `reason` puts it.
         func failure(_ error: FFmpegError) -> PlayerError {
-            cannotOpen(error.function == "avformat_alloc_context" ? "out of memory" : Self.reason(error.code, interrupt))
+            let outOfMemory = ["avformat_alloc_context", "av_malloc", "avio_alloc_context"].contains(error.function)
+            return cannotOpen(outOfMemory ? "out of memory" : Self.reason(error.code, interrupt))
         }
         let io: IOContext
         do throws(FFmpegError) {
-            io = try IOContext(reading: location, interrupt: callback, options: &ioOptions)
+            let connection = try RewindableStream.open(location, options: ioOptions, interrupt: callback)
+            if case .remote = source, !RewindableStream.canSeek(connection.raw) {
+                // A server without byte ranges: seeks are served by reading on or from a cache.
+                let stream = RewindableStream(connection, location: location, options: ioOptions,
+                                              interrupt: callback, cacheLimit: rewindCache)
+                rewindable = stream
+                io = try IOContext(rewinding: stream)
+            } else {
+                rewindable = nil
+                io = connection
+            }
         } catch {
             throw failure(error)
         }

@@ -289,7 +289,8 @@ public final class Player: @unchecked Sendable {
         cond.unlock()
         let decoder: Decoder
         do throws(PlayerError) {
-            decoder = try Decoder(source: request.source, interrupt: flag, timeout: configuration.networkTimeout)
+            decoder = try Decoder(source: request.source, interrupt: flag, timeout: configuration.networkTimeout,
+                                  rewindCache: configuration.rewindCacheBytes)
         } catch {
             // Replaced by a newer command: not an error.
             return flag.isAborted ? .openCancelled(playback) : .openFailed(playback, error)
