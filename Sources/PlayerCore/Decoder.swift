@@ -248,7 +248,7 @@ final class Decoder {
         var rc = avformat_seek_file(format, -1, Int64.min, ts, ts, 0)
         if rc < 0 { rc = av_seek_frame(format, -1, ts, AVSEEK_FLAG_BACKWARD) }
         guard rc >= 0 else {
-            throw .cannotDecode(source: source.description, reason: "seek failed: " + ffmpegMessage(rc))
+            throw .cannotSeek(source: source.description, reason: Self.reason(rc, interrupt))
         }
         avcodec_flush_buffers(codec)
         draining = false

@@ -55,6 +55,11 @@ struct PlayerMachine: Sendable {
         case corked(reply: Reply?, latency: Double?)
         /// Audio handed to the output: `seconds` of output at `rate` media seconds per second.
         case wrote(seconds: Double, rate: Double)
+        /// `.seek` moved the decoder to `position` and the output dropped what it had.
+        case seeked(to: Double, reply: Reply?)
+        /// `.seek` could not move the decoder (a source that cannot get there): the item plays on
+        /// from where it was, and the caller is told.
+        case seekFailed(PlayerError, reply: Reply?)
         /// The output played the last of the item.
         case reachedEnd(latency: Double?)
         /// Decoding or the output failed, or an action did; `reply` is a caller that action still owed.
@@ -65,8 +70,9 @@ struct PlayerMachine: Sendable {
         /// Open the request's media and the output, at `rate`, the decoder at `startAt` clamped
         /// to the item (`startPosition`); report `.opened`, `.openFailed` or `.openCancelled`.
         case open(PlayRequest, PlaybackID, rate: Double, startAt: Double)
-        /// Move the decoder and drop what the output buffered.
-        case seek(to: Double)
+        /// Move the decoder and drop what the output buffered; report `.seeked` or `.seekFailed`
+        /// with `reply`.
+        case seek(to: Double, reply: Reply?)
         /// Pause the output; report `.corked` with `reply`.
         case cork(reply: Reply?)
         case uncork
@@ -90,15 +96,17 @@ struct PlayerMachine: Sendable {
         /// Reports a fact back: always the last action of a step, run after it was published.
         var reportsBack: Bool {
             switch self {
-            case .open, .cork: true
+            case .open, .cork, .seek: true
             default: false
             }
         }
 
-        /// The caller a `.cork` owes its answer (given with `.failed` if it cannot run).
+        /// The caller a `.cork` or `.seek` owes its answer (given with `.failed` if it cannot run).
         var reply: Reply? {
-            if case .cork(let reply) = self { return reply }
-            return nil
+            switch self {
+            case .cork(let reply), .seek(_, let reply): reply
+            default: nil
+            }
         }
     }
 
@@ -206,6 +214,14 @@ struct PlayerMachine: Sendable {
             clock.rate = rate
             clock.advance(by: seconds * rate)
             return []
+        case .seeked(let position, let reply):
+            guard let item else { return complete(reply, .done) }
+            clock.reset(at: position) // stays frozen there when paused
+            jumped(to: position)
+            return [checkpoint(item, at: position)] + complete(reply, .done)
+        case .seekFailed(let failure, let reply):
+            // The clock never moved: the position is still what is heard.
+            return complete(reply, .failed(failure))
         case .reachedEnd(let latency):
             guard case .playing(let item) = phase else { return [] }
             return finish(item, latency: latency)
@@ -239,7 +255,7 @@ struct PlayerMachine: Sendable {
         case .stopThenVolume(let value):
             actions = supersedeOpening() + endItem(saving: true, latency: latency) + setVolume(value)
         case .seek(let target):
-            actions = seek(target, latency: latency)
+            return seek(target, reply: reply, latency: latency) // answered once the decoder moved, or not
         case .rate(let value):
             rate = TimeStretch.tempo(value)
             actions = item == nil ? [] : [.setTempo(rate)]
@@ -273,18 +289,19 @@ struct PlayerMachine: Sendable {
         return [.uncork, .startTracker]
     }
 
-    /// Clamped at 0; at or past the end of an item of known length, the item ends there.
-    private mutating func seek(_ target: Player.SeekTarget, latency: Double?) -> [Action] {
-        guard let item else { return [] }
+    /// Clamped at 0; at or past the end of an item of known length, the item ends there. The
+    /// position moves when the decoder did (`.seeked`).
+    private mutating func seek(_ target: Player.SeekTarget, reply: Reply?, latency: Double?) -> [Action] {
+        guard let item else { return complete(reply, .done) }
         var position = switch target {
         case .relative(let delta): clock.position(latency: latency) + delta
         case .absolute(let seconds): seconds
         }
         position = position.isFinite ? max(0, position) : 0
-        if let duration = item.duration, position >= duration { return finish(item, latency: latency) }
-        clock.reset(at: position) // stays frozen there when paused
-        jumped(to: position)
-        return [.seek(to: position), checkpoint(item, at: position)]
+        if let duration = item.duration, position >= duration {
+            return finish(item, latency: latency) + complete(reply, .done)
+        }
+        return [.seek(to: position, reply: reply)]
     }
 
     private mutating func setVolume(_ value: Double) -> [Action] {

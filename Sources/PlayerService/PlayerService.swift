@@ -71,11 +71,13 @@ public actor PlayerService: PlayerControl {
                 await progress.flush()
             case .seek(let target):
                 guard player.snapshot.status != .stopped else { throw ServiceError("nothing is playing") }
-                // Answered with the position after the seek (or stopped, when past the end).
-                switch target {
-                case .by(let seconds): _ = await player.perform(.seek(.relative(seconds)))
-                case .to(let seconds): _ = await player.perform(.seek(.absolute(seconds)))
+                // Answered with the position after the seek (or stopped, when past the end); a
+                // seek the source could not make leaves it playing where it was, and says so.
+                let outcome = switch target {
+                case .by(let seconds): await player.perform(.seek(.relative(seconds)))
+                case .to(let seconds): await player.perform(.seek(.absolute(seconds)))
                 }
+                if case .failed(let error) = outcome { throw ServiceError(error.description) }
             case .volume(let value):
                 guard value.isFinite, (0...1).contains(value) else { throw ServiceError("volume must be between 0 and 1 (0–100 %)") }
                 _ = await player.perform(.volume(value))
@@ -243,7 +245,9 @@ public actor PlayerService: PlayerControl {
             throw ServiceError("no next chapter: this is the last one")
         }
         let chapter = list.chapters[index]
-        _ = await player.perform(.seek(.absolute(chapter.start)))
+        if case .failed(let error) = await player.perform(.seek(.absolute(chapter.start))) {
+            throw ServiceError(error.description)
+        }
         return "chapter \(index + 1)/\(list.chapters.count): \(chapter.title)"
     }
 

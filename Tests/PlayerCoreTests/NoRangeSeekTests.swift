@@ -73,3 +73,64 @@ final class NoRangeSeekTests: PulseTestCase {
     func testOpusSeeksForwardAndBackWithoutRanges() throws { try assertSeeksKeepPlaying("opus") }
     func testM4ASeeksForwardAndBackWithoutRanges() throws { try assertSeeksKeepPlaying("m4a") }
 }
+
+/// The same server, with a cache too small for the seek back: the URL is opened again and read
+/// forward (and when that cannot be done, the item plays on where it was).
+final class NoRangeRewindTests: PulseTestCase {
+    var http: TestHTTPServer!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        http = try TestHTTPServer()
+    }
+
+    override func tearDown() {
+        http?.stop()
+        super.tearDown()
+    }
+
+    private func smallCachePlayer() -> Player {
+        let player = Player(configuration: PlayerConfiguration(output: .pulse(server: pulse.server), networkTimeout: 5,
+                                                               rewindCacheBytes: 64 << 10))
+        players.append(player)
+        return player
+    }
+
+    /// Plays the segments MP3 from the no-range route and seeks to 40 s (read on: the 64 KiB
+    /// cache then holds only the last ~5 s).
+    private func playingAt40(_ player: Player, name: String) throws -> String {
+        try http.write(name, try Data(contentsOf: media.segments))
+        let url = http.base + "/norange/" + name
+        player.send(.play(PlayRequest(key: .url(url), source: .remote(url))))
+        waitUntilAudible(player, from: 0, heard: 0.3)
+        player.send(.seek(.absolute(40)))
+        XCTAssertTrue(eventually { (40...45).contains(player.position) }, "after seek to 40: \(player.snapshot)")
+        waitUntilAudible(player, from: 40)
+        assertTone(try record(0.5), 880, "at 40 s")
+        return url
+    }
+
+    func testASeekBackBeyondTheCacheOpensTheURLAgain() throws {
+        let player = smallCachePlayer()
+        _ = try playingAt40(player, name: "again.mp3")
+        player.send(.seek(.absolute(5)))
+        XCTAssertTrue(eventually { (5...10).contains(player.position) }, "after seek to 5: \(player.snapshot)")
+        waitUntilAudible(player, from: 5)
+        assertTone(try record(0.6), 440, "back at 5 s")
+        XCTAssertEqual(try http.stats().hits["/norange/again.mp3"], 2, "opened once more for the seek back")
+    }
+
+    func testASeekThatCannotBeMadePlaysOnWhereItWas() async throws {
+        let player = smallCachePlayer()
+        let url = try playingAt40(player, name: "gone.mp3")
+        // The server no longer has it: opening it again for the seek back gets a 404.
+        try FileManager.default.removeItem(at: http.root.appendingPathComponent("gone.mp3"))
+        let before = player.position
+        let outcome = await player.perform(.seek(.absolute(5)))
+        XCTAssertEqual(outcome, .failed(.cannotSeek(source: url, reason: "Server returned 404 Not Found")))
+        XCTAssertEqual(player.snapshot.status, .playing)
+        XCTAssertGreaterThanOrEqual(player.position, before)
+        XCTAssertNil(player.snapshot.error)
+        assertTone(try record(0.6), 880, "still around 40 s")
+    }
+}
