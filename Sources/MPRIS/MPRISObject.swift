@@ -96,6 +96,8 @@ final class MPRISObject {
         if let album = track.album { entries.append(("xesam:album", .string(album))) }
         if let art = track.artURL { entries.append(("mpris:artUrl", .string(art))) }
         if let url = track.url { entries.append(("xesam:url", .string(url))) }
+        // xesam's "when it was created" (ISO 8601; tags give a date or a year).
+        if let date = track.date { entries.append(("xesam:contentCreated", .string(date))) }
         return .dictionary(entries)
     }
 

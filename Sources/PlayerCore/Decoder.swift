@@ -11,6 +11,10 @@ final class Decoder {
     let sampleRate: Int32
     /// Chapters the container carries (ID3 CHAP, MP4 chapter track, Ogg/Opus CHAPTERxxx comments).
     let chapters: [Chapter]
+    /// The container's tags (title, artist, album, date), without cover art.
+    let tags: MediaTags
+    /// The picture the file carries, until the player takes it (`takeCoverArt`).
+    private var coverArt: CoverArt?
     /// The decoded frame `nextFrame()` filled.
     var frame: UnsafeMutablePointer<AVFrame> { decoded.raw }
 
@@ -138,6 +142,52 @@ final class Decoder {
         let d = fmt.pointee.duration
         duration = d == noPTS || d <= 0 ? nil : Double(d) / Double(AV_TIME_BASE)
         chapters = Self.chapters(of: fmt, startTime: startTime)
+        tags = Self.tags(of: fmt, audio: stream)
+        coverArt = Self.coverArt(of: fmt)
+    }
+
+    /// The cover art, once (the decoder then holds no copy).
+    func takeCoverArt() -> CoverArt? {
+        defer { coverArt = nil }
+        return coverArt
+    }
+
+    /// The tags of the container, else of the audio stream (Ogg keeps its comments there); the
+    /// first of each field's usual keys that has a value. File data: cleaned (`MediaTags.clean`).
+    private static func tags(of fmt: UnsafeMutablePointer<AVFormatContext>,
+                             audio: UnsafeMutablePointer<AVStream>) -> MediaTags {
+        func value(_ keys: [String]) -> String? {
+            for dictionary in [fmt.pointee.metadata, audio.pointee.metadata] {
+                for key in keys {
+                    // Case-insensitive: Vorbis comments are upper case (TITLE), ID3's are mapped to lower.
+                    guard let entry = av_dict_get(dictionary, key, nil, 0), let raw = entry.pointee.value else { continue }
+                    if let text = MediaTags.clean(String(cString: raw)) { return text }
+                }
+            }
+            return nil
+        }
+        return MediaTags(title: value(["title"]), artist: value(["artist", "album_artist", "author"]),
+                         album: value(["album"]), date: value(["date", "year"]))
+    }
+
+    /// The first attached picture in a format desktops show (JPEG, PNG), as the demuxer read it
+    /// with the header (it stays in the stream's `attached_pic` although the stream is discarded).
+    private static func coverArt(of fmt: UnsafeMutablePointer<AVFormatContext>) -> CoverArt? {
+        for i in 0..<Int(fmt.pointee.nb_streams) {
+            guard let stream = fmt.pointee.streams[i]?.pointee,
+                  stream.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 else { continue }
+            let fileExtension: String
+            switch stream.codecpar?.pointee.codec_id {
+            case AV_CODEC_ID_MJPEG: fileExtension = "jpg"
+            case AV_CODEC_ID_PNG: fileExtension = "png"
+            default: continue
+            }
+            let picture = stream.attached_pic
+            guard let data = picture.data, picture.size > 0, Int(picture.size) <= CoverArtFile.maxBytes else { continue }
+            return CoverArt(bytes: Array(UnsafeBufferPointer(start: data, count: Int(picture.size))),
+                            fileExtension: fileExtension)
+        }
+        return nil
     }
 
     /// The container's chapters on the position scale (relative to its start time). File data:

@@ -310,7 +310,11 @@ public final class Player: @unchecked Sendable {
             let start = PlayerMachine.startPosition(startAt, duration: decoder.duration)
             if start > 0 { try session.seek(to: start) }
             self.session = session
-            return .opened(playback, duration: decoder.duration, chapters: decoder.chapters, startAt: start)
+            var tags = decoder.tags
+            if let art = decoder.takeCoverArt(), let directory = configuration.artDirectory {
+                tags.artURL = CoverArtFile.write(art, into: directory)
+            }
+            return .opened(playback, duration: decoder.duration, chapters: decoder.chapters, startAt: start, tags: tags)
         } catch {
             return isSuperseded() ? .openCancelled(playback) : .openFailed(playback, error)
         }

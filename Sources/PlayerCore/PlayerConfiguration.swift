@@ -24,10 +24,13 @@ public struct PlayerConfiguration: Sendable {
     public var rewindCacheBytes: Int
     /// ~4 min of a 128 kbps MP3: every "-15 s" is served from memory.
     public static let defaultRewindCacheBytes = 4 << 20
+    /// Where the playing file's cover art is written for MPRIS (`mpris:artUrl`); nil: not written.
+    public var artDirectory: String?
 
     public init(output: Output = .pulse(server: nil), seekStep: Double = 15, networkTimeout: Double = 15,
                 applicationName: String = "feedctl", bufferDuration: Double = 0.3,
-                rewindCacheBytes: Int = PlayerConfiguration.defaultRewindCacheBytes) {
+                rewindCacheBytes: Int = PlayerConfiguration.defaultRewindCacheBytes, artDirectory: String? = nil) {
+        self.artDirectory = artDirectory
         self.rewindCacheBytes = rewindCacheBytes
         self.output = output
         self.bufferDuration = bufferDuration

@@ -16,6 +16,8 @@ struct PlayerMachine: Sendable {
         var request: PlayRequest
         var playback: PlaybackID
         var duration: Double?
+        /// What the file says about itself (shown where the request left a field out).
+        var tags = MediaTags()
     }
 
     /// A `play` handed to the decode thread: what became of it comes back as a fact.
@@ -46,8 +48,8 @@ struct PlayerMachine: Sendable {
         case command(Player.Command, reply: Reply? = nil, latency: Double? = nil)
         /// Saves, stops and ends: the player is going away.
         case shutdown(latency: Double?)
-        /// `.open` worked: the decoder is at `startAt` and the output plays.
-        case opened(PlaybackID, duration: Double?, chapters: [Chapter], startAt: Double)
+        /// `.open` worked: the decoder is at `startAt` and the output plays; `tags` are the file's.
+        case opened(PlaybackID, duration: Double?, chapters: [Chapter], startAt: Double, tags: MediaTags = MediaTags())
         case openFailed(PlaybackID, PlayerError)
         /// `.open` gave way to a newer `play` or `stop` sent meanwhile.
         case openCancelled(PlaybackID)
@@ -153,13 +155,14 @@ struct PlayerMachine: Sendable {
     }
 
     /// The track NowPlaying shows: the request as soon as it is taken (a slow URL shows its title
-    /// while it opens), with the length the decoder found when the request had none.
+    /// while it opens), then with the file's tags (`TrackMetadata.filled(from:)`) and the length
+    /// the decoder found when the request had none.
     var metadata: TrackMetadata? {
         switch phase {
         case .stopped: return nil
         case .opening(let opening): return opening.request.metadata
         case .playing(let item), .paused(let item):
-            var metadata = item.request.metadata
+            var metadata = item.request.metadata.filled(from: item.tags)
             if metadata.length == nil { metadata.length = item.duration }
             return metadata
         }
@@ -185,14 +188,14 @@ struct PlayerMachine: Sendable {
             let actions = supersedeOpening() + endItem(saving: true, latency: latency)
             isShutDown = true
             return actions + [.exit]
-        case .opened(let playback, let duration, let found, let startAt):
+        case .opened(let playback, let duration, let found, let startAt, let tags):
             // Not the item asked for (it was superseded meanwhile): not wanted.
             guard case .opening(let opening) = phase, opening.playback == playback else { return [.close] }
             rate = opening.rate
             clock = PositionClock()
             clock.reset(at: startAt)
             chapters = ChapterList(found, source: .embedded, duration: duration)
-            phase = .playing(Item(request: opening.request, playback: playback, duration: duration))
+            phase = .playing(Item(request: opening.request, playback: playback, duration: duration, tags: tags))
             if startAt > 0 { jumped(to: startAt) }
             return [.startTracker] + complete(opening.reply, .done)
         case .openFailed(let playback, let failure):

@@ -40,6 +40,8 @@ public actor PlayerService: PlayerControl {
         chapterLoader = ChapterLoader(library: library, log: log)
         let writer = ProgressWriter(library: library, log: log)
         progress = writer
+        var configuration = configuration
+        if configuration.artDirectory == nil { configuration.artDirectory = Self.artDirectory() }
         player = Player(configuration: configuration, progressSink: writer)
         writer.onEnded = { [weak self] key, error in
             guard let self else { return }
@@ -132,6 +134,20 @@ public actor PlayerService: PlayerControl {
         }
         continuation.onTermination = { _ in task.cancel() }
         return stream
+    }
+
+    /// Where cover art from media files goes for MPRIS: beside the control socket's default place,
+    /// `$XDG_RUNTIME_DIR/feedctl/art` (private to the user, gone at logout), else
+    /// `/tmp/feedctl-UID/art`; the directories are made 0700. Nil when they cannot be made.
+    static func artDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        let base = environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 + "/feedctl" } ?? "/tmp/feedctl-\(getuid())"
+        do {
+            try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            return nil
+        }
+        return base + "/art"
     }
 
     /// Returns once every progress save so far reached the library (at shutdown).
