@@ -25,6 +25,8 @@ extension Player {
         case rate(Double)
         /// Volume 0–1 (clamped), applied by PulseAudio to this player's stream, buffered audio included.
         case volume(Double)
+        /// The volume changed by this much, clamped to 0–1 (one step, so two changes never race).
+        case changeVolume(by: Double)
         /// Replaces the chapters of the track `key` (e.g. with a podcast's chapters file, which
         /// wins over embedded ones); ignored if another track is playing by then.
         case chapters(ChapterList, for: TrackKey)

@@ -264,6 +264,8 @@ struct PlayerMachine: Sendable {
             actions = item == nil ? [] : [.setTempo(rate)]
         case .volume(let value):
             actions = setVolume(value)
+        case .changeVolume(let delta):
+            actions = setVolume(delta.isFinite ? volume + delta : volume)
         case .chapters(let list, let key):
             if let item, item.request.key == key {
                 chapters = ChapterList(list.chapters, source: list.source, duration: item.duration)

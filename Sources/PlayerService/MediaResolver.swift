@@ -105,7 +105,7 @@ struct MediaResolver: Sendable {
         return await withTaskGroup(of: Bool.self) { group in
             group.addTask { for await _ in exited.stream {}; return true }
             group.addTask {
-                try? await Task.sleep(nanoseconds: UInt64(timeout * 1e9))
+                try? await Task.sleep(nanoseconds: PlayerLimits.nanoseconds(timeout))
                 return false
             }
             let finished = await group.next() ?? false

@@ -78,11 +78,16 @@ public actor PlayerService: PlayerControl {
                 let outcome = switch target {
                 case .by(let seconds): await player.perform(.seek(.relative(seconds)))
                 case .to(let seconds): await player.perform(.seek(.absolute(seconds)))
+                // The daemon's `--seek-step`.
+                case .steps(let count): await player.perform(.seek(.relative(Double(count) * player.configuration.seekStep)))
                 }
                 if case .failed(let error) = outcome { throw ServiceError(error.description) }
             case .volume(let value):
                 guard value.isFinite, (0...1).contains(value) else { throw ServiceError("volume must be between 0 and 1 (0–100 %)") }
                 _ = await player.perform(.volume(value))
+            case .changeVolume(let change):
+                guard change.isFinite, (-1...1).contains(change) else { throw ServiceError("a volume change is between -1 and 1 (±100 %)") }
+                _ = await player.perform(.changeVolume(by: change))
             case .queueAdd(let target, let fromStart):
                 let resolved = try await resolver.resolve(target, fromStart: fromStart)
                 queue.append(resolved)
@@ -299,6 +304,9 @@ public actor PlayerService: PlayerControl {
             guard player.snapshot.status != .stopped else { throw ServiceError("nothing is playing") }
             sleep.mode = .endOfItem
         case .after(let seconds):
+            guard seconds.isFinite, seconds > 0, seconds <= PlayerLimits.maxSleep else {
+                throw ServiceError("sleep is at most \(Int(PlayerLimits.maxSleep / 86400)) days ahead")
+            }
             let deadline = Date().timeIntervalSince1970 + seconds
             sleep.mode = .at(deadline)
             sleepTask = Task { [weak self] in await self?.runSleep(until: deadline) }
@@ -310,7 +318,7 @@ public actor PlayerService: PlayerControl {
     private func runSleep(until deadline: Double) async {
         let fadeStart = deadline - SleepTimer.fadeSeconds
         let wait = fadeStart - Date().timeIntervalSince1970
-        if wait > 0 { try? await Task.sleep(nanoseconds: UInt64(wait * 1e9)) }
+        if wait > 0 { try? await Task.sleep(nanoseconds: PlayerLimits.nanoseconds(wait)) }
         guard !Task.isCancelled else { return }
         let volume = player.snapshot.volume
         fadeBase = volume

@@ -2,6 +2,7 @@ import ArgumentParser
 import CLISupport
 import ControlProtocol
 import ControlSocket
+import FeedModel
 import Foundation
 
 // Player verbs at the top level, as mpc has them. Each sends one request to the daemon over the
@@ -97,24 +98,51 @@ struct QuitCommand: ParsableCommand {
     }
 }
 
+/// The words a player verb was given for its value. Values may start with "-" (`seek -15`,
+/// `volume -5`), which ArgumentParser reads as options ("Missing expected argument '<level>'",
+/// "Unknown option '-1'"), so these verbs take their words unparsed (`.allUnrecognized`) and read
+/// them here: a leading `--` ends the options as usual (`seek -- -15`), and anything but one value
+/// is the verb's one-line usage.
+enum VerbValue {
+    /// The one value in `words`, or nil when there is none.
+    static func optional(_ words: [String], usage: String) throws -> String? {
+        var rest = words
+        if rest.first == "--" { rest.removeFirst() }
+        guard rest.count <= 1 else { throw ValidationError(usage) }
+        return rest.first
+    }
+
+    /// The one value in `words`.
+    static func required(_ words: [String], usage: String) throws -> String {
+        guard let value = try optional(words, usage: usage) else { throw ValidationError(usage) }
+        return value
+    }
+}
+
 struct SeekCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "seek",
-        abstract: "Seek: +15 / -15 relative, or an absolute position (SECONDS, MM:SS, H:MM:SS).")
+        abstract: "Seek: +15 / -15 relative, an absolute position (SECONDS, MM:SS, H:MM:SS), or forward / back by the daemon's --seek-step.")
     @OptionGroup var options: PlayerClientOptions
-    // `-15` looks like an option to the parser: take it as an unrecognized argument.
-    @Argument(parsing: .allUnrecognized, help: "+SECONDS, -SECONDS, SECONDS, MM:SS or H:MM:SS") var position: [String] = []
+    @Argument(parsing: .allUnrecognized, help: "+SECONDS, -SECONDS, SECONDS, MM:SS, H:MM:SS, forward (+) or back (-)")
+    var position: [String] = []
+
+    static let usage = "seek takes one position: +15, -15, 90, 1:30, 1:02:03, forward or back"
 
     func run() throws {
         try runReporting {
-            guard position.count == 1, let target = Self.target(position[0]) else {
-                throw ValidationError("seek takes one position: +15, -15, 90, 1:30 or 1:02:03")
-            }
+            let text = try VerbValue.required(position, usage: Self.usage)
+            guard let target = Self.target(text) else { throw ValidationError("\(Self.usage) (not \"\(text)\")") }
             try options.run(.seek(target))
         }
     }
 
     static func target(_ text: String) -> SeekTarget? {
+        switch text.lowercased() {
+        case "forward", "fwd", "+": return .steps(1)
+        case "back", "backward", "-": return .steps(-1)
+        default: break
+        }
         if let sign = text.first, sign == "+" || sign == "-" {
             guard let magnitude = DurationArgument.seconds(String(text.dropFirst())) else { return nil }
             return .by(sign == "-" ? -magnitude : magnitude)
@@ -124,16 +152,48 @@ struct SeekCommand: ParsableCommand {
 }
 
 struct VolumeCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "volume", abstract: "Set the volume: 0–100 (percent).")
+    static let configuration = CommandConfiguration(
+        commandName: "volume",
+        abstract: "The volume in percent: 0–100 (50, 50%) sets it, +5 / -10 changes it (clamped to 0–100); no LEVEL prints it.")
     @OptionGroup var options: PlayerClientOptions
-    @Argument(help: "0–100") var level: Double
+    @Argument(parsing: .allUnrecognized, help: "0–100, 50%, +5 or -10") var level: [String] = []
+
+    static let usage = "volume takes one level: 0–100 (50 or 50%), +5 or -10"
 
     func run() throws {
         try runReporting {
-            guard level.isFinite, (0...100).contains(level) else { throw ValidationError("volume is 0–100 (percent)") }
-            try options.run(.volume(level / 100))
+            guard let text = try VerbValue.optional(level, usage: Self.usage) else {
+                let status = try options.send(.status, autostart: false).status ?? PlayerStatus()
+                if options.json { return try StatusPrinter.print(status, json: true) }
+                print("volume \(Self.percent(status.volume))%")
+                return
+            }
+            let command = try Self.command(text)
+            let response = try options.send(command, autostart: false)
+            if options.json, let status = response.status { return try StatusPrinter.print(status, json: true) }
+            print("volume \(Self.percent(response.status?.volume ?? 0))%")
         }
     }
+
+    /// `50`/`50%` sets, `+5`/`-10` changes (in percent points).
+    static func command(_ text: String) throws -> PlayerCommand {
+        var number = Substring(text.trimmingCharacters(in: .whitespaces))
+        if number.hasSuffix("%") { number = number.dropLast() }
+        let sign = number.first.flatMap { $0 == "+" || $0 == "-" ? $0 : nil }
+        if sign != nil { number = number.dropFirst() }
+        guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+              let value = Double(number), value.isFinite else {
+            throw ValidationError("not a volume: \(text) (\(usage))")
+        }
+        guard value <= 100 else { throw ValidationError("volume is 0–100 (percent): \(text)") }
+        switch sign {
+        case "+": return .changeVolume(by: value / 100)
+        case "-": return .changeVolume(by: -value / 100)
+        default: return .volume(value / 100)
+        }
+    }
+
+    static func percent(_ volume: Double) -> Int { Int((volume * 100).rounded()) }
 }
 
 struct StatusCommand: ParsableCommand {

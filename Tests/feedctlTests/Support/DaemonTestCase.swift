@@ -121,13 +121,14 @@ class DaemonTestCase: XCTestCase {
 
     // MARK: The daemon
 
-    /// Starts `feedctl daemon --socket S --db D` as a child and waits until it answers.
+    /// Starts `feedctl daemon --socket S --db D [ARGUMENTS]` as a child and waits until it answers.
     @discardableResult
-    func startDaemon(socket: String? = nil, environment overrides: [String: String?] = [:]) throws -> Process {
+    func startDaemon(socket: String? = nil, arguments: [String] = [],
+                     environment overrides: [String: String?] = [:]) throws -> Process {
         let path = socket ?? world.socket
         let process = Process()
         process.executableURL = try Self.feedctlBinary()
-        process.arguments = ["daemon", "--socket", path, "--db", world.db, "--sync-every", "0"]
+        process.arguments = ["daemon", "--socket", path, "--db", world.db, "--sync-every", "0"] + arguments
         var env = world.environment
         for (key, value) in overrides { env[key] = value }
         process.environment = env
