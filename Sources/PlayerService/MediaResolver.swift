@@ -27,6 +27,12 @@ struct MediaResolver: Sendable {
         switch target {
         case .item(let id):
             return try await resolveItem(id, fromStart: fromStart)
+        case .url(let url) where Platform.pagePlatform(ofURL: url) != nil:
+            // A YouTube or Rumble page, not media: resolved as their library items are.
+            let source = try MediaSource.parse(try await ytdlpAudioURL(url), allowLocalFiles: false)
+            let meta = TrackMetadata(key: .url(url), title: url, url: url)
+            return Resolved(request: PlayRequest(key: .url(url), source: source, metadata: meta, rate: defaultRate),
+                            entry: QueueEntry(target: url, title: meta.title))
         case .url(let url):
             let source = try MediaSource.parse(url, allowLocalFiles: false)
             let name = URL(string: url)?.lastPathComponent.removingPercentEncoding ?? url
