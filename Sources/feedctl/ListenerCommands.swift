@@ -31,7 +31,7 @@ struct SleepCommand: ParsableCommand {
             let response = try options.send(.sleep(setting), autostart: false)
             if options.json, let status = response.status { return try StatusPrinter.print(status, json: true) }
             if let at = response.status?.sleepAt {
-                print("sleep: playback stops at \(Formats.timeOfDay(at))")
+                print("sleep: playback stops at \(StatusPrinter.sleepTime(at))")
             } else {
                 print(when.lowercased() == "off" ? "sleep timer off" : "sleep: at the end of the item")
             }

@@ -201,7 +201,8 @@ struct StatusCommand: ParsableCommand {
     @OptionGroup var library: LibraryOptions
     @OptionGroup var socket: SocketOptions
     @Flag(help: "Print the status as JSON (the documented contract).") var json = false
-    @Flag(help: "Keep printing: a line per tick (1 Hz) and per change, until interrupted.") var follow = false
+    @Flag(help: "Keep printing: a line whenever what it shows changes (the position at most once a second), until interrupted.")
+    var follow = false
 
     func run() throws {
         try runReporting {
@@ -214,12 +215,45 @@ struct StatusCommand: ParsableCommand {
             }
             defer { client.connection.close() }
             let first = try client.perform(follow ? .subscribe : .status)
-            if let status = first.status { try StatusPrinter.print(status, json: json, compact: follow) }
-            guard follow else { return }
-            while let event = try client.nextEvent() {
-                try StatusPrinter.print(event.status, json: json, compact: true)
+            guard follow else {
+                if let status = first.status { try StatusPrinter.print(status, json: json) }
+                return
             }
+            var filter = FollowFilter()
+            func show(_ status: PlayerStatus, _ kind: PlayerEvent.Kind?) throws {
+                let line = try StatusPrinter.followLine(status, json: json)
+                if filter.admit(line, kind: kind, now: Self.now()) { StatusPrinter.emit(line) }
+            }
+            if let status = first.status { try show(status, nil) }
+            while let event = try client.nextEvent() { try show(event.status, event.event) }
         }
+    }
+}
+
+extension StatusCommand {
+    /// Monotonic seconds.
+    static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+}
+
+/// Which of `status --follow`'s lines are printed: only one that differs from the line before
+/// (a volume change of a sleep timer's fade, four a second, leaves the text line as it was; two
+/// events about one change print once), and of the events that come at a rate — ticks, and
+/// volume changes (the fade) — at most one line a second, so a JSON follower is not flooded
+/// either. A seek, a pause, a new item or an error print at once; what a dropped tick or volume
+/// event carried shows in the next line.
+struct FollowFilter {
+    /// Ticks come once a second; a little less leaves room for their jitter.
+    static let minimumInterval = 0.75
+    private var lastLine: String?
+    private var lastPrinted = -Double.infinity
+
+    /// Whether to print `line`, which came with an event of `kind` (nil: the first status), at `now` (seconds).
+    mutating func admit(_ line: String, kind: PlayerEvent.Kind?, now: Double) -> Bool {
+        guard line != lastLine else { return false }
+        if kind == .tick || kind == .volume, now - lastPrinted < Self.minimumInterval { return false }
+        lastLine = line
+        lastPrinted = now
+        return true
     }
 }
 
@@ -266,22 +300,41 @@ struct QueueCommand: ParsableCommand {
 
 /// Renders a status for people or as the JSON contract.
 enum StatusPrinter {
-    static func print(_ s: PlayerStatus, json: Bool, compact: Bool = false) throws {
+    /// One line of `status --follow`: the compact line, or the JSON contract.
+    static func followLine(_ s: PlayerStatus, json: Bool) throws -> String {
+        if json { return String(decoding: try JSONEncoder.contract.encode(s), as: UTF8.self) }
+        let time = Formats.clock(s.position) + (s.duration.map { " / " + Formats.clock($0) } ?? "")
+        let what = [s.title, s.artist].compactMap { $0 }.joined(separator: " — ")
+        let error = s.error.map { "  error: \($0)" } ?? ""
+        return "[\(s.status.rawValue)] \(time)  \(what)\(error)"
+    }
+
+    static func emit(_ line: String) {
+        Swift.print(line)
+        fflush(nil)
+    }
+
+    static func print(_ s: PlayerStatus, json: Bool) throws {
         if json { return try printJSON(s) }
         let time = Formats.clock(s.position) + (s.duration.map { " / " + Formats.clock($0) } ?? "")
         let percent = s.duration.flatMap { $0 > 0 ? " (\(Int(100 * s.position / $0))%)" : nil } ?? ""
         let what = [s.title, s.artist].compactMap { $0 }.joined(separator: " — ")
         let error = s.error.map { "  error: \($0)" } ?? ""
-        if compact {
-            Swift.print("[\(s.status.rawValue)] \(time)  \(what)\(error)")
-        } else if s.status == .stopped && s.title == nil {
+        if s.status == .stopped && s.title == nil {
             Swift.print("[stopped]\(error)")
         } else {
             Swift.print("[\(s.status.rawValue)] \(what)")
             Swift.print("  \(time)\(percent)  volume \(Int((s.volume * 100).rounded()))%" + (s.rate != 1 ? "  speed \(s.rate)×" : "")
                         + (s.chapter.map { "  chapter: \($0)" } ?? "")
-                        + (s.sleepAt.map { "  sleep at \(Formats.timeOfDay($0))" } ?? "") + error)
+                        + (s.sleepAt.map { "  sleep at \(sleepTime($0))" } ?? "") + error)
         }
         fflush(nil)   // all streams: `stdout` itself is shared mutable state to Swift 6
+    }
+
+    /// When the sleep timer stops playback, local time: `23:30:00` today, with the date on any
+    /// other day (`2026-11-25 01:30:00`: `sleep 25h` is not "at 01:30" today).
+    static func sleepTime(_ epoch: Int64, now: Int64 = Int64(time(nil))) -> String {
+        let clock = Formats.timeOfDay(epoch)
+        return Formats.day(epoch) == Formats.day(now) ? clock : Formats.day(epoch) + " " + clock
     }
 }
