@@ -117,3 +117,11 @@ public enum PlayerLimits {
         return UInt64(min(seconds, maxPosition) * 1e9)
     }
 }
+
+/// Smart resume, as AntennaPod does it: resuming after a pause longer than `afterPause` seconds
+/// starts `rewind` seconds earlier, so the listener finds the thread of what was said. These are
+/// the defaults; the daemon takes both as parameters (`PlayerService`'s `ResumeRewind`).
+public enum SmartResume {
+    public static let afterPause = 60.0
+    public static let rewind = 5.0
+}

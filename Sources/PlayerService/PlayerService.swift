@@ -28,12 +28,22 @@ public actor PlayerService: PlayerControl {
     private var fadeBase: Double?
     /// Set by `quit`: the player is gone, so further commands are refused rather than left hanging.
     private var quitting = false
+    /// Smart resume's setting, and when (`now`) the current pause began.
+    private let resumeRewind: ResumeRewind
+    private let now: @Sendable () -> Double
+    private var pausedAt: Double?
 
     /// `defaultRate` is the speed of items whose channel remembers none (`PlaybackSpeed.range`).
+    /// `initialVolume` (0–1) is the volume to start with: where a remembered volume comes in.
+    /// `resumeRewind` is smart resume's setting; `now` the monotonic clock it measures pauses with
+    /// (seconds; tests pass their own, so a minute's pause takes no minute).
     public init(library: any PlayerLibrary, downloads: DownloadStore, configuration: PlayerConfiguration = PlayerConfiguration(),
-                defaultRate: Double = 1, log: @escaping ServiceLog) {
+                defaultRate: Double = 1, initialVolume: Double = 1, resumeRewind: ResumeRewind = ResumeRewind(),
+                now: @escaping @Sendable () -> Double = { Clock.monotonic() }, log: @escaping ServiceLog) {
         self.library = library
         self.log = log
+        self.resumeRewind = resumeRewind
+        self.now = now
         var resolver = MediaResolver(library: library, downloads: downloads)
         resolver.defaultRate = PlaybackSpeed.normalized(defaultRate)
         self.resolver = resolver
@@ -43,6 +53,7 @@ public actor PlayerService: PlayerControl {
         var configuration = configuration
         if configuration.artDirectory == nil { configuration.artDirectory = Self.artDirectory() }
         player = Player(configuration: configuration, progressSink: writer)
+        if initialVolume != 1, initialVolume.isFinite { player.send(.volume(min(1, max(0, initialVolume)))) }
         writer.onEnded = { [weak self] key, error in
             guard let self else { return }
             Task { await self.itemEnded(key: key, error: error) }
@@ -189,13 +200,20 @@ public actor PlayerService: PlayerControl {
     }
 
     private func pause() async {
+        let wasPlaying = player.snapshot.status == .playing
         _ = await player.perform(.pause)
+        if wasPlaying { pausedAt = now() }
         await progress.flush()
     }
 
     private func resumeOrStartQueue() async throws {
         let snapshot = player.snapshot
         if snapshot.status == .paused {
+            // Smart resume: after a long pause, start a little earlier (the seek keeps it paused,
+            // so the listener hears nothing twice).
+            let rewind = pausedAt.map { resumeRewind.rewind(afterPausing: now() - $0) } ?? 0
+            pausedAt = nil
+            if rewind > 0 { _ = await player.perform(.seek(.relative(-rewind))) }
             _ = await player.perform(.resume)
         } else if snapshot.status == .stopped {
             guard !queue.isEmpty else { throw ServiceError("nothing to resume: play an item first") }
