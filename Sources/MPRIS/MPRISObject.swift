@@ -138,7 +138,10 @@ final class MPRISObject {
         case "Seek":
             let offset: Int64 = try read(message, "x")
             guard state.canSeek else { return csdbus_reply_empty(message) }
-            return perform(message, .seek(.by(Double(offset) / 1e6)))
+            // An Int64 of microseconds reaches 9.2e12 s: held to the player's limit, where a seek
+            // forward still ends the item (as the spec's "act like Next" wants).
+            let limit = PlayerLimits.maxPosition
+            return perform(message, .seek(.by(min(limit, max(-limit, Double(offset) / 1e6)))))
         case "SetPosition":
             let path: String = try read(message, "o")
             let position: Int64 = try read(message, "x")

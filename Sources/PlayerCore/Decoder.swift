@@ -294,7 +294,9 @@ final class Decoder {
     /// decoded audio that starts before the target.
     func seek(to seconds: Double) throws(PlayerError) {
         let format = input.raw, codec = codec.raw
-        let ts = Int64((max(0, seconds) + startTime) * Double(AV_TIME_BASE))
+        // Bounded so the conversion to FFmpeg's microseconds cannot trap (a trillion seconds is
+        // past the end of anything).
+        let ts = Int64(min(max(0, seconds) + startTime, 1e12) * Double(AV_TIME_BASE))
         var rc = avformat_seek_file(format, -1, Int64.min, ts, ts, 0)
         if rc < 0 { rc = av_seek_frame(format, -1, ts, AVSEEK_FLAG_BACKWARD) }
         guard rc >= 0 else {

@@ -84,6 +84,17 @@ public actor PlayerService: PlayerControl {
                 await progress.flush()
             case .seek(let target):
                 guard player.snapshot.status != .stopped else { throw ServiceError("nothing is playing") }
+                switch target {
+                case .by(let seconds), .to(let seconds):
+                    // What the wire checks, for callers that do not come through it (MPRIS).
+                    guard seconds.isFinite, abs(seconds) <= PlayerLimits.maxPosition else {
+                        throw ServiceError("a seek is at most \(Int(PlayerLimits.maxPosition)) seconds")
+                    }
+                case .steps(let count):
+                    guard abs(count) <= PlayerLimits.maxSeekSteps else {
+                        throw ServiceError("seek steps must be 1 to \(PlayerLimits.maxSeekSteps) either way")
+                    }
+                }
                 // Answered with the position after the seek (or stopped, when past the end); a
                 // seek the source could not make leaves it playing where it was, and says so.
                 let outcome = switch target {
