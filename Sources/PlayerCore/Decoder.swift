@@ -29,8 +29,6 @@ final class Decoder {
     /// The container's start time in seconds (LAME MP3s start at ~0.025 s): positions are relative to it.
     private let startTime: Double
     private let interrupt: InterruptFlag
-    /// Serves the seeks of a source whose server cannot seek; nil for all others.
-    let rewindable: RewindableStream?
     private var draining = false
     private var badPackets = 0
 
@@ -93,10 +91,8 @@ final class Decoder {
                 // A server without byte ranges: seeks are served by reading on or from a cache.
                 let stream = RewindableStream(connection, location: location, options: ioOptions,
                                               interrupt: callback, cacheLimit: rewindCache)
-                rewindable = stream
                 io = try IOContext(rewinding: stream)
             } else {
-                rewindable = nil
                 io = connection
             }
         } catch {

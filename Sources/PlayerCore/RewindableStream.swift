@@ -36,8 +36,6 @@ final class RewindableStream {
     private var cacheEnd: Int64 { cacheStart + Int64(cache.count) }
     /// The offset the demuxer reads next.
     private var position: Int64 = 0
-    /// How often the URL was opened again (tests check the path was taken).
-    private(set) var reopens = 0
 
     /// Takes over `connection`, opened on `location` with `options` (each applied again when it
     /// opens the URL anew).
@@ -124,7 +122,6 @@ final class RewindableStream {
                 return Int64(error.code)
             }
             inner = fresh
-            reopens += 1
             cache.removeAll(keepingCapacity: true)
             cacheStart = 0
         }
