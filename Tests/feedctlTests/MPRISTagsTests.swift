@@ -30,4 +30,13 @@ extension MPRISTests {
         let picture = try Data(contentsOf: URL(fileURLWithPath: String(art.dropFirst("file://".count))))
         XCTAssertEqual(Array(picture.prefix(3)), [0xFF, 0xD8, 0xFF], "the cover, a JPEG")
     }
+
+    /// A library item is named by its feed; its publish date is the track's date.
+    func testALibraryItemIsNamedByItsFeedWithItsDate() throws {
+        let daemon = try startDaemon()
+        _ = try playLibraryItem(daemon)
+        XCTAssertEqual(playerctl("metadata", "xesam:title").output, "Episode A")
+        XCTAssertEqual(playerctl("metadata", "xesam:artist").output, "Tone Show")
+        XCTAssertEqual(playerctl("metadata", "xesam:contentCreated").output, "2026-03-02")
+    }
 }
