@@ -28,6 +28,11 @@ final class NoRangeSeekTests: PulseTestCase {
             switch format {
             case "mp3":
                 try FileManager.default.copyItem(at: media.segments, to: file)
+            case "end.m4a":
+                // The index (moov) after the audio, as ffmpeg writes by default: the demuxer reads
+                // to the end for it and must come back to the audio.
+                try ToneMedia.encode([440, 660, 880, 1100].flatMap { ToneMedia.sine($0, seconds: 15) },
+                                     ["-filter_complex", "concat=n=4:v=0:a=1", "-c:a", "aac", "-b:a", "96k"], to: file)
             case "opus":
                 try ToneMedia.encode([440, 660, 880, 1100].flatMap { ToneMedia.sine($0, rate: 48000, seconds: 15) },
                                      ["-filter_complex", "concat=n=4:v=0:a=1", "-c:a", "libopus", "-b:a", "64k"], to: file)
@@ -72,6 +77,7 @@ final class NoRangeSeekTests: PulseTestCase {
     func testMP3SeeksForwardAndBackWithoutRanges() throws { try assertSeeksKeepPlaying("mp3") }
     func testOpusSeeksForwardAndBackWithoutRanges() throws { try assertSeeksKeepPlaying("opus") }
     func testM4ASeeksForwardAndBackWithoutRanges() throws { try assertSeeksKeepPlaying("m4a") }
+    func testM4AWithItsIndexAtTheEndPlaysAndSeeksWithoutRanges() throws { try assertSeeksKeepPlaying("end.m4a") }
 }
 
 /// The same server, with a cache too small for the seek back: the URL is opened again and read
