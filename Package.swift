@@ -132,7 +132,9 @@ let package = Package(
             "Downloads", "HTTPFetch", "LibrarySQLite", "LibraryStore", "FeedModel", "TestSupport",
         ]),
         .testTarget(name: "NowPlayingTests", dependencies: ["NowPlaying"]),
-        .testTarget(name: "PlayerServiceTests", dependencies: ["PlayerService", "PlayerCore", "NowPlaying", "ControlProtocol", "FeedModel"]),
+        .testTarget(name: "PlayerServiceTests", dependencies: [
+            "PlayerService", "PlayerCore", "NowPlaying", "ControlProtocol", "FeedModel", "Downloads", "LibrarySQLite", "TestSupport",
+        ]),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "CLISupport"]),
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "NowPlaying", "TestSupport"]),
         .testTarget(name: "feedctlTests", dependencies: [

@@ -1,3 +1,5 @@
+import FeedModel
+
 /// One request line on the control socket (README, "Control protocol"):
 /// `{"id": 1, "cmd": "seek", "offset": -15}`. This is the wire format; `command()` turns it into
 /// a `PlayerCommand`, the only place a command is read from strings.
@@ -12,6 +14,10 @@ public struct ControlRequest: Codable, Sendable, Equatable {
     public var offset: Double?
     /// seek: absolute seconds.
     public var position: Double?
+    /// seek: seek steps (the daemon's `--seek-step`), negative back.
+    public var steps: Int?
+    /// volume: a change (−1…1) instead of a `value`.
+    public var change: Double?
     /// volume: 0–1; speed: the rate.
     public var value: Double?
     /// sleep: seconds from now.
@@ -20,13 +26,15 @@ public struct ControlRequest: Codable, Sendable, Equatable {
     public var sleepMode: String?
 
     enum CodingKeys: String, CodingKey {
-        case id, cmd, target, offset, position, value, seconds
+        case id, cmd, target, offset, position, steps, change, value, seconds
         case fromStart = "from_start"
         case sleepMode = "mode"
     }
 
     public init(id: Int? = nil, cmd: String, target: String? = nil, fromStart: Bool? = nil, offset: Double? = nil,
-                position: Double? = nil, value: Double? = nil, seconds: Double? = nil, sleepMode: String? = nil) {
+                position: Double? = nil, steps: Int? = nil, change: Double? = nil, value: Double? = nil,
+                seconds: Double? = nil, sleepMode: String? = nil) {
+        self.steps = steps; self.change = change
         self.id = id; self.cmd = cmd; self.target = target; self.fromStart = fromStart; self.offset = offset
         self.position = position; self.value = value; self.seconds = seconds; self.sleepMode = sleepMode
     }
@@ -42,7 +50,9 @@ public struct ControlRequest: Codable, Sendable, Equatable {
         case .stop: self.init(id: id, cmd: "stop")
         case .seek(.by(let seconds)): self.init(id: id, cmd: "seek", offset: seconds)
         case .seek(.to(let seconds)): self.init(id: id, cmd: "seek", position: seconds)
+        case .seek(.steps(let count)): self.init(id: id, cmd: "seek", steps: count)
         case .volume(let value): self.init(id: id, cmd: "volume", value: value)
+        case .changeVolume(let change): self.init(id: id, cmd: "volume", change: change)
         case .queueAdd(let target, let fromStart):
             self.init(id: id, cmd: "queue_add", target: target.description, fromStart: fromStart)
         case .queueList: self.init(id: id, cmd: "queue_list")
@@ -74,11 +84,33 @@ public struct ControlRequest: Codable, Sendable, Equatable {
         case "toggle": return .toggle
         case "stop": return .stop
         case "seek":
-            if let offset { return .seek(.by(offset)) }
-            if let position { return .seek(.to(position)) }
-            throw ProtocolError("seek needs an offset or a position")
+            // Numbers from the wire are checked here, before anything computes with them.
+            let limit = PlayerLimits.maxPosition
+            if let offset {
+                guard offset.isFinite, abs(offset) <= limit else { throw ProtocolError("seek offset must be at most \(Int(limit)) seconds either way") }
+                return .seek(.by(offset))
+            }
+            if let position {
+                guard position.isFinite, (0...limit).contains(position) else {
+                    throw ProtocolError("seek position must be between 0 and \(Int(limit)) seconds")
+                }
+                return .seek(.to(position))
+            }
+            if let steps {
+                guard steps != 0, abs(steps) <= PlayerLimits.maxSeekSteps else {
+                    throw ProtocolError("seek steps must be 1 to \(PlayerLimits.maxSeekSteps) either way")
+                }
+                return .seek(.steps(steps))
+            }
+            throw ProtocolError("seek needs an offset, a position or steps")
         case "volume":
-            guard let value else { throw ProtocolError("volume must be between 0 and 1 (0–100 %)") }
+            if let change {
+                guard change.isFinite, (-1...1).contains(change) else { throw ProtocolError("volume change must be between -1 and 1 (±100 %)") }
+                return .changeVolume(by: change)
+            }
+            guard let value, value.isFinite, (0...1).contains(value) else {
+                throw ProtocolError("volume must be between 0 and 1 (0–100 %)")
+            }
             return .volume(value)
         case "queue_add":
             guard let target else { throw ProtocolError("queue add needs a target") }
@@ -94,9 +126,14 @@ public struct ControlRequest: Codable, Sendable, Equatable {
                 guard let seconds, seconds.isFinite, seconds > 0 else {
                     throw ProtocolError("sleep needs a duration (30m, 90s, 1h30m), end-of-item or off")
                 }
+                guard seconds <= PlayerLimits.maxSleep else {
+                    throw ProtocolError("sleep is at most \(Int(PlayerLimits.maxSleep / 86400)) days ahead")
+                }
                 return .sleep(.after(seconds: seconds))
             }
-        case "speed": return .speed(value)
+        case "speed":
+            if let value, !value.isFinite { throw ProtocolError("speed must be a number") }
+            return .speed(value)
         case "chapters": return .chapters
         case "chapter":
             switch target?.lowercased() {

@@ -8,6 +8,8 @@ public enum PlayerCommand: Sendable, Equatable {
     case seek(SeekTarget)
     /// 0–1.
     case volume(Double)
+    /// Changes the volume by this much (−1…1), clamped to 0–1.
+    case changeVolume(by: Double)
     case queueAdd(PlayTarget, fromStart: Bool)
     case queueList, queueClear
     /// Plays the next queued item.
@@ -62,6 +64,8 @@ public enum SeekTarget: Sendable, Equatable {
     case by(Double)
     /// Seconds from the start.
     case to(Double)
+    /// This many of the daemon's seek steps (`--seek-step`) from the current position (negative: back).
+    case steps(Int)
 }
 
 public enum SleepSetting: Sendable, Equatable {

@@ -27,6 +27,21 @@ extension Platform {
         else { self = .podcast }
     }
 
+    /// The platform whose web page `url` is, when that page plays through the page resolver
+    /// (yt-dlp): any http(s) URL on YouTube's hosts (`youtube.com` and its subdomains, `youtu.be`)
+    /// or Rumble's (`rumble.com` and its subdomains). Their media is never served from those
+    /// hosts (YouTube's from googlevideo.com, Rumble's from rumble.cloud), so a URL there is a
+    /// page, whatever its path (`watch?v=`, `/shorts/`, `/live/`, `/v…-title.html`). Nil for
+    /// everything else, which plays as the media URL it is.
+    public static func pagePlatform(ofURL url: String) -> Platform? {
+        let lower = url.lowercased()
+        guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else { return nil }
+        let host = host(of: url)
+        if host == "youtu.be" { return .youtube }
+        let platform = Platform(guessingFrom: url)
+        return platform.playsThroughPageResolver ? platform : nil
+    }
+
     /// The lowercased host of an absolute URL (`https://user@Www.YouTube.com:443/x` → `www.youtube.com`).
     private static func host(of url: String) -> String {
         guard let scheme = url.range(of: "://") else { return "" }

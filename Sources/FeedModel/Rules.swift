@@ -100,3 +100,28 @@ public enum SyncPolicy {
         return min(max(exponential, retryAfter ?? 0), maxBackoff)
     }
 }
+
+/// The largest durations the player takes, at the CLI and on the control socket alike, so that
+/// no arithmetic or conversion on them can overflow (a sleep of `1e300` seconds once crashed the
+/// daemon converting it to nanoseconds): positions and seek offsets up to a billion seconds
+/// (about 31 years, what the CLI's duration parser reads), the sleep timer up to a week ahead.
+public enum PlayerLimits {
+    public static let maxPosition: Double = 1_000_000_000
+    public static let maxSleep: Double = 7 * 24 * 3600
+    /// At most this many seek steps at once (`{"cmd": "seek", "steps": N}`).
+    public static let maxSeekSteps = 1000
+
+    /// `seconds` as nanoseconds for a timer: never negative, never past `maxPosition`, never a trap.
+    public static func nanoseconds(_ seconds: Double) -> UInt64 {
+        guard seconds.isFinite, seconds > 0 else { return 0 }
+        return UInt64(min(seconds, maxPosition) * 1e9)
+    }
+}
+
+/// Smart resume, as AntennaPod does it: resuming after a pause longer than `afterPause` seconds
+/// starts `rewind` seconds earlier, so the listener finds the thread of what was said. These are
+/// the defaults; the daemon takes both as parameters (`PlayerService`'s `ResumeRewind`).
+public enum SmartResume {
+    public static let afterPause = 60.0
+    public static let rewind = 5.0
+}

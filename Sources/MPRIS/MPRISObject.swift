@@ -96,6 +96,8 @@ final class MPRISObject {
         if let album = track.album { entries.append(("xesam:album", .string(album))) }
         if let art = track.artURL { entries.append(("mpris:artUrl", .string(art))) }
         if let url = track.url { entries.append(("xesam:url", .string(url))) }
+        // xesam's "when it was created" (ISO 8601; tags give a date or a year).
+        if let date = track.date { entries.append(("xesam:contentCreated", .string(date))) }
         return .dictionary(entries)
     }
 
@@ -136,7 +138,10 @@ final class MPRISObject {
         case "Seek":
             let offset: Int64 = try read(message, "x")
             guard state.canSeek else { return csdbus_reply_empty(message) }
-            return perform(message, .seek(.by(Double(offset) / 1e6)))
+            // An Int64 of microseconds reaches 9.2e12 s: held to the player's limit, where a seek
+            // forward still ends the item (as the spec's "act like Next" wants).
+            let limit = PlayerLimits.maxPosition
+            return perform(message, .seek(.by(min(limit, max(-limit, Double(offset) / 1e6)))))
         case "SetPosition":
             let path: String = try read(message, "o")
             let position: Int64 = try read(message, "x")

@@ -11,9 +11,12 @@ public struct TrackMetadata: Sendable, Equatable {
     public var length: Double?
     public var artURL: String?
     public var url: String?
+    /// When it was released, as its tags or feed say it (`2024-05-01`, `2024`).
+    public var date: String?
 
     public init(key: TrackKey, title: String? = nil, artist: String? = nil, album: String? = nil,
-                length: Double? = nil, artURL: String? = nil, url: String? = nil) {
+                length: Double? = nil, artURL: String? = nil, url: String? = nil, date: String? = nil) {
+        self.date = date
         self.key = key
         self.title = title
         self.artist = artist

@@ -11,6 +11,10 @@ final class Decoder {
     let sampleRate: Int32
     /// Chapters the container carries (ID3 CHAP, MP4 chapter track, Ogg/Opus CHAPTERxxx comments).
     let chapters: [Chapter]
+    /// The container's tags (title, artist, album, date), without cover art.
+    let tags: MediaTags
+    /// The picture the file carries, until the player takes it (`takeCoverArt`).
+    private var coverArt: CoverArt?
     /// The decoded frame `nextFrame()` filled.
     var frame: UnsafeMutablePointer<AVFrame> { decoded.raw }
 
@@ -32,7 +36,9 @@ final class Decoder {
     /// FFmpeg prints nothing; its last error line per thread is kept for `reason`.
     private static let silenceLogs: Void = feedctl_ffmpeg_keep_error_lines()
 
-    init(source: MediaSource, interrupt: InterruptFlag, timeout: Double) throws(PlayerError) {
+    /// `rewindCache`: bytes kept for seeking back in a source whose server cannot seek.
+    init(source: MediaSource, interrupt: InterruptFlag, timeout: Double,
+         rewindCache: Int = PlayerConfiguration.defaultRewindCacheBytes) throws(PlayerError) {
         Self.silenceLogs
         self.source = source
         self.interrupt = interrupt
@@ -53,22 +59,21 @@ final class Decoder {
 
         // The source's protocol options go to the I/O context; the whitelist also to the format
         // context, which applies it to anything a demuxer opens itself (playlists, references).
-        var ioOptions: OpaquePointer?
+        var ioOptions: [(String, String)] = []
         var formatOptions: OpaquePointer?
-        defer { av_dict_free(&ioOptions); av_dict_free(&formatOptions) }
+        defer { av_dict_free(&formatOptions) }
         let location: String, whitelist: String, seeksCheaply: Bool
         switch source {
         case .remote(let url):
             (location, whitelist, seeksCheaply) = (url, MediaSource.remoteProtocols, false)
-            av_dict_set(&ioOptions, "rw_timeout", String(Int64(timeout * 1_000_000)), 0)
-            av_dict_set(&ioOptions, "user_agent", "feedctl", 0)
-            // FFmpeg checks no certificate unless asked; the system's trust store, as the feed fetcher.
-            av_dict_set(&ioOptions, "tls_verify", "1", 0)
+            ioOptions = [("rw_timeout", String(Int64(timeout * 1_000_000))), ("user_agent", "feedctl"),
+                         // FFmpeg checks no certificate unless asked; the system's trust store, as the feed fetcher.
+                         ("tls_verify", "1")]
         case .localFile(let path):
             // "file:" prefix: a path like "concat:x|y" must never be read as a protocol.
             (location, whitelist, seeksCheaply) = ("file:" + path, "file", true)
         }
-        av_dict_set(&ioOptions, "protocol_whitelist", whitelist, 0)
+        ioOptions.append(("protocol_whitelist", whitelist))
         av_dict_set(&formatOptions, "protocol_whitelist", whitelist, 0)
         interrupt.setDeadline(after: timeout)
         defer { interrupt.setDeadline(after: nil) }
@@ -76,11 +81,20 @@ final class Decoder {
 
         /// What a failed open says: allocation failures as such, the rest as `reason` puts it.
         func failure(_ error: FFmpegError) -> PlayerError {
-            cannotOpen(error.function == "avformat_alloc_context" ? "out of memory" : Self.reason(error.code, interrupt))
+            let outOfMemory = ["avformat_alloc_context", "av_malloc", "avio_alloc_context"].contains(error.function)
+            return cannotOpen(outOfMemory ? "out of memory" : Self.reason(error.code, interrupt))
         }
         let io: IOContext
         do throws(FFmpegError) {
-            io = try IOContext(reading: location, interrupt: callback, options: &ioOptions)
+            let connection = try RewindableStream.open(location, options: ioOptions, interrupt: callback)
+            if case .remote = source, !RewindableStream.canSeek(connection.raw) {
+                // A server without byte ranges: seeks are served by reading on or from a cache.
+                let stream = RewindableStream(connection, location: location, options: ioOptions,
+                                              interrupt: callback, cacheLimit: rewindCache)
+                io = try IOContext(rewinding: stream)
+            } else {
+                io = connection
+            }
         } catch {
             throw failure(error)
         }
@@ -124,6 +138,52 @@ final class Decoder {
         let d = fmt.pointee.duration
         duration = d == noPTS || d <= 0 ? nil : Double(d) / Double(AV_TIME_BASE)
         chapters = Self.chapters(of: fmt, startTime: startTime)
+        tags = Self.tags(of: fmt, audio: stream)
+        coverArt = Self.coverArt(of: fmt)
+    }
+
+    /// The cover art, once (the decoder then holds no copy).
+    func takeCoverArt() -> CoverArt? {
+        defer { coverArt = nil }
+        return coverArt
+    }
+
+    /// The tags of the container, else of the audio stream (Ogg keeps its comments there); the
+    /// first of each field's usual keys that has a value. File data: cleaned (`MediaTags.clean`).
+    private static func tags(of fmt: UnsafeMutablePointer<AVFormatContext>,
+                             audio: UnsafeMutablePointer<AVStream>) -> MediaTags {
+        func value(_ keys: [String]) -> String? {
+            for dictionary in [fmt.pointee.metadata, audio.pointee.metadata] {
+                for key in keys {
+                    // Case-insensitive: Vorbis comments are upper case (TITLE), ID3's are mapped to lower.
+                    guard let entry = av_dict_get(dictionary, key, nil, 0), let raw = entry.pointee.value else { continue }
+                    if let text = MediaTags.clean(String(cString: raw)) { return text }
+                }
+            }
+            return nil
+        }
+        return MediaTags(title: value(["title"]), artist: value(["artist", "album_artist", "author"]),
+                         album: value(["album"]), date: value(["date", "year"]))
+    }
+
+    /// The first attached picture in a format desktops show (JPEG, PNG), as the demuxer read it
+    /// with the header (it stays in the stream's `attached_pic` although the stream is discarded).
+    private static func coverArt(of fmt: UnsafeMutablePointer<AVFormatContext>) -> CoverArt? {
+        for i in 0..<Int(fmt.pointee.nb_streams) {
+            guard let stream = fmt.pointee.streams[i]?.pointee,
+                  stream.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 else { continue }
+            let fileExtension: String
+            switch stream.codecpar?.pointee.codec_id {
+            case AV_CODEC_ID_MJPEG: fileExtension = "jpg"
+            case AV_CODEC_ID_PNG: fileExtension = "png"
+            default: continue
+            }
+            let picture = stream.attached_pic
+            guard let data = picture.data, picture.size > 0, Int(picture.size) <= CoverArtFile.maxBytes else { continue }
+            return CoverArt(bytes: Array(UnsafeBufferPointer(start: data, count: Int(picture.size))),
+                            fileExtension: fileExtension)
+        }
+        return nil
     }
 
     /// The container's chapters on the position scale (relative to its start time). File data:
@@ -230,11 +290,13 @@ final class Decoder {
     /// decoded audio that starts before the target.
     func seek(to seconds: Double) throws(PlayerError) {
         let format = input.raw, codec = codec.raw
-        let ts = Int64((max(0, seconds) + startTime) * Double(AV_TIME_BASE))
+        // Bounded so the conversion to FFmpeg's microseconds cannot trap (a trillion seconds is
+        // past the end of anything).
+        let ts = Int64(min(max(0, seconds) + startTime, 1e12) * Double(AV_TIME_BASE))
         var rc = avformat_seek_file(format, -1, Int64.min, ts, ts, 0)
         if rc < 0 { rc = av_seek_frame(format, -1, ts, AVSEEK_FLAG_BACKWARD) }
         guard rc >= 0 else {
-            throw .cannotDecode(source: source.description, reason: "seek failed: " + ffmpegMessage(rc))
+            throw .cannotSeek(source: source.description, reason: Self.reason(rc, interrupt))
         }
         avcodec_flush_buffers(codec)
         draining = false

@@ -13,7 +13,7 @@ final class InterruptFlag: Sendable {
 
     /// Bounds the next blocking phase (opening a URL) to `seconds`; `nil` removes the bound.
     func setDeadline(after seconds: Double?) {
-        let value = seconds.map { DispatchTime.now().uptimeNanoseconds + UInt64(max(0, $0) * 1e9) } ?? 0
+        let value = seconds.map { DispatchTime.now().uptimeNanoseconds + UInt64(min(max(0, $0), 1e9) * 1e9) } ?? 0
         deadline.store(value, ordering: .relaxed)
     }
 

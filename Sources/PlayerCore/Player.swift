@@ -245,9 +245,6 @@ public final class Player: @unchecked Sendable {
 
     private func execute(_ action: PlayerMachine.Action) throws(PlayerError) {
         switch action {
-        case .seek(let target):
-            try session?.seek(to: target)
-            try output?.flush()
         case .uncork: try output?.cork(false)
         case .setTempo(let rate): try session?.setTempo(rate)
         case .setVolume(let volume): output?.setVolume(volume)
@@ -263,7 +260,7 @@ public final class Player: @unchecked Sendable {
             output = nil
             cond.unlock()
         case .exit: output?.close()
-        case .open, .cork, .complete: break // see step
+        case .open, .cork, .seek, .complete: break // see step
         }
     }
 
@@ -276,6 +273,16 @@ public final class Player: @unchecked Sendable {
             guard let output else { return .corked(reply: reply, latency: nil) }
             try output.cork(true)
             return .corked(reply: reply, latency: output.latency())
+        case .seek(let target, let reply):
+            // A decoder that cannot get there has not moved: the item plays on (the output keeps
+            // its audio). A failing output is a failure of the item, as anywhere else.
+            do throws(PlayerError) {
+                try session?.seek(to: target)
+            } catch {
+                return .seekFailed(error, reply: reply)
+            }
+            try output?.flush()
+            return .seeked(to: target, reply: reply)
         default:
             return nil
         }
@@ -289,7 +296,8 @@ public final class Player: @unchecked Sendable {
         cond.unlock()
         let decoder: Decoder
         do throws(PlayerError) {
-            decoder = try Decoder(source: request.source, interrupt: flag, timeout: configuration.networkTimeout)
+            decoder = try Decoder(source: request.source, interrupt: flag, timeout: configuration.networkTimeout,
+                                  rewindCache: configuration.rewindCacheBytes)
         } catch {
             // Replaced by a newer command: not an error.
             return flag.isAborted ? .openCancelled(playback) : .openFailed(playback, error)
@@ -302,7 +310,11 @@ public final class Player: @unchecked Sendable {
             let start = PlayerMachine.startPosition(startAt, duration: decoder.duration)
             if start > 0 { try session.seek(to: start) }
             self.session = session
-            return .opened(playback, duration: decoder.duration, chapters: decoder.chapters, startAt: start)
+            var tags = decoder.tags
+            if let art = decoder.takeCoverArt(), let directory = configuration.artDirectory {
+                tags.artURL = CoverArtFile.write(art, into: directory)
+            }
+            return .opened(playback, duration: decoder.duration, chapters: decoder.chapters, startAt: start, tags: tags)
         } catch {
             return isSuperseded() ? .openCancelled(playback) : .openFailed(playback, error)
         }

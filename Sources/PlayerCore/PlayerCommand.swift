@@ -17,6 +17,7 @@ extension Player {
         /// blip, and nobody sees "stopped" with the faded volume.
         case stopThenVolume(Double)
         /// Seeks within the item playing or paused (it stays paused); at or past the end ends it.
+        /// A seek the source cannot make is answered `.failed` and changes nothing.
         case seek(SeekTarget)
         /// Playback speed, pitch preserved (clamped to what the time-stretch filter can do; the
         /// caller chooses within the product's range). Applies to what is playing without a gap,
@@ -24,6 +25,8 @@ extension Player {
         case rate(Double)
         /// Volume 0–1 (clamped), applied by PulseAudio to this player's stream, buffered audio included.
         case volume(Double)
+        /// The volume changed by this much, clamped to 0–1 (one step, so two changes never race).
+        case changeVolume(by: Double)
         /// Replaces the chapters of the track `key` (e.g. with a podcast's chapters file, which
         /// wins over embedded ones); ignored if another track is playing by then.
         case chapters(ChapterList, for: TrackKey)
@@ -40,7 +43,8 @@ extension Player {
     public enum Outcome: Sendable, Equatable {
         /// It ran; the player as it was right after (an error it caused is in `error`).
         case done(PlayerSnapshot)
-        /// A `play` whose item could not be opened or started.
+        /// A `play` whose item could not be opened or started, or a `seek` the source could not
+        /// make (the item plays on from where it was).
         case failed(PlayerError)
         /// A `play` that a newer `play` or `stop` replaced before it started, or any command
         /// sent after `shutdown`.

@@ -19,9 +19,19 @@ public struct PlayerConfiguration: Sendable {
     /// Audio buffered in PulseAudio, seconds (0.02–2). Pause and seek are immediate regardless;
     /// it bounds volume-change lag and sets how often the server wakes the player.
     public var bufferDuration: Double
+    /// Bytes of a URL whose server cannot seek (no byte ranges) kept for seeking back without
+    /// downloading it again (`RewindableStream`); allocated only for such sources, as they are read.
+    public var rewindCacheBytes: Int
+    /// ~4 min of a 128 kbps MP3: every "-15 s" is served from memory.
+    public static let defaultRewindCacheBytes = 4 << 20
+    /// Where the playing file's cover art is written for MPRIS (`mpris:artUrl`); nil: not written.
+    public var artDirectory: String?
 
     public init(output: Output = .pulse(server: nil), seekStep: Double = 15, networkTimeout: Double = 15,
-                applicationName: String = "feedctl", bufferDuration: Double = 0.3) {
+                applicationName: String = "feedctl", bufferDuration: Double = 0.3,
+                rewindCacheBytes: Int = PlayerConfiguration.defaultRewindCacheBytes, artDirectory: String? = nil) {
+        self.artDirectory = artDirectory
+        self.rewindCacheBytes = rewindCacheBytes
         self.output = output
         self.bufferDuration = bufferDuration
         self.seekStep = seekStep

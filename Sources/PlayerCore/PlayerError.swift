@@ -6,6 +6,8 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
     case cannotOpen(source: String, reason: String)
     /// Decoding failed part-way.
     case cannotDecode(source: String, reason: String)
+    /// A seek the source could not make (the item plays on from where it was).
+    case cannotSeek(source: String, reason: String)
     /// The URL's scheme is not allowed (only http/https; local files only when the user names them).
     case refused(source: String, reason: String)
     /// No PulseAudio server reachable, or it went away.
@@ -17,6 +19,7 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .cannotOpen(let s, let r): "can't open \"\(s)\": \(r)"
         case .cannotDecode(let s, let r): "can't decode \"\(s)\": \(r)"
+        case .cannotSeek(let s, let r): "can't seek in \"\(s)\": \(r)"
         case .refused(let s, let r): "refusing \"\(s)\": \(r)"
         case .pulseUnavailable(let r):
             "cannot reach PulseAudio (PULSE_SERVER / $XDG_RUNTIME_DIR/pulse/native): \(r)"

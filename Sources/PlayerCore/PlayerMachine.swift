@@ -16,6 +16,8 @@ struct PlayerMachine: Sendable {
         var request: PlayRequest
         var playback: PlaybackID
         var duration: Double?
+        /// What the file says about itself (shown where the request left a field out).
+        var tags = MediaTags()
     }
 
     /// A `play` handed to the decode thread: what became of it comes back as a fact.
@@ -46,8 +48,8 @@ struct PlayerMachine: Sendable {
         case command(Player.Command, reply: Reply? = nil, latency: Double? = nil)
         /// Saves, stops and ends: the player is going away.
         case shutdown(latency: Double?)
-        /// `.open` worked: the decoder is at `startAt` and the output plays.
-        case opened(PlaybackID, duration: Double?, chapters: [Chapter], startAt: Double)
+        /// `.open` worked: the decoder is at `startAt` and the output plays; `tags` are the file's.
+        case opened(PlaybackID, duration: Double?, chapters: [Chapter], startAt: Double, tags: MediaTags = MediaTags())
         case openFailed(PlaybackID, PlayerError)
         /// `.open` gave way to a newer `play` or `stop` sent meanwhile.
         case openCancelled(PlaybackID)
@@ -55,6 +57,11 @@ struct PlayerMachine: Sendable {
         case corked(reply: Reply?, latency: Double?)
         /// Audio handed to the output: `seconds` of output at `rate` media seconds per second.
         case wrote(seconds: Double, rate: Double)
+        /// `.seek` moved the decoder to `position` and the output dropped what it had.
+        case seeked(to: Double, reply: Reply?)
+        /// `.seek` could not move the decoder (a source that cannot get there): the item plays on
+        /// from where it was, and the caller is told.
+        case seekFailed(PlayerError, reply: Reply?)
         /// The output played the last of the item.
         case reachedEnd(latency: Double?)
         /// Decoding or the output failed, or an action did; `reply` is a caller that action still owed.
@@ -65,8 +72,9 @@ struct PlayerMachine: Sendable {
         /// Open the request's media and the output, at `rate`, the decoder at `startAt` clamped
         /// to the item (`startPosition`); report `.opened`, `.openFailed` or `.openCancelled`.
         case open(PlayRequest, PlaybackID, rate: Double, startAt: Double)
-        /// Move the decoder and drop what the output buffered.
-        case seek(to: Double)
+        /// Move the decoder and drop what the output buffered; report `.seeked` or `.seekFailed`
+        /// with `reply`.
+        case seek(to: Double, reply: Reply?)
         /// Pause the output; report `.corked` with `reply`.
         case cork(reply: Reply?)
         case uncork
@@ -90,15 +98,17 @@ struct PlayerMachine: Sendable {
         /// Reports a fact back: always the last action of a step, run after it was published.
         var reportsBack: Bool {
             switch self {
-            case .open, .cork: true
+            case .open, .cork, .seek: true
             default: false
             }
         }
 
-        /// The caller a `.cork` owes its answer (given with `.failed` if it cannot run).
+        /// The caller a `.cork` or `.seek` owes its answer (given with `.failed` if it cannot run).
         var reply: Reply? {
-            if case .cork(let reply) = self { return reply }
-            return nil
+            switch self {
+            case .cork(let reply), .seek(_, let reply): reply
+            default: nil
+            }
         }
     }
 
@@ -145,13 +155,14 @@ struct PlayerMachine: Sendable {
     }
 
     /// The track NowPlaying shows: the request as soon as it is taken (a slow URL shows its title
-    /// while it opens), with the length the decoder found when the request had none.
+    /// while it opens), then with the file's tags (`TrackMetadata.filled(from:)`) and the length
+    /// the decoder found when the request had none.
     var metadata: TrackMetadata? {
         switch phase {
         case .stopped: return nil
         case .opening(let opening): return opening.request.metadata
         case .playing(let item), .paused(let item):
-            var metadata = item.request.metadata
+            var metadata = item.request.metadata.filled(from: item.tags)
             if metadata.length == nil { metadata.length = item.duration }
             return metadata
         }
@@ -177,14 +188,14 @@ struct PlayerMachine: Sendable {
             let actions = supersedeOpening() + endItem(saving: true, latency: latency)
             isShutDown = true
             return actions + [.exit]
-        case .opened(let playback, let duration, let found, let startAt):
+        case .opened(let playback, let duration, let found, let startAt, let tags):
             // Not the item asked for (it was superseded meanwhile): not wanted.
             guard case .opening(let opening) = phase, opening.playback == playback else { return [.close] }
             rate = opening.rate
             clock = PositionClock()
             clock.reset(at: startAt)
             chapters = ChapterList(found, source: .embedded, duration: duration)
-            phase = .playing(Item(request: opening.request, playback: playback, duration: duration))
+            phase = .playing(Item(request: opening.request, playback: playback, duration: duration, tags: tags))
             if startAt > 0 { jumped(to: startAt) }
             return [.startTracker] + complete(opening.reply, .done)
         case .openFailed(let playback, let failure):
@@ -206,6 +217,14 @@ struct PlayerMachine: Sendable {
             clock.rate = rate
             clock.advance(by: seconds * rate)
             return []
+        case .seeked(let position, let reply):
+            guard let item else { return complete(reply, .done) }
+            clock.reset(at: position) // stays frozen there when paused
+            jumped(to: position)
+            return [checkpoint(item, at: position)] + complete(reply, .done)
+        case .seekFailed(let failure, let reply):
+            // The clock never moved: the position is still what is heard.
+            return complete(reply, .failed(failure))
         case .reachedEnd(let latency):
             guard case .playing(let item) = phase else { return [] }
             return finish(item, latency: latency)
@@ -239,12 +258,14 @@ struct PlayerMachine: Sendable {
         case .stopThenVolume(let value):
             actions = supersedeOpening() + endItem(saving: true, latency: latency) + setVolume(value)
         case .seek(let target):
-            actions = seek(target, latency: latency)
+            return seek(target, reply: reply, latency: latency) // answered once the decoder moved, or not
         case .rate(let value):
             rate = TimeStretch.tempo(value)
             actions = item == nil ? [] : [.setTempo(rate)]
         case .volume(let value):
             actions = setVolume(value)
+        case .changeVolume(let delta):
+            actions = setVolume(delta.isFinite ? volume + delta : volume)
         case .chapters(let list, let key):
             if let item, item.request.key == key {
                 chapters = ChapterList(list.chapters, source: list.source, duration: item.duration)
@@ -273,18 +294,19 @@ struct PlayerMachine: Sendable {
         return [.uncork, .startTracker]
     }
 
-    /// Clamped at 0; at or past the end of an item of known length, the item ends there.
-    private mutating func seek(_ target: Player.SeekTarget, latency: Double?) -> [Action] {
-        guard let item else { return [] }
+    /// Clamped at 0; at or past the end of an item of known length, the item ends there. The
+    /// position moves when the decoder did (`.seeked`).
+    private mutating func seek(_ target: Player.SeekTarget, reply: Reply?, latency: Double?) -> [Action] {
+        guard let item else { return complete(reply, .done) }
         var position = switch target {
         case .relative(let delta): clock.position(latency: latency) + delta
         case .absolute(let seconds): seconds
         }
         position = position.isFinite ? max(0, position) : 0
-        if let duration = item.duration, position >= duration { return finish(item, latency: latency) }
-        clock.reset(at: position) // stays frozen there when paused
-        jumped(to: position)
-        return [.seek(to: position), checkpoint(item, at: position)]
+        if let duration = item.duration, position >= duration {
+            return finish(item, latency: latency) + complete(reply, .done)
+        }
+        return [.seek(to: position, reply: reply)]
     }
 
     private mutating func setVolume(_ value: Double) -> [Action] {

@@ -27,6 +27,12 @@ struct MediaResolver: Sendable {
         switch target {
         case .item(let id):
             return try await resolveItem(id, fromStart: fromStart)
+        case .url(let url) where Platform.pagePlatform(ofURL: url) != nil:
+            // A YouTube or Rumble page, not media: resolved as their library items are.
+            let source = try MediaSource.parse(try await ytdlpAudioURL(url), allowLocalFiles: false)
+            let meta = TrackMetadata(key: .url(url), title: url, url: url)
+            return Resolved(request: PlayRequest(key: .url(url), source: source, metadata: meta, rate: defaultRate),
+                            entry: QueueEntry(target: url, title: meta.title))
         case .url(let url):
             let source = try MediaSource.parse(url, allowLocalFiles: false)
             let name = URL(string: url)?.lastPathComponent.removingPercentEncoding ?? url
@@ -61,11 +67,21 @@ struct MediaResolver: Sendable {
         }
         let meta = TrackMetadata(key: .item(id), title: item.title, artist: item.channel,
                                  album: item.channel, length: item.duration.map(Double.init), artURL: item.thumbnail,
-                                 url: item.url ?? item.enclosureURL)
+                                 url: item.url ?? item.enclosureURL, date: item.published.flatMap(Self.utcDay))
         let startAt = fromStart || item.watched ? 0 : Double(item.progress)
         return Resolved(request: PlayRequest(key: .item(id), source: source, metadata: meta, startAt: startAt,
                                              rate: try await channelRate(item.channelID)),
                         entry: QueueEntry(target: String(id), title: item.title, itemID: id))
+    }
+
+    /// `2026-03-02`: an item's publish date (Unix seconds) as MPRIS's `xesam:contentCreated` takes
+    /// it (ISO 8601), in UTC as the feed gave it.
+    static func utcDay(_ epoch: Int64) -> String? {
+        var seconds = time_t(clamping: epoch)
+        var t = tm()
+        guard gmtime_r(&seconds, &t) != nil else { return nil }
+        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(t.tm_year + 1900)-\(two(t.tm_mon + 1))-\(two(t.tm_mday))"
     }
 
     /// The channel's remembered speed, else the daemon's default.
@@ -105,7 +121,7 @@ struct MediaResolver: Sendable {
         return await withTaskGroup(of: Bool.self) { group in
             group.addTask { for await _ in exited.stream {}; return true }
             group.addTask {
-                try? await Task.sleep(nanoseconds: UInt64(timeout * 1e9))
+                try? await Task.sleep(nanoseconds: PlayerLimits.nanoseconds(timeout))
                 return false
             }
             let finished = await group.next() ?? false

@@ -28,19 +28,32 @@ public actor PlayerService: PlayerControl {
     private var fadeBase: Double?
     /// Set by `quit`: the player is gone, so further commands are refused rather than left hanging.
     private var quitting = false
+    /// Smart resume's setting, and when (`now`) the current pause began.
+    private let resumeRewind: ResumeRewind
+    private let now: @Sendable () -> Double
+    private var pausedAt: Double?
 
     /// `defaultRate` is the speed of items whose channel remembers none (`PlaybackSpeed.range`).
+    /// `initialVolume` (0–1) is the volume to start with: where a remembered volume comes in.
+    /// `resumeRewind` is smart resume's setting; `now` the monotonic clock it measures pauses with
+    /// (seconds; tests pass their own, so a minute's pause takes no minute).
     public init(library: any PlayerLibrary, downloads: DownloadStore, configuration: PlayerConfiguration = PlayerConfiguration(),
-                defaultRate: Double = 1, log: @escaping ServiceLog) {
+                defaultRate: Double = 1, initialVolume: Double = 1, resumeRewind: ResumeRewind = ResumeRewind(),
+                now: @escaping @Sendable () -> Double = { Clock.monotonic() }, log: @escaping ServiceLog) {
         self.library = library
         self.log = log
+        self.resumeRewind = resumeRewind
+        self.now = now
         var resolver = MediaResolver(library: library, downloads: downloads)
         resolver.defaultRate = PlaybackSpeed.normalized(defaultRate)
         self.resolver = resolver
         chapterLoader = ChapterLoader(library: library, log: log)
         let writer = ProgressWriter(library: library, log: log)
         progress = writer
+        var configuration = configuration
+        if configuration.artDirectory == nil { configuration.artDirectory = Self.artDirectory() }
         player = Player(configuration: configuration, progressSink: writer)
+        if initialVolume != 1, initialVolume.isFinite { player.send(.volume(min(1, max(0, initialVolume)))) }
         writer.onEnded = { [weak self] key, error in
             guard let self else { return }
             Task { await self.itemEnded(key: key, error: error) }
@@ -71,14 +84,32 @@ public actor PlayerService: PlayerControl {
                 await progress.flush()
             case .seek(let target):
                 guard player.snapshot.status != .stopped else { throw ServiceError("nothing is playing") }
-                // Answered with the position after the seek (or stopped, when past the end).
                 switch target {
-                case .by(let seconds): _ = await player.perform(.seek(.relative(seconds)))
-                case .to(let seconds): _ = await player.perform(.seek(.absolute(seconds)))
+                case .by(let seconds), .to(let seconds):
+                    // What the wire checks, for callers that do not come through it (MPRIS).
+                    guard seconds.isFinite, abs(seconds) <= PlayerLimits.maxPosition else {
+                        throw ServiceError("a seek is at most \(Int(PlayerLimits.maxPosition)) seconds")
+                    }
+                case .steps(let count):
+                    guard abs(count) <= PlayerLimits.maxSeekSteps else {
+                        throw ServiceError("seek steps must be 1 to \(PlayerLimits.maxSeekSteps) either way")
+                    }
                 }
+                // Answered with the position after the seek (or stopped, when past the end); a
+                // seek the source could not make leaves it playing where it was, and says so.
+                let outcome = switch target {
+                case .by(let seconds): await player.perform(.seek(.relative(seconds)))
+                case .to(let seconds): await player.perform(.seek(.absolute(seconds)))
+                // The daemon's `--seek-step`.
+                case .steps(let count): await player.perform(.seek(.relative(Double(count) * player.configuration.seekStep)))
+                }
+                if case .failed(let error) = outcome { throw ServiceError(error.description) }
             case .volume(let value):
                 guard value.isFinite, (0...1).contains(value) else { throw ServiceError("volume must be between 0 and 1 (0–100 %)") }
                 _ = await player.perform(.volume(value))
+            case .changeVolume(let change):
+                guard change.isFinite, (-1...1).contains(change) else { throw ServiceError("a volume change is between -1 and 1 (±100 %)") }
+                _ = await player.perform(.changeVolume(by: change))
             case .queueAdd(let target, let fromStart):
                 let resolved = try await resolver.resolve(target, fromStart: fromStart)
                 queue.append(resolved)
@@ -132,6 +163,20 @@ public actor PlayerService: PlayerControl {
         return stream
     }
 
+    /// Where cover art from media files goes for MPRIS: beside the control socket's default place,
+    /// `$XDG_RUNTIME_DIR/feedctl/art` (private to the user, gone at logout), else
+    /// `/tmp/feedctl-UID/art`; the directories are made 0700. Nil when they cannot be made.
+    static func artDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        let base = environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 + "/feedctl" } ?? "/tmp/feedctl-\(getuid())"
+        do {
+            try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            return nil
+        }
+        return base + "/art"
+    }
+
     /// Returns once every progress save so far reached the library (at shutdown).
     public func flushProgress() async { await progress.flush() }
 
@@ -166,13 +211,20 @@ public actor PlayerService: PlayerControl {
     }
 
     private func pause() async {
+        let wasPlaying = player.snapshot.status == .playing
         _ = await player.perform(.pause)
+        if wasPlaying { pausedAt = now() }
         await progress.flush()
     }
 
     private func resumeOrStartQueue() async throws {
         let snapshot = player.snapshot
         if snapshot.status == .paused {
+            // Smart resume: after a long pause, start a little earlier (the seek keeps it paused,
+            // so the listener hears nothing twice).
+            let rewind = pausedAt.map { resumeRewind.rewind(afterPausing: now() - $0) } ?? 0
+            pausedAt = nil
+            if rewind > 0 { _ = await player.perform(.seek(.relative(-rewind))) }
             _ = await player.perform(.resume)
         } else if snapshot.status == .stopped {
             guard !queue.isEmpty else { throw ServiceError("nothing to resume: play an item first") }
@@ -243,7 +295,9 @@ public actor PlayerService: PlayerControl {
             throw ServiceError("no next chapter: this is the last one")
         }
         let chapter = list.chapters[index]
-        _ = await player.perform(.seek(.absolute(chapter.start)))
+        if case .failed(let error) = await player.perform(.seek(.absolute(chapter.start))) {
+            throw ServiceError(error.description)
+        }
         return "chapter \(index + 1)/\(list.chapters.count): \(chapter.title)"
     }
 
@@ -279,6 +333,9 @@ public actor PlayerService: PlayerControl {
             guard player.snapshot.status != .stopped else { throw ServiceError("nothing is playing") }
             sleep.mode = .endOfItem
         case .after(let seconds):
+            guard seconds.isFinite, seconds > 0, seconds <= PlayerLimits.maxSleep else {
+                throw ServiceError("sleep is at most \(Int(PlayerLimits.maxSleep / 86400)) days ahead")
+            }
             let deadline = Date().timeIntervalSince1970 + seconds
             sleep.mode = .at(deadline)
             sleepTask = Task { [weak self] in await self?.runSleep(until: deadline) }
@@ -290,7 +347,7 @@ public actor PlayerService: PlayerControl {
     private func runSleep(until deadline: Double) async {
         let fadeStart = deadline - SleepTimer.fadeSeconds
         let wait = fadeStart - Date().timeIntervalSince1970
-        if wait > 0 { try? await Task.sleep(nanoseconds: UInt64(wait * 1e9)) }
+        if wait > 0 { try? await Task.sleep(nanoseconds: PlayerLimits.nanoseconds(wait)) }
         guard !Task.isCancelled else { return }
         let volume = player.snapshot.volume
         fadeBase = volume

@@ -9,10 +9,12 @@ struct SleepCommand: ParsableCommand {
         commandName: "sleep",
         abstract: "Sleep timer: stop after a duration (fading out over the last 10 s), at the end of the item, or off.")
     @OptionGroup var options: PlayerClientOptions
-    @Argument(help: "30m, 90s, 1h30m, 45 (minutes), 1:30:00, end-of-item, or off") var when: String
+    @Argument(parsing: .allUnrecognized, help: "30m, 90s, 1h30m, 45 (minutes), 1:30:00, end-of-item, or off")
+    var words: [String] = []
 
     func run() throws {
         try runReporting {
+            let when = try VerbValue.required(words, usage: "sleep takes one duration (30m, 90s, 1h30m), end-of-item or off")
             let setting: SleepSetting
             switch when.lowercased() {
             case "off": setting = .off
@@ -21,12 +23,15 @@ struct SleepCommand: ParsableCommand {
                 guard let seconds = DurationArgument.seconds(when, bare: .minutes), seconds > 0 else {
                     throw ValidationError("not a sleep duration: \(when) (use 30m, 90s, 1h30m, end-of-item or off)")
                 }
+                guard seconds <= PlayerLimits.maxSleep else {
+                    throw ValidationError("sleep is at most \(Int(PlayerLimits.maxSleep / 86400)) days ahead: \(when)")
+                }
                 setting = .after(seconds: seconds)
             }
             let response = try options.send(.sleep(setting), autostart: false)
             if options.json, let status = response.status { return try StatusPrinter.print(status, json: true) }
             if let at = response.status?.sleepAt {
-                print("sleep: playback stops at \(Formats.timeOfDay(at))")
+                print("sleep: playback stops at \(StatusPrinter.sleepTime(at))")
             } else {
                 print(when.lowercased() == "off" ? "sleep timer off" : "sleep: at the end of the item")
             }
@@ -39,10 +44,11 @@ struct SpeedCommand: ParsableCommand {
         commandName: "speed",
         abstract: "Playback speed, pitch kept: \(PlaybackSpeed.text(PlaybackSpeed.range.lowerBound))–\(PlaybackSpeed.text(PlaybackSpeed.range.upperBound)) in \(PlaybackSpeed.step) steps; a library item's channel remembers it. No RATE: print it.")
     @OptionGroup var options: PlayerClientOptions
-    @Argument(help: "1.5, 1.5x or 150%") var rate: String?
+    @Argument(parsing: .allUnrecognized, help: "1.5, 1.5x or 150%") var words: [String] = []
 
     func run() throws {
         try runReporting {
+            let rate = try VerbValue.optional(words, usage: "speed takes one rate: 1.5, 1.5x or 150%")
             var value: Double?
             if let rate {
                 value = Self.parse(rate)
@@ -95,26 +101,25 @@ struct ChapterCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "chapter", abstract: "Jump to the next or previous chapter, or to chapter N (as `chapters` numbers them).")
     @OptionGroup var options: PlayerClientOptions
-    @Argument(help: "next, prev or a chapter number") var target: String
+    @Argument(parsing: .allUnrecognized, help: "next, prev or a chapter number") var words: [String] = []
 
-    func validate() throws {
-        if case .number(let n) = chapterTarget, n < 1 {
-            throw ValidationError("chapter takes next, prev or a chapter number (1, 2, …)")
-        }
-    }
+    static let usage = "chapter takes next, prev or a chapter number (1, 2, …)"
 
-    /// `next`, `prev`/`previous` or N; anything else is `.number(0)`, which `validate` refuses.
-    private var chapterTarget: ChapterTarget {
+    /// `next`, `prev`/`previous` or N ≥ 1.
+    private static func chapterTarget(_ target: String) throws -> ChapterTarget {
         switch target.lowercased() {
-        case "next": .next
-        case "prev", "previous": .previous
-        case let text: .number(max(0, Int(text) ?? 0))
+        case "next": return .next
+        case "prev", "previous": return .previous
+        case let text:
+            guard let n = Int(text), n >= 1 else { throw ValidationError(usage) }
+            return .number(n)
         }
     }
 
     func run() throws {
         try runReporting {
-            let response = try options.send(.chapter(chapterTarget), autostart: false)
+            let target = try Self.chapterTarget(try VerbValue.required(words, usage: Self.usage))
+            let response = try options.send(.chapter(target), autostart: false)
             if options.json, let status = response.status { return try StatusPrinter.print(status, json: true) }
             if let message = response.message { print(message) }
         }

@@ -2,6 +2,7 @@ import ArgumentParser
 import CLISupport
 import ControlProtocol
 import ControlSocket
+import FeedModel
 import Foundation
 
 // Player verbs at the top level, as mpc has them. Each sends one request to the daemon over the
@@ -97,24 +98,51 @@ struct QuitCommand: ParsableCommand {
     }
 }
 
+/// The words a player verb was given for its value. Values may start with "-" (`seek -15`,
+/// `volume -5`), which ArgumentParser reads as options ("Missing expected argument '<level>'",
+/// "Unknown option '-1'"), so these verbs take their words unparsed (`.allUnrecognized`) and read
+/// them here: a leading `--` ends the options as usual (`seek -- -15`), and anything but one value
+/// is the verb's one-line usage.
+enum VerbValue {
+    /// The one value in `words`, or nil when there is none.
+    static func optional(_ words: [String], usage: String) throws -> String? {
+        var rest = words
+        if rest.first == "--" { rest.removeFirst() }
+        guard rest.count <= 1 else { throw ValidationError(usage) }
+        return rest.first
+    }
+
+    /// The one value in `words`.
+    static func required(_ words: [String], usage: String) throws -> String {
+        guard let value = try optional(words, usage: usage) else { throw ValidationError(usage) }
+        return value
+    }
+}
+
 struct SeekCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "seek",
-        abstract: "Seek: +15 / -15 relative, or an absolute position (SECONDS, MM:SS, H:MM:SS).")
+        abstract: "Seek: +15 / -15 relative, an absolute position (SECONDS, MM:SS, H:MM:SS), or forward / back by the daemon's --seek-step.")
     @OptionGroup var options: PlayerClientOptions
-    // `-15` looks like an option to the parser: take it as an unrecognized argument.
-    @Argument(parsing: .allUnrecognized, help: "+SECONDS, -SECONDS, SECONDS, MM:SS or H:MM:SS") var position: [String] = []
+    @Argument(parsing: .allUnrecognized, help: "+SECONDS, -SECONDS, SECONDS, MM:SS, H:MM:SS, forward (+) or back (-)")
+    var position: [String] = []
+
+    static let usage = "seek takes one position: +15, -15, 90, 1:30, 1:02:03, forward or back"
 
     func run() throws {
         try runReporting {
-            guard position.count == 1, let target = Self.target(position[0]) else {
-                throw ValidationError("seek takes one position: +15, -15, 90, 1:30 or 1:02:03")
-            }
+            let text = try VerbValue.required(position, usage: Self.usage)
+            guard let target = Self.target(text) else { throw ValidationError("\(Self.usage) (not \"\(text)\")") }
             try options.run(.seek(target))
         }
     }
 
     static func target(_ text: String) -> SeekTarget? {
+        switch text.lowercased() {
+        case "forward", "fwd", "+": return .steps(1)
+        case "back", "backward", "-": return .steps(-1)
+        default: break
+        }
         if let sign = text.first, sign == "+" || sign == "-" {
             guard let magnitude = DurationArgument.seconds(String(text.dropFirst())) else { return nil }
             return .by(sign == "-" ? -magnitude : magnitude)
@@ -124,16 +152,48 @@ struct SeekCommand: ParsableCommand {
 }
 
 struct VolumeCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "volume", abstract: "Set the volume: 0–100 (percent).")
+    static let configuration = CommandConfiguration(
+        commandName: "volume",
+        abstract: "The volume in percent: 0–100 (50, 50%) sets it, +5 / -10 changes it (clamped to 0–100); no LEVEL prints it.")
     @OptionGroup var options: PlayerClientOptions
-    @Argument(help: "0–100") var level: Double
+    @Argument(parsing: .allUnrecognized, help: "0–100, 50%, +5 or -10") var level: [String] = []
+
+    static let usage = "volume takes one level: 0–100 (50 or 50%), +5 or -10"
 
     func run() throws {
         try runReporting {
-            guard level.isFinite, (0...100).contains(level) else { throw ValidationError("volume is 0–100 (percent)") }
-            try options.run(.volume(level / 100))
+            guard let text = try VerbValue.optional(level, usage: Self.usage) else {
+                let status = try options.send(.status, autostart: false).status ?? PlayerStatus()
+                if options.json { return try StatusPrinter.print(status, json: true) }
+                print("volume \(Self.percent(status.volume))%")
+                return
+            }
+            let command = try Self.command(text)
+            let response = try options.send(command, autostart: false)
+            if options.json, let status = response.status { return try StatusPrinter.print(status, json: true) }
+            print("volume \(Self.percent(response.status?.volume ?? 0))%")
         }
     }
+
+    /// `50`/`50%` sets, `+5`/`-10` changes (in percent points).
+    static func command(_ text: String) throws -> PlayerCommand {
+        var number = Substring(text.trimmingCharacters(in: .whitespaces))
+        if number.hasSuffix("%") { number = number.dropLast() }
+        let sign = number.first.flatMap { $0 == "+" || $0 == "-" ? $0 : nil }
+        if sign != nil { number = number.dropFirst() }
+        guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+              let value = Double(number), value.isFinite else {
+            throw ValidationError("not a volume: \(text) (\(usage))")
+        }
+        guard value <= 100 else { throw ValidationError("volume is 0–100 (percent): \(text)") }
+        switch sign {
+        case "+": return .changeVolume(by: value / 100)
+        case "-": return .changeVolume(by: -value / 100)
+        default: return .volume(value / 100)
+        }
+    }
+
+    static func percent(_ volume: Double) -> Int { Int((volume * 100).rounded()) }
 }
 
 struct StatusCommand: ParsableCommand {
@@ -141,7 +201,8 @@ struct StatusCommand: ParsableCommand {
     @OptionGroup var library: LibraryOptions
     @OptionGroup var socket: SocketOptions
     @Flag(help: "Print the status as JSON (the documented contract).") var json = false
-    @Flag(help: "Keep printing: a line per tick (1 Hz) and per change, until interrupted.") var follow = false
+    @Flag(help: "Keep printing: a line whenever what it shows changes (the position at most once a second), until interrupted.")
+    var follow = false
 
     func run() throws {
         try runReporting {
@@ -154,12 +215,45 @@ struct StatusCommand: ParsableCommand {
             }
             defer { client.connection.close() }
             let first = try client.perform(follow ? .subscribe : .status)
-            if let status = first.status { try StatusPrinter.print(status, json: json, compact: follow) }
-            guard follow else { return }
-            while let event = try client.nextEvent() {
-                try StatusPrinter.print(event.status, json: json, compact: true)
+            guard follow else {
+                if let status = first.status { try StatusPrinter.print(status, json: json) }
+                return
             }
+            var filter = FollowFilter()
+            func show(_ status: PlayerStatus, _ kind: PlayerEvent.Kind?) throws {
+                let line = try StatusPrinter.followLine(status, json: json)
+                if filter.admit(line, kind: kind, now: Self.now()) { StatusPrinter.emit(line) }
+            }
+            if let status = first.status { try show(status, nil) }
+            while let event = try client.nextEvent() { try show(event.status, event.event) }
         }
+    }
+}
+
+extension StatusCommand {
+    /// Monotonic seconds.
+    static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+}
+
+/// Which of `status --follow`'s lines are printed: only one that differs from the line before
+/// (a volume change of a sleep timer's fade, four a second, leaves the text line as it was; two
+/// events about one change print once), and of the events that come at a rate — ticks, and
+/// volume changes (the fade) — at most one line a second, so a JSON follower is not flooded
+/// either. A seek, a pause, a new item or an error print at once; what a dropped tick or volume
+/// event carried shows in the next line.
+struct FollowFilter {
+    /// Ticks come once a second; a little less leaves room for their jitter.
+    static let minimumInterval = 0.75
+    private var lastLine: String?
+    private var lastPrinted = -Double.infinity
+
+    /// Whether to print `line`, which came with an event of `kind` (nil: the first status), at `now` (seconds).
+    mutating func admit(_ line: String, kind: PlayerEvent.Kind?, now: Double) -> Bool {
+        guard line != lastLine else { return false }
+        if kind == .tick || kind == .volume, now - lastPrinted < Self.minimumInterval { return false }
+        lastLine = line
+        lastPrinted = now
+        return true
     }
 }
 
@@ -206,22 +300,41 @@ struct QueueCommand: ParsableCommand {
 
 /// Renders a status for people or as the JSON contract.
 enum StatusPrinter {
-    static func print(_ s: PlayerStatus, json: Bool, compact: Bool = false) throws {
+    /// One line of `status --follow`: the compact line, or the JSON contract.
+    static func followLine(_ s: PlayerStatus, json: Bool) throws -> String {
+        if json { return String(decoding: try JSONEncoder.contract.encode(s), as: UTF8.self) }
+        let time = Formats.clock(s.position) + (s.duration.map { " / " + Formats.clock($0) } ?? "")
+        let what = [s.title, s.artist].compactMap { $0 }.joined(separator: " — ")
+        let error = s.error.map { "  error: \($0)" } ?? ""
+        return "[\(s.status.rawValue)] \(time)  \(what)\(error)"
+    }
+
+    static func emit(_ line: String) {
+        Swift.print(line)
+        fflush(nil)
+    }
+
+    static func print(_ s: PlayerStatus, json: Bool) throws {
         if json { return try printJSON(s) }
         let time = Formats.clock(s.position) + (s.duration.map { " / " + Formats.clock($0) } ?? "")
         let percent = s.duration.flatMap { $0 > 0 ? " (\(Int(100 * s.position / $0))%)" : nil } ?? ""
         let what = [s.title, s.artist].compactMap { $0 }.joined(separator: " — ")
         let error = s.error.map { "  error: \($0)" } ?? ""
-        if compact {
-            Swift.print("[\(s.status.rawValue)] \(time)  \(what)\(error)")
-        } else if s.status == .stopped && s.title == nil {
+        if s.status == .stopped && s.title == nil {
             Swift.print("[stopped]\(error)")
         } else {
             Swift.print("[\(s.status.rawValue)] \(what)")
             Swift.print("  \(time)\(percent)  volume \(Int((s.volume * 100).rounded()))%" + (s.rate != 1 ? "  speed \(s.rate)×" : "")
                         + (s.chapter.map { "  chapter: \($0)" } ?? "")
-                        + (s.sleepAt.map { "  sleep at \(Formats.timeOfDay($0))" } ?? "") + error)
+                        + (s.sleepAt.map { "  sleep at \(sleepTime($0))" } ?? "") + error)
         }
         fflush(nil)   // all streams: `stdout` itself is shared mutable state to Swift 6
+    }
+
+    /// When the sleep timer stops playback, local time: `23:30:00` today, with the date on any
+    /// other day (`2026-11-25 01:30:00`: `sleep 25h` is not "at 01:30" today).
+    static func sleepTime(_ epoch: Int64, now: Int64 = Int64(time(nil))) -> String {
+        let clock = Formats.timeOfDay(epoch)
+        return Formats.day(epoch) == Formats.day(now) ? clock : Formats.day(epoch) + " " + clock
     }
 }

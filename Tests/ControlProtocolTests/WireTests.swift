@@ -42,7 +42,7 @@ import Testing
         }
         #expect(try refusal(#"{"cmd": "dance"}"#) == "unknown command \"dance\"")
         #expect(try refusal(#"{"cmd": "play"}"#) == "play needs a target: an item id, a URL or a file")
-        #expect(try refusal(#"{"cmd": "seek"}"#) == "seek needs an offset or a position")
+        #expect(try refusal(#"{"cmd": "seek"}"#) == "seek needs an offset, a position or steps")
         #expect(try refusal(#"{"cmd": "volume"}"#) == "volume must be between 0 and 1 (0–100 %)")
         #expect(try refusal(#"{"cmd": "queue_add"}"#) == "queue add needs a target")
         #expect(try refusal(#"{"cmd": "sleep", "seconds": -5}"#) == "sleep needs a duration (30m, 90s, 1h30m), end-of-item or off")

@@ -45,6 +45,17 @@ import Testing
         #expect(Platform(guessingFrom: "https://rumble.com/c/name") == .rumble)
         #expect(Platform(guessingFrom: "https://notyoutube.com/feed") == .podcast)
         #expect(Platform(guessingFrom: "feed.xml") == .podcast)
+    }
+
+    @Test func pagesThatPlayThroughThePageResolver() {
+        #expect(Platform.pagePlatform(ofURL: "https://www.youtube.com/watch?v=dQw4w9WgXcQ") == .youtube)
+        #expect(Platform.pagePlatform(ofURL: "https://youtu.be/dQw4w9WgXcQ?si=x") == .youtube)
+        #expect(Platform.pagePlatform(ofURL: "https://m.youtube.com/shorts/abc") == .youtube)
+        #expect(Platform.pagePlatform(ofURL: "HTTPS://Rumble.com/v4abcd-some-title.html") == .rumble)
+        #expect(Platform.pagePlatform(ofURL: "https://rr3---sn.googlevideo.com/videoplayback?x") == nil)
+        #expect(Platform.pagePlatform(ofURL: "https://hugh.cdn.rumble.cloud/video/a.mp4") == nil)
+        #expect(Platform.pagePlatform(ofURL: "https://feeds.example.com/ep.mp3") == nil)
+        #expect(Platform.pagePlatform(ofURL: "/home/me/youtube.com/a.mp3") == nil)
         #expect(Platform.youtube.playsThroughPageResolver && Platform.rumble.playsThroughPageResolver)
         #expect(!Platform.podcast.playsThroughPageResolver)
     }

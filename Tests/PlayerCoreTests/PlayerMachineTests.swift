@@ -163,25 +163,46 @@ final class PlayerMachineTests: XCTestCase {
 
     // MARK: Seek
 
+    /// A seek command, then the decode thread's report that the decoder moved: both steps' actions.
+    func seek(_ machine: inout Machine, _ command: Player.Command, reply: Machine.Reply? = nil,
+              latency: Double? = nil) -> [Machine.Action] {
+        let first = machine.handle(.command(command, reply: reply, latency: latency))
+        guard case .seek(let target, let owed)? = first.last else { return first }
+        return first + machine.handle(.seeked(to: target, reply: owed))
+    }
+
+    func testAFailedSeekPlaysOnFromWhereItWasAndTellsTheCaller() {
+        var machine = playing()
+        XCTAssertEqual(machine.handle(.command(.seek(.absolute(42)), reply: reply, latency: 0.5)),
+                       [.seek(to: 42, reply: reply)])
+        XCTAssertEqual(machine.position(latency: 0.5), 9.5, "the position moves only once the decoder did")
+        let failure = PlayerError.cannotDecode(source: "/a.mp3", reason: "seek failed: Connection refused")
+        XCTAssertEqual(machine.handle(.seekFailed(failure, reply: reply)), [.complete(reply, .failed(failure))])
+        XCTAssertEqual(machine.status, .playing)
+        XCTAssertEqual(machine.position(latency: 0.5), 9.5)
+        XCTAssertEqual(machine.jump.count, 0, "no seeked event")
+        XCTAssertNil(machine.error, "the item plays on: no error to show")
+    }
+
     func testSeeksAreClampedAtZeroAndSaved() {
         var machine = playing()
-        XCTAssertEqual(machine.handle(.command(.seek(.relative(-15)), latency: 0)), [.seek(to: 0), checkpoint(0)])
+        XCTAssertEqual(seek(&machine, .seek(.relative(-15)), latency: 0), [.seek(to: 0, reply: nil), checkpoint(0)])
         XCTAssertEqual(machine.jump, Machine.Jump(count: 1, position: 0))
-        XCTAssertEqual(machine.handle(.command(.seek(.absolute(-3)))), [.seek(to: 0), checkpoint(0)])
-        XCTAssertEqual(machine.handle(.command(.seek(.absolute(.nan)))), [.seek(to: 0), checkpoint(0)])
-        XCTAssertEqual(machine.handle(.command(.seek(.absolute(42)), reply: reply)),
-                       [.seek(to: 42), checkpoint(42), .complete(reply, .done)])
+        XCTAssertEqual(seek(&machine, .seek(.absolute(-3))), [.seek(to: 0, reply: nil), checkpoint(0)])
+        XCTAssertEqual(seek(&machine, .seek(.absolute(.nan))), [.seek(to: 0, reply: nil), checkpoint(0)])
+        XCTAssertEqual(seek(&machine, .seek(.absolute(42)), reply: reply),
+                       [.seek(to: 42, reply: reply), checkpoint(42), .complete(reply, .done)])
         XCTAssertEqual(machine.position(latency: 0.3), 42, "nothing before the target can be heard")
         _ = machine.handle(.wrote(seconds: 1, rate: 1))
         // Relative to what is heard: 43 written, 0.5 of it not yet heard.
-        XCTAssertEqual(machine.handle(.command(.seek(.relative(15)), latency: 0.5)), [.seek(to: 57.5), checkpoint(57.5)])
+        XCTAssertEqual(seek(&machine, .seek(.relative(15)), latency: 0.5), [.seek(to: 57.5, reply: nil), checkpoint(57.5)])
         XCTAssertEqual(machine.jump.count, 5)
         XCTAssertEqual(machine.status, .playing)
     }
 
     func testASeekWhilePausedStaysPausedAtTheTarget() {
         var machine = paused(latency: 0.5)
-        XCTAssertEqual(machine.handle(.command(.seek(.relative(15)), latency: 3)), [.seek(to: 24.5), checkpoint(24.5)])
+        XCTAssertEqual(seek(&machine, .seek(.relative(15)), latency: 3), [.seek(to: 24.5, reply: nil), checkpoint(24.5)])
         XCTAssertEqual(machine.status, .paused)
         XCTAssertEqual(machine.position(latency: 1), 24.5)
     }
@@ -198,8 +219,8 @@ final class PlayerMachineTests: XCTestCase {
         XCTAssertEqual(relative.status, .stopped)
         // Without a known length there is no end to seek past.
         var live = playing(duration: nil)
-        XCTAssertEqual(live.handle(.command(.seek(.absolute(1000)))),
-                       [.seek(to: 1000), checkpoint(1000, duration: nil)])
+        XCTAssertEqual(seek(&live, .seek(.absolute(1000))),
+                       [.seek(to: 1000, reply: nil), checkpoint(1000, duration: nil)])
     }
 
     func testSeekingWithNothingPlayingDoesNothing() {

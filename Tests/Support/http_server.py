@@ -9,6 +9,8 @@ Files under --root are served with ETag, Last-Modified, 304s and byte ranges. Te
   /count/PATH            the file PATH (every request is logged anyway; see /stats)
   /gzip/PATH             the file PATH, gzip-encoded when the client accepts gzip
   /plain/PATH            the file PATH without ETag or Last-Modified (never a 304)
+  /norange/PATH          the file PATH as `python3 -m http.server` serves it: always whole
+                         (200), no Accept-Ranges, a Range header ignored
   /redirect/CODE?to=URL  a CODE (301, 302, 303, 307, 308) redirect to URL (default /)
   /loop                  redirects to itself forever
   /slow?bytes=N&delay=D  N bytes (Content-Length N), one byte every D seconds
@@ -97,6 +99,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.serve_file(path[len("/gzip/"):], gzipped=True)
         if path.startswith("/plain/"):
             return self.serve_file(path[len("/plain/"):], conditional=False)
+        if path.startswith("/norange/"):
+            return self.serve_whole(path[len("/norange/"):])
         if path.startswith("/redirect/"):
             return self.send(int(path.rsplit("/", 1)[1]), b"", headers={"Location": q.get("to", "/")})
         if path == "/loop":
@@ -196,6 +200,14 @@ class Handler(BaseHTTPRequestHandler):
             validators["Content-Range"] = "bytes %d-%d/%d" % (start, end, len(data))
             return self.send(206, data[start:end + 1], ctype, validators)
         self.send(200, data, ctype, validators)
+
+    def serve_whole(self, rel):
+        full = self.file_under_root(rel)
+        if full is None:
+            return self.send(404, b"not found\n")
+        with open(full, "rb") as f:
+            data = f.read()
+        self.send(200, data, "application/octet-stream")
 
     def not_modified(self, etag, mtime):
         inm = self.headers.get("If-None-Match")

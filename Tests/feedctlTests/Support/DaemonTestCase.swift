@@ -124,15 +124,16 @@ class DaemonTestCase: XCTestCase {
 
     // MARK: The daemon
 
-    /// Starts `feedctl daemon --socket S --db D` as a child and waits until it answers.
+    /// Starts `feedctl daemon --socket S --db D [ARGUMENTS]` as a child and waits until it answers.
     @discardableResult
-    /// `openFiles` caps its descriptors (prlimit, which then runs it as the same process).
-    func startDaemon(socket: String? = nil, environment overrides: [String: String?] = [:],
+    /// `options` replace the default `--sync-every 0`; `openFiles` caps its descriptors (prlimit,
+    /// which then runs it as the same process).
+    func startDaemon(socket: String? = nil, arguments: [String] = [], environment overrides: [String: String?] = [:],
                      options: [String] = ["--sync-every", "0"], openFiles: Int? = nil) throws -> Process {
         let path = socket ?? world.socket
         let process = Process()
         process.executableURL = try Self.feedctlBinary()
-        process.arguments = ["daemon", "--socket", path, "--db", world.db] + options
+        process.arguments = ["daemon", "--socket", path, "--db", world.db] + options + arguments
         if let openFiles {
             process.arguments = ["--nofile=\(openFiles):\(openFiles)", try Self.feedctlBinary().path] + (process.arguments ?? [])
             process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
