@@ -55,12 +55,23 @@ public protocol ItemStore: Sendable {
 public protocol ListeningStore: Sendable {
     /// Marks items watched (or unwatched again), all or none; both reset the progress.
     func setWatched(_ ids: [Int64], watched: Bool, now: Int64) async throws(LibraryError)
+    /// Marks channel `channelID`'s backlog watched: all its items, or those published before
+    /// `before` (Unix seconds; undated items are then left alone). Returns how many changed.
+    @discardableResult
+    func setWatched(channelID: Int64, publishedBefore before: Int64?, now: Int64) async throws(LibraryError) -> Int
     /// Records how far item `id` has been played; its watched mark stays as it is.
     func setProgress(_ id: Int64, seconds: Int, now: Int64) async throws(LibraryError)
     /// Saves item `id` (saving twice keeps the first time).
     func save(_ id: Int64, now: Int64) async throws(LibraryError)
     /// Unsaves item `id` (a no-op if it was not saved).
     func unsave(_ id: Int64) async throws(LibraryError)
+    /// Saves items, all or none (`noItem`/`noItems` names every id the library lacks). Returns
+    /// the ids that were not saved before, in the order given.
+    @discardableResult
+    func save(_ ids: [Int64], now: Int64) async throws(LibraryError) -> [Int64]
+    /// Unsaves items, all or none. Returns the ids that were saved.
+    @discardableResult
+    func unsave(_ ids: [Int64]) async throws(LibraryError) -> [Int64]
     /// Appends a play of item `id` to the history, copying what it needs to outlive the channel.
     @discardableResult
     func appendHistory(item id: Int64, position: Int?, now: Int64) async throws(LibraryError) -> HistoryEntry
@@ -76,6 +87,11 @@ public protocol CollectionStore: Sendable {
     /// Appends item `id`; an item is in a collection at most once.
     func addToCollection(item id: Int64, collection name: String, now: Int64) async throws(LibraryError)
     func removeFromCollection(item id: Int64, collection name: String) async throws(LibraryError)
+    /// Appends items in the order given, all or none: every id must be in the library and not
+    /// yet in the collection.
+    func addToCollection(items ids: [Int64], collection name: String, now: Int64) async throws(LibraryError)
+    /// Removes items, all or none: every id must be in the collection.
+    func removeFromCollection(items ids: [Int64], collection name: String) async throws(LibraryError)
     /// Moves item `id` from `source` to the end of `destination`, atomically.
     func moveToCollection(item id: Int64, from source: String, to destination: String, now: Int64) async throws(LibraryError)
     /// Deletes collection `name`; its items stay in the library.
@@ -98,6 +114,8 @@ public protocol DownloadCatalog: Sendable {
     func downloadItems(ids: [Int64]) async throws(LibraryError) -> [DownloadItem]
     /// Channel `channelID`'s newest `limit` items that have an enclosure, newest first.
     func newestEpisodes(channelID: Int64, limit: Int) async throws(LibraryError) -> [DownloadItem]
+    /// The ids of channel `channelID`'s items, ascending; `noChannel` if there is none.
+    func itemIDs(channelID: Int64) async throws(LibraryError) -> [Int64]
     /// All channels, by id.
     func allChannels() async throws(LibraryError) -> [Channel]
 }

@@ -74,16 +74,64 @@ struct ShowCommand: AsyncParsableCommand {
 }
 
 struct WatchedCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "watched", abstract: "Mark items watched (or not, with --undo).")
+    static let configuration = CommandConfiguration(
+        commandName: "watched",
+        abstract: "Mark items watched (or not, with --undo), or a channel's backlog with --channel.")
     @OptionGroup var library: LibraryOptions
     @Flag(help: "Mark as not watched.") var undo = false
-    @Argument(help: "Item ids.") var ids: [Int64]
+    @Option(help: "Mark this channel's items watched.") var channel: Int64?
+    @Option(help: ArgumentHelp("With --channel: only items published before this day (local time).", valueName: "YYYY-MM-DD"))
+    var before: String?
+    @Argument(help: "Item ids.") var ids: [Int64] = []
+
+    func validate() throws {
+        if channel == nil && ids.isEmpty { throw ValidationError("give item ids, or --channel ID") }
+        if channel != nil && !ids.isEmpty { throw ValidationError("give either item ids or --channel ID, not both") }
+        if before != nil && channel == nil { throw ValidationError("--before only goes with --channel ID") }
+        if undo && channel != nil { throw ValidationError("--undo takes item ids, not --channel") }
+        if let before, LocalDay.start(before) == nil { throw ValidationError("not a date: \(before) (use YYYY-MM-DD)") }
+    }
 
     func run() async throws {
         try await runReporting {
-            try await library.open().setWatched(ids, watched: !undo, now: Clock.now())
-            print("marked \(ids.count) item\(ids.count == 1 ? "" : "s") \(undo ? "unwatched" : "watched")")
+            let lib = try library.open()
+            if let channel {
+                let cutoff = before.flatMap(LocalDay.start)
+                let count = try await lib.setWatched(channelID: channel, publishedBefore: cutoff, now: Clock.now())
+                let scope = before.map { " published before \($0)" } ?? ""
+                print("marked \(Formats.count(count, "item")) of channel \(channel)\(scope) watched")
+                return
+            }
+            // All or nothing: a bad id changes nothing and is named.
+            try await lib.setWatched(ids, watched: !undo, now: Clock.now())
+            print("marked \(Formats.count(ItemIDs.unique(ids).count, "item")) \(undo ? "unwatched" : "watched"): \(ItemIDs.list(ids))")
         }
+    }
+}
+
+/// How the multi-id commands print the ids they applied.
+enum ItemIDs {
+    static func unique(_ ids: [Int64]) -> [Int64] {
+        var seen = Set<Int64>()
+        return ids.filter { seen.insert($0).inserted }
+    }
+
+    static func list(_ ids: [Int64]) -> String { unique(ids).map(String.init).joined(separator: ", ") }
+}
+
+/// `--before YYYY-MM-DD`: the start of that day in the user's time zone (as the feed prints days).
+enum LocalDay {
+    static func start(_ text: String) -> Int64? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              let year = Int32(parts[0]), let month = Int32(parts[1]), let day = Int32(parts[2]),
+              (1...12).contains(month), (1...31).contains(day) else { return nil }
+        var t = tm()
+        t.tm_year = year - 1900; t.tm_mon = month - 1; t.tm_mday = day; t.tm_isdst = -1
+        let seconds = mktime(&t)
+        // mktime normalizes 2026-02-31 to March: such a day does not exist.
+        guard seconds != -1, t.tm_mday == day, t.tm_mon == month - 1 else { return nil }
+        return Int64(seconds)
     }
 }
 
@@ -105,27 +153,31 @@ struct ProgressCommand: AsyncParsableCommand {
 }
 
 struct SaveCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "save", abstract: "Save items for later.")
+    static let configuration = CommandConfiguration(commandName: "save", abstract: "Save items for later (all or none).")
     @OptionGroup var library: LibraryOptions
     @Argument(help: "Item ids.") var ids: [Int64]
     func run() async throws {
         try await runReporting {
-            let lib = try library.open()
-            for id in ids { try await lib.save(id, now: Clock.now()) }
-            print("saved \(ids.map(String.init).joined(separator: ", "))")
+            let new = try await library.open().save(ids, now: Clock.now())
+            let already = ItemIDs.unique(ids).filter { !new.contains($0) }
+            var line = "saved \(Formats.count(new.count, "item"))" + (new.isEmpty ? "" : ": \(ItemIDs.list(new))")
+            if !already.isEmpty { line += " (already saved: \(ItemIDs.list(already)))" }
+            print(line)
         }
     }
 }
 
 struct UnsaveCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "unsave", abstract: "Remove items from the saved list.")
+    static let configuration = CommandConfiguration(commandName: "unsave", abstract: "Remove items from the saved list (all or none).")
     @OptionGroup var library: LibraryOptions
     @Argument(help: "Item ids.") var ids: [Int64]
     func run() async throws {
         try await runReporting {
-            let lib = try library.open()
-            for id in ids { try await lib.unsave(id) }
-            print("unsaved \(ids.map(String.init).joined(separator: ", "))")
+            let gone = try await library.open().unsave(ids)
+            let notSaved = ItemIDs.unique(ids).filter { !gone.contains($0) }
+            var line = "unsaved \(Formats.count(gone.count, "item"))" + (gone.isEmpty ? "" : ": \(ItemIDs.list(gone))")
+            if !notSaved.isEmpty { line += " (not saved: \(ItemIDs.list(notSaved)))" }
+            print(line)
         }
     }
 }
@@ -186,7 +238,7 @@ struct CollectionCommand: AsyncParsableCommand {
                 let all = try await library.open().collections()
                 if output.json { return try printJSON(all) }
                 if all.isEmpty { print("no collections yet: feedctl collection create NAME"); return }
-                for c in all { print("\(c.name)  (\(c.items) item\(c.items == 1 ? "" : "s"))") }
+                for c in all { print("\(c.name)  (\(Formats.count(c.items, "item")))") }
             }
         }
     }
@@ -207,29 +259,27 @@ struct CollectionCommand: AsyncParsableCommand {
     }
 
     struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add items to a collection (at its end).")
+        static let configuration = CommandConfiguration(abstract: "Add items to a collection (at its end; all or none).")
         @OptionGroup var library: LibraryOptions
         @Argument(help: "Name.") var name: String
         @Argument(help: "Item ids.") var ids: [Int64]
         func run() async throws {
             try await runReporting {
-                let lib = try library.open()
-                for id in ids { try await lib.addToCollection(item: id, collection: name, now: Clock.now()) }
-                print("added \(ids.map(String.init).joined(separator: ", ")) to \"\(name)\"")
+                try await library.open().addToCollection(items: ids, collection: name, now: Clock.now())
+                print("added \(Formats.count(ItemIDs.unique(ids).count, "item")) to \"\(name)\": \(ItemIDs.list(ids))")
             }
         }
     }
 
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove items from a collection.")
+        static let configuration = CommandConfiguration(abstract: "Remove items from a collection (all or none).")
         @OptionGroup var library: LibraryOptions
         @Argument(help: "Name.") var name: String
         @Argument(help: "Item ids.") var ids: [Int64]
         func run() async throws {
             try await runReporting {
-                let lib = try library.open()
-                for id in ids { try await lib.removeFromCollection(item: id, collection: name) }
-                print("removed \(ids.map(String.init).joined(separator: ", ")) from \"\(name)\"")
+                try await library.open().removeFromCollection(items: ids, collection: name)
+                print("removed \(Formats.count(ItemIDs.unique(ids).count, "item")) from \"\(name)\": \(ItemIDs.list(ids))")
             }
         }
     }
