@@ -100,3 +100,16 @@ public enum SyncPolicy {
         return min(max(exponential, retryAfter ?? 0), maxBackoff)
     }
 }
+
+/// How `search` ranks and matches: every word of the query must appear (in any of the three
+/// fields, accents ignored: "cafe" finds "Café"), each word also as the start of a longer one
+/// ("nutri" finds "nutrition"), and a match in a title counts most, then in the channel's name,
+/// then in the show notes (BM25 with these weights). The search index's rank is spelled from
+/// the weights; a test checks the live index still says so, so changing one needs a migration.
+public enum SearchRule {
+    public static let titleWeight = 10.0
+    public static let channelWeight = 5.0
+    public static let notesWeight = 1.0
+    /// The last word typed, and every other, matches as a prefix.
+    public static let prefixMatching = true
+}

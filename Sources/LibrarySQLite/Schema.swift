@@ -13,6 +13,7 @@ enum Schema {
         migrator.registerMigration("v5-remembered-speed", migrate: v5RememberedSpeed)
         migrator.registerMigration("v6-speed-range", migrate: v6SpeedRange)
         migrator.registerMigration("v7-ids-never-reused", migrate: v7IDsNeverReused)
+        migrator.registerMigration("v8-search", migrate: v8Search)
         return migrator
     }
 
@@ -24,7 +25,12 @@ enum Schema {
 
     /// Names of all migrations, oldest first (tests migrate up to a given one).
     static let migrationNames = ["v1-initial", "v2-playback-speed", "v3-item-watch-state", "v4-chapters-cache",
-                                 "v5-remembered-speed", "v6-speed-range", "v7-ids-never-reused"]
+                                 "v5-remembered-speed", "v6-speed-range", "v7-ids-never-reused",
+                                 "v8-search"]
+
+    /// `SearchRule`'s weights as the search index's rank spells them (bm25's arguments follow
+    /// the index's columns: title, notes, channel). A test checks the live index still says this.
+    static let searchRank = "bm25(\(SearchRule.titleWeight), \(SearchRule.notesWeight), \(SearchRule.channelWeight))"
 
     /// `PlaybackSpeed.range` as the `channels.speed` CHECK spells it. A test checks the live
     /// schema still says this, so changing the range needs a migration.
@@ -327,6 +333,57 @@ enum Schema {
             END;
             CREATE TRIGGER watch_state_deleted AFTER DELETE ON watch_state BEGIN
                 UPDATE items SET state = 0 WHERE id = OLD.item;
+            END;
+            """)
+    }
+
+    /// Full-text search over item titles, show notes (the stored description) and channel
+    /// names: an FTS5 index whose content is the `items_search_source` view (the text is not
+    /// stored twice), folded by `unicode61 remove_diacritics 2`, with prefix indexes for 2- and
+    /// 3-character prefixes (what people type first). Triggers keep it in step with every
+    /// write, ingest's merge included. An external-content index must be told the exact text it
+    /// indexed to forget a row, so: a channel's items are forgotten *before* the channel goes
+    /// (the item trigger then finds no channel and stays out of it), and a renamed channel's
+    /// items are indexed again under the new name.
+    static func v8Search(_ db: Database) throws {
+        let channelName = { (row: String) in "(SELECT name FROM channels WHERE id = \(row).channel_id)" }
+        try db.execute(sql: """
+            CREATE VIEW items_search_source AS
+                SELECT i.id, i.title, i.description AS notes, c.name AS channel
+                FROM items i JOIN channels c ON c.id = i.channel_id;
+            CREATE VIRTUAL TABLE items_search USING fts5(
+                title, notes, channel,
+                content = 'items_search_source', content_rowid = 'id',
+                tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3');
+            INSERT INTO items_search (items_search, rank) VALUES ('rank', '\(searchRank)');
+            INSERT INTO items_search (items_search) VALUES ('rebuild');
+
+            CREATE TRIGGER items_search_inserted AFTER INSERT ON items BEGIN
+                INSERT INTO items_search (rowid, title, notes, channel)
+                VALUES (NEW.id, NEW.title, NEW.description, \(channelName("NEW")));
+            END;
+            CREATE TRIGGER items_search_updated AFTER UPDATE OF title, description ON items
+            WHEN OLD.title IS NOT NEW.title OR OLD.description IS NOT NEW.description BEGIN
+                INSERT INTO items_search (items_search, rowid, title, notes, channel)
+                VALUES ('delete', OLD.id, OLD.title, OLD.description, \(channelName("OLD")));
+                INSERT INTO items_search (rowid, title, notes, channel)
+                VALUES (NEW.id, NEW.title, NEW.description, \(channelName("NEW")));
+            END;
+            CREATE TRIGGER items_search_deleted AFTER DELETE ON items
+            WHEN EXISTS (SELECT 1 FROM channels WHERE id = OLD.channel_id) BEGIN
+                INSERT INTO items_search (items_search, rowid, title, notes, channel)
+                VALUES ('delete', OLD.id, OLD.title, OLD.description, \(channelName("OLD")));
+            END;
+            CREATE TRIGGER channels_search_deleted BEFORE DELETE ON channels BEGIN
+                INSERT INTO items_search (items_search, rowid, title, notes, channel)
+                SELECT 'delete', id, title, description, OLD.name FROM items WHERE channel_id = OLD.id;
+            END;
+            CREATE TRIGGER channels_search_renamed AFTER UPDATE OF name ON channels
+            WHEN OLD.name IS NOT NEW.name BEGIN
+                INSERT INTO items_search (items_search, rowid, title, notes, channel)
+                SELECT 'delete', id, title, description, OLD.name FROM items WHERE channel_id = NEW.id;
+                INSERT INTO items_search (rowid, title, notes, channel)
+                SELECT id, title, description, NEW.name FROM items WHERE channel_id = NEW.id;
             END;
             """)
     }

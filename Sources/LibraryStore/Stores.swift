@@ -51,6 +51,14 @@ public protocol ItemStore: Sendable {
     func history(limit: Int) async throws(LibraryError) -> [HistoryEntry]
 }
 
+/// Full-text search over items (`SearchRule`: titles, show notes and channel names; every word
+/// must match, as a prefix too; accents ignored; best match first).
+public protocol SearchStore: Sendable {
+    /// One page of the items matching `query.text` under `query.filter`, best match first.
+    /// Text without a single word (only punctuation) is `invalid`.
+    func search(_ query: SearchQuery) async throws(LibraryError) -> [LibraryItem]
+}
+
 /// What listening changes.
 public protocol ListeningStore: Sendable {
     /// Marks items watched (or unwatched again), all or none; both reset the progress.
@@ -125,7 +133,7 @@ public protocol DownloadCatalog: Sendable {
 public typealias PlayerLibrary = ItemStore & ChannelStore & ListeningStore & ChapterCache
 
 /// The whole library.
-public protocol LibraryStore: SyncStore, ItemStore, ListeningStore, CollectionStore, ChapterCache, DownloadCatalog {}
+public protocol LibraryStore: SyncStore, ItemStore, SearchStore, ListeningStore, CollectionStore, ChapterCache, DownloadCatalog {}
 
 extension ItemStore {
     /// The feed with the CLI's defaults: newest first, 50 items, catch-up's default window.

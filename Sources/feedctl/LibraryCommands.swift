@@ -21,8 +21,11 @@ struct FeedCommand: AsyncParsableCommand {
     @Option(help: "Items per page.") var limit = 20
     @Option(help: "Page number, from 1.") var page = 1
     @Option(help: "Catch-up window in days.") var days = CatchUp.defaultDays
+    @Option(help: ArgumentHelp("Only items matching these words, best match first (as `feedctl search`).", valueName: "TEXT"))
+    var search: String?
 
     func validate() throws {
+        if search != nil && mode != .newest { throw ValidationError("--search ranks by relevance: it does not combine with --mode") }
         guard limit > 0 else { throw ValidationError("--limit must be at least 1") }
         guard page > 0 else { throw ValidationError("--page must be at least 1") }
         guard days > 0 else { throw ValidationError("--days must be at least 1") }
@@ -30,8 +33,12 @@ struct FeedCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await runReporting {
-            let query = FeedQuery(mode: mode, filter: FeedFilter(platform: platform, channelID: channel, unwatchedOnly: unwatched),
-                                  limit: limit, page: page, days: days)
+            let filter = FeedFilter(platform: platform, channelID: channel, unwatchedOnly: unwatched)
+            if let search {
+                let found = try await library.open().search(SearchQuery(text: search, filter: filter, limit: limit, page: page))
+                return try await SearchCommand.show(found, json: output.json)
+            }
+            let query = FeedQuery(mode: mode, filter: filter, limit: limit, page: page, days: days)
             let items = try await library.open().feed(query, now: Clock.now())
             if output.json { return try printJSON(items) }
             if items.isEmpty { print("nothing here"); return }
