@@ -113,3 +113,9 @@ public enum SearchRule {
     /// The last word typed, and every other, matches as a prefix.
     public static let prefixMatching = true
 }
+
+/// The player's volume: a fraction of full scale, 0 (silent) to 1 (as the stream plays it).
+/// The library keeps the last one set (`player_state.volume`, whose CHECK is spelled from this).
+public enum PlayerVolume {
+    public static let range = 0.0...1.0
+}

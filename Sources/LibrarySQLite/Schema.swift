@@ -14,6 +14,7 @@ enum Schema {
         migrator.registerMigration("v6-speed-range", migrate: v6SpeedRange)
         migrator.registerMigration("v7-ids-never-reused", migrate: v7IDsNeverReused)
         migrator.registerMigration("v8-search", migrate: v8Search)
+        migrator.registerMigration("v9-up-next-and-player-state", migrate: v9UpNextAndPlayerState)
         return migrator
     }
 
@@ -26,11 +27,14 @@ enum Schema {
     /// Names of all migrations, oldest first (tests migrate up to a given one).
     static let migrationNames = ["v1-initial", "v2-playback-speed", "v3-item-watch-state", "v4-chapters-cache",
                                  "v5-remembered-speed", "v6-speed-range", "v7-ids-never-reused",
-                                 "v8-search"]
+                                 "v8-search", "v9-up-next-and-player-state"]
 
     /// `SearchRule`'s weights as the search index's rank spells them (bm25's arguments follow
     /// the index's columns: title, notes, channel). A test checks the live index still says this.
     static let searchRank = "bm25(\(SearchRule.titleWeight), \(SearchRule.notesWeight), \(SearchRule.channelWeight))"
+
+    /// `PlayerVolume.range` as the `player_state.volume` CHECK spells it (a test checks the live schema).
+    static let volumeCheck = "volume >= \(PlayerVolume.range.lowerBound) AND volume <= \(PlayerVolume.range.upperBound)"
 
     /// `PlaybackSpeed.range` as the `channels.speed` CHECK spells it. A test checks the live
     /// schema still says this, so changing the range needs a migration.
@@ -385,6 +389,38 @@ enum Schema {
                 INSERT INTO items_search (rowid, title, notes, channel)
                 SELECT id, title, description, NEW.name FROM items WHERE channel_id = NEW.id;
             END;
+            """)
+    }
+
+    /// The up-next queue and the player's remembered state move from the daemon's memory into
+    /// the library, so they survive restarts. A queue entry is exactly one of a library item
+    /// (which leaves the queue with its channel), a URL or a file. `player_state` is one row.
+    static func v9UpNextAndPlayerState(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE up_next (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                position INTEGER NOT NULL CHECK (position >= 1),
+                item INTEGER REFERENCES items(id) ON DELETE CASCADE,
+                url TEXT CHECK (url <> ''),
+                file TEXT CHECK (file <> ''),
+                title TEXT NOT NULL,
+                added_at INTEGER NOT NULL,
+                CHECK ((item IS NOT NULL) + (url IS NOT NULL) + (file IS NOT NULL) = 1)
+            ) STRICT;
+            CREATE INDEX up_next_position ON up_next (position, id);
+            CREATE INDEX up_next_item ON up_next (item);
+
+            CREATE TABLE player_state (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                volume REAL CHECK (\(volumeCheck)),
+                last_item INTEGER REFERENCES items(id) ON DELETE SET NULL,
+                last_url TEXT CHECK (last_url <> ''),
+                last_file TEXT CHECK (last_file <> ''),
+                last_title TEXT,
+                last_position REAL NOT NULL DEFAULT 0 CHECK (last_position >= 0),
+                updated_at INTEGER NOT NULL,
+                CHECK ((last_item IS NOT NULL) + (last_url IS NOT NULL) + (last_file IS NOT NULL) <= 1)
+            ) STRICT;
             """)
     }
 }

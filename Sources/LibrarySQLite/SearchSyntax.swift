@@ -5,9 +5,9 @@ import FeedModel
 /// marks), and each word is quoted, so FTS5 operators (`AND`, `OR`, `NOT`, `NEAR`, `*`, `^`,
 /// `-`, `:`, parentheses, quotes) are only ever words or separators. Words are joined with
 /// spaces (FTS5's implicit AND) and, per `SearchRule.prefixMatching`, each matches as a prefix.
-enum SearchSyntax {
+package enum SearchSyntax {
     /// Nil when the text holds no word at all.
-    static func match(_ text: String) -> String? {
+    package static func match(_ text: String) -> String? {
         var words: [String] = []
         var word = ""
         for scalar in text.unicodeScalars {

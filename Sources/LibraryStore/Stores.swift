@@ -106,6 +106,43 @@ public protocol CollectionStore: Sendable {
     func deleteCollection(_ name: String) async throws(LibraryError)
 }
 
+/// The up-next queue, kept in the library so it survives restarts. Positions are 1-based and
+/// always 1…count. Library items in it are checked when added (all or none) and leave it when
+/// their channel is removed; URLs and files are kept as given.
+public protocol UpNextStore: Sendable {
+    /// The queue in order.
+    func upNext() async throws(LibraryError) -> [UpNextEntry]
+    /// Appends entries in the order given, all or none (`noItem`/`noItems` for item ids the
+    /// library lacks). Returns them as stored.
+    @discardableResult
+    func appendToUpNext(_ entries: [(target: MediaTarget, title: String)], now: Int64) async throws(LibraryError) -> [UpNextEntry]
+    /// Puts entries at the front, in the order given (to play after the current one).
+    @discardableResult
+    func insertNextInUpNext(_ entries: [(target: MediaTarget, title: String)], now: Int64) async throws(LibraryError) -> [UpNextEntry]
+    /// Removes the entry at `position`; `invalid` when there is none.
+    @discardableResult
+    func removeFromUpNext(at position: Int) async throws(LibraryError) -> UpNextEntry
+    /// Moves the entry at `from` to `to` (the others close up); `invalid` when either is out of range.
+    func moveInUpNext(from: Int, to: Int) async throws(LibraryError)
+    /// Takes the first entry off the queue (what `next` plays), nil when empty.
+    func popUpNext() async throws(LibraryError) -> UpNextEntry?
+    /// Empties the queue; returns how many entries it held.
+    @discardableResult
+    func clearUpNext() async throws(LibraryError) -> Int
+}
+
+/// What the player remembers across restarts: its volume and what it played last.
+public protocol PlayerStateStore: Sendable {
+    /// The last volume set (`PlayerVolume.range`), nil if never.
+    func savedVolume() async throws(LibraryError) -> Double?
+    /// Remembers the volume; `invalid` outside `PlayerVolume.range`.
+    func saveVolume(_ volume: Double, now: Int64) async throws(LibraryError)
+    /// What played last and where it was left, nil if nothing (or its item was removed since).
+    func lastPlayed() async throws(LibraryError) -> LastPlayed?
+    /// Remembers what plays (call it on stop, pause, the periodic checkpoint and at exit); nil forgets.
+    func saveLastPlayed(_ last: LastPlayed?, now: Int64) async throws(LibraryError)
+}
+
 /// Podcasting 2.0 chapters files, fetched once per item.
 public protocol ChapterCache: Sendable {
     /// The item's `podcast:chapters` URL, if its feed gave one.
@@ -133,7 +170,8 @@ public protocol DownloadCatalog: Sendable {
 public typealias PlayerLibrary = ItemStore & ChannelStore & ListeningStore & ChapterCache
 
 /// The whole library.
-public protocol LibraryStore: SyncStore, ItemStore, SearchStore, ListeningStore, CollectionStore, ChapterCache, DownloadCatalog {}
+public protocol LibraryStore: SyncStore, ItemStore, SearchStore, ListeningStore, CollectionStore, ChapterCache, DownloadCatalog,
+    UpNextStore, PlayerStateStore {}
 
 extension ItemStore {
     /// The feed with the CLI's defaults: newest first, 50 items, catch-up's default window.
