@@ -11,6 +11,21 @@ extension SQLiteLibrary {
         }
     }
 
+    /// Item `id` with its show notes and links.
+    public func itemDetails(id: Int64) async throws(LibraryError) -> ItemDetails {
+        try await read { db in
+            guard let item = try LibraryItem.fetchAll(db, ids: [id]).first,
+                  let row = try Row.fetchOne(db, sql: """
+                      SELECT description, author, enclosure_type, enclosure_length, chapters_url, transcript_url, episode, season
+                      FROM items WHERE id = ?
+                      """, arguments: [id])
+            else { throw LibraryError.noItem(id) }
+            return ItemDetails(item: item, notes: row["description"], author: row["author"], enclosureType: row["enclosure_type"],
+                               enclosureLength: row["enclosure_length"], chaptersURL: row["chapters_url"],
+                               transcriptURL: row["transcript_url"], episode: row["episode"], season: row["season"])
+        }
+    }
+
     /// Marks items watched (or, with `watched: false`, unwatched again). Either all ids exist and
     /// all change, or nothing changes. Both directions reset the progress: a watched item is
     /// done, an unwatched one starts over.

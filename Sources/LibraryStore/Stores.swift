@@ -45,6 +45,8 @@ public protocol ItemStore: Sendable {
     func feed(_ query: FeedQuery, now: Int64) async throws(LibraryError) -> [LibraryItem]
     /// Item `id`; `noItem` if there is none.
     func item(id: Int64) async throws(LibraryError) -> LibraryItem
+    /// Item `id` with its show notes and links (`show ID`); `noItem` if there is none.
+    func itemDetails(id: Int64) async throws(LibraryError) -> ItemDetails
     /// Saved items, most recently saved first.
     func saved() async throws(LibraryError) -> [LibraryItem]
     /// The play history, newest first.

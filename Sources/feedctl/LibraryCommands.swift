@@ -2,7 +2,9 @@ import ArgumentParser
 import FeedModel
 import FeedText
 import CLISupport
+import Downloads
 import Foundation
+import LibrarySQLite
 import LibraryStore
 
 extension FeedMode: ExpressibleByArgument {}
@@ -60,23 +62,85 @@ enum ItemLine {
 }
 
 struct ShowCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one library item.")
+    static let configuration = CommandConfiguration(
+        commandName: "show", abstract: "Show one library item: its show notes, links and download state.")
     @OptionGroup var library: LibraryOptions
     @OptionGroup var output: OutputOptions
     @Argument(help: "Item id.") var id: Int64
 
     func run() async throws {
         try await runReporting {
-            let item = try await library.open().item(id: id)
-            if output.json { return try printJSON(item) }
+            let lib = try library.open()
+            if output.json { return try printJSON(try await lib.item(id: id)) }
+            let details = try await lib.itemDetails(id: id)
+            let item = details.item
             print("\(item.id): \(item.title)")
-            print("channel:   \(item.channel) [\(item.platform.rawValue)]")
-            if let p = item.published { print("published: \(Formats.minute(p))") }
-            if let d = item.duration { print("duration:  \(Formats.clock(Double(d)))") }
-            print("state:     \(item.watched ? "watched" : item.progress > 0 ? "in progress at \(Formats.clock(Double(item.progress)))" : "unwatched")")
-            if let url = item.url { print("url:       \(url)") }
-            if let e = item.enclosureURL { print("media:     \(e)") }
+            print("channel:    \(item.channel) [\(item.platform.rawValue)]")
+            if let author = details.author, author != item.channel { print("by:         \(author)") }
+            if let season = details.season, let episode = details.episode { print("episode:    season \(season), episode \(episode)") }
+            else if let episode = details.episode { print("episode:    \(episode)") }
+            if let p = item.published { print("published:  \(Formats.minute(p))") }
+            if let d = item.duration { print("duration:   \(Formats.clock(Double(d)))") }
+            print("state:      \(item.watched ? "watched" : item.progress > 0 ? "in progress at \(Formats.clock(Double(item.progress)))" : "unwatched")")
+            if let url = item.url { print("page:       \(url)") }
+            if let e = item.enclosureURL { print("media:      \(e)") }
+            if let c = details.chaptersURL { print("chapters:   \(c)") }
+            if let t = details.transcriptURL { print("transcript: \(t)") }
+            if item.enclosureURL != nil { print("download:   \(try await Self.downloadState(details, lib))") }
+            if let notes = details.notes, !notes.isEmpty {
+                print("")
+                TextWrap.lines(notes, width: TextWrap.terminalWidth()).forEach { print($0) }
+            }
         }
+    }
+
+    /// "file (size)", "partial: N of M", or "not downloaded".
+    private static func downloadState(_ details: ItemDetails, _ lib: SQLiteLibrary) async throws -> String {
+        let store = DownloadStore(libraryPath: lib.path)
+        if let item = try await lib.downloadItems(ids: [details.item.id]).first { try store.adopt(item) }
+        let files = try store.entries(item: details.item.id)
+        if let done = files.first(where: \.complete) { return "\(done.path) (\(Formats.bytes(done.bytes)))" }
+        if let part = files.first {
+            let total = details.enclosureLength.map { " of about \(Formats.bytes($0))" } ?? ""
+            return "partial, \(Formats.bytes(part.bytes))\(total) (feedctl download \(details.item.id) resumes it)"
+        }
+        return "not downloaded"
+    }
+}
+
+/// Plain text folded to a width, for reading in a terminal.
+enum TextWrap {
+    /// The terminal's columns when stdout is one, else `$COLUMNS`, else 80.
+    static func terminalWidth() -> Int {
+        var size = winsize()
+        if isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
+            return Int(size.ws_col)
+        }
+        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
+        return 80
+    }
+
+    /// Each paragraph (kept where the text breaks lines) folded at spaces to at most `width`
+    /// characters; a word longer than the width (a URL) gets a line of its own, uncut.
+    static func lines(_ text: String, width: Int) -> [String] {
+        let width = max(width, 20)
+        var out: [String] = []
+        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var line = ""
+            for word in paragraph.split(whereSeparator: { $0 == " " || $0 == "\t" }) {
+                if line.isEmpty {
+                    line = String(word)
+                } else if line.count + 1 + word.count <= width {
+                    line += " " + word
+                } else {
+                    out.append(line)
+                    line = String(word)
+                }
+            }
+            out.append(line)
+        }
+        while out.last?.isEmpty == true { out.removeLast() }
+        return out
     }
 }
 
