@@ -75,9 +75,9 @@ public struct DownloadStore: Sendable {
         for file in try entries() where file.legacy && file.itemID == item.id && file.modified >= discovered {
             let name = DownloadName.current(forLegacy: (file.path as NSString).lastPathComponent, id: item.id)
             let target = path(name)
-            // Never over an existing file (link + unlink rather than rename, which would replace it).
-            guard link(file.path, target) == 0 else { continue }
-            unlink(file.path)
+            // Never over an existing file: rename would replace it.
+            var existing = stat()
+            guard lstat(target, &existing) != 0, rename(file.path, target) == 0 else { continue }
             var entry = file
             entry.path = target
             entry.legacy = false

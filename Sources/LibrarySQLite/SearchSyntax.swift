@@ -1,13 +1,27 @@
 import FeedModel
 
-/// What a person typed, as an FTS5 query that cannot be a syntax error: the text is cut into
+/// What a person typed, as FTS5 queries that cannot be syntax errors: the text is cut into
 /// words where the index's tokenizer would cut it (anything but letters, digits and combining
 /// marks), and each word is quoted, so FTS5 operators (`AND`, `OR`, `NOT`, `NEAR`, `*`, `^`,
 /// `-`, `:`, parentheses, quotes) are only ever words or separators. Words are joined with
-/// spaces (FTS5's implicit AND) and, per `SearchRule.prefixMatching`, each matches as a prefix.
+/// spaces (FTS5's implicit AND); per `SearchRule.prefixMatching`, the last one matches as a prefix.
 package enum SearchSyntax {
-    /// Nil when the text holds no word at all.
+    /// The query for the whole text; nil when it holds no word at all.
     package static func match(_ text: String) -> String? {
+        let phrases = phrases(text)
+        return phrases.isEmpty ? nil : phrases.joined(separator: " ")
+    }
+
+    /// Each word as its own FTS5 query (the last one as a prefix), in order.
+    static func phrases(_ text: String) -> [String] {
+        let words = words(text)
+        // A word holds no `"` (not a letter), so quoting needs no escaping.
+        return words.enumerated().map { index, word in
+            "\"\(word)\"" + (SearchRule.prefixMatching && index == words.count - 1 ? "*" : "")
+        }
+    }
+
+    static func words(_ text: String) -> [String] {
         var words: [String] = []
         var word = ""
         for scalar in text.unicodeScalars {
@@ -19,10 +33,7 @@ package enum SearchSyntax {
             }
         }
         if !word.isEmpty { words.append(word) }
-        guard !words.isEmpty else { return nil }
-        // A word holds no `"` (not a letter), so quoting needs no escaping.
-        let suffix = SearchRule.prefixMatching ? "*" : ""
-        return words.map { "\"\($0)\"\(suffix)" }.joined(separator: " ")
+        return words
     }
 
     /// unicode61's token characters: letters, numbers, and marks (so "é" typed as e + U+0301

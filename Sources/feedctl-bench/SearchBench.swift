@@ -10,10 +10,12 @@ import LibraryStore
 struct SearchBench {
     let out: String
 
-    /// Typed queries: rare and common words, prefixes, several words, accents, and syntax.
+    /// Typed queries over titles "Channel C item I" (C < 2,000, I < ~900) and channel names
+    /// "Channel C": one item, a channel's items, a prefix being typed, accents, syntax, and words
+    /// in every item ("channel", "item"), which are too common to rank (`SearchRule`).
     static let queries = [
-        "item 4242", "channel 1234 item 56", "chan 17 it 99", "channél 42", "12345",
-        "channel 1999 item 7", "\"item 500\" AND", "ite 3 channel 1", "channel", "item",
+        "channel 1717 item 5", "item 42 channel 9", "1717", "channel 1717", "channél 42 item 3", "item 804 chan",
+        "\"channel 500\" AND (item", "channel 12 item 1", "channel", "item",
     ]
 
     func run() async throws {
@@ -32,7 +34,7 @@ struct SearchBench {
             }
             times.sort()
             all += times
-            let shell = shellTimes(path: path, text: text, runs: 100)
+            let shell = try shellTimes(path: path, text: text, runs: 100, library: library)
             shellAll += shell
             let shellText = shell.isEmpty ? "python sqlite3: n/a"
                 : String(format: "python sqlite3 p50 %7.3f ms p99 %7.3f ms", percentile(shell, 50), percentile(shell, 99))
@@ -56,32 +58,24 @@ struct SearchBench {
     }
 
     /// The store's own SQL for `text` (no filters), as the shell runs it.
-    private func shellSQL(_ text: String) -> String? {
+    private func shellSQL(_ text: String, ranked: Bool) -> String? {
         guard let match = SearchSyntax.match(text) else { return nil }
         let quoted = match.replacingOccurrences(of: "'", with: "''")
         return """
             SELECT \(LibraryItem.selection) FROM items_search CROSS JOIN items i ON i.id = items_search.rowid
                 CROSS JOIN channels c ON c.id = i.channel_id LEFT JOIN watch_state w ON w.item = i.id
-            WHERE items_search MATCH '\(quoted)' ORDER BY items_search.rank LIMIT 20
+            WHERE items_search MATCH '\(quoted)' ORDER BY \(ranked ? "items_search.rank" : "items_search.rowid DESC") LIMIT 20
             """
     }
 
     /// Milliseconds per run of the same SQL through Python's sqlite3 module (the system
     /// SQLite, as ours; `time.perf_counter`, rows fetched), warm-up runs dropped. The sqlite3
     /// shell's `.timer` only resolves milliseconds, too coarse for these queries.
-    private func shellTimes(path: String, text: String, runs: Int) -> [Double] {
-        guard let sql = shellSQL(text) else { return [] }
-        let script = """
-            import sqlite3, sys, time
-            db = sqlite3.connect('file:' + sys.argv[1] + '?mode=ro', uri=True)
-            sql = sys.stdin.read()
-            for _ in range(5): db.execute(sql).fetchall()
-            for _ in range(int(sys.argv[2])):
-                t = time.perf_counter(); db.execute(sql).fetchall(); print((time.perf_counter() - t) * 1000)
-            """
-        let file = (out as NSString).appendingPathComponent("search-peer.py")
-        guard (try? script.write(toFile: file, atomically: true, encoding: .utf8)) != nil,
-              let output = Shell.run(["python3", file, path, String(runs)], input: sql) else { return [] }
+    private func shellTimes(path: String, text: String, runs: Int, library: SQLiteLibrary) throws -> [Double] {
+        // The order the store chose: the peer runs what the store ran.
+        guard let sql = shellSQL(text, ranked: try library.searchIsRanked(text)) else { return [] }
+        // bench/search runs from the package's root.
+        guard let output = Shell.run(["python3", "bench/search_peer.py", path, String(runs)], input: sql) else { return [] }
         return output.split(separator: "\n").compactMap { Double($0) }.sorted()
     }
 

@@ -38,6 +38,20 @@ import Testing
         #expect(try await ids("sourdough patience") == ["bread"], "every word must match")
         #expect(try await ids("bread") == ["bread", "engine"])
         #expect(try await ids("zzz").isEmpty)
+        #expect(try await ids("sourdough nutri") == ["notes"], "the last word is a prefix")
+        #expect(try await ids("sour nutrition").isEmpty, "earlier words match whole")
+    }
+
+    @Test func aWordInMostItemsListsNewestFirst() async throws {
+        let many = try await t.library.addTestChannel("Many")
+        let count = SearchRule.rankedWordLimit + 1
+        _ = try await t.library.ingest(Feed(kind: .podcast, title: "Many", items: (0..<count).map {
+            Item(id: "m\($0)", title: "Common \($0)", description: $0 == 7 ? "common common common" : nil)
+        }), channelID: many, now: 5000)
+        // Ranked, m7 (the word four times) would come first; too common to rank, the newest is first.
+        #expect(try await ids("common", limit: 3) == ["m\(count - 1)", "m\(count - 2)", "m\(count - 3)"])
+        #expect(try await ids("common 4999") == ["m4999"], "every word must still match")
+        #expect(try await ids("sourdough") == ["bread", "notes"], "rare words are still ranked")
     }
 
     @Test func accentsAreFoldedBothWays() async throws {
