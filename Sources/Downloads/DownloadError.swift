@@ -10,7 +10,7 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
         case noEnclosure
         /// Another process is downloading (or removing) this item right now.
         case busy
-        /// The file's size is not the one the feed (or the server) announced.
+        /// The file's size is not the one the server announced for it.
         case sizeMismatch
         /// The item has no file in the media directory.
         case notDownloaded
@@ -35,4 +35,10 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     public var description: String { itemID.map { "item \($0): \(reason)" } ?? reason }
+}
+
+/// Ids a multi-item download was given that cannot be downloaded (not in the library, no
+/// enclosure): one error per id, and nothing was downloaded.
+public struct DownloadCheckFailure: Error, Sendable, Equatable {
+    public var errors: [DownloadError]
 }

@@ -23,7 +23,9 @@ public struct DownloadListing: Sendable, Equatable, Encodable {
 
 extension DownloadStore {
     /// Every file in the media directory with its item's title and channel, by item id.
+    /// Legacy files that `adopt` cannot vouch for are listed without a title (as nobody's).
     public func listing(in catalog: any DownloadCatalog) async throws(DownloadError) -> [DownloadListing] {
+        try await adoptLegacy(in: catalog)
         let files = try entries()
         let items: [DownloadItem]
         do {
@@ -33,7 +35,7 @@ extension DownloadStore {
         }
         let byID = Dictionary(items.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         return files.map { file in
-            let item = byID[file.itemID]
+            let item = file.legacy ? nil : byID[file.itemID]
             return DownloadListing(id: file.itemID, title: item?.title, channel: item?.channel, channelID: item?.channelID,
                                    path: file.path, bytes: file.bytes, expectedBytes: item?.enclosureLength,
                                    complete: file.complete)

@@ -1,18 +1,29 @@
 import Foundation
 
-/// File names for downloaded episodes: `<item id>-<title>.<ext>`, safe whatever the feed says.
+/// File names for downloaded episodes: `<item id>_<title>.<ext>`, safe whatever the feed says.
 /// The id prefix is what finds an item's file again (titles change between syncs); the title is
 /// only there for people browsing the directory.
+///
+/// The id is a key that cannot collide because the library never hands an id out twice (its
+/// `v7-ids-never-reused` migration); the `_` after it says the file was named under that rule.
+/// Files from before it are named `<id>-<title>.<ext>` (or `<id>.<ext>`), and their id may
+/// since have gone to another item (a removed channel's episode then played in place of a new
+/// one): such a *legacy* file is never taken for an item's download until `adoptable` vouches
+/// for it, and is then renamed to the current form.
 enum DownloadName {
     /// Longest title part, in UTF-8 bytes (file systems cap names at 255 bytes).
     static let maxTitleBytes = 80
     static let partSuffix = ".part"
 
-    /// `12-Episode 4 - The Return.mp3`; `12.mp3` when nothing of the title survives.
+    /// `12_Episode 4 - The Return.mp3`; `12_.mp3` when nothing of the title survives.
     static func make(id: Int64, title: String, enclosureURL: String, type: String?) -> String {
-        let title = sanitizedTitle(title)
-        let ext = fileExtension(url: enclosureURL, type: type)
-        return title.isEmpty ? "\(id).\(ext)" : "\(id)-\(title).\(ext)"
+        "\(id)_\(sanitizedTitle(title)).\(fileExtension(url: enclosureURL, type: type))"
+    }
+
+    /// The current name for a legacy file's name: `12-Title.mp3` → `12_Title.mp3`, `12.mp3` → `12_.mp3`.
+    static func current(forLegacy name: String, id: Int64) -> String {
+        let rest = name.dropFirst(String(id).count)
+        return rest.first == "-" ? "\(id)_" + rest.dropFirst() : "\(id)_" + rest
     }
 
     /// The title without control or bidi-override characters, `/` (nor other characters some
@@ -81,13 +92,14 @@ enum DownloadName {
         "video/webm": "webm", "video/quicktime": "mov",
     ]
 
-    /// The item id a media file name starts with, and whether it is a `.part`; nil for names
+    /// The item id a media file name starts with, whether it is a `.part`, and whether it is a
+    /// legacy name (`<id>-…` or `<id>.…`, from before ids were never reused); nil for names
     /// that are not ours (hidden files, anything without an id prefix).
-    static func parse(_ name: String) -> (id: Int64, partial: Bool)? {
+    static func parse(_ name: String) -> (id: Int64, partial: Bool, legacy: Bool)? {
         let digits = name.prefix { $0.isASCII && $0.isNumber }
         guard !digits.isEmpty, digits.count <= 18, let id = Int64(digits) else { return nil }
         let rest = name.dropFirst(digits.count)
-        guard rest.first == "-" || rest.first == "." else { return nil }
-        return (id, name.hasSuffix(partSuffix))
+        guard let mark = rest.first, mark == "_" || mark == "-" || mark == "." else { return nil }
+        return (id, name.hasSuffix(partSuffix), mark != "_")
     }
 }

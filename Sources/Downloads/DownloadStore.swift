@@ -1,12 +1,15 @@
 import Foundation
+import LibraryStore
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// The media directory, where downloaded episodes live. The files are the truth (the library's
-/// schema knows nothing of downloads): `<id>-<title>.<ext>` is a finished download, and
-/// `<id>-<title>.<ext>.part` one in progress or interrupted. A `.part` is renamed only once its
-/// size is checked, so a file without `.part` is always complete.
+/// schema knows nothing of downloads): `<id>_<title>.<ext>` is a finished download, and
+/// `<id>_<title>.<ext>.part` one in progress or interrupted. A `.part` is renamed only once its
+/// transfer completed, so a file without `.part` is always complete. The id is the key: the
+/// library never hands one out twice. Files named before that rule (`<id>-<title>.<ext>`) are
+/// *legacy*: listed, but nobody's download until `adopt` vouches for them (see `DownloadName`).
 ///
 /// Thread-safe (a value holding a path); cross-process safety comes from `PartLock`.
 public struct DownloadStore: Sendable {
@@ -43,19 +46,74 @@ public struct DownloadStore: Sendable {
         }
         var found: [DownloadEntry] = []
         for name in names where !name.hasPrefix(".") {
-            guard let (id, partial) = DownloadName.parse(name) else { continue }
+            guard let (id, partial, legacy) = DownloadName.parse(name) else { continue }
             let full = path(name)
             var info = stat()
             // lstat: a symlink dropped into the directory is not a download.
             guard lstat(full, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
-            found.append(DownloadEntry(itemID: id, path: full, bytes: Int64(info.st_size), complete: !partial))
+            found.append(DownloadEntry(itemID: id, path: full, bytes: Int64(info.st_size), complete: !partial,
+                                       legacy: legacy, modified: Int64(info.st_mtim.tv_sec)))
         }
         return found.sorted { ($0.itemID, $0.path) < ($1.itemID, $1.path) }
     }
 
-    /// The files of item `id`.
+    /// The files of item `id` (legacy files are nobody's until adopted).
     public func entries(item id: Int64) throws(DownloadError) -> [DownloadEntry] {
-        try entries().filter { $0.itemID == id }
+        try entries().filter { $0.itemID == id && !$0.legacy }
+    }
+
+    /// Renames `item`'s legacy files (named before ids were never reused) to the current form
+    /// when they can only be its own: a file last written before the item was discovered is
+    /// the download of an earlier item that had the same id (ids were reused only after a
+    /// removal, and an item is discovered before anything downloads it). Files that fail the
+    /// test are left as they are (listed as nobody's; the item downloads afresh). Returns the
+    /// adopted files under their new names.
+    @discardableResult
+    public func adopt(_ item: DownloadItem) throws(DownloadError) -> [DownloadEntry] {
+        guard let discovered = item.discoveredAt else { return [] }
+        var adopted: [DownloadEntry] = []
+        for file in try entries() where file.legacy && file.itemID == item.id && file.modified >= discovered {
+            let name = DownloadName.current(forLegacy: (file.path as NSString).lastPathComponent, id: item.id)
+            let target = path(name)
+            // Never over an existing file: rename would replace it.
+            var existing = stat()
+            guard lstat(target, &existing) != 0, rename(file.path, target) == 0 else { continue }
+            var entry = file
+            entry.path = target
+            entry.legacy = false
+            adopted.append(entry)
+        }
+        return adopted
+    }
+
+    /// `adopt` for every legacy file whose id the library has.
+    public func adoptLegacy(in catalog: any DownloadCatalog) async throws(DownloadError) {
+        let ids = Array(Set(try entries().filter(\.legacy).map(\.itemID))).sorted()
+        guard !ids.isEmpty else { return }
+        let items: [DownloadItem]
+        do {
+            items = try await catalog.downloadItems(ids: ids)
+        } catch {
+            throw DownloadError(itemID: nil, kind: .library, reason: error.description)
+        }
+        for item in items { try adopt(item) }
+    }
+
+    /// Deletes the files of all these items (for `channel remove`); items without files are
+    /// skipped. Returns what was deleted; a file that could not be deleted is an error in the list.
+    public func remove(items ids: [Int64]) -> (removed: [DownloadEntry], errors: [DownloadError]) {
+        var removed: [DownloadEntry] = [], errors: [DownloadError] = []
+        let wanted = Set(ids)
+        let owned: Set<Int64>
+        do {
+            owned = Set(try entries().filter { !$0.legacy && wanted.contains($0.itemID) }.map(\.itemID))
+        } catch {
+            return ([], [error])
+        }
+        for id in owned.sorted() {
+            do { removed += try remove(item: id) } catch { errors.append(error) }
+        }
+        return (removed, errors)
     }
 
     /// The finished download of item `id`, if there is one.

@@ -6,10 +6,11 @@ import Glibc
 #endif
 
 /// Downloads episodes' enclosures into a `DownloadStore`, resumably: a transfer streams into
-/// `<name>.part` (continued with an HTTP Range request next time if it is cut), and only a file
-/// whose size matches the feed's enclosure length (else the server's announced size) is renamed
-/// to its final name. A failed or interrupted download leaves only the `.part`; a size mismatch
-/// leaves nothing.
+/// `<name>.part` (continued with an HTTP Range request next time if it is cut), and a complete
+/// transfer is renamed to its final name. The server decides what complete means (its
+/// Content-Length, or a 206's Content-Range total); the feed's enclosure length is only a hint
+/// for progress, since feeds announce stale lengths and dynamic ad insertion changes the size
+/// per request. A failed or interrupted download leaves only the `.part`.
 ///
 /// Thread-safe; at most `concurrency` downloads run at once. The transfers run on the
 /// fetcher's thread (see `Fetcher`).
@@ -17,7 +18,7 @@ public final class Downloader: Sendable {
     public let catalog: any DownloadCatalog
     public let store: DownloadStore
     public let concurrency: Int
-    /// The largest file accepted when the feed gives no length.
+    /// The largest file accepted.
     public let maxBytes: Int
     private let fetcher: Fetcher
     private let totalTimeout: Double
@@ -53,6 +54,41 @@ public final class Downloader: Sendable {
         }
         let byID = Dictionary(items.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let found = await run(unique.compactMap { byID[$0] }, events: events)
+        return Self.inOrder(unique, found, events: events)
+    }
+
+    /// The items with these ids (duplicates once), in order, if every one is in the library and
+    /// has an enclosure; otherwise the errors, one per bad id, and nothing is downloaded. What
+    /// `download ITEM…` checks before it starts a transfer (one rule for multi-id commands: all
+    /// ids are checked first, then all or nothing is done).
+    public func check(ids: [Int64]) async throws(DownloadError) -> Result<[DownloadItem], DownloadCheckFailure> {
+        var seen = Set<Int64>()
+        let unique = ids.filter { seen.insert($0).inserted }
+        let items: [DownloadItem]
+        do {
+            items = try await catalog.downloadItems(ids: unique)
+        } catch {
+            throw DownloadError(itemID: nil, kind: .library, reason: error.description)
+        }
+        let byID = Dictionary(items.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var bad: [DownloadError] = []
+        for id in unique {
+            guard let item = byID[id] else {
+                bad.append(DownloadError(itemID: id, kind: .noItem, reason: "not in the library"))
+                continue
+            }
+            if item.enclosureURL?.isEmpty ?? true { bad.append(Self.noEnclosure(item)) }
+        }
+        return bad.isEmpty ? .success(unique.compactMap { byID[$0] }) : .failure(DownloadCheckFailure(errors: bad))
+    }
+
+    /// Downloads items `check(ids:)` returned, at most `concurrency` at a time; results in their order.
+    public func download(_ items: [DownloadItem], events: (@Sendable (DownloadEvent) -> Void)? = nil) async -> [DownloadResult] {
+        await run(items, events: events)
+    }
+
+    private static func inOrder(_ unique: [Int64], _ found: [DownloadResult],
+                                events: (@Sendable (DownloadEvent) -> Void)?) -> [DownloadResult] {
         let resultByID = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         return unique.map { id in
             if let result = resultByID[id] { return result }
@@ -69,6 +105,7 @@ public final class Downloader: Sendable {
     public func auto(keep: Int, prune: Bool = false,
                      events: (@Sendable (DownloadEvent) -> Void)? = nil) async throws(DownloadError) -> AutoDownloadReport {
         guard keep >= 0 else { throw DownloadError(itemID: nil, kind: .library, reason: "the number of episodes to keep must be 0 or more (got \(keep))") }
+        try await store.adoptLegacy(in: catalog)
         var plans: [AutoDownloadReport.ChannelPlan] = []
         var wanted: [DownloadItem] = []
         do {
@@ -85,7 +122,7 @@ public final class Downloader: Sendable {
         if prune {
             let keepIDs = Set(wanted.map(\.id))
             let channelIDs = Set(plans.map(\.id))
-            let downloaded = Array(Set(try store.entries().map(\.itemID))).sorted()
+            let downloaded = Array(Set(try store.entries().filter { !$0.legacy }.map(\.itemID))).sorted()
             let owners: [DownloadItem]
             do {
                 owners = try await catalog.downloadItems(ids: downloaded)
@@ -152,11 +189,9 @@ public final class Downloader: Sendable {
     /// `progress` gets (bytes in the file, expected total) on the fetch thread.
     public func download(_ item: DownloadItem, progress: (@Sendable (_ received: Int64, _ total: Int64?) -> Void)? = nil)
         async throws(DownloadError) -> (entry: DownloadEntry, fetched: Bool) {
-        guard let url = item.enclosureURL, !url.isEmpty else {
-            throw DownloadError(itemID: item.id, kind: .noEnclosure,
-                                reason: "\"\(item.title)\" has no enclosure to download (only podcast episodes can be downloaded)")
-        }
+        guard let url = item.enclosureURL, !url.isEmpty else { throw Self.noEnclosure(item) }
         try store.createDirectory()
+        try store.adopt(item)
         if let done = try store.entries(item: item.id).first(where: \.complete) { return (done, false) }
         // An earlier attempt's .part keeps its name (the title may have changed since).
         let part = try store.entries(item: item.id).first { !$0.complete }?.path
@@ -175,11 +210,14 @@ public final class Downloader: Sendable {
         }
 
         let response = try await fetch(url, into: part, item: item, progress: progress)
+        // The transfer completed. Only the server's own announcement can still say it fell short
+        // (or that the `.part` we resumed was not a prefix of this file); the feed's length cannot.
         let size = Self.size(of: part)
-        if let expected = item.enclosureLength ?? Self.announcedSize(response), size != expected {
-            unlink(part)  // not a prefix of the right file: resuming it would only repeat the mismatch
-            let whose = item.enclosureLength != nil ? "the feed announces" : "the server announced"
-            throw DownloadError(itemID: item.id, kind: .sizeMismatch, reason: "\(url): got \(size) bytes, \(whose) \(expected); the file was discarded")
+        if let announced = Self.announcedSize(response), size != announced {
+            if size > announced { unlink(part) }  // not a prefix: resuming it would only repeat this
+            let what = size > announced ? "the file was discarded" : "the rest downloads next time"
+            throw DownloadError(itemID: item.id, kind: .sizeMismatch,
+                                reason: "\(url): got \(size) bytes, the server announced \(announced); \(what)")
         }
         let final = String(part.dropLast(DownloadName.partSuffix.count))
         guard lock.sync(), rename(part, final) == 0 else {
@@ -190,21 +228,22 @@ public final class Downloader: Sendable {
 
     private func fetch(_ url: String, into part: String, item: DownloadItem,
                        progress: (@Sendable (Int64, Int64?) -> Void)?) async throws(DownloadError) -> FetchResponse {
-        // With a known length, a body announcing more fails before a byte is written.
-        let cap = item.enclosureLength.map { Int(clamping: $0) } ?? maxBytes
-        let request = FetchRequest(url: url, maxBytes: cap, connectTimeout: 15, totalTimeout: totalTimeout,
+        let request = FetchRequest(url: url, maxBytes: maxBytes, connectTimeout: 15, totalTimeout: totalTimeout,
                                    stallTimeout: stallTimeout, maxRedirects: 10)
+        // The feed's length stands in for the total only while the server has announced none.
+        let hint = item.enclosureLength
+        let report = progress.map { report in { @Sendable (received: Int64, total: Int64?) in report(received, total ?? hint) } }
         do {
-            return try await fetcher.download(request, to: part, resume: true, progress: progress)
+            return try await fetcher.download(request, to: part, resume: true, progress: report)
         } catch {
             if Self.size(of: part) == 0 { unlink(part) }  // nothing to resume: leave no clutter
-            if error.kind == .tooLarge, let length = item.enclosureLength {
-                unlink(part)
-                throw DownloadError(itemID: item.id, kind: .sizeMismatch,
-                                    reason: "\(url): the server sends more than the \(length) bytes the feed announces; the file was discarded")
-            }
             throw DownloadError(itemID: item.id, kind: .fetch(error.kind), reason: error.description)
         }
+    }
+
+    static func noEnclosure(_ item: DownloadItem) -> DownloadError {
+        DownloadError(itemID: item.id, kind: .noEnclosure,
+                      reason: "\"\(item.title)\" has no enclosure to download (only podcast episodes can be downloaded)")
     }
 
     /// The whole file's size as the response announced it: Content-Length of a 200 (unless

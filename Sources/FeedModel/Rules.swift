@@ -125,3 +125,29 @@ public enum SmartResume {
     public static let afterPause = 60.0
     public static let rewind = 5.0
 }
+
+/// How `search` ranks and matches: every word of the query must appear (in any of the three
+/// fields, accents ignored: "cafe" finds "Café"); the last word also as the start of a longer one
+/// ("sourdough nutri" finds "nutrition", as you type); a match in a title counts most, then in
+/// the channel's name, then in the show notes (BM25 with these weights). The search index's rank
+/// is spelled from the weights; a test checks the live index still says so.
+///
+/// BM25 weighs each word by how rare it is, and SQLite's FTS5 finds that out by reading every
+/// item that has the word: a word in most items ("episode") costs a pass over the whole index
+/// and, being everywhere, tells the items apart by nothing. So a search ranks by relevance only
+/// when each of its words is in at most `rankedWordLimit` items; otherwise its matches come
+/// newest first (by discovery).
+public enum SearchRule {
+    public static let titleWeight = 10.0
+    public static let channelWeight = 5.0
+    public static let notesWeight = 1.0
+    /// The last word typed matches as a prefix.
+    public static let prefixMatching = true
+    public static let rankedWordLimit = 5_000
+}
+
+/// The player's volume: a fraction of full scale, 0 (silent) to 1 (as the stream plays it).
+/// The library keeps the last one set (`player_state.volume`, whose CHECK is spelled from this).
+public enum PlayerVolume {
+    public static let range = 0.0...1.0
+}

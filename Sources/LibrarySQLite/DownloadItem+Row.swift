@@ -5,14 +5,14 @@ import LibraryStore
 extension DownloadItem {
     static let selection = """
         i.id, i.title, i.channel_id, c.name AS channel, c.platform, i.published,
-        i.enclosure_url, i.enclosure_type, i.enclosure_length
+        i.enclosure_url, i.enclosure_type, i.enclosure_length, i.discovered_at
         """
 
     init(row: Row) {
         self.init(id: row["id"], title: row["title"], channelID: row["channel_id"], channel: row["channel"],
                   platform: Platform(rawValue: row["platform"]) ?? .podcast, published: row["published"],
                   enclosureURL: row["enclosure_url"], enclosureType: row["enclosure_type"],
-                  enclosureLength: row["enclosure_length"])
+                  enclosureLength: row["enclosure_length"], discoveredAt: row["discovered_at"])
     }
 }
 
@@ -28,6 +28,16 @@ extension SQLiteLibrary {
                 """, arguments: StatementArguments(ids))
             let byID = Dictionary(rows.map { (Int64($0["id"] as Int64), DownloadItem(row: $0)) }, uniquingKeysWith: { a, _ in a })
             return ids.compactMap { byID[$0] }
+        }
+    }
+
+    /// The ids of channel `channelID`'s items (what `channel remove` takes with it); `noChannel` if there is none.
+    public func itemIDs(channelID: Int64) async throws(LibraryError) -> [Int64] {
+        try await read { db in
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM channels WHERE id = ?", arguments: [channelID]) != nil else {
+                throw LibraryError.noChannel(channelID)
+            }
+            return try Int64.fetchAll(db, sql: "SELECT id FROM items WHERE channel_id = ? ORDER BY id", arguments: [channelID])
         }
     }
 

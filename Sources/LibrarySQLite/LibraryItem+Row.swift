@@ -5,7 +5,7 @@ import LibraryStore
 extension LibraryItem {
     /// Columns a query must select, from `items i JOIN channels c LEFT JOIN watch_state w`, in
     /// the order `init(row:)` reads them.
-    static let selection = """
+    package static let selection = """
         i.id, i.item_id, i.channel_id, c.name AS channel, c.platform, i.title, i.url, i.published,
         i.duration, i.is_short, coalesce(w.watched, 0) AS watched, coalesce(w.progress_seconds, 0) AS progress,
         i.enclosure_url, i.thumbnail

@@ -34,20 +34,41 @@ extension SQLiteLibrary {
 
     /// Appends item `id` to collection `name`; an item is in a collection at most once.
     public func addToCollection(item id: Int64, collection name: String, now: Int64) async throws(LibraryError) {
-        try await write { db in
-            let collection = try Self.requireCollection(name, db)
-            try Self.requireItems([id], db)
-            try Self.append(item: id, to: collection, named: name, now: now, db)
-        }
+        try await addToCollection(items: [id], collection: name, now: now)
     }
 
     /// Removes item `id` from collection `name`.
     public func removeFromCollection(item id: Int64, collection name: String) async throws(LibraryError) {
+        try await removeFromCollection(items: [id], collection: name)
+    }
+
+    /// Appends items to collection `name` in the order given, all or none: every id must be in
+    /// the library and not yet in the collection, or nothing changes.
+    public func addToCollection(items ids: [Int64], collection name: String, now: Int64) async throws(LibraryError) {
+        let ids = Self.unique(ids)
         try await write { db in
             let collection = try Self.requireCollection(name, db)
-            try Self.requireItems([id], db)
-            try db.execute(sql: "DELETE FROM collection_items WHERE collection = ? AND item = ?", arguments: [collection, id])
-            if db.changesCount == 0 { throw LibraryError.notInCollection(item: id, collection: name) }
+            try Self.requireItems(ids, db)
+            let present = try db.cachedStatement(sql: "SELECT 1 FROM collection_items WHERE collection = ? AND item = ?")
+            if let there = try ids.first(where: { try Bool.fetchOne(present, arguments: [collection, $0]) != nil }) {
+                throw LibraryError.alreadyInCollection(item: there, collection: name)
+            }
+            for id in ids { try Self.append(item: id, to: collection, named: name, now: now, db) }
+        }
+    }
+
+    /// Removes items from collection `name`, all or none: every id must be in it.
+    public func removeFromCollection(items ids: [Int64], collection name: String) async throws(LibraryError) {
+        let ids = Self.unique(ids)
+        try await write { db in
+            let collection = try Self.requireCollection(name, db)
+            try Self.requireItems(ids, db)
+            let delete = try db.cachedStatement(sql: "DELETE FROM collection_items WHERE collection = ? AND item = ?")
+            for id in ids {
+                try delete.execute(arguments: [collection, id])
+                // Throwing rolls back the ones already deleted: all or none.
+                if db.changesCount == 0 { throw LibraryError.notInCollection(item: id, collection: name) }
+            }
         }
     }
 

@@ -76,6 +76,18 @@ public final class SQLiteLibrary: LibraryStore {
         return (dataHome as NSString).appendingPathComponent("feedctl/library.sqlite")
     }
 
+    /// Names of all migrations, oldest first (the bench times them one by one).
+    package static var migrationNames: [String] { Schema.migrationNames }
+
+    /// Copies the WAL into the database file and empties it (the bench copies the file).
+    package func checkpoint() async throws(LibraryError) {
+        do {
+            try await pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+        } catch {
+            throw LibraryError.wrap(error, path: path)
+        }
+    }
+
     /// Names of the migrations applied to this database, oldest first.
     public func appliedMigrations() async throws(LibraryError) -> [String] {
         try await read { db in try Schema.migrator.appliedMigrations(db) }

@@ -12,6 +12,9 @@ enum Schema {
         migrator.registerMigration("v4-chapters-cache", migrate: v4ChaptersCache)
         migrator.registerMigration("v5-remembered-speed", migrate: v5RememberedSpeed)
         migrator.registerMigration("v6-speed-range", migrate: v6SpeedRange)
+        migrator.registerMigration("v7-ids-never-reused", migrate: v7IDsNeverReused)
+        migrator.registerMigration("v8-search", migrate: v8Search)
+        migrator.registerMigration("v9-up-next-and-player-state", migrate: v9UpNextAndPlayerState)
         return migrator
     }
 
@@ -23,7 +26,15 @@ enum Schema {
 
     /// Names of all migrations, oldest first (tests migrate up to a given one).
     static let migrationNames = ["v1-initial", "v2-playback-speed", "v3-item-watch-state", "v4-chapters-cache",
-                                 "v5-remembered-speed", "v6-speed-range"]
+                                 "v5-remembered-speed", "v6-speed-range", "v7-ids-never-reused",
+                                 "v8-search", "v9-up-next-and-player-state"]
+
+    /// `SearchRule`'s weights as the search index's rank spells them (bm25's arguments follow
+    /// the index's columns: title, notes, channel). A test checks the live index still says this.
+    static let searchRank = "bm25(\(SearchRule.titleWeight), \(SearchRule.notesWeight), \(SearchRule.channelWeight))"
+
+    /// `PlayerVolume.range` as the `player_state.volume` CHECK spells it (a test checks the live schema).
+    static let volumeCheck = "volume >= \(PlayerVolume.range.lowerBound) AND volume <= \(PlayerVolume.range.upperBound)"
 
     /// `PlaybackSpeed.range` as the `channels.speed` CHECK spells it. A test checks the live
     /// schema still says this, so changing the range needs a migration.
@@ -229,6 +240,187 @@ enum Schema {
             CREATE TRIGGER watch_state_deleted AFTER DELETE ON watch_state BEGIN
                 UPDATE items SET state = 0 WHERE id = OLD.item;
             END;
+            """)
+    }
+
+    /// Ids are never handed out twice: `items` and `channels` become AUTOINCREMENT tables. A
+    /// plain rowid key reuses the largest id after a delete, so after `channel remove` a new
+    /// episode took a removed one's id, and with it everything keyed by that id outside the
+    /// library (its download played in the new episode's place). Both tables are rebuilt
+    /// (SQLite's documented procedure; every row keeps its id, so watch state, saved marks,
+    /// collections, history links and cached chapters stay with their items). The sequence
+    /// starts at the largest id kept; ids removed above it before this migration can come back
+    /// once, which is why downloads made before it are matched with care (`DownloadName`).
+    static func v7IDsNeverReused(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE channels_v7 (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                platform TEXT NOT NULL CHECK (platform IN ('youtube', 'rumble', 'podcast')),
+                source_url TEXT NOT NULL CHECK (source_url <> ''),
+                feed_url TEXT NOT NULL UNIQUE CHECK (feed_url <> ''),
+                name TEXT NOT NULL,
+                image TEXT,
+                active INTEGER NOT NULL DEFAULT 1 CHECK (active IN (0, 1)),
+                added_at INTEGER NOT NULL,
+                last_synced INTEGER,
+                last_error TEXT,
+                consecutive_errors INTEGER NOT NULL DEFAULT 0 CHECK (consecutive_errors >= 0),
+                next_poll INTEGER,
+                etag TEXT,
+                last_modified TEXT,
+                body_hash TEXT,
+                speed REAL NOT NULL DEFAULT 1.0 CHECK (\(speedCheck)),
+                speed_set INTEGER NOT NULL DEFAULT 0 CHECK (speed_set IN (0, 1))
+            ) STRICT;
+            INSERT INTO channels_v7 SELECT id, platform, source_url, feed_url, name, image, active, added_at,
+                last_synced, last_error, consecutive_errors, next_poll, etag, last_modified, body_hash, speed, speed_set
+                FROM channels;
+            DROP TABLE channels;
+            ALTER TABLE channels_v7 RENAME TO channels;
+
+            -- The watch-state triggers name items; SQLite re-checks them when a table is renamed,
+            -- so they go while items is rebuilt and come back as v3 made them.
+            DROP TRIGGER watch_state_inserted;
+            DROP TRIGGER watch_state_updated;
+            DROP TRIGGER watch_state_deleted;
+            CREATE TABLE items_v7 (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                channel_id INTEGER NOT NULL REFERENCES channels(id) ON DELETE CASCADE,
+                item_id TEXT NOT NULL CHECK (item_id <> ''),
+                guid TEXT,
+                title TEXT NOT NULL,
+                url TEXT,
+                published INTEGER,
+                updated INTEGER,
+                duration INTEGER CHECK (duration >= 0),
+                enclosure_url TEXT,
+                enclosure_type TEXT,
+                enclosure_length INTEGER CHECK (enclosure_length >= 0),
+                thumbnail TEXT,
+                author TEXT,
+                description TEXT,
+                views INTEGER CHECK (views >= 0),
+                is_short INTEGER NOT NULL DEFAULT 0 CHECK (is_short IN (0, 1)),
+                episode INTEGER,
+                season INTEGER,
+                chapters_url TEXT,
+                transcript_url TEXT,
+                discovered_at INTEGER NOT NULL,
+                state INTEGER NOT NULL DEFAULT 0 CHECK (state IN (0, 1, 2)),
+                UNIQUE (channel_id, item_id)
+            ) STRICT;
+            INSERT INTO items_v7 SELECT id, channel_id, item_id, guid, title, url, published, updated, duration,
+                enclosure_url, enclosure_type, enclosure_length, thumbnail, author, description, views, is_short,
+                episode, season, chapters_url, transcript_url, discovered_at, state
+                FROM items ORDER BY id;
+            DROP TABLE items;
+            ALTER TABLE items_v7 RENAME TO items;
+            CREATE INDEX items_state_published ON items (state, published, channel_id);
+            CREATE INDEX items_newest ON items (published, discovered_at, channel_id);
+            CREATE INDEX items_channel_published ON items (channel_id, published, discovered_at, state);
+            CREATE INDEX items_short ON items (published, discovered_at, channel_id)
+                WHERE \(shortFormPredicate);
+            """)
+        try createWatchStateTriggers(db)
+    }
+
+    /// v3's triggers keeping `items.state` in step with `watch_state` (v7 re-creates them as they were).
+    static func createWatchStateTriggers(_ db: Database) throws {
+        let state = "CASE WHEN NEW.watched = 1 THEN 2 WHEN NEW.progress_seconds > 0 THEN 1 ELSE 0 END"
+        try db.execute(sql: """
+            CREATE TRIGGER watch_state_inserted AFTER INSERT ON watch_state BEGIN
+                UPDATE items SET state = \(state) WHERE id = NEW.item;
+            END;
+            CREATE TRIGGER watch_state_updated AFTER UPDATE ON watch_state BEGIN
+                UPDATE items SET state = 0 WHERE id = OLD.item AND OLD.item <> NEW.item;
+                UPDATE items SET state = \(state) WHERE id = NEW.item;
+            END;
+            CREATE TRIGGER watch_state_deleted AFTER DELETE ON watch_state BEGIN
+                UPDATE items SET state = 0 WHERE id = OLD.item;
+            END;
+            """)
+    }
+
+    /// Full-text search over item titles, show notes (the stored description) and channel
+    /// names: an FTS5 index whose content is the `items_search_source` view (the text is not
+    /// stored twice), folded by `unicode61 remove_diacritics 2`, with prefix indexes for 2- and
+    /// 3-character prefixes (what people type first). Triggers keep it in step with every
+    /// write, ingest's merge included. An external-content index must be told the exact text it
+    /// indexed to forget a row, so: a channel's items are forgotten *before* the channel goes
+    /// (the item trigger then finds no channel and stays out of it), and a renamed channel's
+    /// items are indexed again under the new name.
+    static func v8Search(_ db: Database) throws {
+        let channelName = { (row: String) in "(SELECT name FROM channels WHERE id = \(row).channel_id)" }
+        try db.execute(sql: """
+            CREATE VIEW items_search_source AS
+                SELECT i.id, i.title, i.description AS notes, c.name AS channel
+                FROM items i JOIN channels c ON c.id = i.channel_id;
+            CREATE VIRTUAL TABLE items_search USING fts5(
+                title, notes, channel,
+                content = 'items_search_source', content_rowid = 'id',
+                tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3');
+            INSERT INTO items_search (items_search, rank) VALUES ('rank', '\(searchRank)');
+            INSERT INTO items_search (items_search) VALUES ('rebuild');
+
+            CREATE TRIGGER items_search_inserted AFTER INSERT ON items BEGIN
+                INSERT INTO items_search (rowid, title, notes, channel)
+                VALUES (NEW.id, NEW.title, NEW.description, \(channelName("NEW")));
+            END;
+            CREATE TRIGGER items_search_updated AFTER UPDATE OF title, description ON items
+            WHEN OLD.title IS NOT NEW.title OR OLD.description IS NOT NEW.description BEGIN
+                INSERT INTO items_search (items_search, rowid, title, notes, channel)
+                VALUES ('delete', OLD.id, OLD.title, OLD.description, \(channelName("OLD")));
+                INSERT INTO items_search (rowid, title, notes, channel)
+                VALUES (NEW.id, NEW.title, NEW.description, \(channelName("NEW")));
+            END;
+            CREATE TRIGGER items_search_deleted AFTER DELETE ON items
+            WHEN EXISTS (SELECT 1 FROM channels WHERE id = OLD.channel_id) BEGIN
+                INSERT INTO items_search (items_search, rowid, title, notes, channel)
+                VALUES ('delete', OLD.id, OLD.title, OLD.description, \(channelName("OLD")));
+            END;
+            CREATE TRIGGER channels_search_deleted BEFORE DELETE ON channels BEGIN
+                INSERT INTO items_search (items_search, rowid, title, notes, channel)
+                SELECT 'delete', id, title, description, OLD.name FROM items WHERE channel_id = OLD.id;
+            END;
+            CREATE TRIGGER channels_search_renamed AFTER UPDATE OF name ON channels
+            WHEN OLD.name IS NOT NEW.name BEGIN
+                INSERT INTO items_search (items_search, rowid, title, notes, channel)
+                SELECT 'delete', id, title, description, OLD.name FROM items WHERE channel_id = NEW.id;
+                INSERT INTO items_search (rowid, title, notes, channel)
+                SELECT id, title, description, NEW.name FROM items WHERE channel_id = NEW.id;
+            END;
+            """)
+    }
+
+    /// The up-next queue and the player's remembered state move from the daemon's memory into
+    /// the library, so they survive restarts. A queue entry is exactly one of a library item
+    /// (which leaves the queue with its channel), a URL or a file. `player_state` is one row.
+    static func v9UpNextAndPlayerState(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE up_next (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                position INTEGER NOT NULL CHECK (position >= 1),
+                item INTEGER REFERENCES items(id) ON DELETE CASCADE,
+                url TEXT CHECK (url <> ''),
+                file TEXT CHECK (file <> ''),
+                title TEXT NOT NULL,
+                added_at INTEGER NOT NULL,
+                CHECK ((item IS NOT NULL) + (url IS NOT NULL) + (file IS NOT NULL) = 1)
+            ) STRICT;
+            CREATE INDEX up_next_position ON up_next (position, id);
+            CREATE INDEX up_next_item ON up_next (item);
+
+            CREATE TABLE player_state (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                volume REAL CHECK (\(volumeCheck)),
+                last_item INTEGER REFERENCES items(id) ON DELETE SET NULL,
+                last_url TEXT CHECK (last_url <> ''),
+                last_file TEXT CHECK (last_file <> ''),
+                last_title TEXT,
+                last_position REAL NOT NULL DEFAULT 0 CHECK (last_position >= 0),
+                updated_at INTEGER NOT NULL,
+                CHECK ((last_item IS NOT NULL) + (last_url IS NOT NULL) + (last_file IS NOT NULL) <= 1)
+            ) STRICT;
             """)
     }
 }

@@ -1,6 +1,8 @@
 /// Why a library operation failed. `description` is the one line a person sees.
 public enum LibraryError: Error, Equatable, CustomStringConvertible, Sendable {
     case noItem(Int64)
+    /// Several ids the library lacks (a multi-id call names them all at once).
+    case noItems([Int64])
     case noChannel(Int64)
     case noCollection(String)
     case collectionExists(String)
@@ -14,6 +16,7 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible, Sendable {
     public var description: String {
         switch self {
         case .noItem(let id): return "no item \(id)"
+        case .noItems(let ids): return "no items \(ids.map(String.init).joined(separator: ", "))"
         case .noChannel(let id): return "no channel \(id)"
         case .noCollection(let name): return "no collection \(quoted(name))"
         case .collectionExists(let name): return "collection \(quoted(name)) already exists"

@@ -45,22 +45,43 @@ public protocol ItemStore: Sendable {
     func feed(_ query: FeedQuery, now: Int64) async throws(LibraryError) -> [LibraryItem]
     /// Item `id`; `noItem` if there is none.
     func item(id: Int64) async throws(LibraryError) -> LibraryItem
+    /// Item `id` with its show notes and links (`show ID`); `noItem` if there is none.
+    func itemDetails(id: Int64) async throws(LibraryError) -> ItemDetails
     /// Saved items, most recently saved first.
     func saved() async throws(LibraryError) -> [LibraryItem]
     /// The play history, newest first.
     func history(limit: Int) async throws(LibraryError) -> [HistoryEntry]
 }
 
+/// Full-text search over items (`SearchRule`: titles, show notes and channel names; every word
+/// must match, as a prefix too; accents ignored; best match first).
+public protocol SearchStore: Sendable {
+    /// One page of the items matching `query.text` under `query.filter`, best match first.
+    /// Text without a single word (only punctuation) is `invalid`.
+    func search(_ query: SearchQuery) async throws(LibraryError) -> [LibraryItem]
+}
+
 /// What listening changes.
 public protocol ListeningStore: Sendable {
     /// Marks items watched (or unwatched again), all or none; both reset the progress.
     func setWatched(_ ids: [Int64], watched: Bool, now: Int64) async throws(LibraryError)
+    /// Marks channel `channelID`'s backlog watched: all its items, or those published before
+    /// `before` (Unix seconds; undated items are then left alone). Returns how many changed.
+    @discardableResult
+    func setWatched(channelID: Int64, publishedBefore before: Int64?, now: Int64) async throws(LibraryError) -> Int
     /// Records how far item `id` has been played; its watched mark stays as it is.
     func setProgress(_ id: Int64, seconds: Int, now: Int64) async throws(LibraryError)
     /// Saves item `id` (saving twice keeps the first time).
     func save(_ id: Int64, now: Int64) async throws(LibraryError)
     /// Unsaves item `id` (a no-op if it was not saved).
     func unsave(_ id: Int64) async throws(LibraryError)
+    /// Saves items, all or none (`noItem`/`noItems` names every id the library lacks). Returns
+    /// the ids that were not saved before, in the order given.
+    @discardableResult
+    func save(_ ids: [Int64], now: Int64) async throws(LibraryError) -> [Int64]
+    /// Unsaves items, all or none. Returns the ids that were saved.
+    @discardableResult
+    func unsave(_ ids: [Int64]) async throws(LibraryError) -> [Int64]
     /// Appends a play of item `id` to the history, copying what it needs to outlive the channel.
     @discardableResult
     func appendHistory(item id: Int64, position: Int?, now: Int64) async throws(LibraryError) -> HistoryEntry
@@ -76,10 +97,52 @@ public protocol CollectionStore: Sendable {
     /// Appends item `id`; an item is in a collection at most once.
     func addToCollection(item id: Int64, collection name: String, now: Int64) async throws(LibraryError)
     func removeFromCollection(item id: Int64, collection name: String) async throws(LibraryError)
+    /// Appends items in the order given, all or none: every id must be in the library and not
+    /// yet in the collection.
+    func addToCollection(items ids: [Int64], collection name: String, now: Int64) async throws(LibraryError)
+    /// Removes items, all or none: every id must be in the collection.
+    func removeFromCollection(items ids: [Int64], collection name: String) async throws(LibraryError)
     /// Moves item `id` from `source` to the end of `destination`, atomically.
     func moveToCollection(item id: Int64, from source: String, to destination: String, now: Int64) async throws(LibraryError)
     /// Deletes collection `name`; its items stay in the library.
     func deleteCollection(_ name: String) async throws(LibraryError)
+}
+
+/// The up-next queue, kept in the library so it survives restarts. Positions are 1-based and
+/// always 1…count. Library items in it are checked when added (all or none) and leave it when
+/// their channel is removed; URLs and files are kept as given.
+public protocol UpNextStore: Sendable {
+    /// The queue in order.
+    func upNext() async throws(LibraryError) -> [UpNextEntry]
+    /// Appends entries in the order given, all or none (`noItem`/`noItems` for item ids the
+    /// library lacks). Returns them as stored.
+    @discardableResult
+    func appendToUpNext(_ entries: [(target: MediaTarget, title: String)], now: Int64) async throws(LibraryError) -> [UpNextEntry]
+    /// Puts entries at the front, in the order given (to play after the current one).
+    @discardableResult
+    func insertNextInUpNext(_ entries: [(target: MediaTarget, title: String)], now: Int64) async throws(LibraryError) -> [UpNextEntry]
+    /// Removes the entry at `position`; `invalid` when there is none.
+    @discardableResult
+    func removeFromUpNext(at position: Int) async throws(LibraryError) -> UpNextEntry
+    /// Moves the entry at `from` to `to` (the others close up); `invalid` when either is out of range.
+    func moveInUpNext(from: Int, to: Int) async throws(LibraryError)
+    /// Takes the first entry off the queue (what `next` plays), nil when empty.
+    func popUpNext() async throws(LibraryError) -> UpNextEntry?
+    /// Empties the queue; returns how many entries it held.
+    @discardableResult
+    func clearUpNext() async throws(LibraryError) -> Int
+}
+
+/// What the player remembers across restarts: its volume and what it played last.
+public protocol PlayerStateStore: Sendable {
+    /// The last volume set (`PlayerVolume.range`), nil if never.
+    func savedVolume() async throws(LibraryError) -> Double?
+    /// Remembers the volume; `invalid` outside `PlayerVolume.range`.
+    func saveVolume(_ volume: Double, now: Int64) async throws(LibraryError)
+    /// What played last and where it was left, nil if nothing (or its item was removed since).
+    func lastPlayed() async throws(LibraryError) -> LastPlayed?
+    /// Remembers what plays (call it on stop, pause, the periodic checkpoint and at exit); nil forgets.
+    func saveLastPlayed(_ last: LastPlayed?, now: Int64) async throws(LibraryError)
 }
 
 /// Podcasting 2.0 chapters files, fetched once per item.
@@ -98,6 +161,8 @@ public protocol DownloadCatalog: Sendable {
     func downloadItems(ids: [Int64]) async throws(LibraryError) -> [DownloadItem]
     /// Channel `channelID`'s newest `limit` items that have an enclosure, newest first.
     func newestEpisodes(channelID: Int64, limit: Int) async throws(LibraryError) -> [DownloadItem]
+    /// The ids of channel `channelID`'s items, ascending; `noChannel` if there is none.
+    func itemIDs(channelID: Int64) async throws(LibraryError) -> [Int64]
     /// All channels, by id.
     func allChannels() async throws(LibraryError) -> [Channel]
 }
@@ -107,7 +172,8 @@ public protocol DownloadCatalog: Sendable {
 public typealias PlayerLibrary = ItemStore & ChannelStore & ListeningStore & ChapterCache
 
 /// The whole library.
-public protocol LibraryStore: SyncStore, ItemStore, ListeningStore, CollectionStore, ChapterCache, DownloadCatalog {}
+public protocol LibraryStore: SyncStore, ItemStore, SearchStore, ListeningStore, CollectionStore, ChapterCache, DownloadCatalog,
+    UpNextStore, PlayerStateStore {}
 
 extension ItemStore {
     /// The feed with the CLI's defaults: newest first, 50 items, catch-up's default window.

@@ -4,6 +4,8 @@ import Foundation
 ///
 ///     feedctl-bench ingest CORPUS_DIR OUT_DIR
 ///     feedctl-bench modes OUT_DIR
+///     feedctl-bench search OUT_DIR     (bench/search)
+///     feedctl-bench migrate OUT_DIR    (bench/migrate)
 @main
 struct Bench {
     static func main() async {
@@ -12,8 +14,10 @@ struct Bench {
             switch (args.first, args.count) {
             case ("ingest", 3): try await IngestBench(corpus: args[1], out: args[2]).run()
             case ("modes", 2): try await ModesBench(out: args[1]).run()
+            case ("search", 2): try await SearchBench(out: args[1]).run()
+            case ("migrate", 2): try await MigrateBench(out: args[1]).run()
             default:
-                printError("usage: feedctl-bench ingest CORPUS_DIR OUT_DIR | modes OUT_DIR")
+                printError("usage: feedctl-bench ingest CORPUS_DIR OUT_DIR | modes OUT_DIR | search OUT_DIR | migrate OUT_DIR")
                 exit(2)
             }
         } catch {

@@ -14,7 +14,8 @@ struct ModesBench {
     /// Bump when the generated library changes shape, to rebuild the cache.
     static let version = "modes-library/4" // 4: 16 KiB pages
 
-    func run() async throws {
+    /// The bench library's path, built first unless cached (bench/search reuses it).
+    func preparedLibrary() async throws -> String {
         let path = ProcessInfo.processInfo.environment["FEEDCTL_BENCH_LIBRARY"]
             ?? (out as NSString).appendingPathComponent("modes-1m.sqlite")
         let marker = path + ".done"
@@ -28,6 +29,11 @@ struct ModesBench {
         } else {
             print("using cached \(path)")
         }
+        return path
+    }
+
+    func run() async throws {
+        let path = try await preparedLibrary()
         let library = try SQLiteLibrary(path: path)
         let podcast = try await library.channelSummaries().first { $0.platform == .podcast }?.id ?? 1
         let cases: [(String, FeedMode, FeedFilter)] = [

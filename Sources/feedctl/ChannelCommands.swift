@@ -4,6 +4,7 @@ import FeedModel
 import FeedParsing
 import FeedText
 import CLISupport
+import Downloads
 import Foundation
 import LibraryStore
 
@@ -89,18 +90,38 @@ struct ChannelCommand: AsyncParsableCommand {
     }
 
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Unsubscribe: removes the channel and its items; play history stays.")
+        static let configuration = CommandConfiguration(
+            abstract: "Unsubscribe: removes the channel, its items and their downloads; play history stays.")
         @OptionGroup var library: LibraryOptions
+        @Flag(help: "Keep the channel's downloaded files in media/.") var keepDownloads = false
         @Argument(help: "Channel ids.") var ids: [Int64]
 
         func run() async throws {
             try await runReporting {
                 let lib = try library.open()
-                for id in ids {
-                    let name = try await lib.channel(id: id).name
-                    try await lib.removeChannel(id: id)
-                    print("removed \(id): \(name)")
+                // Every id is checked first: a typo removes nothing.
+                var channels: [Channel] = []
+                for id in Array(Set(ids)).sorted() { channels.append(try await lib.channel(id: id)) }
+                let store = DownloadStore(libraryPath: lib.path)
+                if !keepDownloads { try await store.adoptLegacy(in: lib) }
+                var failures = 0
+                for channel in channels {
+                    let items = try await lib.itemIDs(channelID: channel.id)
+                    try await lib.removeChannel(id: channel.id)
+                    var line = "removed \(channel.id): \(channel.name) (\(Formats.count(items.count, "item"))"
+                    if !keepDownloads {
+                        // After the library let go of them: a failed removal must not cost the files.
+                        let (removed, errors) = store.remove(items: items)
+                        errors.forEach { printError($0.description) }
+                        failures += errors.count
+                        if !removed.isEmpty {
+                            let freed = removed.reduce(Int64(0)) { $0 + $1.bytes }
+                            line += "; deleted \(Formats.count(removed.count, "downloaded file")), \(Formats.bytes(freed)) freed"
+                        }
+                    }
+                    print(line + ")")
                 }
+                if failures > 0 { throw PartialFailure("\(Formats.count(failures, "downloaded file")) could not be deleted") }
             }
         }
     }

@@ -46,11 +46,22 @@ struct DownloadGetCommand: AsyncParsableCommand {
                 results = report.results
                 if output.json { try printJSON(report) } else { printSummary(report) }
             } else {
-                results = await downloader.download(ids: items, events: display.handle)
+                // Every id is checked before anything is fetched: a typo downloads nothing.
+                switch try await downloader.check(ids: items) {
+                case .failure(let bad):
+                    throw CommandError("nothing downloaded: " + bad.errors.map(\.description).joined(separator: "; "))
+                case .success(let found):
+                    results = await downloader.download(found, events: display.handle)
+                }
                 display.finish()
                 if output.json { try printJSON(results) }
             }
-            if results.contains(where: { $0.status == .failed }) { throw ExitCode(1) }
+            let failed = results.filter { $0.status == .failed }
+            guard !failed.isEmpty else { return }
+            // Each failure was printed as it happened; the last line counts them.
+            let message = "\(failed.count) of \(Formats.count(results.count, "download")) failed (items \(failed.map { String($0.id) }.joined(separator: ", ")))"
+            if failed.count == results.count { throw CommandError(message) }
+            throw PartialFailure(message)
         }
     }
 
@@ -77,10 +88,11 @@ struct DownloadListCommand: AsyncParsableCommand {
             let lib = try library.open()
             let files = try await DownloadStore(libraryPath: lib.path).listing(in: lib)
             if output.json { return try printJSON(files) }
+            if files.isEmpty { print("nothing downloaded"); return }
             for file in files {
                 let size = file.complete || file.expectedBytes == nil
                     ? Formats.bytes(file.bytes) : "\(Formats.bytes(file.bytes))/\(Formats.bytes(file.expectedBytes ?? 0))"
-                let what = file.title.map { "\(file.channel ?? ""): \($0)" } ?? "(no longer in the library)"
+                let what = file.title.map { "\(file.channel ?? ""): \($0)" } ?? "(not an item in the library)"
                 print("\(Formats.pad(String(file.id), 6, right: true))  \(file.complete ? "complete" : "partial ")  \(Formats.pad(size, 9, right: true))  \(what)  \(file.path)")
             }
         }

@@ -2,7 +2,9 @@ import ArgumentParser
 import FeedModel
 import FeedText
 import CLISupport
+import Downloads
 import Foundation
+import LibrarySQLite
 import LibraryStore
 
 extension FeedMode: ExpressibleByArgument {}
@@ -21,8 +23,11 @@ struct FeedCommand: AsyncParsableCommand {
     @Option(help: "Items per page.") var limit = 20
     @Option(help: "Page number, from 1.") var page = 1
     @Option(help: "Catch-up window in days.") var days = CatchUp.defaultDays
+    @Option(help: ArgumentHelp("Only items matching these words, best match first (as `feedctl search`).", valueName: "TEXT"))
+    var search: String?
 
     func validate() throws {
+        if search != nil && mode != .newest { throw ValidationError("--search ranks by relevance: it does not combine with --mode") }
         guard limit > 0 else { throw ValidationError("--limit must be at least 1") }
         guard page > 0 else { throw ValidationError("--page must be at least 1") }
         guard days > 0 else { throw ValidationError("--days must be at least 1") }
@@ -30,8 +35,12 @@ struct FeedCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await runReporting {
-            let query = FeedQuery(mode: mode, filter: FeedFilter(platform: platform, channelID: channel, unwatchedOnly: unwatched),
-                                  limit: limit, page: page, days: days)
+            let filter = FeedFilter(platform: platform, channelID: channel, unwatchedOnly: unwatched)
+            if let search {
+                let found = try await library.open().search(SearchQuery(text: search, filter: filter, limit: limit, page: page))
+                return try await SearchCommand.show(found, json: output.json)
+            }
+            let query = FeedQuery(mode: mode, filter: filter, limit: limit, page: page, days: days)
             let items = try await library.open().feed(query, now: Clock.now())
             if output.json { return try printJSON(items) }
             if items.isEmpty { print("nothing here"); return }
@@ -53,37 +62,147 @@ enum ItemLine {
 }
 
 struct ShowCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one library item.")
+    static let configuration = CommandConfiguration(
+        commandName: "show", abstract: "Show one library item: its show notes, links and download state.")
     @OptionGroup var library: LibraryOptions
     @OptionGroup var output: OutputOptions
     @Argument(help: "Item id.") var id: Int64
 
     func run() async throws {
         try await runReporting {
-            let item = try await library.open().item(id: id)
-            if output.json { return try printJSON(item) }
+            let lib = try library.open()
+            if output.json { return try printJSON(try await lib.item(id: id)) }
+            let details = try await lib.itemDetails(id: id)
+            let item = details.item
             print("\(item.id): \(item.title)")
-            print("channel:   \(item.channel) [\(item.platform.rawValue)]")
-            if let p = item.published { print("published: \(Formats.minute(p))") }
-            if let d = item.duration { print("duration:  \(Formats.clock(Double(d)))") }
-            print("state:     \(item.watched ? "watched" : item.progress > 0 ? "in progress at \(Formats.clock(Double(item.progress)))" : "unwatched")")
-            if let url = item.url { print("url:       \(url)") }
-            if let e = item.enclosureURL { print("media:     \(e)") }
+            print("channel:    \(item.channel) [\(item.platform.rawValue)]")
+            if let author = details.author, author != item.channel { print("by:         \(author)") }
+            if let season = details.season, let episode = details.episode { print("episode:    season \(season), episode \(episode)") }
+            else if let episode = details.episode { print("episode:    \(episode)") }
+            if let p = item.published { print("published:  \(Formats.minute(p))") }
+            if let d = item.duration { print("duration:   \(Formats.clock(Double(d)))") }
+            print("state:      \(item.watched ? "watched" : item.progress > 0 ? "in progress at \(Formats.clock(Double(item.progress)))" : "unwatched")")
+            if let url = item.url { print("page:       \(url)") }
+            if let e = item.enclosureURL { print("media:      \(e)") }
+            if let c = details.chaptersURL { print("chapters:   \(c)") }
+            if let t = details.transcriptURL { print("transcript: \(t)") }
+            if item.enclosureURL != nil { print("download:   \(try await Self.downloadState(details, lib))") }
+            if let notes = details.notes, !notes.isEmpty {
+                print("")
+                TextWrap.lines(notes, width: TextWrap.terminalWidth()).forEach { print($0) }
+            }
         }
+    }
+
+    /// "file (size)", "partial: N of M", or "not downloaded".
+    private static func downloadState(_ details: ItemDetails, _ lib: SQLiteLibrary) async throws -> String {
+        let store = DownloadStore(libraryPath: lib.path)
+        if let item = try await lib.downloadItems(ids: [details.item.id]).first { try store.adopt(item) }
+        let files = try store.entries(item: details.item.id)
+        if let done = files.first(where: \.complete) { return "\(done.path) (\(Formats.bytes(done.bytes)))" }
+        if let part = files.first {
+            let total = details.enclosureLength.map { " of about \(Formats.bytes($0))" } ?? ""
+            return "partial, \(Formats.bytes(part.bytes))\(total) (feedctl download \(details.item.id) resumes it)"
+        }
+        return "not downloaded"
+    }
+}
+
+/// Plain text folded to a width, for reading in a terminal.
+enum TextWrap {
+    /// The terminal's columns when stdout is one, else `$COLUMNS`, else 80.
+    static func terminalWidth() -> Int {
+        var size = winsize()
+        if isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
+            return Int(size.ws_col)
+        }
+        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
+        return 80
+    }
+
+    /// Each paragraph (kept where the text breaks lines) folded at spaces to at most `width`
+    /// characters; a word longer than the width (a URL) gets a line of its own, uncut.
+    static func lines(_ text: String, width: Int) -> [String] {
+        let width = max(width, 20)
+        var out: [String] = []
+        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var line = ""
+            for word in paragraph.split(whereSeparator: { $0 == " " || $0 == "\t" }) {
+                if line.isEmpty {
+                    line = String(word)
+                } else if line.count + 1 + word.count <= width {
+                    line += " " + word
+                } else {
+                    out.append(line)
+                    line = String(word)
+                }
+            }
+            out.append(line)
+        }
+        while out.last?.isEmpty == true { out.removeLast() }
+        return out
     }
 }
 
 struct WatchedCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "watched", abstract: "Mark items watched (or not, with --undo).")
+    static let configuration = CommandConfiguration(
+        commandName: "watched",
+        abstract: "Mark items watched (or not, with --undo), or a channel's backlog with --channel.")
     @OptionGroup var library: LibraryOptions
     @Flag(help: "Mark as not watched.") var undo = false
-    @Argument(help: "Item ids.") var ids: [Int64]
+    @Option(help: "Mark this channel's items watched.") var channel: Int64?
+    @Option(help: ArgumentHelp("With --channel: only items published before this day (local time).", valueName: "YYYY-MM-DD"))
+    var before: String?
+    @Argument(help: "Item ids.") var ids: [Int64] = []
+
+    func validate() throws {
+        if channel == nil && ids.isEmpty { throw ValidationError("give item ids, or --channel ID") }
+        if channel != nil && !ids.isEmpty { throw ValidationError("give either item ids or --channel ID, not both") }
+        if before != nil && channel == nil { throw ValidationError("--before only goes with --channel ID") }
+        if undo && channel != nil { throw ValidationError("--undo takes item ids, not --channel") }
+        if let before, LocalDay.start(before) == nil { throw ValidationError("not a date: \(before) (use YYYY-MM-DD)") }
+    }
 
     func run() async throws {
         try await runReporting {
-            try await library.open().setWatched(ids, watched: !undo, now: Clock.now())
-            print("marked \(ids.count) item\(ids.count == 1 ? "" : "s") \(undo ? "unwatched" : "watched")")
+            let lib = try library.open()
+            if let channel {
+                let cutoff = before.flatMap(LocalDay.start)
+                let count = try await lib.setWatched(channelID: channel, publishedBefore: cutoff, now: Clock.now())
+                let scope = before.map { " published before \($0)" } ?? ""
+                print("marked \(Formats.count(count, "item")) of channel \(channel)\(scope) watched")
+                return
+            }
+            // All or nothing: a bad id changes nothing and is named.
+            try await lib.setWatched(ids, watched: !undo, now: Clock.now())
+            print("marked \(Formats.count(ItemIDs.unique(ids).count, "item")) \(undo ? "unwatched" : "watched"): \(ItemIDs.list(ids))")
         }
+    }
+}
+
+/// How the multi-id commands print the ids they applied.
+enum ItemIDs {
+    static func unique(_ ids: [Int64]) -> [Int64] {
+        var seen = Set<Int64>()
+        return ids.filter { seen.insert($0).inserted }
+    }
+
+    static func list(_ ids: [Int64]) -> String { unique(ids).map(String.init).joined(separator: ", ") }
+}
+
+/// `--before YYYY-MM-DD`: the start of that day in the user's time zone (as the feed prints days).
+enum LocalDay {
+    static func start(_ text: String) -> Int64? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              let year = Int32(parts[0]), let month = Int32(parts[1]), let day = Int32(parts[2]),
+              (1...12).contains(month), (1...31).contains(day) else { return nil }
+        var t = tm()
+        t.tm_year = year - 1900; t.tm_mon = month - 1; t.tm_mday = day; t.tm_isdst = -1
+        let seconds = mktime(&t)
+        // mktime normalizes 2026-02-31 to March: such a day does not exist.
+        guard seconds != -1, t.tm_mday == day, t.tm_mon == month - 1 else { return nil }
+        return Int64(seconds)
     }
 }
 
@@ -105,27 +224,31 @@ struct ProgressCommand: AsyncParsableCommand {
 }
 
 struct SaveCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "save", abstract: "Save items for later.")
+    static let configuration = CommandConfiguration(commandName: "save", abstract: "Save items for later (all or none).")
     @OptionGroup var library: LibraryOptions
     @Argument(help: "Item ids.") var ids: [Int64]
     func run() async throws {
         try await runReporting {
-            let lib = try library.open()
-            for id in ids { try await lib.save(id, now: Clock.now()) }
-            print("saved \(ids.map(String.init).joined(separator: ", "))")
+            let new = try await library.open().save(ids, now: Clock.now())
+            let already = ItemIDs.unique(ids).filter { !new.contains($0) }
+            var line = "saved \(Formats.count(new.count, "item"))" + (new.isEmpty ? "" : ": \(ItemIDs.list(new))")
+            if !already.isEmpty { line += " (already saved: \(ItemIDs.list(already)))" }
+            print(line)
         }
     }
 }
 
 struct UnsaveCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "unsave", abstract: "Remove items from the saved list.")
+    static let configuration = CommandConfiguration(commandName: "unsave", abstract: "Remove items from the saved list (all or none).")
     @OptionGroup var library: LibraryOptions
     @Argument(help: "Item ids.") var ids: [Int64]
     func run() async throws {
         try await runReporting {
-            let lib = try library.open()
-            for id in ids { try await lib.unsave(id) }
-            print("unsaved \(ids.map(String.init).joined(separator: ", "))")
+            let gone = try await library.open().unsave(ids)
+            let notSaved = ItemIDs.unique(ids).filter { !gone.contains($0) }
+            var line = "unsaved \(Formats.count(gone.count, "item"))" + (gone.isEmpty ? "" : ": \(ItemIDs.list(gone))")
+            if !notSaved.isEmpty { line += " (not saved: \(ItemIDs.list(notSaved)))" }
+            print(line)
         }
     }
 }
@@ -186,7 +309,7 @@ struct CollectionCommand: AsyncParsableCommand {
                 let all = try await library.open().collections()
                 if output.json { return try printJSON(all) }
                 if all.isEmpty { print("no collections yet: feedctl collection create NAME"); return }
-                for c in all { print("\(c.name)  (\(c.items) item\(c.items == 1 ? "" : "s"))") }
+                for c in all { print("\(c.name)  (\(Formats.count(c.items, "item")))") }
             }
         }
     }
@@ -207,29 +330,27 @@ struct CollectionCommand: AsyncParsableCommand {
     }
 
     struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add items to a collection (at its end).")
+        static let configuration = CommandConfiguration(abstract: "Add items to a collection (at its end; all or none).")
         @OptionGroup var library: LibraryOptions
         @Argument(help: "Name.") var name: String
         @Argument(help: "Item ids.") var ids: [Int64]
         func run() async throws {
             try await runReporting {
-                let lib = try library.open()
-                for id in ids { try await lib.addToCollection(item: id, collection: name, now: Clock.now()) }
-                print("added \(ids.map(String.init).joined(separator: ", ")) to \"\(name)\"")
+                try await library.open().addToCollection(items: ids, collection: name, now: Clock.now())
+                print("added \(Formats.count(ItemIDs.unique(ids).count, "item")) to \"\(name)\": \(ItemIDs.list(ids))")
             }
         }
     }
 
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove items from a collection.")
+        static let configuration = CommandConfiguration(abstract: "Remove items from a collection (all or none).")
         @OptionGroup var library: LibraryOptions
         @Argument(help: "Name.") var name: String
         @Argument(help: "Item ids.") var ids: [Int64]
         func run() async throws {
             try await runReporting {
-                let lib = try library.open()
-                for id in ids { try await lib.removeFromCollection(item: id, collection: name) }
-                print("removed \(ids.map(String.init).joined(separator: ", ")) from \"\(name)\"")
+                try await library.open().removeFromCollection(items: ids, collection: name)
+                print("removed \(Formats.count(ItemIDs.unique(ids).count, "item")) from \"\(name)\": \(ItemIDs.list(ids))")
             }
         }
     }

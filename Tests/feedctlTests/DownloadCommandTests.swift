@@ -62,24 +62,30 @@ final class DownloadCommandTests: XCTestCase {
 
     func testRoundTrip() async throws {
         let (whole, cut, old) = try await makeLibrary()
-        let wholePath = "\(media)/\(whole)-Whole- part 1-2.mp3"
+        let wholePath = "\(media)/\(whole)_Whole- part 1-2.mp3"
 
-        // One download fails (cut short) and one item doesn't exist: the other still lands.
-        let first = try feedctl("download", "DB", "--json", String(whole), String(cut), "9999")
-        XCTAssertEqual(first.status, 1)
+        // Issue 13, bug 5: an id that doesn't exist downloads nothing (it used to let the others
+        // go on), and says which id in one line.
+        let refused = try feedctl("download", "DB", String(whole), "9999")
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertEqual(refused.stderr, "feedctl: nothing downloaded: item 9999: not in the library\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: media + "/" + "\(whole)_Whole- part 1-2.mp3"))
+
+        // One download fails (cut short): the other still lands, and the exit status is 2 (partial).
+        let first = try feedctl("download", "DB", "--json", String(whole), String(cut))
+        XCTAssertEqual(first.status, 2)
         let results = try XCTUnwrap(try json(first.stdout) as? [[String: Any]])
-        XCTAssertEqual(results.map { $0["status"] as? String }, ["downloaded", "failed", "failed"])
+        XCTAssertEqual(results.map { $0["status"] as? String }, ["downloaded", "failed"])
         XCTAssertEqual(Set(results[0].keys), ["id", "title", "channel", "status", "path", "bytes", "error"])
         XCTAssertEqual(results[0]["path"] as? String, wholePath)
         XCTAssertEqual(results[0]["bytes"] as? Int, audio.count)
         XCTAssertTrue(results[0]["error"] is NSNull)
-        XCTAssertEqual(results[2]["error"] as? String, "item 9999: not in the library")
         XCTAssertEqual(Array(try Data(contentsOf: URL(fileURLWithPath: wholePath))), audio)
-        let errorLines = first.stderr.split(separator: "\n").sorted()
+        let errorLines = first.stderr.split(separator: "\n")
         XCTAssertEqual(errorLines, [
-            "feedctl: item 9999: not in the library",
             "feedctl: item \(cut): \(server.url("/cut/ep.mp3?after=1000")): connection closed after 1000 of \(audio.count) bytes",
-        ].sorted())
+            "feedctl: 1 of 2 downloads failed (items \(cut))",
+        ])
 
         // The cut one is listed as partial.
         let list = try feedctl("download", "list", "DB", "--json")
@@ -90,13 +96,13 @@ final class DownloadCommandTests: XCTestCase {
         XCTAssertEqual(files.map { $0["bytes"] as? Int }, [audio.count, 1000])
         XCTAssertEqual(files.map { $0["title"] as? String }, ["Whole: part 1/2", "Cut"])
         XCTAssertEqual(files.map { $0["channel"] as? String }, ["Show", "Show"])
-        XCTAssertEqual(files[1]["path"] as? String, "\(media)/\(cut)-Cut.mp3.part")
+        XCTAssertEqual(files[1]["path"] as? String, "\(media)/\(cut)_Cut.mp3.part")
         XCTAssertEqual(Set(files[0].keys), ["id", "title", "channel", "channel_id", "path", "bytes", "expected_bytes", "complete"])
 
         // Resumed with a Range request.
         let resumed = try feedctl("download", "DB", String(cut))
         XCTAssertEqual(resumed.status, 0, resumed.stderr)
-        XCTAssertEqual(resumed.stdout, "downloaded \(cut) \(media)/\(cut)-Cut.mp3 (200 kB)\n")
+        XCTAssertEqual(resumed.stdout, "downloaded \(cut) \(media)/\(cut)_Cut.mp3 (200 kB)\n")
         XCTAssertEqual(try server.stats().log.filter { $0.path == "/cut/ep.mp3" }.map(\.status), [200, 206])
 
         // --auto 2: the newest two are there already; the third is left alone.
@@ -108,9 +114,9 @@ final class DownloadCommandTests: XCTestCase {
         XCTAssertEqual(autoLines.popLast(), "channel 1 Show: newest 2: 0 downloaded, 2 already there, 0 failed")
         XCTAssertEqual(autoLines.sorted(), [
             "already    \(whole) \(wholePath)",
-            "already    \(cut) \(media)/\(cut)-Cut.mp3",
+            "already    \(cut) \(media)/\(cut)_Cut.mp3",
         ].sorted())
-        XCTAssertFalse(try FileManager.default.contentsOfDirectory(atPath: media).contains { $0.hasPrefix("\(old)-") })
+        XCTAssertFalse(try FileManager.default.contentsOfDirectory(atPath: media).contains { $0.hasPrefix("\(old)_") })
 
         // remove, then remove again: one line on stderr and a non-zero status.
         let removed = try feedctl("download", "remove", "DB", String(whole))
@@ -139,7 +145,7 @@ final class DownloadCommandTests: XCTestCase {
         XCTAssertEqual(results.map { $0["status"] as? String }, ["downloaded"])
         let pruned = try XCTUnwrap(report["pruned"] as? [[String: Any]])
         XCTAssertEqual(pruned.map { $0["id"] as? Int }, [Int(old)])
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: media), ["\(whole)-Whole- part 1-2.mp3"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: media), ["\(whole)_Whole- part 1-2.mp3"])
         _ = cut
     }
 

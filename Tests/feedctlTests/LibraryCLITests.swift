@@ -114,7 +114,7 @@ final class LibraryCLITests: XCTestCase {
 
         let watched = try feedctl(["watched", String(id)])
         XCTAssertEqual(watched.status, 0, watched.stderr)
-        XCTAssertEqual(watched.text, "marked 1 item watched\n")
+        XCTAssertEqual(watched.text, "marked 1 item watched: \(id)\n")
 
         let show = try feedctl(["show", String(id), "--json"])
         XCTAssertEqual(show.status, 0, show.stderr)

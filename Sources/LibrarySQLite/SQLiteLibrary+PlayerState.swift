@@ -1,0 +1,57 @@
+import FeedModel
+import GRDB
+import LibraryStore
+
+extension SQLiteLibrary {
+    public func savedVolume() async throws(LibraryError) -> Double? {
+        try await read { db in try Double.fetchOne(db, sql: "SELECT volume FROM player_state WHERE id = 1") }
+    }
+
+    public func saveVolume(_ volume: Double, now: Int64) async throws(LibraryError) {
+        guard PlayerVolume.range.contains(volume) else {
+            throw .invalid("volume \(volume) is outside \(PlayerVolume.range.lowerBound)…\(PlayerVolume.range.upperBound)")
+        }
+        try await write { db in
+            try db.execute(sql: """
+                INSERT INTO player_state (id, volume, updated_at) VALUES (1, ?1, ?2)
+                ON CONFLICT (id) DO UPDATE SET volume = ?1, updated_at = ?2
+                """, arguments: [volume, now])
+        }
+    }
+
+    public func lastPlayed() async throws(LibraryError) -> LastPlayed? {
+        try await read { db in
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT last_item, last_url, last_file, last_title, last_position FROM player_state WHERE id = 1
+                """) else { return nil }
+            let target: MediaTarget
+            if let item: Int64 = row["last_item"] { target = .item(item) }
+            else if let url: String = row["last_url"] { target = .url(url) }
+            else if let file: String = row["last_file"] { target = .file(file) }
+            else { return nil }  // never set, forgotten, or its item was removed
+            return LastPlayed(target: target, title: row["last_title"] ?? "", position: row["last_position"])
+        }
+    }
+
+    public func saveLastPlayed(_ last: LastPlayed?, now: Int64) async throws(LibraryError) {
+        var item: Int64?, url: String?, file: String?
+        switch last?.target {
+        case .item(let id): item = id
+        case .url(let text): url = text
+        case .file(let text): file = text
+        case nil: break
+        }
+        let position = max(0, last?.position.isFinite == true ? last?.position ?? 0 : 0)
+        let title = last?.title
+        try await write { [item, url, file] db in
+            if let item { try Self.requireItems([item], db) }
+            try db.execute(sql: """
+                INSERT INTO player_state (id, last_item, last_url, last_file, last_title, last_position, updated_at)
+                VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6)
+                ON CONFLICT (id) DO UPDATE SET last_item = ?1, last_url = ?2, last_file = ?3, last_title = ?4,
+                    last_position = ?5, updated_at = ?6
+                """, arguments: [item, url.flatMap { $0.isEmpty ? nil : $0 }, file.flatMap { $0.isEmpty ? nil : $0 },
+                                 title, position, now])
+        }
+    }
+}

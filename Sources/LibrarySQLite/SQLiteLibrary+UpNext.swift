@@ -1,0 +1,126 @@
+import FeedModel
+import GRDB
+import LibraryStore
+
+extension SQLiteLibrary {
+    public func upNext() async throws(LibraryError) -> [UpNextEntry] {
+        try await read { db in try Self.queue(db) }
+    }
+
+    @discardableResult
+    public func appendToUpNext(_ entries: [(target: MediaTarget, title: String)], now: Int64) async throws(LibraryError) -> [UpNextEntry] {
+        let entries = entries.map { UpNextInsert(target: $0.target, title: $0.title) }
+        return try await write { db in try Self.insert(entries, atFront: false, now: now, db) }
+    }
+
+    @discardableResult
+    public func insertNextInUpNext(_ entries: [(target: MediaTarget, title: String)], now: Int64) async throws(LibraryError) -> [UpNextEntry] {
+        let entries = entries.map { UpNextInsert(target: $0.target, title: $0.title) }
+        return try await write { db in try Self.insert(entries, atFront: true, now: now, db) }
+    }
+
+    @discardableResult
+    public func removeFromUpNext(at position: Int) async throws(LibraryError) -> UpNextEntry {
+        try await write { db in
+            var queue = try Self.queue(db)
+            try Self.requirePosition(position, in: queue)
+            let removed = queue.remove(at: position - 1)
+            try db.execute(sql: "DELETE FROM up_next WHERE id = ?", arguments: [removed.id])
+            try Self.renumber(queue, db)
+            return removed
+        }
+    }
+
+    public func moveInUpNext(from: Int, to: Int) async throws(LibraryError) {
+        try await write { db in
+            var queue = try Self.queue(db)
+            try Self.requirePosition(from, in: queue)
+            try Self.requirePosition(to, in: queue)
+            queue.insert(queue.remove(at: from - 1), at: to - 1)
+            try Self.renumber(queue, db)
+        }
+    }
+
+    public func popUpNext() async throws(LibraryError) -> UpNextEntry? {
+        try await write { db in
+            var queue = try Self.queue(db)
+            guard !queue.isEmpty else { return nil }
+            let first = queue.removeFirst()
+            try db.execute(sql: "DELETE FROM up_next WHERE id = ?", arguments: [first.id])
+            try Self.renumber(queue, db)
+            return first
+        }
+    }
+
+    @discardableResult
+    public func clearUpNext() async throws(LibraryError) -> Int {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM up_next")
+            return db.changesCount
+        }
+    }
+
+    /// The queue in order, numbered 1…count (positions left with gaps by removed items close up here).
+    private static func queue(_ db: Database) throws -> [UpNextEntry] {
+        try Row.fetchAll(db, sql: "SELECT id, item, url, file, title FROM up_next ORDER BY position, id")
+            .enumerated().compactMap { index, row in
+                let target: MediaTarget
+                if let item: Int64 = row["item"] { target = .item(item) }
+                else if let url: String = row["url"] { target = .url(url) }
+                else if let file: String = row["file"] { target = .file(file) }
+                else { return nil }  // the schema's CHECK makes this impossible
+                return UpNextEntry(id: row["id"], position: index + 1, target: target, title: row["title"])
+            }
+    }
+
+    private static func insert(_ entries: [UpNextInsert], atFront: Bool, now: Int64, _ db: Database) throws -> [UpNextEntry] {
+        try requireItems(entries.compactMap { if case .item(let id) = $0.target { id } else { nil } }, db)
+        for entry in entries {
+            switch entry.target {
+            case .url(let text), .file(let text):
+                if text.isEmpty { throw LibraryError.invalid("a queue entry needs a URL or a file path") }
+            case .item: break
+            }
+        }
+        var queue = try queue(db)
+        let insert = try db.cachedStatement(sql: """
+            INSERT INTO up_next (position, item, url, file, title, added_at) VALUES (?, ?, ?, ?, ?, ?)
+            """)
+        var added: [UpNextEntry] = []
+        for entry in entries {
+            var item: Int64?, url: String?, file: String?
+            switch entry.target {
+            case .item(let id): item = id
+            case .url(let text): url = text
+            case .file(let text): file = text
+            }
+            try insert.execute(arguments: [queue.count + added.count + 1, item, url, file, entry.title, now])
+            added.append(UpNextEntry(id: db.lastInsertedRowID, position: 0, target: entry.target, title: entry.title))
+        }
+        queue = atFront ? added + queue : queue + added
+        try renumber(queue, db)
+        let ids = Set(added.map(\.id))
+        return try Self.queue(db).filter { ids.contains($0.id) }
+    }
+
+    /// Writes positions 1…count in the order of `queue`.
+    private static func renumber(_ queue: [UpNextEntry], _ db: Database) throws {
+        let update = try db.cachedStatement(sql: "UPDATE up_next SET position = ? WHERE id = ? AND position IS NOT ?")
+        for (index, entry) in queue.enumerated() {
+            try update.execute(arguments: [index + 1, entry.id, index + 1])
+        }
+    }
+
+    private static func requirePosition(_ position: Int, in queue: [UpNextEntry]) throws {
+        guard (1...max(queue.count, 1)).contains(position), !queue.isEmpty else {
+            throw LibraryError.invalid(queue.isEmpty ? "the queue is empty"
+                                                     : "no queue entry \(position) (the queue has \(queue.count))")
+        }
+    }
+}
+
+/// A queue entry on its way in (tuples are not Sendable-checked into the write closure).
+private struct UpNextInsert: Sendable {
+    var target: MediaTarget
+    var title: String
+}

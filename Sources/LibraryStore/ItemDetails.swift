@@ -1,0 +1,21 @@
+/// What `show ID` prints beyond the item's row in a list: the show notes and the item's links.
+public struct ItemDetails: Sendable, Equatable {
+    public var item: LibraryItem
+    /// The show notes as stored: plain text (the parser stripped the HTML).
+    public var notes: String?
+    public var author: String?
+    public var enclosureType: String?
+    /// The enclosure length the feed announced (a hint, not the file's size).
+    public var enclosureLength: Int64?
+    public var chaptersURL: String?
+    public var transcriptURL: String?
+    public var episode: Int?
+    public var season: Int?
+
+    public init(item: LibraryItem, notes: String?, author: String?, enclosureType: String?, enclosureLength: Int64?,
+                chaptersURL: String?, transcriptURL: String?, episode: Int?, season: Int?) {
+        self.item = item; self.notes = notes; self.author = author; self.enclosureType = enclosureType
+        self.enclosureLength = enclosureLength; self.chaptersURL = chaptersURL; self.transcriptURL = transcriptURL
+        self.episode = episode; self.season = season
+    }
+}

@@ -1,0 +1,132 @@
+import FeedModel
+import Foundation
+import GRDB
+@testable import LibrarySQLite
+import LibraryStore
+import TestSupport
+import Testing
+
+/// `search`: FTS5 over titles, show notes and channel names, ranked, prefix matching, accents
+/// folded, `feed`'s filters, kept in step with every write; user text is never FTS syntax.
+@Suite struct StoreSearchTests {
+    let t: TestLibrary
+    let cooking: Int64
+    let tube: Int64
+
+    init() async throws {
+        t = try TestLibrary()
+        cooking = try await t.library.addTestChannel("Café Cuisine")
+        tube = try await t.library.addTestChannel("Garage", platform: .youtube)
+        _ = try await t.library.ingest(Feed(kind: .podcast, title: "Café Cuisine", items: [
+            Item(id: "bread", title: "Sourdough bread at home", published: 300, description: "Flour, water, salt and patience."),
+            Item(id: "notes", title: "Listener questions", published: 200, description: "We talk about sourdough starters and nutrition."),
+            Item(id: "creme", title: "Crème brûlée", published: 100, description: "Dessert."),
+        ]), channelID: cooking, now: 1000)
+        _ = try await t.library.ingest(Feed(kind: .youtube, title: "Garage", items: [
+            Item(id: "engine", title: "Engine rebuild, part 1", published: 400, description: "Bread-and-butter work on a café racer."),
+        ]), channelID: tube, now: 1000)
+    }
+
+    func ids(_ text: String, _ filter: FeedFilter = FeedFilter(), limit: Int = 20, page: Int = 1) async throws -> [String] {
+        try await t.library.search(SearchQuery(text: text, filter: filter, limit: limit, page: page)).map(\.itemID)
+    }
+
+    @Test func titlesRankAboveNotesAndWordsMatchAsPrefixes() async throws {
+        #expect(try await ids("sourdough") == ["bread", "notes"], "a title match first")
+        #expect(try await ids("sour") == ["bread", "notes"], "prefix")
+        #expect(try await ids("nutri") == ["notes"])
+        #expect(try await ids("sourdough patience") == ["bread"], "every word must match")
+        #expect(try await ids("bread") == ["bread", "engine"])
+        #expect(try await ids("zzz").isEmpty)
+        #expect(try await ids("sourdough nutri") == ["notes"], "the last word is a prefix")
+        #expect(try await ids("sour nutrition").isEmpty, "earlier words match whole")
+    }
+
+    @Test func aWordInMostItemsListsNewestFirst() async throws {
+        let many = try await t.library.addTestChannel("Many")
+        let count = SearchRule.rankedWordLimit + 1
+        _ = try await t.library.ingest(Feed(kind: .podcast, title: "Many", items: (0..<count).map {
+            Item(id: "m\($0)", title: "Common \($0)", description: $0 == 7 ? "common common common" : nil)
+        }), channelID: many, now: 5000)
+        // Ranked, m7 (the word four times) would come first; too common to rank, the newest is first.
+        #expect(try await ids("common", limit: 3) == ["m\(count - 1)", "m\(count - 2)", "m\(count - 3)"])
+        #expect(try await ids("common 4999") == ["m4999"], "every word must still match")
+        #expect(try await ids("sourdough") == ["bread", "notes"], "rare words are still ranked")
+    }
+
+    @Test func accentsAreFoldedBothWays() async throws {
+        #expect(try await ids("creme brulee") == ["creme"])
+        #expect(try await ids("CRÈME") == ["creme"])
+        #expect(try await ids("cre\u{0300}me") == ["creme"], "a combining accent typed separately")
+        // "cafe" is in one channel's name (all three of its items) and in the engine's notes.
+        #expect(Set(try await ids("cafe")) == ["bread", "notes", "creme", "engine"])
+        #expect(try await ids("cafe").last == "engine", "the channel name weighs more than notes")
+    }
+
+    @Test func feedsFiltersApply() async throws {
+        #expect(try await ids("bread", FeedFilter(platform: .youtube)) == ["engine"])
+        #expect(try await ids("bread", FeedFilter(channelID: cooking)) == ["bread"])
+        try await t.library.setWatched([try await t.library.id(of: "bread")], now: 2000)
+        #expect(try await ids("sourdough", FeedFilter(unwatchedOnly: true)) == ["notes"])
+        #expect(try await ids("sourdough", limit: 1, page: 2) == ["notes"])
+        #expect(try await ids("sourdough", limit: 1, page: 3).isEmpty)
+    }
+
+    @Test func userTextIsNeverQuerySyntax() async throws {
+        for text in ["\"sourdough", "sourdough AND", "AND", "OR sourdough", "NOT", "sour*", "-sourdough",
+                     "(sourdough", "sourdough)", "NEAR(sourdough", "^sourdough", "title:sourdough", "sour\"dough", "a'b",
+                     "sourdough -- ; DROP TABLE items", "{title notes}: x", "sourdough NEAR/2 bread", "AND OR NOT"] {
+            _ = try await ids(text)  // must not throw
+        }
+        // Text without a word is one clear line, not an FTS5 error.
+        for text in ["\"", "*", "+", "()", " - "] {
+            await #expect(throws: LibraryError.invalid("nothing to search for in \"\(text)\": give a word")) { _ = try await ids(text) }
+        }
+        #expect(try await ids("\"sourdough") == ["bread", "notes"])
+        #expect(try await ids("-sourdough") == ["bread", "notes"], "'-' is not NOT")
+        #expect(try await ids("title:sourdough") == [], "'title' is a word here, not a column filter")
+        #expect(try await ids("(sourdough)") == ["bread", "notes"])
+        #expect(try await ids("sourdough OR zzz") == [], "OR is a word that must match too, not an operator")
+        await #expect(throws: LibraryError.invalid("nothing to search for in \"*-()\": give a word")) { _ = try await ids("*-()") }
+        await #expect(throws: LibraryError.self) { _ = try await ids("") }
+    }
+
+    @Test func theIndexFollowsEveryWrite() async throws {
+        // A re-ingest that changes a title and notes.
+        _ = try await t.library.ingest(Feed(kind: .podcast, title: "Café Cuisine", items: [
+            Item(id: "bread", title: "Rye bread at home", published: 300, description: "Flour, water, salt and patience."),
+        ]), channelID: cooking, now: 2000)
+        #expect(try await ids("sourdough") == ["notes"])
+        #expect(try await ids("rye") == ["bread"])
+        // The channel renamed by its feed.
+        _ = try await t.library.ingest(Feed(kind: .podcast, title: "Kitchen Table", items: []), channelID: cooking, now: 3000)
+        #expect(try await ids("kitchen table").count == 3)
+        #expect(try await ids("cuisine").isEmpty)
+        // The channel removed.
+        try await t.library.removeChannel(id: cooking)
+        #expect(try await ids("sourdough").isEmpty)
+        #expect(try await ids("bread") == ["engine"])
+        try await t.library.write { db in try db.execute(sql: "INSERT INTO items_search (items_search) VALUES ('integrity-check')") }
+    }
+
+    @Test func theRankIsTheRule() async throws {
+        let rank = try await t.library.read { db in
+            try String.fetchOne(db, sql: "SELECT v FROM items_search_config WHERE k = 'rank'")
+        }
+        #expect(rank == Schema.searchRank)
+        #expect(Schema.searchRank == "bm25(\(SearchRule.titleWeight), \(SearchRule.notesWeight), \(SearchRule.channelWeight))")
+    }
+
+    @Test func v8IndexesTheItemsAlreadyThere() async throws {
+        let dir = TempDir()
+        let path = dir.file("old.sqlite")
+        do {
+            let old = try SQLiteLibrary(path: path, migrateUpTo: "v7-ids-never-reused")
+            let channel = try await old.addTestChannel("Old Show")
+            _ = try await old.ingest(items: [Item(id: "x", title: "Ancient episode", description: "Notes")], channelID: channel, now: 1)
+        }
+        let library = try SQLiteLibrary(path: path)
+        #expect(try await library.search(SearchQuery(text: "ancient")).map(\.itemID) == ["x"])
+        #expect(try await library.search(SearchQuery(text: "old show")).map(\.itemID) == ["x"])
+    }
+}
