@@ -8,6 +8,13 @@ public struct ControlRequest: Codable, Sendable, Equatable {
     public var cmd: String
     /// play, queue_add: an item id, a URL or an absolute path; chapter: next, prev or N.
     public var target: String?
+    /// queue_add: several targets, added all or none.
+    public var targets: [String]?
+    /// queue_add: in front of the queue (to play after the current item).
+    public var next: Bool?
+    /// queue_move: 1-based positions (queue_remove takes `position`).
+    public var from: Int?
+    public var to: Int?
     /// play, queue_add: ignore saved progress.
     public var fromStart: Bool?
     /// seek: relative seconds.
@@ -26,7 +33,7 @@ public struct ControlRequest: Codable, Sendable, Equatable {
     public var sleepMode: String?
 
     enum CodingKeys: String, CodingKey {
-        case id, cmd, target, offset, position, steps, change, value, seconds
+        case id, cmd, target, targets, next, from, to, offset, position, steps, change, value, seconds
         case fromStart = "from_start"
         case sleepMode = "mode"
     }
@@ -53,8 +60,15 @@ public struct ControlRequest: Codable, Sendable, Equatable {
         case .seek(.steps(let count)): self.init(id: id, cmd: "seek", steps: count)
         case .volume(let value): self.init(id: id, cmd: "volume", value: value)
         case .changeVolume(let change): self.init(id: id, cmd: "volume", change: change)
-        case .queueAdd(let target, let fromStart):
-            self.init(id: id, cmd: "queue_add", target: target.description, fromStart: fromStart)
+        case .queueAdd(let targets, let next):
+            self.init(id: id, cmd: "queue_add")
+            self.targets = targets.map(\.description)
+            if next { self.next = true }
+        case .queueRemove(let position): self.init(id: id, cmd: "queue_remove", position: Double(position))
+        case .queueMove(let from, let to):
+            self.init(id: id, cmd: "queue_move")
+            self.from = from
+            self.to = to
         case .queueList: self.init(id: id, cmd: "queue_list")
         case .queueClear: self.init(id: id, cmd: "queue_clear")
         case .next: self.init(id: id, cmd: "next")
@@ -113,8 +127,20 @@ public struct ControlRequest: Codable, Sendable, Equatable {
             }
             return .volume(value)
         case "queue_add":
-            guard let target else { throw ProtocolError("queue add needs a target") }
-            return .queueAdd(PlayTarget(target), fromStart: fromStart ?? false)
+            let all = (targets ?? []) + (target.map { [$0] } ?? [])
+            guard !all.isEmpty else { throw ProtocolError("queue add needs a target (or targets)") }
+            guard all.count <= 10_000 else { throw ProtocolError("queue add takes at most 10000 targets at once") }
+            return .queueAdd(all.map(PlayTarget.init), next: next ?? false)
+        case "queue_remove":
+            guard let position, position.isFinite, position >= 1, position <= 1e9, position.rounded() == position else {
+                throw ProtocolError("queue remove needs a position: 1 for the first entry")
+            }
+            return .queueRemove(Int(position))
+        case "queue_move":
+            guard let from, let to, from >= 1, to >= 1 else {
+                throw ProtocolError("queue move needs from and to positions, from 1")
+            }
+            return .queueMove(from: from, to: to)
         case "queue_list": return .queueList
         case "queue_clear": return .queueClear
         case "next": return .next

@@ -10,7 +10,13 @@ public enum PlayerCommand: Sendable, Equatable {
     case volume(Double)
     /// Changes the volume by this much (−1…1), clamped to 0–1.
     case changeVolume(by: Double)
-    case queueAdd(PlayTarget, fromStart: Bool)
+    /// Adds targets to the up-next queue, all or none (each is checked first); with `next`, in
+    /// front (to play after the current one).
+    case queueAdd([PlayTarget], next: Bool)
+    /// Removes the entry at a 1-based position.
+    case queueRemove(Int)
+    /// Moves the entry at a 1-based position to another.
+    case queueMove(from: Int, to: Int)
     case queueList, queueClear
     /// Plays the next queued item.
     case next

@@ -169,7 +169,7 @@ public protocol DownloadCatalog: Sendable {
 
 /// What the player reads and writes while it plays: items, their channels' speed, progress and
 /// history, chapters files.
-public typealias PlayerLibrary = ItemStore & ChannelStore & ListeningStore & ChapterCache
+public typealias PlayerLibrary = ItemStore & ChannelStore & ListeningStore & ChapterCache & UpNextStore & PlayerStateStore
 
 /// The whole library.
 public protocol LibraryStore: SyncStore, ItemStore, SearchStore, ListeningStore, CollectionStore, ChapterCache, DownloadCatalog,

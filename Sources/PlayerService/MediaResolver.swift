@@ -10,6 +10,8 @@ import PlayerCore
 struct Resolved: Sendable {
     var request: PlayRequest
     var entry: QueueEntry
+    /// What the library remembers it by (queue, last played).
+    var target: MediaTarget { MediaTarget(request.key) }
 }
 
 /// Turns a target — a library item, an http(s) URL or a file the user named — into something

@@ -20,7 +20,8 @@ public actor PlayerService: PlayerControl {
     private let log: ServiceLog
     /// Loads the playing library item's podcast chapters; `chapters`/`chapter` wait for it.
     private var chapterTask: Task<Void, Never>?
-    private var queue: [Resolved] = []
+    /// What plays now (or was paused), to remember as the last played at a pause or stop.
+    private var current: (target: MediaTarget, title: String)?
     private var sleep = SleepTimer()
     /// Runs a deadline sleep timer: fades out, then stops.
     private var sleepTask: Task<Void, Never>?
@@ -80,6 +81,7 @@ public actor PlayerService: PlayerControl {
             case .toggle:
                 if player.snapshot.status == .playing { await pause() } else { try await resumeOrStartQueue() }
             case .stop:
+                await rememberWhereItIs()
                 _ = await player.perform(.stop)
                 await progress.flush()
             case .seek(let target):
@@ -107,20 +109,26 @@ public actor PlayerService: PlayerControl {
             case .volume(let value):
                 guard value.isFinite, (0...1).contains(value) else { throw ServiceError("volume must be between 0 and 1 (0–100 %)") }
                 _ = await player.perform(.volume(value))
+                await rememberVolume()
             case .changeVolume(let change):
                 guard change.isFinite, (-1...1).contains(change) else { throw ServiceError("a volume change is between -1 and 1 (±100 %)") }
                 _ = await player.perform(.changeVolume(by: change))
-            case .queueAdd(let target, let fromStart):
-                let resolved = try await resolver.resolve(target, fromStart: fromStart)
-                queue.append(resolved)
-                publishQueue()
-                reply.message = "queued: \(resolved.request.metadata.title ?? target.description)"
+                await rememberVolume()
+            case .queueAdd(let targets, let next):
+                reply.message = try await addToQueue(targets, next: next)
+            case .queueRemove(let position):
+                let removed = try await library.removeFromUpNext(at: position)
+                await publishQueue()
+                reply.message = "removed \(position): \(removed.title)"
+            case .queueMove(let from, let to):
+                try await library.moveInUpNext(from: from, to: to)
+                await publishQueue()
             case .queueClear:
-                queue.removeAll()
-                publishQueue()
+                try await library.clearUpNext()
+                await publishQueue()
             case .next:
-                guard !queue.isEmpty else { throw ServiceError("the queue is empty") }
-                try await start(queue.removeFirst())
+                guard let entry = try await library.popUpNext() else { throw ServiceError("the queue is empty") }
+                try await start(try await resolver.resolve(PlayTarget(entry.target), fromStart: false))
             case .sleep(let setting):
                 try setSleep(setting)
             case .speed(let value):
@@ -134,6 +142,7 @@ public actor PlayerService: PlayerControl {
             case .quit:
                 // Saves progress; the caller then stops listening and ends the daemon.
                 quitting = true
+                await rememberWhereItIs()
                 player.shutdown()
                 await progress.flush()
             }
@@ -143,7 +152,8 @@ public actor PlayerService: PlayerControl {
         }
         reply.status = status()
         switch command {
-        case .queueAdd, .queueList, .queueClear: reply.queue = queue.map(\.entry)
+        case .queueAdd, .queueList, .queueClear, .queueRemove, .queueMove:
+            reply.queue = ((try? await library.upNext()) ?? []).map(QueueEntry.init)
         default: break
         }
         return reply
@@ -200,11 +210,14 @@ public actor PlayerService: PlayerControl {
         let request = resolved.request
         switch await player.perform(.play(request)) {
         case .done:
-            publishQueue()
+            current = (resolved.target, request.metadata.title ?? resolved.entry.target)
+            try? await library.saveLastPlayed(LastPlayed(target: resolved.target, title: current?.title ?? "",
+                                                         position: request.startAt), now: Clock.now())
+            await publishQueue()
             loadPodcastChapters(for: request.key)
         case .superseded:
             // A newer play or a stop replaced it before it started.
-            publishQueue()
+            await publishQueue()
         case .failed(let error):
             throw ServiceError(error.description)
         }
@@ -214,7 +227,40 @@ public actor PlayerService: PlayerControl {
         let wasPlaying = player.snapshot.status == .playing
         _ = await player.perform(.pause)
         if wasPlaying { pausedAt = now() }
+        await rememberWhereItIs()
         await progress.flush()
+    }
+
+    /// Keeps what plays and where in the library, for `play`/`resume` after a stop or a restart
+    /// (a library item's own progress is saved as it plays; a URL or a file has only this).
+    private func rememberWhereItIs() async {
+        guard let current, player.snapshot.status != .stopped else { return }
+        try? await library.saveLastPlayed(LastPlayed(target: current.target, title: current.title,
+                                                     position: player.snapshot.position), now: Clock.now())
+    }
+
+    /// The volume a person set is the one the next start begins with (a fade's is not).
+    private func rememberVolume() async {
+        try? await library.saveVolume(player.snapshot.volume, now: Clock.now())
+    }
+
+    /// `queue add`: every target is checked (resolved) first, so a bad one adds none; then all
+    /// go into the library's queue at once.
+    private func addToQueue(_ targets: [PlayTarget], next: Bool) async throws -> String {
+        var entries: [(target: MediaTarget, title: String)] = []
+        for target in targets {
+            do {
+                let resolved = try await resolver.resolve(target, fromStart: false)
+                entries.append((resolved.target, resolved.request.metadata.title ?? target.description))
+            } catch {
+                throw ServiceError("\(target): \(error) (nothing was queued)")
+            }
+        }
+        let now = Clock.now()
+        let stored = next ? try await library.insertNextInUpNext(entries, now: now) : try await library.appendToUpNext(entries, now: now)
+        await publishQueue()
+        let place = next ? " next" : ""
+        return stored.count == 1 ? "queued\(place): \(stored[0].title)" : "queued\(place) \(stored.count) items"
     }
 
     private func resumeOrStartQueue() async throws {
@@ -227,8 +273,17 @@ public actor PlayerService: PlayerControl {
             if rewind > 0 { _ = await player.perform(.seek(.relative(-rewind))) }
             _ = await player.perform(.resume)
         } else if snapshot.status == .stopped {
-            guard !queue.isEmpty else { throw ServiceError("nothing to resume: play an item first") }
-            try await start(queue.removeFirst())
+            // After a stop, a sleep timer's stop or a restart: what played last, where it was
+            // left (a library item at its saved progress); else the queue.
+            if let last = try await library.lastPlayed() {
+                var resolved = try await resolver.resolve(PlayTarget(last.target), fromStart: false)
+                if last.target.itemID == nil { resolved.request.startAt = last.position }
+                try await start(resolved)
+            } else if let entry = try await library.popUpNext() {
+                try await start(try await resolver.resolve(PlayTarget(entry.target), fromStart: false))
+            } else {
+                throw ServiceError("nothing to resume: play an item first")
+            }
         }
     }
 
@@ -236,23 +291,33 @@ public actor PlayerService: PlayerControl {
     /// audio output itself is gone or the sleep timer said "end of item".
     private func itemEnded(key: TrackKey, error: PlayerError?) async {
         if case .pulseUnavailable? = error { return }
+        if error == nil, current?.target == MediaTarget(key) {
+            // Heard to the end: nothing to continue.
+            current = nil
+            try? await library.saveLastPlayed(nil, now: Clock.now())
+        }
         if sleep.mode == .endOfItem {
             sleep.mode = .off
             log("sleep timer: stopped at the end of the item")
-            publishQueue()
+            await publishQueue()
             return
         }
         // The player is stopped by the time it reports the end: advance only if nothing else
         // started meanwhile.
-        while !queue.isEmpty, !quitting, player.snapshot.status == .stopped {
-            let next = queue.removeFirst()
-            do { try await start(next); return } catch { log("queue: \(error)") }
+        while !quitting, player.snapshot.status == .stopped, let next = try? await library.popUpNext() {
+            do {
+                try await start(try await resolver.resolve(PlayTarget(next.target), fromStart: false))
+                return
+            } catch {
+                log("queue: \(next.title): \(error)")
+            }
         }
-        publishQueue()
+        await publishQueue()
     }
 
-    private func publishQueue() {
-        player.nowPlaying.apply(.queue(canGoNext: !queue.isEmpty, canGoPrevious: false))
+    private func publishQueue() async {
+        let waiting = ((try? await library.upNext()) ?? []).isEmpty == false
+        player.nowPlaying.apply(.queue(canGoNext: waiting, canGoPrevious: false))
     }
 
     // MARK: Chapters
@@ -365,6 +430,7 @@ public actor PlayerService: PlayerControl {
         sleepTask = nil
         let base = fadeBase ?? volume
         fadeBase = nil
+        await rememberWhereItIs()
         _ = await player.perform(.stopThenVolume(base))
         await progress.flush()
         log("sleep timer: stopped playback")
@@ -398,6 +464,41 @@ extension NowPlayingEvent {
         case .errorChanged: .error
         case .chapterChanged: .chapter
         case .capabilitiesChanged: .capabilities
+        }
+    }
+}
+
+extension MediaTarget {
+    init(_ key: TrackKey) {
+        switch key {
+        case .item(let id): self = .item(id)
+        case .url(let url): self = .url(url)
+        case .file(let path): self = .file(path)
+        }
+    }
+
+    var itemID: Int64? {
+        if case .item(let id) = self { return id }
+        return nil
+    }
+}
+
+extension PlayTarget {
+    init(_ target: MediaTarget) {
+        switch target {
+        case .item(let id): self = .item(id)
+        case .url(let url): self = .url(url)
+        case .file(let path): self = .local(path)
+        }
+    }
+}
+
+extension QueueEntry {
+    init(_ entry: UpNextEntry) {
+        switch entry.target {
+        case .item(let id): self.init(target: String(id), title: entry.title, itemID: id)
+        case .url(let url): self.init(target: url, title: entry.title)
+        case .file(let path): self.init(target: path, title: entry.title)
         }
     }
 }

@@ -10,8 +10,8 @@ public struct Config: Sendable, Equatable {
     /// Playback speed for items whose channel has none remembered.
     public var speed: Double = 1
     /// A pause at least this long (seconds) makes `resume` go back `smartResumeRewind`; 0: never.
-    public var smartResumeAfter: Double = 60
-    public var smartResumeRewind: Double = 3
+    public var smartResumeAfter: Double = SmartResume.afterPause
+    public var smartResumeRewind: Double = SmartResume.rewind
     /// Minutes between the daemon's subscription polls; 0: never.
     public var syncEvery: Double = 30
     /// The newest episodes the daemon keeps downloaded per podcast channel; 0: none.

@@ -62,8 +62,13 @@ struct DaemonCommand: AsyncParsableCommand {
             let listener = try UnixListener(path: path)
             let lib = try library.open(creating: true)
             let quit = DispatchSemaphore(value: 0)
+            // The volume last set, and smart resume as configured (0: off).
+            let volume = (try? await lib.savedVolume()) ?? 1
+            let rewind = config.smartResumeAfter > 0
+                ? ResumeRewind(afterPause: config.smartResumeAfter, seconds: config.smartResumeRewind) : .off
             let service = PlayerService(library: lib, downloads: DownloadStore(libraryPath: lib.path),
-                                        configuration: PlayerConfiguration(seekStep: config.seekStep), defaultRate: config.speed, log: log)
+                                        configuration: PlayerConfiguration(seekStep: config.seekStep), defaultRate: config.speed,
+                                        initialVolume: volume, resumeRewind: rewind, log: log)
             let server = ControlServer(listener: listener, handler: service, log: log, onQuit: { quit.signal() })
             server.start()
             log("feedctl daemon listening on \(path), library \(lib.path)")

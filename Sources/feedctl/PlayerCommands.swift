@@ -4,6 +4,7 @@ import ControlProtocol
 import ControlSocket
 import FeedModel
 import Foundation
+import LibraryStore
 
 // Player verbs at the top level, as mpc has them. Each sends one request to the daemon over the
 // control socket; `play`, `queue add`, `resume`, `toggle` and `next` start the daemon if needed.
@@ -32,15 +33,40 @@ struct PlayerClientOptions: ParsableArguments {
     }
 }
 
-struct PlayCommand: ParsableCommand {
+struct PlayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "play", abstract: "Play a library item (id), a media URL or a file, resuming where you left off.")
+        commandName: "play",
+        abstract: "Play a library item (id), a media URL or a file, resuming where you left off; with no target, continue the last one.")
     @OptionGroup var options: PlayerClientOptions
     @Flag(help: "Start at the beginning, ignoring saved progress.") var fromStart = false
-    @Argument(help: "Library item id, http(s) URL, or file path.") var target: String
+    @Flag(help: "Play the first item of catch-up order (what you left unfinished, then what you missed).") var next = false
+    @Option(help: "With --next: only this channel.", completion: .channelIDs) var channel: Int64?
+    @Argument(help: "Library item id, http(s) URL, or file path.", completion: .file()) var target: String?
 
-    func run() throws {
-        try options.run(.play(PlayTarget(commandLine: target), fromStart: fromStart), autostart: true)
+    func validate() throws {
+        if next && target != nil { throw ValidationError("play takes a target or --next, not both") }
+        if channel != nil && !next { throw ValidationError("--channel goes with --next") }
+    }
+
+    func run() async throws {
+        if next {
+            var chosen: Int64?
+            try await runReporting {
+                let filter = FeedFilter(channelID: channel, unwatchedOnly: true)
+                let lib = try options.library.open()
+                if let channel { _ = try await lib.channel(id: channel) }   // "no channel N" rather than nothing
+                guard let first = try await lib.feed(FeedQuery(mode: .catchUp, filter: filter, limit: 1), now: Clock.now()).first else {
+                    throw CommandError("nothing to catch up on" + (channel.map { " in channel \($0)" } ?? ""))
+                }
+                chosen = first.id
+            }
+            if let chosen { try options.run(.play(.item(chosen), fromStart: fromStart), autostart: true) }
+        } else if let target {
+            try options.run(.play(PlayTarget(commandLine: target), fromStart: fromStart), autostart: true)
+        } else {
+            // What played last, where it was left (after a stop or a restart too); else the queue.
+            try options.run(.resume, autostart: true)
+        }
     }
 }
 
@@ -259,20 +285,46 @@ struct FollowFilter {
 
 struct QueueCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "queue", abstract: "The up-next queue (advances when an item ends).",
-        subcommands: [Add.self, List.self, Clear.self])
+        commandName: "queue", abstract: "The up-next queue, kept in the library (advances when an item ends; survives restarts).",
+        subcommands: [Add.self, Next.self, List.self, Remove.self, Move.self, Clear.self])
 
-    struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Queue items, URLs or files.")
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Queue items, URLs or files (or a collection's items): all or none, each checked first.")
         @OptionGroup var options: PlayerClientOptions
-        @Argument(help: "Library item ids, URLs or files.") var targets: [String]
-        func run() throws {
-            try runReporting {
-                for target in targets {
-                    let response = try options.send(.queueAdd(PlayTarget(commandLine: target), fromStart: false), autostart: true)
-                    if !options.json { print(response.message ?? "queued \(target)") }
+        @Option(help: "Queue this collection's items, in its order.") var collection: String?
+        @Flag(help: "Put them in front: they play after the current item.") var next = false
+        @Argument(help: "Library item ids, URLs or files.", completion: .file()) var targets: [String] = []
+
+        func validate() throws {
+            if targets.isEmpty && collection == nil { throw ValidationError("queue add needs targets or --collection NAME") }
+        }
+
+        func run() async throws {
+            var all = targets.map(PlayTarget.init(commandLine:))
+            if let collection {
+                try await runReporting {
+                    let items = try await options.library.open().collection(collection)
+                    guard !items.isEmpty else { throw CommandError("the collection \"\(collection)\" is empty") }
+                    all += items.map { .item($0.id) }
                 }
             }
+            try QueueCommand.add(all, next: next, options: options)
+        }
+    }
+
+    struct Next: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Queue items, URLs or files to play after the current one.")
+        @OptionGroup var options: PlayerClientOptions
+        @Argument(help: "Library item ids, URLs or files.", completion: .file()) var targets: [String]
+        func run() throws { try QueueCommand.add(targets.map(PlayTarget.init(commandLine:)), next: true, options: options) }
+    }
+
+    static func add(_ targets: [PlayTarget], next: Bool, options: PlayerClientOptions) throws {
+        try runReporting {
+            let response = try options.send(.queueAdd(targets, next: next), autostart: true)
+            if options.json { return try printJSON(response.queue ?? []) }
+            print(response.message ?? "queued")
         }
     }
 
@@ -284,7 +336,36 @@ struct QueueCommand: ParsableCommand {
                 let queue = try options.send(.queueList, autostart: false).queue ?? []
                 if options.json { return try printJSON(queue) }
                 if queue.isEmpty { print("the queue is empty"); return }
-                for (i, entry) in queue.enumerated() { print("\(i + 1). \(entry.title ?? entry.target)") }
+                let width = Terminal.width
+                for (i, entry) in queue.enumerated() {
+                    print(Terminal.fit("\(i + 1). \(Terminal.printable(entry.title ?? entry.target))", width: width))
+                }
+            }
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove the entry at a position (1 is the next to play).")
+        @OptionGroup var options: PlayerClientOptions
+        @Argument(help: "Its position in `queue list`.") var position: Int
+        func validate() throws { if position < 1 { throw ValidationError("positions start at 1") } }
+        func run() throws {
+            try runReporting { print(try options.send(.queueRemove(position), autostart: false).message ?? "removed \(position)") }
+        }
+    }
+
+    struct Move: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Move an entry to another position (the others close up).")
+        @OptionGroup var options: PlayerClientOptions
+        @Argument(help: "Its position now.") var from: Int
+        @Argument(help: "Its new position.") var to: Int
+        func validate() throws { if from < 1 || to < 1 { throw ValidationError("positions start at 1") } }
+        func run() throws {
+            try runReporting {
+                let queue = try options.send(.queueMove(from: from, to: to), autostart: false).queue ?? []
+                if options.json { return try printJSON(queue) }
+                let moved = queue.indices.contains(to - 1) ? queue[to - 1].title ?? queue[to - 1].target : "entry"
+                print("moved \(Terminal.printable(moved)) to \(to)")
             }
         }
     }

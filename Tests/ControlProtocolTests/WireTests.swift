@@ -8,7 +8,8 @@ import Testing
     static let commands: [PlayerCommand] = [
         .status, .play(.item(42), fromStart: true), .play(.url("https://x/ep.mp3"), fromStart: false),
         .play(.local("/tmp/a b.mp3"), fromStart: false), .pause, .resume, .toggle, .stop,
-        .seek(.by(-15)), .seek(.to(90.5)), .volume(0.25), .queueAdd(.item(7), fromStart: false), .queueList, .queueClear,
+        .seek(.by(-15)), .seek(.to(90.5)), .volume(0.25), .queueAdd([.item(7)], next: false), .queueAdd([.item(7), .url("https://e.com/a.mp3"), .local("/tmp/x.mp3")], next: true),
+        .queueRemove(2), .queueMove(from: 3, to: 1), .queueList, .queueClear,
         .next, .sleep(.after(seconds: 1800)), .sleep(.endOfItem), .sleep(.off), .speed(1.5), .speed(nil), .chapters,
         .chapter(.next), .chapter(.previous), .chapter(.number(3)), .subscribe, .ping, .quit,
     ]
@@ -33,6 +34,11 @@ import Testing
         #expect(try command(#"{"cmd": "play", "target": "HTTPS://x/a.mp3"}"#) == .play(.url("HTTPS://x/a.mp3"), fromStart: false))
         // Anything but an id or an http(s) URL is what the user named; the service decides.
         #expect(try command(#"{"cmd": "play", "target": "ftp://x/a.mp3"}"#) == .play(.local("ftp://x/a.mp3"), fromStart: false))
+        // The queue: one target or several, in front with "next"; positions from 1.
+        #expect(try command(#"{"cmd": "queue_add", "target": "7"}"#) == .queueAdd([.item(7)], next: false))
+        #expect(try command(#"{"cmd": "queue_add", "targets": ["7", "/tmp/a.mp3"], "next": true}"#) == .queueAdd([.item(7), .local("/tmp/a.mp3")], next: true))
+        #expect(try command(#"{"cmd": "queue_remove", "position": 2}"#) == .queueRemove(2))
+        #expect(try command(#"{"cmd": "queue_move", "from": 3, "to": 1}"#) == .queueMove(from: 3, to: 1))
     }
 
     @Test func whatCannotBeACommandSaysWhyInOneLine() throws {
@@ -44,7 +50,7 @@ import Testing
         #expect(try refusal(#"{"cmd": "play"}"#) == "play needs a target: an item id, a URL or a file")
         #expect(try refusal(#"{"cmd": "seek"}"#) == "seek needs an offset, a position or steps")
         #expect(try refusal(#"{"cmd": "volume"}"#) == "volume must be between 0 and 1 (0–100 %)")
-        #expect(try refusal(#"{"cmd": "queue_add"}"#) == "queue add needs a target")
+        #expect(try refusal(#"{"cmd": "queue_add"}"#) == "queue add needs a target (or targets)")
         #expect(try refusal(#"{"cmd": "sleep", "seconds": -5}"#) == "sleep needs a duration (30m, 90s, 1h30m), end-of-item or off")
         #expect(try refusal(#"{"cmd": "chapter", "target": "soon"}"#) == "chapter takes next, prev or a chapter number")
     }

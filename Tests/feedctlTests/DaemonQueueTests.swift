@@ -1,0 +1,113 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// What the daemon keeps in the library so that a restart loses nothing (issue 13): the up-next
+/// queue (add all or none, next, remove, move, a collection), what played last and where (`play`
+/// with no target), and the volume.
+final class DaemonQueueTests: DaemonTestCase {
+    private func queue() throws -> [String] {
+        let listed = try succeed("queue", "list", "--json")
+        let entries = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [[String: Any]])
+        return entries.map { ($0["target"] as? String) ?? "?" }
+    }
+
+    private func restartDaemon() throws {
+        try succeed("quit")
+        XCTAssertTrue(eventually(timeout: 10) { !(self.daemon?.isRunning ?? false) }, "the daemon did not quit")
+        try startDaemon()
+    }
+
+    func testTheQueueLivesInTheLibrary() throws {
+        try startDaemon()
+        try succeed("queue", "clear")   // the library (and so the queue) is the test class's
+        let (a, b, c) = (media.short.path, media.segments.path, media.shortOgg.path)
+        XCTAssertEqual(try succeed("queue", "add", a, b), "queued 2 items\n")
+        XCTAssertEqual(try succeed("queue", "next", c), "queued next: \((c as NSString).lastPathComponent)\n")
+        XCTAssertEqual(try queue(), [c, a, b])
+        try succeed("queue", "move", "3", "1")
+        XCTAssertEqual(try queue(), [b, c, a])
+        XCTAssertEqual(try succeed("queue", "remove", "2"), "removed 2: \((c as NSString).lastPathComponent)\n")
+        XCTAssertEqual(try queue(), [b, a])
+
+        // One bad target adds none (before, those before it were added silently).
+        let missing = world.directory.appendingPathComponent("no-such.mp3").path
+        let bad = try feedctl("queue", "add", c, missing)
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertEqual(bad.stderr, "feedctl: \(missing): no such file: \(missing) (nothing was queued)\n")
+        XCTAssertEqual(try queue(), [b, a])
+        let out = try feedctl("queue", "remove", "9")
+        XCTAssertEqual(out.status, 1)
+        XCTAssertTrue(out.stderr.hasPrefix("feedctl: ") && out.stderr.split(separator: "\n").count == 1, out.stderr)
+
+        try restartDaemon()
+        XCTAssertEqual(try queue(), [b, a], "the queue survived the restart")
+        // `next` takes from the front, and the queue moves on.
+        try succeed("next")
+        XCTAssertEqual(try status().string("url"), "file://" + b)
+        XCTAssertEqual(try queue(), [a])
+        try succeed("queue", "clear")
+        XCTAssertEqual(try queue(), [])
+    }
+
+    func testPlayWithNoTargetContinuesAfterAStopAndARestart() throws {
+        try startDaemon()
+        let file = media.segments.path
+        try succeed("play", file)
+        try succeed("seek", "20")
+        try succeed("stop")
+        XCTAssertEqual(try status().string("status"), "stopped")
+
+        try succeed("play")
+        XCTAssertEqual(try status().string("url"), "file://" + file)
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(try status().double("position")), 19.5, "continued where it stopped")
+        try succeed("seek", "40")
+        try restartDaemon()   // quit remembers where it was
+
+        try succeed("play")
+        XCTAssertEqual(try status().string("status"), "playing")
+        XCTAssertEqual(try status().string("url"), "file://" + file)
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(try status().double("position")), 39.5, "continued after the restart")
+    }
+
+    func testTheVolumeIsRemembered() throws {
+        try startDaemon()
+        try succeed("volume", "40")
+        try restartDaemon()
+        XCTAssertEqual(try XCTUnwrap(try status().double("volume")), 0.4, accuracy: 0.001)
+    }
+
+    /// `queue add --collection` queues a collection in its order; `play --next` plays the first
+    /// item of catch-up order.
+    func testACollectionAndTheNextToCatchUpOn() throws {
+        let server = try TestHTTPServer(root: world.directory.appendingPathComponent("www-queue"))
+        defer { server.stop() }
+        try server.write("media/short.mp3", Data(contentsOf: media.short))
+        try server.write("feed.xml", """
+            <?xml version="1.0"?><rss version="2.0"><channel><title>Queue Show</title>
+            <item><title>One</title><guid>one</guid><pubDate>Sat, 14 Nov 2026 09:00:00 +0000</pubDate>
+              <enclosure url="\(server.url("/media/short.mp3"))" type="audio/mpeg" length="0"/></item>
+            <item><title>Two</title><guid>two</guid><pubDate>Sat, 07 Nov 2026 09:00:00 +0000</pubDate>
+              <enclosure url="\(server.url("/media/short.mp3"))?2" type="audio/mpeg" length="0"/></item>
+            </channel></rss>
+            """)
+        try succeed("channel", "add", server.url("/feed.xml"))
+        let feed = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try succeed("feed", "--json").utf8)) as? [[String: Any]])
+        let ids = Dictionary(uniqueKeysWithValues: feed.map { ($0["title"] as? String ?? "", ($0["id"] as? NSNumber)?.int64Value ?? 0) })
+        let (one, two) = (try XCTUnwrap(ids["One"]), try XCTUnwrap(ids["Two"]))
+        try succeed("collection", "create", "later")
+        try succeed("collection", "add", "later", String(two), String(one))
+
+        try startDaemon()
+        XCTAssertEqual(try succeed("queue", "add", "--collection", "later"), "queued 2 items\n")
+        XCTAssertEqual(try queue(), [String(two), String(one)])
+
+        let catchUp = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try succeed("feed", "--mode", "catch-up", "--unwatched", "--json").utf8)) as? [[String: Any]])
+        let first = try XCTUnwrap((catchUp.first?["id"] as? NSNumber)?.int64Value)
+        try succeed("play", "--next")
+        XCTAssertEqual((try status()["item_id"] as? NSNumber)?.int64Value, first)
+        let nothing = try feedctl("play", "--next", "--channel", "999")
+        XCTAssertEqual(nothing.stderr, "feedctl: no channel 999\n")
+        try succeed("queue", "clear")
+    }
+}
