@@ -10,23 +10,47 @@ extension CompletionKind {
     /// The newest items' ids (the feed's first page), those starting with what was typed first.
     public static var itemIDs: CompletionKind {
         .custom { words, _, prefix in
-            guard let library = IDCompletion.library(words) else { return [] }
-            let items = (try? await library.feed(FeedQuery(limit: 200), now: Clock.now())) ?? []
-            return IDCompletion.matching(items.map(\.id), prefix)
+            IDCompletion.blocking {
+                guard let library = IDCompletion.library(words) else { return [] }
+                let items = (try? await library.feed(FeedQuery(limit: 200), now: Clock.now())) ?? []
+                return IDCompletion.matching(items.map(\.id), prefix)
+            }
         }
     }
 
     /// Every channel's id.
     public static var channelIDs: CompletionKind {
         .custom { words, _, prefix in
-            guard let library = IDCompletion.library(words) else { return [] }
-            let channels = (try? await library.allChannels()) ?? []
-            return IDCompletion.matching(channels.map(\.id), prefix)
+            IDCompletion.blocking {
+                guard let library = IDCompletion.library(words) else { return [] }
+                let channels = (try? await library.allChannels()) ?? []
+                return IDCompletion.matching(channels.map(\.id), prefix)
+            }
         }
     }
 }
 
 enum IDCompletion {
+    /// Synchronous, so that every command (synchronous ones too) can complete ids: the
+    /// completion process does nothing else meanwhile.
+    static func blocking(_ work: @escaping @Sendable () async -> [String]) -> [String] {
+        let done = DispatchSemaphore(value: 0)
+        let box = Box()
+        Task.detached {
+            box.set(await work())
+            done.signal()
+        }
+        done.wait()
+        return box.value
+    }
+
+    private final class Box: @unchecked Sendable {
+        private let lock = NSLock()
+        private var stored: [String] = []
+        var value: [String] { lock.withLock { stored } }
+        func set(_ value: [String]) { lock.withLock { stored = value } }
+    }
+
     static func library(_ words: [String]) -> SQLiteLibrary? {
         var path: String?
         for (index, word) in words.enumerated() {

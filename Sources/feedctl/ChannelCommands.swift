@@ -94,7 +94,7 @@ struct ChannelCommand: AsyncParsableCommand {
             abstract: "Unsubscribe: removes the channel, its items and their downloads; play history stays.")
         @OptionGroup var library: LibraryOptions
         @Flag(help: "Keep the channel's downloaded files in media/.") var keepDownloads = false
-        @Argument(help: "Channel ids.") var ids: [Int64]
+        @Argument(help: "Channel ids.", completion: .channelIDs) var ids: [Int64]
 
         func run() async throws {
             try await runReporting {

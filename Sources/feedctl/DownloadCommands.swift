@@ -24,7 +24,7 @@ struct DownloadGetCommand: AsyncParsableCommand {
     var auto: Int?
     @Flag(help: "With --auto: delete those channels' other downloads.") var prune = false
     @Option(help: "Downloads at a time (1-16).") var jobs = 3
-    @Argument(help: "Library item ids.") var items: [Int64] = []
+    @Argument(help: "Library item ids.", completion: .itemIDs) var items: [Int64] = []
 
     func validate() throws {
         if auto == nil && items.isEmpty { throw ValidationError("give item ids to download, or --auto N") }
@@ -104,7 +104,7 @@ struct DownloadRemoveCommand: ParsableCommand {
         commandName: "remove", abstract: "Delete items' downloaded files (and any partial download).")
     @OptionGroup var library: LibraryOptions
     @OptionGroup var output: OutputOptions
-    @Argument(help: "Library item ids.") var items: [Int64]
+    @Argument(help: "Library item ids.", completion: .itemIDs) var items: [Int64]
 
     struct Removal: Encodable {
         var id: Int64

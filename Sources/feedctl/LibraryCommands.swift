@@ -18,7 +18,7 @@ struct FeedCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
     @Option(help: "newest | catch-up | short-form") var mode: FeedMode = .newest
     @Option(help: "youtube | rumble | podcast") var platform: Platform?
-    @Option(help: "Only this channel id.") var channel: Int64?
+    @Option(help: "Only this channel id.", completion: .channelIDs) var channel: Int64?
     @Flag(help: "Only items not marked watched.") var unwatched = false
     @Option(help: "Items per page.") var limit = 20
     @Option(help: "Page number, from 1.") var page = 1
@@ -36,12 +36,15 @@ struct FeedCommand: AsyncParsableCommand {
     func run() async throws {
         try await runReporting {
             let filter = FeedFilter(platform: platform, channelID: channel, unwatchedOnly: unwatched)
+            let lib = try library.open()
+            // A channel that does not exist is an error, not an empty feed.
+            if let channel { _ = try await lib.channel(id: channel) }
             if let search {
-                let found = try await library.open().search(SearchQuery(text: search, filter: filter, limit: limit, page: page))
+                let found = try await lib.search(SearchQuery(text: search, filter: filter, limit: limit, page: page))
                 return try await SearchCommand.show(found, json: output.json)
             }
             let query = FeedQuery(mode: mode, filter: filter, limit: limit, page: page, days: days)
-            let items = try await library.open().feed(query, now: Clock.now())
+            let items = try await lib.feed(query, now: Clock.now())
             if output.json { return try printJSON(items) }
             if items.isEmpty { print("nothing here"); return }
             items.forEach { print(ItemLine.format($0)) }
@@ -51,13 +54,15 @@ struct FeedCommand: AsyncParsableCommand {
 
 /// One item as a line of text: id, date, length/progress, state, channel, title.
 enum ItemLine {
-    static func format(_ item: LibraryItem) -> String {
+    /// Cut to the terminal's width (when stdout is one); feed text shown without control characters.
+    static func format(_ item: LibraryItem, width: Int? = Terminal.width) -> String {
         let date = item.published.map(Formats.day) ?? "          "
         var length = item.duration.map { Formats.clock(Double($0)) } ?? "-"
         if item.progress > 0 && !item.watched { length = Formats.clock(Double(item.progress)) + "/" + length }
         let mark = item.watched ? "✓" : (item.progress > 0 ? "▶" : " ")
         let short = item.isShort ? " [short]" : ""
-        return Formats.pad(String(item.id), 6, right: true) + "  \(date)  " + Formats.pad(length, 11, right: true) + " \(mark) \(item.channel) — \(item.title)\(short)"
+        return Terminal.fit(Formats.pad(String(item.id), 6, right: true) + "  \(date)  " + Formats.pad(length, 11, right: true)
+                            + " \(mark) \(Terminal.printable(item.channel)) — \(Terminal.printable(item.title))\(short)", width: width)
     }
 }
 
@@ -66,7 +71,7 @@ struct ShowCommand: AsyncParsableCommand {
         commandName: "show", abstract: "Show one library item: its show notes, links and download state.")
     @OptionGroup var library: LibraryOptions
     @OptionGroup var output: OutputOptions
-    @Argument(help: "Item id.") var id: Int64
+    @Argument(help: "Item id.", completion: .itemIDs) var id: Int64
 
     func run() async throws {
         try await runReporting {
@@ -74,22 +79,23 @@ struct ShowCommand: AsyncParsableCommand {
             if output.json { return try printJSON(try await lib.item(id: id)) }
             let details = try await lib.itemDetails(id: id)
             let item = details.item
-            print("\(item.id): \(item.title)")
-            print("channel:    \(item.channel) [\(item.platform.rawValue)]")
-            if let author = details.author, author != item.channel { print("by:         \(author)") }
+            let p = Terminal.printable
+            print("\(item.id): \(p(item.title))")
+            print("channel:    \(p(item.channel)) [\(item.platform.rawValue)]")
+            if let author = details.author, author != item.channel { print("by:         \(p(author))") }
             if let season = details.season, let episode = details.episode { print("episode:    season \(season), episode \(episode)") }
             else if let episode = details.episode { print("episode:    \(episode)") }
             if let p = item.published { print("published:  \(Formats.minute(p))") }
             if let d = item.duration { print("duration:   \(Formats.clock(Double(d)))") }
             print("state:      \(item.watched ? "watched" : item.progress > 0 ? "in progress at \(Formats.clock(Double(item.progress)))" : "unwatched")")
-            if let url = item.url { print("page:       \(url)") }
-            if let e = item.enclosureURL { print("media:      \(e)") }
-            if let c = details.chaptersURL { print("chapters:   \(c)") }
-            if let t = details.transcriptURL { print("transcript: \(t)") }
+            if let url = item.url { print("page:       \(p(url))") }
+            if let e = item.enclosureURL { print("media:      \(p(e))") }
+            if let c = details.chaptersURL { print("chapters:   \(p(c))") }
+            if let t = details.transcriptURL { print("transcript: \(p(t))") }
             if item.enclosureURL != nil { print("download:   \(try await Self.downloadState(details, lib))") }
             if let notes = details.notes, !notes.isEmpty {
                 print("")
-                TextWrap.lines(notes, width: TextWrap.terminalWidth()).forEach { print($0) }
+                TextWrap.lines(notes, width: TextWrap.terminalWidth()).forEach { print(p($0)) }
             }
         }
     }
@@ -153,7 +159,7 @@ struct WatchedCommand: AsyncParsableCommand {
     @Option(help: "Mark this channel's items watched.") var channel: Int64?
     @Option(help: ArgumentHelp("With --channel: only items published before this day (local time).", valueName: "YYYY-MM-DD"))
     var before: String?
-    @Argument(help: "Item ids.") var ids: [Int64] = []
+    @Argument(help: "Item ids.", completion: .itemIDs) var ids: [Int64] = []
 
     func validate() throws {
         if channel == nil && ids.isEmpty { throw ValidationError("give item ids, or --channel ID") }
@@ -209,7 +215,7 @@ enum LocalDay {
 struct ProgressCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "progress", abstract: "Set an item's playback progress.")
     @OptionGroup var library: LibraryOptions
-    @Argument(help: "Item id.") var id: Int64
+    @Argument(help: "Item id.", completion: .itemIDs) var id: Int64
     @Argument(help: "Seconds (or MM:SS, H:MM:SS).") var position: String
 
     func run() async throws {
@@ -217,7 +223,11 @@ struct ProgressCommand: AsyncParsableCommand {
             guard let seconds = DurationArgument.seconds(position).map({ Int($0.rounded()) }) else {
                 throw ValidationError("not a position: \(position) (use seconds, MM:SS or H:MM:SS)")
             }
-            try await library.open().setProgress(id, seconds: seconds, now: Clock.now())
+            let lib = try library.open()
+            if let length = try await lib.item(id: id).duration, seconds > length {
+                throw CommandError("item \(id) is \(Formats.clock(Double(length))) long: \(position) is past its end")
+            }
+            try await lib.setProgress(id, seconds: seconds, now: Clock.now())
             print("item \(id) at \(Formats.clock(Double(seconds)))")
         }
     }
@@ -226,7 +236,7 @@ struct ProgressCommand: AsyncParsableCommand {
 struct SaveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "save", abstract: "Save items for later (all or none).")
     @OptionGroup var library: LibraryOptions
-    @Argument(help: "Item ids.") var ids: [Int64]
+    @Argument(help: "Item ids.", completion: .itemIDs) var ids: [Int64]
     func run() async throws {
         try await runReporting {
             let new = try await library.open().save(ids, now: Clock.now())
@@ -241,7 +251,7 @@ struct SaveCommand: AsyncParsableCommand {
 struct UnsaveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "unsave", abstract: "Remove items from the saved list (all or none).")
     @OptionGroup var library: LibraryOptions
-    @Argument(help: "Item ids.") var ids: [Int64]
+    @Argument(help: "Item ids.", completion: .itemIDs) var ids: [Int64]
     func run() async throws {
         try await runReporting {
             let gone = try await library.open().unsave(ids)
@@ -279,7 +289,8 @@ struct HistoryCommand: AsyncParsableCommand {
             if entries.isEmpty { print("no history yet"); return }
             for e in entries {
                 let item = e.item.map { String(format: "%6lld", $0) } ?? "     -"
-                print("\(Formats.minute(e.playedAt))  \(item)  \(e.channel) — \(e.title)")
+                print(Terminal.fit("\(Formats.minute(e.playedAt))  \(item)  \(Terminal.printable(e.channel)) — \(Terminal.printable(e.title))",
+                                   width: Terminal.width))
             }
         }
     }
@@ -333,7 +344,7 @@ struct CollectionCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add items to a collection (at its end; all or none).")
         @OptionGroup var library: LibraryOptions
         @Argument(help: "Name.") var name: String
-        @Argument(help: "Item ids.") var ids: [Int64]
+        @Argument(help: "Item ids.", completion: .itemIDs) var ids: [Int64]
         func run() async throws {
             try await runReporting {
                 try await library.open().addToCollection(items: ids, collection: name, now: Clock.now())
@@ -346,7 +357,7 @@ struct CollectionCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Remove items from a collection (all or none).")
         @OptionGroup var library: LibraryOptions
         @Argument(help: "Name.") var name: String
-        @Argument(help: "Item ids.") var ids: [Int64]
+        @Argument(help: "Item ids.", completion: .itemIDs) var ids: [Int64]
         func run() async throws {
             try await runReporting {
                 try await library.open().removeFromCollection(items: ids, collection: name)
@@ -358,7 +369,7 @@ struct CollectionCommand: AsyncParsableCommand {
     struct Move: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Move an item from one collection to another.")
         @OptionGroup var library: LibraryOptions
-        @Argument(help: "Item id.") var id: Int64
+        @Argument(help: "Item id.", completion: .itemIDs) var id: Int64
         @Argument(help: "From collection.") var from: String
         @Argument(help: "To collection.") var to: String
         func run() async throws {

@@ -232,13 +232,9 @@ struct StatusCommand: ParsableCommand {
 
     func run() throws {
         try runReporting {
-            let client: ControlClient
-            do {
-                client = try ControlClient.connect(socketPath: socket.path, database: library.db, autostart: false)
-            } catch let error as SocketError where !follow && (error.code == ENOENT || error.code == ECONNREFUSED) {
-                // No daemon: nothing is playing.
-                return try StatusPrinter.print(PlayerStatus(), json: json)
-            }
+            // No daemon is an error, as for every other verb, with or without --follow (it used
+            // to print "[stopped]" and exit 0, which a dead daemon is not).
+            let client = try ControlClient.connect(socketPath: socket.path, database: library.db, autostart: false)
             defer { client.connection.close() }
             let first = try client.perform(follow ? .subscribe : .status)
             guard follow else {
@@ -252,6 +248,7 @@ struct StatusCommand: ParsableCommand {
             }
             if let status = first.status { try show(status, nil) }
             while let event = try client.nextEvent() { try show(event.status, event.event) }
+            throw CommandError("the feedctl daemon went away")
         }
     }
 }
@@ -385,8 +382,8 @@ enum StatusPrinter {
     static func followLine(_ s: PlayerStatus, json: Bool) throws -> String {
         if json { return String(decoding: try JSONEncoder.contract.encode(s), as: UTF8.self) }
         let time = Formats.clock(s.position) + (s.duration.map { " / " + Formats.clock($0) } ?? "")
-        let what = [s.title, s.artist].compactMap { $0 }.joined(separator: " — ")
-        let error = s.error.map { "  error: \($0)" } ?? ""
+        let what = Terminal.printable([s.title, s.artist].compactMap { $0 }.joined(separator: " — "))
+        let error = s.error.map { "  error: \(Terminal.printable($0))" } ?? ""
         return "[\(s.status.rawValue)] \(time)  \(what)\(error)"
     }
 
@@ -399,14 +396,15 @@ enum StatusPrinter {
         if json { return try printJSON(s) }
         let time = Formats.clock(s.position) + (s.duration.map { " / " + Formats.clock($0) } ?? "")
         let percent = s.duration.flatMap { $0 > 0 ? " (\(Int(100 * s.position / $0))%)" : nil } ?? ""
-        let what = [s.title, s.artist].compactMap { $0 }.joined(separator: " — ")
-        let error = s.error.map { "  error: \($0)" } ?? ""
+        // Titles come from feeds and media tags: no control characters reach the terminal.
+        let what = Terminal.printable([s.title, s.artist].compactMap { $0 }.joined(separator: " — "))
+        let error = s.error.map { "  error: \(Terminal.printable($0))" } ?? ""
         if s.status == .stopped && s.title == nil {
             Swift.print("[stopped]\(error)")
         } else {
             Swift.print("[\(s.status.rawValue)] \(what)")
             Swift.print("  \(time)\(percent)  volume \(Int((s.volume * 100).rounded()))%" + (s.rate != 1 ? "  speed \(s.rate)×" : "")
-                        + (s.chapter.map { "  chapter: \($0)" } ?? "")
+                        + (s.chapter.map { "  chapter: \(Terminal.printable($0))" } ?? "")
                         + (s.sleepAt.map { "  sleep at \(sleepTime($0))" } ?? "") + error)
         }
         fflush(nil)   // all streams: `stdout` itself is shared mutable state to Swift 6

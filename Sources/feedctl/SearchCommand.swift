@@ -12,7 +12,7 @@ struct SearchCommand: AsyncParsableCommand {
     @OptionGroup var library: LibraryOptions
     @OptionGroup var output: OutputOptions
     @Option(help: "youtube | rumble | podcast") var platform: Platform?
-    @Option(help: "Only this channel id.") var channel: Int64?
+    @Option(help: "Only this channel id.", completion: .channelIDs) var channel: Int64?
     @Flag(help: "Only items not marked watched.") var unwatched = false
     @Option(help: "Items per page.") var limit = 20
     @Option(help: "Page number, from 1.") var page = 1
@@ -28,7 +28,9 @@ struct SearchCommand: AsyncParsableCommand {
             let query = SearchQuery(text: words.joined(separator: " "),
                                     filter: FeedFilter(platform: platform, channelID: channel, unwatchedOnly: unwatched),
                                     limit: limit, page: page)
-            try await Self.show(try await library.open().search(query), json: output.json)
+            let lib = try library.open()
+            if let channel { _ = try await lib.channel(id: channel) }   // "no channel N", not an empty result
+            try await Self.show(try await lib.search(query), json: output.json)
         }
     }
 

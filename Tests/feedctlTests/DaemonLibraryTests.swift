@@ -118,8 +118,15 @@ final class DaemonLibraryTests: DaemonTestCase {
         XCTAssertGreaterThanOrEqual(saved, 40)
         XCTAssertLessThan(saved, 45)
 
-        // Without a daemon, status says stopped and control verbs say it isn't running.
-        XCTAssertEqual(try succeed("status"), "[stopped]\n")
+        // Without a daemon, status and the control verbs say it isn't running, and fail (status
+        // used to print "[stopped]" and exit 0 here: issue 14 item 9).
+        let status = try feedctl("status")
+        XCTAssertEqual(status.status, 1)
+        XCTAssertEqual(status.stderr, "feedctl: the feedctl daemon is not running (no socket at \(world.socket)); start it with `feedctl daemon`\n")
+        XCTAssertEqual(status.stdout, "")
+        let follow = try feedctl("status", "--follow")
+        XCTAssertEqual(follow.status, 1, "the same with --follow")
+        XCTAssertEqual(follow.stderr, status.stderr)
         let pause = try feedctl("pause")
         XCTAssertNotEqual(pause.status, 0)
         XCTAssertTrue(pause.stderr.contains("daemon is not running"), pause.stderr)

@@ -145,6 +145,8 @@ final class LibraryCLITests: XCTestCase {
             (["channel", "add", "not a url"], "feedctl: not a url: not an http(s) URL\n"),
             (["show", "999"], "feedctl: no item 999\n"),
             (["channel", "show", "7"], "feedctl: no channel 7\n"),
+            (["feed", "--channel", "999"], "feedctl: no channel 999\n"),
+            (["search", "episode", "--channel", "999"], "feedctl: no channel 999\n"),
             (["channel", "export", "/no/such/dir/x.opml"], "feedctl: cannot write /no/such/dir/x.opml: No such file or directory\n"),
             (["channel", "export", server.root.path], "feedctl: cannot write \(server.root.path): it is a directory\n"),
         ]
@@ -154,6 +156,14 @@ final class LibraryCLITests: XCTestCase {
             XCTAssertEqual(run.stderr, message, "\(arguments)")
             XCTAssertEqual(run.text, "", "\(arguments)")
         }
+        // A position past the item's end is refused (it was stored as given).
+        XCTAssertEqual(try feedctl(["channel", "add", server.url("/show.xml")]).status, 0)
+        let item = try XCTUnwrap(try feedctl(["show", "1", "--json"]).json() as? [String: Any])
+        let length = try XCTUnwrap(item["duration"] as? Int)
+        let past = try feedctl(["progress", "1", String(length + 1)])
+        XCTAssertEqual(past.status, 1)
+        XCTAssertEqual(past.stderr, "feedctl: item 1 is \(length / 60):00 long: \(length + 1) is past its end\n")
+        XCTAssertEqual(try feedctl(["progress", "1", String(length)]).status, 0, "the end itself is fine")
     }
 
     func testReAddingSaysAlreadySubscribed() throws {
@@ -175,6 +185,9 @@ final class LibraryCLITests: XCTestCase {
             return try ProcessRunner.capture(binary, ["---completion"] + words.prefix(2) + ["--", "positional@0", String(line.count - 1), String(prefix.count)] + line).stdout
         }
         XCTAssertEqual(try complete(["channel", "show", "--db", db], prefix: ""), "1\n")
+        let items = try ProcessRunner.capture(binary, ["---completion", "show", "--", "positional@0", "4", "0",
+                                                       "feedctl", "show", "--db", db, ""]).stdout
+        XCTAssertEqual(Set(items.split(separator: "\n")), ["1", "2", "3"], "item ids, newest first")
         XCTAssertEqual(try complete(["channel", "show", "--db", db], prefix: "2"), "\n")
         let missing = server.root.appendingPathComponent("none.sqlite").path
         XCTAssertEqual(try complete(["channel", "show", "--db", missing], prefix: ""), "\n")
