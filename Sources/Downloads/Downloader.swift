@@ -141,6 +141,20 @@ public final class Downloader: Sendable {
         return AutoDownloadReport(keep: keep, channels: plans, results: results, pruned: pruned)
     }
 
+    /// Deletes the downloads of items marked watched before `time` (Unix seconds), the config's
+    /// `downloads.delete_played_after`. Returns what was deleted; a file that could not be
+    /// deleted is in the errors.
+    public func removeWatched(before time: Int64) async throws(DownloadError) -> (removed: [DownloadEntry], errors: [DownloadError]) {
+        let downloaded = Array(Set(try store.entries().filter { !$0.legacy }.map(\.itemID))).sorted()
+        let played: [Int64]
+        do {
+            played = try await catalog.watched(before: time, among: downloaded)
+        } catch {
+            throw DownloadError(itemID: nil, kind: .library, reason: error.description)
+        }
+        return store.remove(items: played)
+    }
+
     /// Runs `download(_:)` over `items`, `concurrency` at a time, results in the same order.
     private func run(_ items: [DownloadItem], events: (@Sendable (DownloadEvent) -> Void)?) async -> [DownloadResult] {
         await withTaskGroup(of: (Int, DownloadResult).self) { group in

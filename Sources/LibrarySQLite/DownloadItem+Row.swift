@@ -31,6 +31,17 @@ extension SQLiteLibrary {
         }
     }
 
+    /// Those of `ids` marked watched before `time` (Unix seconds), ascending.
+    public func watched(before time: Int64, among ids: [Int64]) async throws(LibraryError) -> [Int64] {
+        guard !ids.isEmpty else { return [] }
+        return try await read { db in
+            let marks = ids.map { _ in "?" }.joined(separator: ",")
+            return try Int64.fetchAll(db, sql: """
+                SELECT item FROM watch_state WHERE watched = 1 AND watched_at < ? AND item IN (\(marks)) ORDER BY item
+                """, arguments: StatementArguments([time] + ids))
+        }
+    }
+
     /// The ids of channel `channelID`'s items (what `channel remove` takes with it); `noChannel` if there is none.
     public func itemIDs(channelID: Int64) async throws(LibraryError) -> [Int64] {
         try await read { db in

@@ -165,6 +165,8 @@ public protocol DownloadCatalog: Sendable {
     func itemIDs(channelID: Int64) async throws(LibraryError) -> [Int64]
     /// All channels, by id.
     func allChannels() async throws(LibraryError) -> [Channel]
+    /// Those of `ids` marked watched before `time` (Unix seconds): downloads that may go.
+    func watched(before time: Int64, among ids: [Int64]) async throws(LibraryError) -> [Int64]
 }
 
 /// What the player reads and writes while it plays: items, their channels' speed, progress and

@@ -102,9 +102,10 @@ struct DaemonCommand: AsyncParsableCommand {
     /// the automatic downloads (`downloads.auto_download`).
     static func startScheduler(_ config: Config, library: SQLiteLibrary) -> Task<Void, Never>? {
         guard config.syncEvery > 0 else { return nil }
-        let downloads = AutoDownloads(keep: config.autoDownload, library: library, log: log)
+        let downloads = AutoDownloads(keep: config.autoDownload, deletePlayedAfterDays: config.deletePlayedAfterDays,
+                                      library: library, log: log)
         let afterEachRound: (@Sendable () async -> Void)?
-        if config.autoDownload > 0 { afterEachRound = { await downloads.run() } } else { afterEachRound = nil }
+        if downloads.isOn { afterEachRound = { await downloads.run() } } else { afterEachRound = nil }
         return SyncScheduler.start(store: library, every: config.syncEvery * 60, report: log, afterEachRound: afterEachRound)
     }
 

@@ -61,6 +61,24 @@ final class ConfigCommandTests: DaemonTestCase {
         XCTAssertEqual(listing.map { $0["title"] as? String }, ["New"])
         XCTAssertEqual(listing.first?["complete"] as? Bool, true)
         XCTAssertEqual(try server.stats().statuses("/old.mp3"), [], "only the newest is fetched")
+
+        // downloads.delete_played_after = 2: an item watched three days ago loses its download.
+        let id = try XCTUnwrap((listing.first?["id"] as? NSNumber)?.int64Value)
+        try succeed("watched", String(id))
+        try ProcessRunner.run("python3", ["-c", """
+            import sqlite3, sys, time
+            con = sqlite3.connect(sys.argv[1])
+            con.execute("UPDATE watch_state SET watched_at = ? WHERE item = ?", (int(time.time()) - 3 * 86400, int(sys.argv[2])))
+            con.commit()
+            """, world.db, String(id)])
+        try succeed("config", "set", "downloads.auto_download", "0")
+        try succeed("config", "set", "downloads.delete_played_after", "2")
+        try succeed("quit")
+        XCTAssertTrue(eventually(timeout: 10) { !(self.daemon?.isRunning ?? false) })
+        try startDaemon(options: ["--sync-every", "60"])
+        waitForLog("auto-download: deleted the downloads of 1 item(s) watched over 2 days ago")
+        let after = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try succeed("download", "list", "--json").utf8)) as? [[String: Any]])
+        XCTAssertEqual(after.count, 0, "\(after)")
     }
 
     func testBadInputIsOneLineAndLeavesTheFileAlone() throws {
