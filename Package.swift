@@ -54,7 +54,7 @@ let package = Package(
         // The feed side, bottom up (data flows network → parser → model → store → modes → CLI).
         .target(name: "FeedText"),
         .target(name: "FeedModel", dependencies: ["FeedText"]),
-        .target(name: "HTTPFetch", dependencies: ["CCurl", "FeedText"]),
+        .target(name: "HTTPFetch", dependencies: ["CCurl", "FeedModel", "FeedText"]),
         .target(name: "FeedParsing", dependencies: ["CLibXML2", "FeedModel", "FeedText"]),
         .target(name: "LibraryStore", dependencies: ["FeedModel"]),
         .target(name: "LibrarySQLite", dependencies: [

@@ -100,3 +100,24 @@ public enum SyncPolicy {
         return min(max(exponential, retryAfter ?? 0), maxBackoff)
     }
 }
+
+/// How the fetcher shares hosts and connections: polite to each host, and no feed's slowness
+/// costs another feed anything (issue 14).
+public enum FetchLimits {
+    /// Transfers to one host (scheme, name, port) that run at once at full speed, as browsers
+    /// allow (6). Others to that host wait in the fetcher's queue, where waiting does not count
+    /// against their timeouts.
+    public static let connectionsPerHost = 6
+    /// A transfer still running this many seconds after it started is "slow": it stops counting
+    /// against its host's bound and the fetcher's concurrency, so the feeds queued behind it
+    /// start. It keeps its own connection and its own timeouts.
+    public static let slowAfter = 3.0
+    /// Slow transfers running at once, beyond the fetcher's concurrency: past this many, new
+    /// transfers wait for a slot again (the bound on sockets held by slow servers).
+    public static let maxSlowTransfers = 36
+    /// The hard bound on connections to one host, slow ones included (libcurl's
+    /// CURLMOPT_MAX_HOST_CONNECTIONS): the fetcher starts nothing beyond it.
+    public static let maxConnectionsPerHost = 16
+    /// The largest response head (status line and header fields) accepted.
+    public static let maxHeaderBytes = 256 * 1024
+}

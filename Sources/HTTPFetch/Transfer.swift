@@ -38,6 +38,14 @@ final class Transfer {
     private let file: DownloadFile?
     private var hopHasBody = false
 
+    // The fetch loop's bookkeeping of slots (see `FetchLoop`).
+    /// The host whose bounds the transfer counts against (its current hop's).
+    var host = HostKey("")
+    /// When the loop started it.
+    var admitted = ContinuousClock.now
+    /// False once the transfer turned slow.
+    var countsAgainstBounds = true
+
     /// Nil when a download's file cannot be opened, libcurl cannot allocate a handle or
     /// refuses a setting; `failure` says why.
     init?(job: FetchJob, userAgent: String, failure: inout FetchError?) {
@@ -86,9 +94,11 @@ final class Transfer {
             ("PROTOCOLS_STR", feedctl_curl_setopt_str(easy, CURLOPT_PROTOCOLS_STR, "http,https")),
             ("REDIR_PROTOCOLS_STR", feedctl_curl_setopt_str(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")),
             ("FOLLOWLOCATION", feedctl_curl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0)),
-            // Wait for a connection that may multiplex (HTTP/2) rather than open another: all
-            // YouTube feeds come from one host.
-            ("PIPEWAIT", feedctl_curl_setopt_long(easy, CURLOPT_PIPEWAIT, 1)),
+            // Never wait for another transfer's connection in the hope that it multiplexes:
+            // with PIPEWAIT=1 every transfer to a host waited behind one whose body came slowly,
+            // and all of them timed out (issue 14). HTTP/2 connections are still reused once
+            // known; the fetch loop bounds the connections per host instead.
+            ("PIPEWAIT", feedctl_curl_setopt_long(easy, CURLOPT_PIPEWAIT, 0)),
             ("USERAGENT", feedctl_curl_setopt_str(easy, CURLOPT_USERAGENT, userAgent)),
             ("ACCEPT_ENCODING", feedctl_curl_setopt_str(easy, CURLOPT_ACCEPT_ENCODING, "")),  // all libcurl decodes
             ("HTTPHEADER", feedctl_curl_setopt_slist(easy, CURLOPT_HTTPHEADER, requestHeaders)),
