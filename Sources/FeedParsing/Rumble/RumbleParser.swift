@@ -9,10 +9,15 @@ public enum RumbleParser {
 
     /// Parses a Rumble channel listing page. `documentURL` (where the page came from) is the base
     /// of the paginator's next link. Throws `.notAFeed` for HTML that is not a listing.
-    public static func parse(_ bytes: [UInt8], documentURL: String?) throws(FeedError) -> Feed {
+    public static func parse(_ bytes: [UInt8], documentURL: String?, timeBudget: Double = ParseLimits.timeBudget) throws(FeedError) -> Feed {
         let page = RumbleListingScanner()
-        try HTMLSAXParser.parse(bytes, into: page)
+        try HTMLSAXParser.parse(bytes, into: page, timeBudget: timeBudget)
         guard page.sawListing else { throw .notAFeed("an HTML page without a feed") }
+        return feed(from: page, documentURL: documentURL)
+    }
+
+    /// The feed of a scanned listing page (`page.sawListing`).
+    static func feed(from page: RumbleListingScanner, documentURL: String?) -> Feed {
 
         var items: [Item] = []
         var itemChannelURL: String?         // for pages without a canonical link
