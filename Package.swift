@@ -119,7 +119,7 @@ let package = Package(
         .testTarget(name: "FeedTextTests", dependencies: ["FeedText"]),
         .testTarget(name: "UserConfigTests", dependencies: ["UserConfig"]),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"]),
-        .testTarget(name: "FeedParsingTests", dependencies: ["FeedParsing", "FeedModel", "FeedText", "TestSupport"]),
+        .testTarget(name: "FeedParsingTests", dependencies: ["FeedParsing", "FeedModel", "FeedText", "HTTPFetch", "TestSupport"]),
         .testTarget(name: "HTTPFetchTests", dependencies: ["HTTPFetch", "FeedText", "TestSupport"]),
         .testTarget(name: "LibrarySQLiteTests", dependencies: [
             "LibrarySQLite", "LibraryStore", "FeedModel", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
