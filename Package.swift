@@ -107,6 +107,10 @@ let package = Package(
         ], exclude: ["hot-functions.order"],
         swiftSettings: staticSwiftModuleInRelease, linkerSettings: staticSwiftInRelease + daemonLinkInRelease),
 
+        // The parsers' fuzz target: a replay tool here; scripts/fuzz.sh builds it with libFuzzer
+        // and ASan (-D FUZZING) and runs it for a bounded time over fuzz/corpus.
+        .executableTarget(name: "feedctl-fuzz", dependencies: ["FeedParsing", "FeedModel"]),
+
         // Library benchmarks (bench/ingest, bench/modes); never run by `swift test`.
         .executableTarget(name: "feedctl-bench", dependencies: ["FeedModel", "FeedParsing", "LibraryStore", "LibrarySQLite"]),
 
