@@ -44,10 +44,12 @@ trap 'rm -rf "$work"' EXIT
 echo "== fuzzing the parsers for ${seconds} s over fuzz/corpus ($(ls fuzz/corpus | wc -l) seeds)"
 # -timeout: one input taking 20 s is a hang (the parse budget is 2 s); -rss_limit_mb: memory
 # bound per run; -max_len: mutations stay small enough to run many.
+status=0
 ASAN_OPTIONS=detect_leaks=0 "$out/feedctl-fuzz" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 \
-    -max_len=65536 -print_final_stats=1 -artifact_prefix="$out/crash-" "$work" fuzz/corpus 2>&1 | tail -n 25
-status=${PIPESTATUS[0]}
+    -max_len=65536 -print_final_stats=1 -artifact_prefix="$out/crash-" "$work" fuzz/corpus > "$out/fuzz.log" 2>&1 || status=$?
+grep -E "^(stat::|Done|==[0-9]+==|SUMMARY|artifact_prefix|Test unit written)" "$out/fuzz.log" || true
 if [ "$status" -ne 0 ]; then
+    tail -n 60 "$out/fuzz.log" >&2
     echo "fuzz: the parsers failed on an input (saved as $out/crash-*; replay with .build/debug/feedctl-fuzz FILE)" >&2
     exit "$status"
 fi
