@@ -27,16 +27,21 @@ struct AttributeScan {
 
     enum Needle {
         case commentEnd, cdataEnd, tagEnd, scriptEnd, styleEnd
+        /// Shared constants: this runs for every end tag, so nothing here may allocate.
         var bytes: [UInt8] {
             switch self {
-            case .commentEnd: return Array("-->".utf8)
-            case .cdataEnd: return Array("]]>".utf8)
-            case .tagEnd: return [UInt8(ascii: ">")]
-            case .scriptEnd: return Array("</script".utf8)
-            case .styleEnd: return Array("</style".utf8)
+            case .commentEnd: return AttributeScan.commentEnd
+            case .cdataEnd: return AttributeScan.cdataEnd
+            case .tagEnd: return AttributeScan.tagEnd
+            case .scriptEnd: return AttributeScan.scriptEnd
+            case .styleEnd: return AttributeScan.styleEnd
             }
         }
     }
+
+    private static let commentEnd = Array("-->".utf8), cdataEnd = Array("]]>".utf8), tagEnd = [UInt8(ascii: ">")]
+    private static let scriptEnd = Array("</script".utf8), styleEnd = Array("</style".utf8)
+    private static let commentOpener = Array("!--".utf8), cdataOpener = Array("![CDATA[".utf8)
 
     private let html: Bool
     private let limit: Int
@@ -71,7 +76,8 @@ struct AttributeScan {
                 i += 1
                 if opener.count == 1 {
                     if isNameStart(c) {
-                        name = [lower(c)]
+                        name.removeAll(keepingCapacity: true)
+                        name.append(lower(c))
                         nameOpen = true
                         mode = .tag(runs: 0, quote: 0, blank: false)
                     } else if c == UInt8(ascii: "!") || c == UInt8(ascii: "?") {
@@ -81,11 +87,11 @@ struct AttributeScan {
                     } else {
                         mode = c == UInt8(ascii: "/") ? .skip(needle: .tagEnd, matched: 0) : .text
                     }
-                } else if opener == Array("!--".utf8) {
+                } else if opener == Self.commentOpener {
                     mode = .skip(needle: .commentEnd, matched: 0)
-                } else if opener == Array("![CDATA[".utf8) {
+                } else if opener == Self.cdataOpener {
                     mode = .skip(needle: .cdataEnd, matched: 0)
-                } else if !(Array("!--".utf8).starts(with: opener) || Array("![CDATA[".utf8).starts(with: opener)) {
+                } else if !(Self.commentOpener.starts(with: opener) || Self.cdataOpener.starts(with: opener)) {
                     mode = c == UInt8(ascii: ">") ? .text : .skip(needle: .tagEnd, matched: 0)
                 }
             case .tag(var runs, var quote, var blank):
