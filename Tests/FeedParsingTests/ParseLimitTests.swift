@@ -71,3 +71,17 @@ final class ParseLimitTests: XCTestCase {
         XCTAssertEqual(error(xml), .overLimit(.elements(ParseLimits.maxElements)))
     }
 }
+
+extension ParseLimitTests {
+    /// UTF-16 reaches libxml2 as it is (it converts): the attribute count must see through it.
+    func testManyAttributesInUTF16AreRefused() {
+        let attributes = (0..<20_000).map { "a\($0)=\"1\"" }.joined(separator: " ")
+        let xml = "<?xml version=\"1.0\" encoding=\"UTF-16\"?><rss version=\"2.0\"><channel><title>t</title>"
+            + "<item \(attributes)><title>x</title></item></channel></rss>"
+        var bytes: [UInt8] = [0xFF, 0xFE]
+        for unit in xml.utf16 { bytes.append(UInt8(unit & 0xFF)); bytes.append(UInt8(unit >> 8)) }
+        XCTAssertThrowsError(try FeedParser.parse(bytes)) { error in
+            XCTAssertEqual(error as? FeedError, .overLimit(.attributes(ParseLimits.maxAttributes)))
+        }
+    }
+}

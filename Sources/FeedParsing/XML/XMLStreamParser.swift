@@ -49,6 +49,7 @@ final class XMLStreamParser {
     /// The work bounds (`ParseLimits`) and the attribute count ahead of libxml2.
     private let limits: ParseGuard
     private var attributeScan = AttributeScan(html: false)
+    private var narrowed: [UInt8] = []
     /// The bound the document broke, if any (parsing stopped there).
     var exceeded: ParseLimit? { limits.exceeded }
     /// libxml2 interns namespace URIs: one pointer per URI, classified once.
@@ -104,7 +105,7 @@ final class XMLStreamParser {
         guard !stopped else { return }
         // Between chunks: the CPU budget, and no tag with too many attributes goes in.
         guard limits.inTime() else { return stop() }
-        guard attributeScan.feed(chunk) else {
+        guard scanAttributes(chunk) else {
             _ = limits.fail(.attributes(ParseLimits.maxAttributes))
             return stop()
         }
@@ -115,6 +116,15 @@ final class XMLStreamParser {
         } else {
             parse(chunk, last: last)
         }
+    }
+
+    /// UTF-16 and UTF-32 reach libxml2 as they are: the scan sees their ASCII through the NULs
+    /// dropped (a stray `<` from a CJK unit only ever counts more).
+    private func scanAttributes(_ chunk: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard encoding == .libxmlDetects else { return attributeScan.feed(chunk) }
+        narrowed.removeAll(keepingCapacity: true)
+        for byte in chunk where byte != 0 { narrowed.append(byte) }
+        return narrowed.withUnsafeBufferPointer { attributeScan.feed($0) }
     }
 
     private func parse(_ bytes: UnsafeBufferPointer<UInt8>, last: Bool) {
