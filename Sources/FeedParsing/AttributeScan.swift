@@ -68,6 +68,22 @@ struct AttributeScan {
             case .text:
                 guard let lt = memchr(base + i, 0x3C, n - i) else { return true }
                 i = base.distance(to: lt.assumingMemoryBound(to: UInt8.self)) + 1
+                // The common cases without the opener's bookkeeping: an end tag, skipped to its
+                // `>`, and an XML start tag (whose name matters to nobody).
+                if i < n, base[i] == UInt8(ascii: "/") {
+                    if let gt = memchr(base + i, 0x3E, n - i) {
+                        i = base.distance(to: gt.assumingMemoryBound(to: UInt8.self)) + 1
+                    } else {
+                        i = n
+                        mode = .skip(needle: .tagEnd, matched: 0)
+                    }
+                    continue
+                }
+                if !html, i < n, isNameStart(base[i]) {
+                    nameOpen = true
+                    mode = .tag(runs: 0, quote: 0, blank: false)
+                    continue
+                }
                 opener.removeAll(keepingCapacity: true)
                 mode = .open
             case .open:
@@ -99,7 +115,11 @@ struct AttributeScan {
                     let c = base[i]
                     i += 1
                     if quote != 0 {
-                        if c == quote { quote = 0 }
+                        // A value (most of a tag's bytes): jump to its closing quote.
+                        if c == quote { quote = 0; continue }
+                        guard let close = memchr(base + i, Int32(quote), n - i) else { i = n; break }
+                        i = base.distance(to: close.assumingMemoryBound(to: UInt8.self)) + 1
+                        quote = 0
                         continue
                     }
                     if c == UInt8(ascii: ">") {
@@ -113,7 +133,7 @@ struct AttributeScan {
                         continue
                     }
                     if nameOpen {
-                        if name.count < 8 { name.append(lower(c)) }
+                        if html && name.count < 8 { name.append(lower(c)) }
                         continue
                     }
                     if blank {

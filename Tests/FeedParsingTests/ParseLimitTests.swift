@@ -85,3 +85,14 @@ extension ParseLimitTests {
         }
     }
 }
+
+extension ParseLimitTests {
+    /// A `>` inside a quoted value does not end the tag for libxml2, so not for the count either.
+    func testQuotedGreaterThanDoesNotHideAttributes() {
+        let attributes = (0..<5_000).map { "a\($0)='>'" }.joined(separator: " ")
+        let xml = "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>t</title><item b=\">\" \(attributes)/></channel></rss>"
+        XCTAssertThrowsError(try FeedParser.parse(Array(xml.utf8))) { error in
+            XCTAssertEqual(error as? FeedError, .overLimit(.attributes(ParseLimits.maxAttributes)))
+        }
+    }
+}
