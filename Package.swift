@@ -54,7 +54,7 @@ let package = Package(
         // The feed side, bottom up (data flows network → parser → model → store → modes → CLI).
         .target(name: "FeedText"),
         .target(name: "FeedModel", dependencies: ["FeedText"]),
-        .target(name: "HTTPFetch", dependencies: ["CCurl", "FeedText"]),
+        .target(name: "HTTPFetch", dependencies: ["CCurl", "FeedModel", "FeedText"]),
         .target(name: "FeedParsing", dependencies: ["CLibXML2", "FeedModel", "FeedText"]),
         .target(name: "LibraryStore", dependencies: ["FeedModel"]),
         .target(name: "LibrarySQLite", dependencies: [
@@ -107,6 +107,10 @@ let package = Package(
         ], exclude: ["hot-functions.order"],
         swiftSettings: staticSwiftModuleInRelease, linkerSettings: staticSwiftInRelease + daemonLinkInRelease),
 
+        // The parsers' fuzz target: a replay tool here; scripts/fuzz.sh builds it with libFuzzer
+        // and ASan (-D FUZZING) and runs it for a bounded time over fuzz/corpus.
+        .executableTarget(name: "feedctl-fuzz", dependencies: ["FeedParsing", "FeedModel"]),
+
         // Library benchmarks (bench/ingest, bench/modes); never run by `swift test`.
         .executableTarget(name: "feedctl-bench", dependencies: ["FeedModel", "FeedParsing", "LibraryStore", "LibrarySQLite"]),
 
@@ -119,7 +123,7 @@ let package = Package(
         .testTarget(name: "FeedTextTests", dependencies: ["FeedText"]),
         .testTarget(name: "UserConfigTests", dependencies: ["UserConfig"]),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"]),
-        .testTarget(name: "FeedParsingTests", dependencies: ["FeedParsing", "FeedModel", "FeedText", "TestSupport"]),
+        .testTarget(name: "FeedParsingTests", dependencies: ["FeedParsing", "FeedModel", "FeedText", "HTTPFetch", "TestSupport"]),
         .testTarget(name: "HTTPFetchTests", dependencies: ["HTTPFetch", "FeedText", "TestSupport"]),
         .testTarget(name: "LibrarySQLiteTests", dependencies: [
             "LibrarySQLite", "LibraryStore", "FeedModel", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),

@@ -151,3 +151,70 @@ public enum SearchRule {
 public enum PlayerVolume {
     public static let range = 0.0...1.0
 }
+
+/// How the fetcher shares hosts and connections: polite to each host, and no feed's slowness
+/// costs another feed anything (issue 14).
+public enum FetchLimits {
+    /// Transfers to one host (scheme, name, port) that run at once at full speed, as browsers
+    /// allow (6). Others to that host wait in the fetcher's queue, where waiting does not count
+    /// against their timeouts.
+    public static let connectionsPerHost = 6
+    /// A transfer still running this many seconds after it started is "slow": it stops counting
+    /// against its host's bound and the fetcher's concurrency, so the feeds queued behind it
+    /// start. It keeps its own connection and its own timeouts.
+    public static let slowAfter = 3.0
+    /// Slow transfers running at once, beyond the fetcher's concurrency: past this many, new
+    /// transfers wait for a slot again (the bound on sockets held by slow servers).
+    public static let maxSlowTransfers = 36
+    /// The hard bound on connections to one host, slow ones included (libcurl's
+    /// CURLMOPT_MAX_HOST_CONNECTIONS): the fetcher starts nothing beyond it.
+    public static let maxConnectionsPerHost = 16
+    /// The largest response head (status line and header fields) accepted.
+    public static let maxHeaderBytes = 256 * 1024
+}
+
+/// Bounds on the work of parsing one document (issue 14): past any of them the document is an
+/// error for that feed alone, with one line saying which bound it broke.
+public enum ParseLimits {
+    /// Elements open at once. libxml2's XML parser stops at 256 by itself; its HTML parser has no
+    /// bound and costs depth × stray end tags.
+    public static let maxDepth = 200
+    /// Attributes of one element: libxml2 checks each new attribute against all earlier ones,
+    /// so n attributes cost n² (320,000 took 18 s).
+    public static let maxAttributes = 1_000
+    /// Elements in one document (the 50 MB corpus feed has ~400,000).
+    public static let maxElements = 2_000_000
+    /// CPU seconds one document may take to parse (a 50 MB feed takes ~1 s).
+    public static let timeBudget = 10.0
+    /// Internal entities may expand to `max(expansionAllowance, expansionRatio × document size)`
+    /// bytes in all, never more than `maxExpansion` (flat amplification: one 100 KB entity used
+    /// 22,000 times made 2.2 GB).
+    public static let expansionRatio = 10
+    public static let expansionAllowance = 1_000_000
+    public static let maxExpansion = 20_000_000
+}
+
+/// The most of each field an item or channel keeps. Longer text is cut at a character boundary
+/// and ends with `…` (a feed is not refused for one long field); a longer URL is dropped, since
+/// a cut URL leads nowhere.
+public enum FieldLimits {
+    /// Titles, authors, names, guids and other one-line fields, in UTF-8 bytes.
+    public static let maxLineBytes = 2_000
+    /// Descriptions, in UTF-8 bytes.
+    public static let maxTextBytes = 100_000
+    /// URLs (links, enclosures, images, chapters), in bytes.
+    public static let maxURLBytes = 8_192
+    /// What ends cut text.
+    public static let marker = "…"
+
+    /// `text` cut to at most `limit` UTF-8 bytes (marker included) at a character boundary.
+    public static func cut(_ text: String, to limit: Int) -> String {
+        guard text.utf8.count > limit else { return text }
+        let room = max(0, limit - marker.utf8.count)
+        let utf8 = text.utf8
+        var end = utf8.index(utf8.startIndex, offsetBy: room)
+        // Back off continuation bytes (10xxxxxx) to the start of a scalar.
+        while end > utf8.startIndex, utf8[end] & 0xC0 == 0x80 { end = utf8.index(before: end) }
+        return String(decoding: utf8[..<end], as: UTF8.self) + marker
+    }
+}

@@ -10,6 +10,9 @@ public enum FeedError: Error, Equatable, CustomStringConvertible, Sendable {
     case io(String)
     /// The document exceeds the size cap.
     case tooLarge(limit: Int)
+    /// Parsing it would cost more than a feed may (`ParseLimits`): too deep, too many
+    /// attributes or elements, too much CPU, entities expanding too far.
+    case overLimit(ParseLimit)
 
     public var description: String {
         switch self {
@@ -18,6 +21,7 @@ public enum FeedError: Error, Equatable, CustomStringConvertible, Sendable {
         case .malformed(let why): return "malformed feed: \(why)"
         case .io(let why): return why
         case .tooLarge(let limit): return "document larger than \(limit / 1_000_000) MB"
+        case .overLimit(let limit): return limit.description
         }
     }
 }

@@ -15,14 +15,15 @@ public enum FeedParser {
         guard bytes.count <= options.maxBytes else { throw .tooLarge(limit: options.maxBytes) }
         switch DocumentSniffer.sniff(bytes[...]) {
         case .other(let what): throw .notAFeed(what)
-        case .html: return try RumbleParser.parse(bytes, documentURL: options.documentURL)
+        case .html: return try RumbleParser.parse(bytes, documentURL: options.documentURL, timeBudget: options.timeBudget)
         case .xml: break
         }
         let encoding = SourceEncoding.detect(head: bytes[...], httpCharset: options.httpCharset) {
             UTF8Validator.isValid(bytes)
         }
         let sink = ItemSink()
-        let outcome = try parseXML(head: bytes[...], encoding: encoding, options: options, onItem: sink.add) { parser in
+        let outcome = try parseXML(head: bytes[...], encoding: encoding, options: options, documentBytes: bytes.count,
+                                   onItem: sink.add) { parser in
             bytes.withUnsafeBufferPointer { all in
                 var offset = parser.consumedHead + Self.bomLength(all, encoding)
                 while offset < all.count {
@@ -37,8 +38,25 @@ public enum FeedParser {
             feed.items = sink.items
             return feed
         case .html:
-            return try RumbleParser.parse(bytes, documentURL: options.documentURL)
+            return try RumbleParser.parse(bytes, documentURL: options.documentURL, timeBudget: options.timeBudget)
         }
+    }
+
+    /// Reads a fetched document once and says what it is: a feed (XML, or a Rumble listing
+    /// page), a YouTube page naming its channel, or an HTML page linking its feed, in that
+    /// order of preference (what `channel add` needs; each page is parsed once, within the
+    /// same bounds as a feed). Throws as `parse` does, `.notAFeed` for a page that is none.
+    public static func read(_ bytes: [UInt8], options: ParseOptions = .init()) throws(FeedError) -> DocumentContent {
+        guard !bytes.isEmpty else { throw .empty }
+        guard bytes.count <= options.maxBytes else { throw .tooLarge(limit: options.maxBytes) }
+        if DocumentSniffer.sniff(bytes[...]) != .html {
+            do {
+                return .feed(try parse(bytes, options: options))
+            } catch .notAFeed(let what) where DocumentSniffer.mentionsHTML(bytes[...]) {
+                _ = what  // an XHTML page: read as HTML below
+            }
+        }
+        return try DocumentContent.readPage(bytes, options: options)
     }
 
     /// Streams a file; items go to onItem in document order and are NOT kept (returned Feed.items is empty). Memory stays flat on a 50 MB feed.
@@ -83,7 +101,7 @@ public enum FeedParser {
         var failure: FeedError?
         let outcome = withoutActuallyEscaping(onItem) { (onItem: @escaping (Item) -> Void) -> Outcome? in
             do throws(FeedError) {
-                return try parseXML(head: head, encoding: encoding, options: options, onItem: onItem) { parser in
+                return try parseXML(head: head, encoding: encoding, options: options, documentBytes: Int(size), onItem: onItem) { parser in
                     let skip = min(parser.consumedHead, headCount)
                     head.withUnsafeBufferPointer { b in
                         let start = skip + Self.bomLength(UnsafeBufferPointer(rebasing: b[skip...]), encoding)
@@ -139,7 +157,8 @@ public enum FeedParser {
 
     private static func parseHTMLFile(_ file: InputFile, options: ParseOptions, onItem: (Item) -> Void) throws(FeedError) -> Feed {
         try file.rewind()
-        let feed = try RumbleParser.parse(try file.readAll(limit: options.maxBytes), documentURL: options.documentURL)
+        let feed = try RumbleParser.parse(try file.readAll(limit: options.maxBytes), documentURL: options.documentURL,
+                                          timeBudget: options.timeBudget)
         return emit(feed, onItem)
     }
 
@@ -156,14 +175,17 @@ public enum FeedParser {
     }
 
     /// Runs the SAX core over the chunks `feed` pushes and builds the feed's channel fields.
-    private static func parseXML(head: ArraySlice<UInt8>, encoding: SourceEncoding, options: ParseOptions,
+    private static func parseXML(head: ArraySlice<UInt8>, encoding: SourceEncoding, options: ParseOptions, documentBytes: Int,
                                  onItem: @escaping (Item) -> Void,
                                  feed: (XMLStreamParser) -> Void) throws(FeedError) -> Outcome {
         let builder = FeedBuilder(onItem: onItem)
-        let parser = try XMLStreamParser(handler: builder, documentURL: options.documentURL, encoding: encoding, firstBytes: head)
+        let limits = ParseGuard(budget: options.timeBudget, documentBytes: documentBytes)
+        let parser = try XMLStreamParser(handler: builder, documentURL: options.documentURL, encoding: encoding, firstBytes: head,
+                                         limits: limits)
         builder.stop = { [unowned parser] in parser.stop() }
         feed(parser)
         parser.finish()
+        if let limit = parser.exceeded { throw .overLimit(limit) }
         builder.finishDocument()
         return try withExtendedLifetime(builder) { () throws(FeedError) -> Outcome in
             switch builder.format {

@@ -6,41 +6,42 @@ import FeedText
 enum ItemNormalizer {
     /// `shortsFeed` is asked only for YouTube items.
     static func item(from r: RawItem, shortsFeed: @autoclosure () -> Bool) -> Item {
-        func url(_ s: String?) -> String? { nonEmpty(s.map { URLs.resolve($0, against: r.base) }) }
+        func url(_ s: String?) -> String? { keep(s.map { URLs.resolve($0, against: r.base) }) }
 
         // Every field is computed into a constant and the item is built once at the end: filling
         // a default `Item()` field by field made the optimizer copy and destroy the whole item
         // (~15 strings, a retain or release each) twice per item.
-        let guid = nonEmpty(r.guid?.trimmingWhitespace())
+        let guid = line(nonEmpty(r.guid?.trimmingWhitespace()))
         let rawTitle = r.title.flatMap(nonBlank) ?? r.mediaTitle
-        let title = (r.titleIsHTML ? rawTitle.flatMap(TextCleaner.plainText(fromHTML:)) : rawTitle.flatMap(TextCleaner.collapse)) ?? ""
+        let title = line((r.titleIsHTML ? rawTitle.flatMap(TextCleaner.plainText(fromHTML:)) : rawTitle.flatMap(TextCleaner.collapse))) ?? ""
         // Dates, durations and numbers were read as their elements ended (`RawItem.apply`).
         let published = r.published.seen ? r.published.value : (r.isAtom ? r.updated.value : nil)
         let updated = r.updated.value
         let duration = r.duration.value
         // Chained rather than `[a, b, c].lazy.compactMap`: no array per item.
-        let author = r.itunesAuthor.flatMap(TextCleaner.collapse) ?? r.dcCreator.flatMap(TextCleaner.collapse)
-            ?? r.author.flatMap(TextCleaner.collapse)
-        let description = r.description.flatMap(TextCleaner.plainText(fromHTML:)) ?? r.summary.flatMap(TextCleaner.plainText(fromHTML:))
-            ?? r.content.flatMap(TextCleaner.plainText(fromHTML:)) ?? r.mediaDescription.flatMap(TextCleaner.plainText(fromHTML:))
+        let author = line(r.itunesAuthor.flatMap(TextCleaner.collapse) ?? r.dcCreator.flatMap(TextCleaner.collapse)
+            ?? r.author.flatMap(TextCleaner.collapse))
+        let description = text(r.description.flatMap(TextCleaner.plainText(fromHTML:)) ?? r.summary.flatMap(TextCleaner.plainText(fromHTML:))
+            ?? r.content.flatMap(TextCleaner.plainText(fromHTML:)) ?? r.mediaDescription.flatMap(TextCleaner.plainText(fromHTML:)))
         let thumbnail = url(r.thumbnail) ?? url(r.itunesImage)
         let episode = r.episode.value ?? r.podcastEpisode.value
         let season = r.season.value ?? r.podcastSeason.value
-        let episodeType = nonEmpty(r.episodeType?.trimmingWhitespace().lowercased())
+        let episodeType = line(nonEmpty(r.episodeType?.trimmingWhitespace().lowercased()))
         let explicit = r.explicit.flatMap(explicit)
         let chaptersURL = url(r.chaptersURL)
         let transcriptURL = url(r.transcriptURL)
         let persons = r.persons.isEmpty ? [] : r.persons.map { p in
-            Person(name: p.name, role: nonEmpty(p.role?.trimmingWhitespace()), href: url(p.href), image: url(p.image))
+            Person(name: FieldLimits.cut(p.name, to: FieldLimits.maxLineBytes), role: line(nonEmpty(p.role?.trimmingWhitespace())),
+                   href: url(p.href), image: url(p.image))
         }
-        let funding = r.funding.isEmpty ? [] : r.funding.compactMap { l in url(l.url).map { Link(url: $0, title: l.title) } }
+        let funding = r.funding.isEmpty ? [] : r.funding.compactMap { l in url(l.url).map { Link(url: $0, title: line(l.title)) } }
         let views = r.views.flatMap { Int64($0.trimmingWhitespace()) }
 
         let id: String
         let page: String?
         let enclosure: Enclosure?
         let isShort: Bool
-        if let videoID = nonEmpty(r.videoID?.trimmingWhitespace()) ?? youTubeID(fromAtomID: guid) {
+        if let videoID = line(nonEmpty(r.videoID?.trimmingWhitespace()) ?? youTubeID(fromAtomID: guid)) {
             // YouTube: the video id is the identity; the page is the watch or shorts URL.
             id = videoID
             let watch = url(r.link) ?? "https://www.youtube.com/watch?v=\(videoID)"
@@ -49,10 +50,10 @@ enum ItemNormalizer {
             isShort = shortsFeed() || watch.containsBytes("/shorts/")
         } else {
             if let encURL = url(r.enclosureURL) {
-                enclosure = Enclosure(url: encURL, type: nonEmpty(r.enclosureType?.trimmingWhitespace()),
+                enclosure = Enclosure(url: encURL, type: line(nonEmpty(r.enclosureType?.trimmingWhitespace())),
                                       length: length(r.enclosureLength))
             } else if let media = r.mediaContent, let mediaURL = url(media.url) {
-                enclosure = Enclosure(url: mediaURL, type: nonEmpty(media.type), length: length(media.length))
+                enclosure = Enclosure(url: mediaURL, type: line(nonEmpty(media.type)), length: length(media.length))
             } else {
                 enclosure = nil
             }
@@ -60,7 +61,7 @@ enum ItemNormalizer {
             if let link = url(r.link) {
                 page = link
             } else if let guid, r.guidIsPermaLink || r.isAtom, URLs.isHTTP(guid) {
-                page = URLs.resolve(guid, against: r.base)
+                page = keep(URLs.resolve(guid, against: r.base))
             } else {
                 page = nil
             }
@@ -76,26 +77,39 @@ enum ItemNormalizer {
     }
 
     static func feed(from c: RawChannel, kind: Feed.Kind) -> Feed {
-        func url(_ s: String?) -> String? { nonEmpty(s.map { URLs.resolve($0, against: c.base) }) }
+        func url(_ s: String?) -> String? { keep(s.map { URLs.resolve($0, against: c.base) }) }
         var feed = Feed(kind: kind)
-        feed.title = c.title.flatMap(TextCleaner.plainText(fromHTML:)) ?? ""
+        feed.title = line(c.title.flatMap(TextCleaner.plainText(fromHTML:))) ?? ""
         feed.link = url(c.link)
-        feed.description = (c.description ?? c.itunesSummary).flatMap(TextCleaner.plainText(fromHTML:))
-        feed.author = (c.itunesAuthor ?? c.author).flatMap(TextCleaner.collapse)
+        feed.description = text((c.description ?? c.itunesSummary).flatMap(TextCleaner.plainText(fromHTML:)))
+        feed.author = line((c.itunesAuthor ?? c.author).flatMap(TextCleaner.collapse))
         feed.image = url(c.itunesImage) ?? url(c.image)
-        feed.language = nonEmpty(c.language?.trimmingWhitespace())
+        feed.language = line(nonEmpty(c.language?.trimmingWhitespace()))
         feed.selfURL = url(c.selfURL)
-        feed.funding = c.funding.compactMap { l in url(l.url).map { Link(url: $0, title: l.title) } }
+        feed.funding = c.funding.compactMap { l in url(l.url).map { Link(url: $0, title: line(l.title)) } }
         if kind == .youtube {
             // The feed-level yt:channelId lacks the `UC` prefix the entries carry.
-            if let id = nonEmpty(c.entryChannelID?.trimmingWhitespace()) {
+            if let id = line(nonEmpty(c.entryChannelID?.trimmingWhitespace())) {
                 feed.channelID = id
-            } else if let id = nonEmpty(c.ytChannelID?.trimmingWhitespace()) {
+            } else if let id = line(nonEmpty(c.ytChannelID?.trimmingWhitespace())) {
                 feed.channelID = id.hasPrefix("UC") ? id : "UC" + id
             }
         }
         return feed
     }
+
+    /// A URL as stored: http(s) or relative, at most `FieldLimits.maxURLBytes` (see
+    /// `URLs.isKeepable`; a cut URL leads nowhere, so a longer one is dropped).
+    static func keep(_ s: String?) -> String? {
+        guard let s, !s.isEmpty, s.utf8.count <= FieldLimits.maxURLBytes, URLs.isKeepable(s) else { return nil }
+        return s
+    }
+
+    /// One-line text (titles, names, ids) cut to `FieldLimits.maxLineBytes`, ending with the marker.
+    static func line(_ s: String?) -> String? { s.map { FieldLimits.cut($0, to: FieldLimits.maxLineBytes) } }
+
+    /// Descriptions cut to `FieldLimits.maxTextBytes`, ending with the marker.
+    static func text(_ s: String?) -> String? { s.map { FieldLimits.cut($0, to: FieldLimits.maxTextBytes) } }
 
     static func nonEmpty(_ s: String?) -> String? {
         guard let s, !s.isEmpty else { return nil }

@@ -9,10 +9,14 @@ public struct ParseOptions: Sendable {
     public var httpCharset: String?
     /// Larger documents are refused with `FeedError.tooLarge`.
     public var maxBytes: Int
+    /// CPU seconds the parse may take (`ParseLimits.timeBudget`); past it, `FeedError.overLimit`.
+    public var timeBudget: Double
 
-    public init(documentURL: String? = nil, httpCharset: String? = nil, maxBytes: Int = FeedLimits.maxBytes) {
+    public init(documentURL: String? = nil, httpCharset: String? = nil, maxBytes: Int = FeedLimits.maxBytes,
+                timeBudget: Double = ParseLimits.timeBudget) {
         self.documentURL = documentURL
         self.httpCharset = httpCharset
         self.maxBytes = maxBytes
+        self.timeBudget = timeBudget
     }
 }

@@ -20,12 +20,14 @@ enum SourceEncoding: Equatable {
         if b.starts(with: [0xEF, 0xBB, 0xBF]) { return .utf8 }
         if b.starts(with: [0xFF, 0xFE]) || b.starts(with: [0xFE, 0xFF])
             || b.starts(with: [0x3C, 0x00]) || b.starts(with: [0x00, 0x3C]) { return .libxmlDetects }
-        let http = httpCharset.flatMap(normalized), declared = declaredEncoding(head).flatMap(normalized)
+        // A wide encoding (UTF-16/32, UCS-2/4) without a BOM and starting with a one-byte `<` is
+        // a lie the bytes disprove (`charset=utf-32` on a UTF-8 feed made it unreadable): such
+        // a label is ignored, and the next piece of evidence decides.
+        let http = httpCharset.flatMap(normalized).flatMap(notWide), declared = declaredEncoding(head).flatMap(normalized).flatMap(notWide)
         var label = (http ?? declared) ?? "utf-8"
         if let http, let declared, isUTF8(http), !isUTF8(declared), !isValidUTF8() { label = declared }
         switch label {
         case "utf-8", "utf8": return .utf8
-        case "utf-16", "utf-16le", "utf-16be", "utf16": return .utf8   // no BOM, no NULs: it is not UTF-16
         case "iso-8859-1", "iso8859-1", "iso_8859-1", "latin1", "latin-1", "l1", "windows-1252", "cp1252",
              "x-cp1252", "us-ascii", "ascii":
             return isValidUTF8() ? .utf8 : .windows1252
@@ -34,6 +36,14 @@ enum SourceEncoding: Equatable {
     }
 
     private static func isUTF8(_ label: String) -> Bool { label == "utf-8" || label == "utf8" }
+
+    /// Nil for labels of encodings whose ASCII characters are not single bytes.
+    private static func notWide(_ label: String) -> String? {
+        let wide = label.hasPrefix("utf-16") || label.hasPrefix("utf16") || label.hasPrefix("utf-32") || label.hasPrefix("utf32")
+            || label.hasPrefix("ucs-2") || label.hasPrefix("ucs2") || label.hasPrefix("ucs-4") || label.hasPrefix("ucs4")
+            || label == "iso-10646-ucs-2" || label == "iso-10646-ucs-4" || label == "unicode"
+        return wide ? nil : label
+    }
 
     private static func normalized(_ label: String) -> String? {
         let s = label.trimmingWhitespace().trimmingQuotes().lowercased()

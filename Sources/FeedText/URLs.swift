@@ -38,6 +38,13 @@ public enum URLs {
         url.hasASCIICaselessPrefix("http://") || url.hasASCIICaselessPrefix("https://")
     }
 
+    /// A URL a feed may hand on: http(s), or relative (no scheme: a local file parsed without a
+    /// base keeps its relative links). `file:`, `javascript:`, `data:` and every other scheme are
+    /// not kept: an `xml:base="file:///etc/"` must not make `passwd` a stored enclosure.
+    public static func isKeepable(_ url: String) -> Bool {
+        isHTTP(url) || !hasScheme(url)
+    }
+
     /// RFC 3986 `scheme ":"`: an ASCII letter, then letters, digits, `+`, `-` or `.`.
     /// Reads the bytes in place (iterating `utf8` cost ~10x as much, per URL of every item).
     package static func hasScheme(_ s: String) -> Bool {

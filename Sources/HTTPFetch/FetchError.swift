@@ -49,8 +49,10 @@ extension FetchError {
         s == s.rounded() && abs(s) < 1e15 ? "\(Int(s)) s" : "\(s) s"
     }
 
-    /// "50 MB" for whole megabytes, else bytes.
+    /// "50 MB" for whole megabytes, "256 KB" for whole KiB below that, else bytes.
     static func size(_ bytes: Int) -> String {
-        bytes >= 1_000_000 && bytes % 1_000_000 == 0 ? "\(bytes / 1_000_000) MB" : "\(bytes) bytes"
+        if bytes >= 1_000_000 && bytes % 1_000_000 == 0 { return "\(bytes / 1_000_000) MB" }
+        if bytes >= 1024 && bytes < 1_000_000 && bytes % 1024 == 0 { return "\(bytes / 1024) KB" }
+        return "\(bytes) bytes"
     }
 }

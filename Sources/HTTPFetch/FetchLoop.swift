@@ -3,23 +3,42 @@ import CCurl
 /// The thread that owns libcurl: one multi handle, the transfers on it, the queue of jobs
 /// waiting for a slot. No curl handle is touched by any other thread; jobs arrive through the
 /// `FetchInbox` and results leave through each job's completion.
+///
+/// Slots: a transfer starts when fewer than `concurrency` transfers count and fewer than
+/// `bounds.connectionsPerHost` of them are to its host; jobs for a full host wait while later
+/// jobs for other hosts start. A transfer still running `bounds.slowAfter` seconds after it
+/// started stops counting (up to `bounds.maxSlowTransfers` of them), so a slow body never holds
+/// a slot the healthy feeds queued behind it need. Waiting here costs a job nothing: its
+/// timeouts start when it starts.
 final class FetchLoop {
     private let multi: UnsafeMutableRawPointer
     private let inbox: FetchInbox
     private let concurrency: Int
+    private let bounds: FetchBounds
     private let userAgent: String
     private var queue: [FetchJob] = []
     private var queueHead = 0
     private var active: [UnsafeMutableRawPointer: Transfer] = [:]
+    private let clock = ContinuousClock()
+    /// Transfers that count against `concurrency`, in all and per host.
+    private var counted = 0
+    private var countedPerHost: [HostKey: Int] = [:]
+    /// Every running transfer per host, slow ones included (the hard bound).
+    private var runningPerHost: [HostKey: Int] = [:]
+    private var slow = 0
 
-    init(multi: UnsafeMutableRawPointer, inbox: FetchInbox, concurrency: Int, userAgent: String) {
+    init(multi: UnsafeMutableRawPointer, inbox: FetchInbox, concurrency: Int, bounds: FetchBounds, userAgent: String) {
         self.multi = multi
         self.inbox = inbox
         self.concurrency = concurrency
+        self.bounds = bounds
         self.userAgent = userAgent
         // Idle connections kept for reuse; libcurl's default (4 per added handle) shrinks
         // when the loop is idle, which would close them between syncs of the same host.
-        _ = feedctl_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, max(16, concurrency * 2))
+        _ = feedctl_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, max(16, (concurrency + bounds.maxSlowTransfers) * 2))
+        // The backstop only: the loop never starts more than this on one host itself (see
+        // FetchBounds for why libcurl's own queue must not be the one that waits).
+        _ = feedctl_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, bounds.maxConnectionsPerHost)
     }
 
     /// Runs until the inbox says stop, then fails whatever is left and frees the multi handle.
@@ -33,8 +52,9 @@ final class FetchLoop {
             var running: Int32 = 0
             _ = feedctl_curl_multi_perform(multi, &running)
             if collectFinished() { continue }  // slots freed or redirects re-added: go again
-            // Sleeps until a socket is ready, libcurl's next timeout, or `curl_multi_wakeup`.
-            _ = feedctl_curl_multi_poll(multi, nil, 0, 10_000, nil)
+            // Sleeps until a socket is ready, libcurl's next timeout, `curl_multi_wakeup`, or
+            // the moment a running transfer turns slow and a waiting job may start.
+            _ = feedctl_curl_multi_poll(multi, nil, 0, pollTimeout(), nil)
         }
         for transfer in Array(active.values) { end(transfer, .failure(transfer.cancelled())) }
         let stranded = queue[queueHead...] + inbox.close()
@@ -44,20 +64,83 @@ final class FetchLoop {
         feedctl_curl_multi_cleanup(multi)
     }
 
-    /// Moves queued jobs onto the multi handle while there are free slots.
+    /// Moves queued jobs onto the multi handle while there are free slots, in order, skipping
+    /// the jobs whose host is at its bound.
     private func startQueued() {
-        while active.count < concurrency, queueHead < queue.count {
-            let job = queue[queueHead]
-            queueHead += 1
-            start(job)
+        markSlow()
+        guard queueHead < queue.count, counted < concurrency else { return }
+        var waiting: [FetchJob] = []
+        for job in queue[queueHead...] {
+            let host = HostKey(job.request.url)
+            if counted < concurrency, countedPerHost[host, default: 0] < bounds.connectionsPerHost,
+               runningPerHost[host, default: 0] < bounds.maxConnectionsPerHost {
+                start(job, host: host)
+            } else {
+                waiting.append(job)
+            }
         }
-        if queueHead == queue.count {
-            queue.removeAll(keepingCapacity: true)
-            queueHead = 0
+        queue = waiting
+        queueHead = 0
+    }
+
+    /// Transfers running longer than `slowAfter` stop counting against the bounds.
+    private func markSlow() {
+        guard queueHead < queue.count else { return }
+        let now = clock.now
+        for transfer in active.values where transfer.countsAgainstBounds && slow < bounds.maxSlowTransfers {
+            guard now - transfer.admitted >= .seconds(bounds.slowAfter) else { continue }
+            transfer.countsAgainstBounds = false
+            counted -= 1
+            countedPerHost[transfer.host, default: 1] -= 1
+            slow += 1
         }
     }
 
-    private func start(_ job: FetchJob) {
+    /// Milliseconds until the next transfer turns slow while jobs wait (at most 10 s).
+    private func pollTimeout() -> Int32 {
+        guard queueHead < queue.count, slow < bounds.maxSlowTransfers else { return 10_000 }
+        let now = clock.now
+        var soonest = 10.0
+        for transfer in active.values where transfer.countsAgainstBounds {
+            let left = (transfer.admitted + .seconds(bounds.slowAfter)) - now
+            soonest = min(soonest, Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18)
+        }
+        return Int32(max(1, min(10_000, (soonest * 1000).rounded(.up))))
+    }
+
+    private func admit(_ transfer: Transfer) {
+        counted += 1
+        countedPerHost[transfer.host, default: 0] += 1
+        runningPerHost[transfer.host, default: 0] += 1
+    }
+
+    private func release(_ transfer: Transfer) {
+        if transfer.countsAgainstBounds {
+            counted -= 1
+            countedPerHost[transfer.host, default: 1] -= 1
+            if countedPerHost[transfer.host] == 0 { countedPerHost[transfer.host] = nil }
+        } else {
+            slow -= 1
+        }
+        runningPerHost[transfer.host, default: 1] -= 1
+        if runningPerHost[transfer.host] == 0 { runningPerHost[transfer.host] = nil }
+    }
+
+    /// A redirect to another host moves the transfer's place in the per-host counts.
+    private func move(_ transfer: Transfer, to host: HostKey) {
+        guard host != transfer.host else { return }
+        release(transfer)
+        let countsAgainstBounds = transfer.countsAgainstBounds
+        transfer.host = host
+        if countsAgainstBounds {
+            admit(transfer)
+        } else {
+            slow += 1
+            runningPerHost[host, default: 0] += 1
+        }
+    }
+
+    private func start(_ job: FetchJob, host: HostKey) {
         if job.cancel.isSet {
             return job.complete(.failure(FetchError(url: job.request.url, kind: .cancelled, reason: "cancelled")))
         }
@@ -68,6 +151,9 @@ final class FetchLoop {
         if let error = transfer.prepareHop(job.request.url, first: true) {
             return job.complete(.failure(error))
         }
+        transfer.host = host
+        transfer.admitted = clock.now
+        admit(transfer)
         active[transfer.easy] = transfer
         if feedctl_curl_multi_add_handle(multi, transfer.easy) != CURLM_OK {
             end(transfer, .failure(FetchError(url: job.request.url, kind: .connection, reason: "libcurl refused the transfer")))
@@ -91,10 +177,15 @@ final class FetchLoop {
                 feedctl_curl_multi_remove_handle(multi, easy)
                 if let error = transfer.prepareHop(next, first: false) {
                     active[easy] = nil
+                    release(transfer)
                     transfer.job.complete(.failure(error))
-                } else if feedctl_curl_multi_add_handle(multi, easy) != CURLM_OK {
-                    active[easy] = nil
-                    transfer.job.complete(.failure(FetchError(url: transfer.job.request.url, kind: .connection, reason: "libcurl refused the redirect")))
+                } else {
+                    move(transfer, to: HostKey(next))
+                    if feedctl_curl_multi_add_handle(multi, easy) != CURLM_OK {
+                        active[easy] = nil
+                        release(transfer)
+                        transfer.job.complete(.failure(FetchError(url: transfer.job.request.url, kind: .connection, reason: "libcurl refused the redirect")))
+                    }
                 }
             }
         }
@@ -116,7 +207,7 @@ final class FetchLoop {
     /// Takes the transfer off the multi handle (which frees its handle) and reports the result.
     private func end(_ transfer: Transfer, _ result: Result<FetchResponse, FetchError>) {
         feedctl_curl_multi_remove_handle(multi, transfer.easy)
-        active[transfer.easy] = nil
+        if active.removeValue(forKey: transfer.easy) != nil { release(transfer) }
         transfer.job.complete(result)
     }
 }

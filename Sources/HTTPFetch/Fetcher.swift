@@ -10,7 +10,9 @@ import Synchronization
 /// with `curl_multi_wakeup`. The async API bridges with a continuation resumed from the loop.
 /// One multi handle means one connection cache and DNS cache: requests to the same host reuse
 /// connections (HTTP/1.1 keep-alive, HTTP/2 multiplexing). At most `concurrency` transfers run
-/// at once; the rest wait in order. A thread and a poll loop cost less than a pool of blocking
+/// at once, at most `bounds.connectionsPerHost` of them to one host; the rest wait in order. A
+/// transfer still running after `bounds.slowAfter` seconds stops counting, so one slow server
+/// never holds up the feeds behind it (see `FetchLoop`). A thread and a poll loop cost less than a pool of blocking
 /// `curl_easy_perform` threads, and the bound is one number instead of a pool size.
 ///
 /// Every fetch is bounded: protocols (http/https only, redirects included), redirects, connect
@@ -28,19 +30,21 @@ public final class Fetcher: Sendable {
     public static let shared = Fetcher()
 
     public let concurrency: Int
+    public let bounds: FetchBounds
     public let userAgent: String
     private let inbox: FetchInbox
 
     /// `curl_global_init` is not safe to race with other libcurl calls: run it once, first.
     private static let curlReady: Bool = feedctl_curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
 
-    public init(concurrency: Int = 12, userAgent: String = Fetcher.defaultUserAgent) {
+    public init(concurrency: Int = 12, userAgent: String = Fetcher.defaultUserAgent, bounds: FetchBounds = .default) {
         self.concurrency = max(1, concurrency)
+        self.bounds = bounds
         self.userAgent = userAgent
         let multi = Self.curlReady ? feedctl_curl_multi_init() : nil
         inbox = FetchInbox(multi: multi)
         guard let multi else { return }  // every fetch will fail with "libcurl is not available"
-        let handle = LoopStart(multi: multi, inbox: inbox, concurrency: self.concurrency, userAgent: userAgent)
+        let handle = LoopStart(multi: multi, inbox: inbox, concurrency: self.concurrency, bounds: bounds, userAgent: userAgent)
         let thread = Thread { handle.run() }
         thread.name = "feedctl.fetch"
         thread.start()
@@ -140,10 +144,11 @@ private struct LoopStart: @unchecked Sendable {
     let multi: UnsafeMutableRawPointer
     let inbox: FetchInbox
     let concurrency: Int
+    let bounds: FetchBounds
     let userAgent: String
 
     func run() {
-        FetchLoop(multi: multi, inbox: inbox, concurrency: concurrency, userAgent: userAgent).run()
+        FetchLoop(multi: multi, inbox: inbox, concurrency: concurrency, bounds: bounds, userAgent: userAgent).run()
     }
 }
 

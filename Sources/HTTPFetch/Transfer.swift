@@ -1,4 +1,5 @@
 import CCurl
+import FeedModel
 import FeedText
 #if canImport(Glibc)
 import Glibc
@@ -34,9 +35,22 @@ final class Transfer {
     private var head = ResponseHead()
     private var body: [UInt8] = []
     private var overCap = false
+    /// Bytes of response heads received on this hop (capped at `FetchLimits.maxHeaderBytes`).
+    private var headBytes = 0
+    private var headOverCap = false
+    /// The final head ended (a blank line after a non-1xx status): body bytes may follow.
+    private var headDone = false
     /// Set for downloads: the body goes to this file instead of `body`.
     private let file: DownloadFile?
     private var hopHasBody = false
+
+    // The fetch loop's bookkeeping of slots (see `FetchLoop`).
+    /// The host whose bounds the transfer counts against (its current hop's).
+    var host = HostKey("")
+    /// When the loop started it.
+    var admitted = ContinuousClock.now
+    /// False once the transfer turned slow.
+    var countsAgainstBounds = true
 
     /// Nil when a download's file cannot be opened, libcurl cannot allocate a handle or
     /// refuses a setting; `failure` says why.
@@ -86,9 +100,11 @@ final class Transfer {
             ("PROTOCOLS_STR", feedctl_curl_setopt_str(easy, CURLOPT_PROTOCOLS_STR, "http,https")),
             ("REDIR_PROTOCOLS_STR", feedctl_curl_setopt_str(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")),
             ("FOLLOWLOCATION", feedctl_curl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0)),
-            // Wait for a connection that may multiplex (HTTP/2) rather than open another: all
-            // YouTube feeds come from one host.
-            ("PIPEWAIT", feedctl_curl_setopt_long(easy, CURLOPT_PIPEWAIT, 1)),
+            // Never wait for another transfer's connection in the hope that it multiplexes:
+            // with PIPEWAIT=1 every transfer to a host waited behind one whose body came slowly,
+            // and all of them timed out (issue 14). HTTP/2 connections are still reused once
+            // known; the fetch loop bounds the connections per host instead.
+            ("PIPEWAIT", feedctl_curl_setopt_long(easy, CURLOPT_PIPEWAIT, 0)),
             ("USERAGENT", feedctl_curl_setopt_str(easy, CURLOPT_USERAGENT, userAgent)),
             ("ACCEPT_ENCODING", feedctl_curl_setopt_str(easy, CURLOPT_ACCEPT_ENCODING, "")),  // all libcurl decodes
             ("HTTPHEADER", feedctl_curl_setopt_slist(easy, CURLOPT_HTTPHEADER, requestHeaders)),
@@ -113,6 +129,9 @@ final class Transfer {
         currentURL = url
         visited.insert(url)
         head = ResponseHead()
+        headBytes = 0
+        headOverCap = false
+        headDone = false
         body.removeAll()
         hopHasBody = false
         errorBuffer[0] = 0
@@ -195,13 +214,23 @@ final class Transfer {
         return data.count
     }
 
-    fileprivate func receiveHeader(_ line: UnsafeRawBufferPointer) {
+    /// One head line. Returning false aborts the transfer (CURLE_WRITE_ERROR): the head is
+    /// over `FetchLimits.maxHeaderBytes` (libcurl alone allows 100 KB per line, and Debian's
+    /// 7.88 300 KB in all, which it reported as "Out of memory" or a bare count).
+    fileprivate func receiveHeader(_ line: UnsafeRawBufferPointer) -> Bool {
+        headBytes += line.count
+        guard headBytes <= FetchLimits.maxHeaderBytes else {
+            headOverCap = true
+            return false
+        }
+        if line.count <= 2 { headDone = true }
         head.consume(String(decoding: line, as: UTF8.self))
         // At the end of a head, make room for an announced body at once (not by doubling).
         if file == nil, line.count <= 2, let length = head.value("content-length").flatMap(Int.init),
            length > body.capacity, length <= request.maxBytes {
             body.reserveCapacity(length)
         }
+        return true
     }
 
     // MARK: errors
@@ -223,8 +252,18 @@ final class Transfer {
         let curlSays = String(cString: errorBuffer)
         let detail = curlSays.isEmpty ? String(cString: feedctl_curl_easy_strerror(code)) : curlSays
         switch code {
+        case CURLE_UNSUPPORTED_PROTOCOL where curlSays.contains("HTTP/0.9"):
+            // libcurl's name for a reply without a status line (HTTP/0.9, which it refuses, or
+            // anything that is not HTTP): nothing to do with the URL's scheme.
+            return error(.connection, "the server's reply is not HTTP (no status line)")
         case CURLE_UNSUPPORTED_PROTOCOL:
             return error(.protocolNotAllowed, "protocol not allowed (only http and https)")
+        case CURLE_WRITE_ERROR where headOverCap:
+            return error(.tooLarge, "response header larger than \(FetchError.size(FetchLimits.maxHeaderBytes))")
+        case CURLE_OUT_OF_MEMORY where !headDone:
+            // libcurl's own bounds on a head: 100 KB per line (CURL_MAX_HTTP_HEADER), reported
+            // as "Out of memory".
+            return error(.tooLarge, "response header line longer than 100 KB")
         case CURLE_URL_MALFORMAT:
             return error(.invalidURL, "invalid URL")
         case CURLE_COULDNT_RESOLVE_HOST:
@@ -235,7 +274,12 @@ final class Transfer {
             return error(.connection, errno != 0 ? "cannot connect: \(String(cString: strerror(errno)).lowercased())" : "cannot connect: \(detail)")
         case CURLE_OPERATION_TIMEDOUT:
             // libcurl reports all three timeouts with one code; its message names which
-            // (lib/connect.c "Connection timed out", lib/progress.c "Operation too slow").
+            // (lib/connect.c "Connection timed out", lib/progress.c "Operation too slow"). The
+            // connect timeout covers the TLS handshake, whose expiry it calls "SSL connection
+            // timeout" (connected, not yet through the handshake; the connect times read 0 then).
+            if curlSays.hasPrefix("SSL connection timeout") && request.connectTimeout <= request.totalTimeout {
+                return error(.timeout, "TLS handshake timed out after \(FetchError.seconds(request.connectTimeout)) (the connect timeout)")
+            }
             if curlSays.hasPrefix("Connection timed out") || curlSays.hasPrefix("Failed to connect") {
                 return error(.timeout, "connect timed out after \(FetchError.seconds(request.connectTimeout))")
             }
@@ -318,6 +362,6 @@ private let transferHeader: feedctl_curl_data_cb = { data, size, count, user in
     guard let user else { return 0 }
     let n = size * count
     guard n > 0, let data else { return n }
-    Unmanaged<Transfer>.fromOpaque(user).takeUnretainedValue().receiveHeader(UnsafeRawBufferPointer(start: data, count: n))
-    return n
+    let fine = Unmanaged<Transfer>.fromOpaque(user).takeUnretainedValue().receiveHeader(UnsafeRawBufferPointer(start: data, count: n))
+    return fine ? n : 0
 }

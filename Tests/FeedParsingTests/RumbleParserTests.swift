@@ -1,3 +1,4 @@
+import FeedModel
 import TestSupport
 import XCTest
 @testable import FeedParsing
@@ -158,10 +159,15 @@ final class RumbleParserTests: XCTestCase {
 extension RumbleParserTests {
     func testHostileNestingNeitherCrashesNorHangs() throws {
         // 100,000 nested elements around a card, then JSON nested 100,000 deep in the grid.
+        // Issue 14 made nesting past ParseLimits.maxDepth an error for the page (libxml2's HTML
+        // parser costs depth × stray end tags); it used to be read through to the card.
         let card = #"<div class="videostream thumbnail__grid--item"><a class="videostream__link" href="/v1abc-x.html">x</a></div>"#
         let deepHTML = String(repeating: "<div><span>", count: 100_000) + card
-        let deep = try RumbleParser.parse(Array(deepHTML.utf8), documentURL: nil)
-        XCTAssertEqual(deep.items.map(\.id), ["v1abc"])
+        XCTAssertThrowsError(try RumbleParser.parse(Array(deepHTML.utf8), documentURL: nil)) { error in
+            XCTAssertEqual(error as? FeedError, .overLimit(.depth(ParseLimits.maxDepth)))
+        }
+        let shallowHTML = String(repeating: "<div><span>", count: 90) + card
+        XCTAssertEqual(try RumbleParser.parse(Array(shallowHTML.utf8), documentURL: nil).items.map(\.id), ["v1abc"])
 
         let deepJSON = #"<rum-videos-grid><script type="application/json">{"items":"# + String(repeating: "[", count: 100_000)
             + "</script></rum-videos-grid>"

@@ -55,3 +55,15 @@ final class TextURLsTests: XCTestCase {
         XCTAssertEqual(URLs.rewritePodcastScheme("feedback://x"), "feedback://x")
     }
 }
+
+/// Issue 14, item 9: only http(s) and relative URLs are handed on from a feed.
+final class KeepableURLTests: XCTestCase {
+    func testOnlyHTTPAndRelativeURLsAreKept() {
+        for url in ["https://a.example/x.mp3", "HTTP://a.example/", "episode.mp3", "/ep/1", "?page=2"] {
+            XCTAssertTrue(URLs.isKeepable(url), url)
+        }
+        for url in ["file:///etc/passwd", "FILE:/etc/passwd", "javascript:alert(1)", "data:text/html,x", "ftp://a/b"] {
+            XCTAssertFalse(URLs.isKeepable(url), url)
+        }
+    }
+}

@@ -27,6 +27,16 @@ Files under --root are served with ETag, Last-Modified, 304s and byte ranges. Te
                          YouTube's feed URLs: the file youtube-feeds/ID.xml (so a test can
                          point Subscriber's youTubeOrigin here); pages such as /@handle or
                          /c/NAME/videos (Rumble) are plain files under --root
+Hostile routes (issue 14: each is used by a test):
+  /garbage               no HTTP at all: a line of text (as an SSH banner or HTTP/0.9), then closes
+  /huge-header?kb=N[&lines=1]  a 200 whose head carries N KB of header: one field line, or
+                         (lines=1) many 1 KB fields; then a short body
+  /trickle-head?delay=D  the status line and header fields one byte every D seconds
+  /entity-bomb?kb=K&refs=N  an RSS feed declaring one internal entity of K KB referenced N times
+  /deep-html?depth=N&strays=M  an HTML page N elements deep followed by M stray end tags
+  /silent-port           (plain text) the port of a TCP listener that accepts connections and
+                         never says a word: an https:// URL to it is a TLS handshake that never
+                         completes
   /stats                 JSON: {"hits": {path: n}, "log": [{path, status, encoding, sent}],
                          "connections": n, "max_inflight": n}
 """
@@ -133,6 +143,21 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(200, json.dumps(dict(self.headers.items())).encode(), "application/json")
         if path == "/feeds/videos.xml":
             return self.youtube_feed()
+        if path == "/garbage":
+            self.entry["status"] = -1
+            self.write(b"SSH-2.0-OpenSSH_9.2 not a web server\r\n")
+            self.close_connection = True
+            return
+        if path == "/huge-header":
+            return self.huge_header(int(q.get("kb", "1024")), q.get("lines") == "1")
+        if path == "/trickle-head":
+            return self.trickle_head(float(q.get("delay", "0.5")))
+        if path == "/entity-bomb":
+            return self.send(200, entity_bomb(int(q.get("kb", "100")), int(q.get("refs", "1000"))), "application/rss+xml")
+        if path == "/deep-html":
+            return self.send(200, deep_html(int(q.get("depth", "1000")), int(q.get("strays", "1000"))), "text/html")
+        if path == "/silent-port":
+            return self.send(200, str(self.server.silent_port).encode())
         return self.serve_file(path.lstrip("/"))
 
     # -- YouTube-like feed URLs ----------------------------------------------------------------
@@ -225,6 +250,28 @@ class Handler(BaseHTTPRequestHandler):
             self.write(b"x")
             time.sleep(delay)
 
+    def huge_header(self, kb, many_lines):
+        self.entry["status"] = 200
+        self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nContent-Length: 2\r\n")
+        if many_lines:
+            for i in range(kb):
+                self.wfile.write(b"X-Filler-%d: %s\r\n" % (i, b"a" * 1000))
+        else:
+            self.wfile.write(b"X-Big: ")
+            for _ in range(kb):
+                self.wfile.write(b"a" * 1024)
+            self.wfile.write(b"\r\n")
+        self.write(b"\r\nok")
+        self.close_connection = True
+
+    def trickle_head(self, delay):
+        self.entry["status"] = 200
+        for byte in b"HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nContent-Length: 2\r\n\r\nok":
+            self.wfile.write(bytes([byte]))
+            self.wfile.flush()
+            time.sleep(delay)
+        self.close_connection = True
+
     def big(self, size, chunked):
         self.send_head(200, "application/octet-stream", None if chunked else size)
         block = b"\0" * 65536
@@ -244,6 +291,40 @@ class Handler(BaseHTTPRequestHandler):
         self.send_head(200, "application/octet-stream", len(data), {"Accept-Ranges": "bytes"})
         self.write(data[:after])
         self.close_connection = True
+
+
+def entity_bomb(kb, refs):
+    """Flat entity amplification: one internal entity of `kb` KB, referenced `refs` times
+    (100 KB × 22,000 made a 355 KB feed expand to 2.2 GB)."""
+    value = "x" * (kb * 1024)
+    per_item = max(1, refs // 100)
+    items = "".join("<item><title>t%d</title><description>%s</description></item>" % (i, "&e;" * per_item)
+                    for i in range(max(1, refs // per_item)))
+    return ('<?xml version="1.0"?>\n<!DOCTYPE rss [<!ENTITY e "%s">]>\n'
+            '<rss version="2.0"><channel><title>bomb</title>%s</channel></rss>\n' % (value, items)).encode()
+
+
+def deep_html(depth, strays):
+    """Deep nesting and stray end tags: libxml2's HTML parser scans its element stack for each
+    stray end tag, so the cost is depth × strays."""
+    return ("<!DOCTYPE html><html><body>" + "<b>" * depth + "</i>" * strays + "</body></html>").encode()
+
+
+def silent_listener():
+    """A TCP listener that accepts and never answers; its connections are kept open."""
+    import socket
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(64)
+    held = []
+
+    def accept():
+        while True:
+            conn, _ = listener.accept()
+            held.append(conn)
+
+    threading.Thread(target=accept, daemon=True).start()
+    return listener.getsockname()[1]
 
 
 def self_signed_context():
@@ -266,6 +347,7 @@ def main():
     if args.tls:
         server.socket = self_signed_context().wrap_socket(server.socket, server_side=True)
     server.root, server.stats = args.root, Stats()
+    server.silent_port = silent_listener()
     print(server.server_address[1], flush=True)
 
     def stop(*_):

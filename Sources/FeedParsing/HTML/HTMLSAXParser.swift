@@ -1,4 +1,5 @@
 import CLibXML2
+import FeedModel
 
 /// Receives the events of `HTMLSAXParser`. Called synchronously, on the caller's thread,
 /// while `HTMLSAXParser.parse` runs; element names are lowercase, as libxml2 reports them.
@@ -18,12 +19,21 @@ enum HTMLSAXParser {
     static let options = Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue
         | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NONET.rawValue | HTML_PARSE_IGNORE_ENC.rawValue)
 
-    /// Parses `bytes` as UTF-8 HTML, reporting events to `handler`.
-    static func parse(_ bytes: [UInt8], into handler: some HTMLSAXHandler) throws(FeedError) {
+    /// Parses `bytes` as UTF-8 HTML, reporting events to `handler`. Throws `.overLimit` when the
+    /// page breaks a bound of `ParseLimits` (depth, attributes, elements, `timeBudget` CPU
+    /// seconds): libxml2's HTML parser scans its element stack for every stray end tag, so deep
+    /// nesting and stray end tags cost depth × tags (a 700 KB page took 11.5 s).
+    static func parse(_ bytes: [UInt8], into handler: some HTMLSAXHandler,
+                      timeBudget: Double = ParseLimits.timeBudget) throws(FeedError) {
         guard !bytes.isEmpty else { throw .empty }
         guard bytes.count < Int(Int32.max) else { throw .tooLarge(limit: Int(Int32.max)) }
+        // One start tag with n attributes costs n² inside one libxml2 call: counted first.
+        let attributesFine = bytes.withUnsafeBufferPointer { AttributeScan.withinLimit($0, html: true) }
+        guard attributesFine else { throw .overLimit(.attributes(ParseLimits.maxAttributes)) }
         initializeOnce()
-        let box = Unmanaged.passRetained(HandlerBox(handler))
+        let limits = ParseGuard(budget: timeBudget, documentBytes: bytes.count)
+        let handlerBox = HandlerBox(handler, limits: limits)
+        let box = Unmanaged.passRetained(handlerBox)
         defer { box.release() }
         var failed = false
         bytes.withUnsafeBufferPointer { buffer in
@@ -33,6 +43,7 @@ enum HTMLSAXParser {
                 defer { htmlFreeParserCtxt(ctxt) }
                 sax.pointee = makeSAXHandler()
                 ctxt.pointee.userData = box.toOpaque()
+                handlerBox.ctxt = ctxt
                 _ = htmlCtxtUseOptions(ctxt, options)
                 // Without this libxml2 would guess Latin-1 for a page with no BOM.
                 _ = xmlSwitchEncoding(ctxt, XML_CHAR_ENCODING_UTF8)
@@ -41,6 +52,7 @@ enum HTMLSAXParser {
             }
         }
         if failed { throw .malformed("libxml2 could not create an HTML parser") }
+        if let limit = limits.exceeded { throw .overLimit(limit) }
     }
 
     private static let initialized: Bool = { xmlInitParser(); return true }()
@@ -49,7 +61,25 @@ enum HTMLSAXParser {
     /// Holds the handler as a class existential so the C callbacks can reach it through `void *`.
     fileprivate final class HandlerBox {
         let handler: any HTMLSAXHandler
-        init(_ handler: any HTMLSAXHandler) { self.handler = handler }
+        let limits: ParseGuard
+        var ctxt: htmlParserCtxtPtr?
+        var depth = 0
+        private var stopped = false
+
+        init(_ handler: any HTMLSAXHandler, limits: ParseGuard) {
+            self.handler = handler
+            self.limits = limits
+        }
+
+        /// False (and libxml2 stopped) once a bound is broken: no more events go to the handler.
+        @inline(__always) func check(_ fine: Bool) -> Bool {
+            if fine && !stopped { return true }
+            if !stopped, let ctxt {
+                stopped = true
+                xmlStopParser(ctxt)
+            }
+            return false
+        }
     }
 
 
@@ -57,19 +87,31 @@ enum HTMLSAXParser {
     private static func makeSAXHandler() -> htmlSAXHandler {
         var sax = htmlSAXHandler()
         sax.startElement = { ctx, name, attrs in
-            guard let name else { return }
-            saxHandler(ctx)?.startElement(HTMLName(name), HTMLAttributes(attrs))
+            guard let name, let box = handlerBox(ctx) else { return }
+            box.depth += 1
+            guard box.check(box.limits.element(depth: box.depth)) else { return }
+            box.handler.startElement(HTMLName(name), HTMLAttributes(attrs))
         }
         sax.endElement = { ctx, name in
-            guard let name else { return }
-            saxHandler(ctx)?.endElement(HTMLName(name))
+            guard let name, let box = handlerBox(ctx) else { return }
+            box.depth -= 1
+            guard box.check(box.limits.event()) else { return }
+            box.handler.endElement(HTMLName(name))
         }
         let text: charactersSAXFunc = { ctx, ch, len in
-            guard let ch, len > 0 else { return }
-            saxHandler(ctx)?.characters(UnsafeBufferPointer(start: ch, count: Int(len)))
+            guard let ch, len > 0, let box = handlerBox(ctx), box.check(box.limits.event()) else { return }
+            box.handler.characters(UnsafeBufferPointer(start: ch, count: Int(len)))
         }
         sax.characters = text
         sax.cdataBlock = text
+        // Errors come through the structured channel (which libxml2 uses only for a handler
+        // marked SAX2): a stray end tag calls nothing else, and its stack scan is the cost
+        // that the clock must see.
+        sax.initialized = UInt32(XML_SAX2_MAGIC)
+        sax.serror = { ctx, _ in
+            guard let box = handlerBox(ctx) else { return }
+            _ = box.check(box.limits.event())
+        }
         return sax
     }
 }
@@ -131,8 +173,8 @@ private var emptyValue: UnsafePointer<xmlChar> { ("" as StaticString).utf8Start 
     return true
 }
 
-/// The handler behind libxml2's `userData`.
-private func saxHandler(_ ctx: UnsafeMutableRawPointer?) -> (any HTMLSAXHandler)? {
+/// The box behind libxml2's `userData`.
+private func handlerBox(_ ctx: UnsafeMutableRawPointer?) -> HTMLSAXParser.HandlerBox? {
     guard let ctx else { return nil }
-    return Unmanaged<HTMLSAXParser.HandlerBox>.fromOpaque(ctx).takeUnretainedValue().handler
+    return Unmanaged<HTMLSAXParser.HandlerBox>.fromOpaque(ctx).takeUnretainedValue()
 }

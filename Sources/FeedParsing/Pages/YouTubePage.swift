@@ -7,6 +7,11 @@ public enum YouTubePage {
     public static func channelID(fromHTML bytes: [UInt8]) -> String? {
         let links = YouTubePageLinks()
         try? HTMLSAXParser.parse(bytes, into: links)
+        return channelID(links: links, bytes: bytes)
+    }
+
+    /// The channel id from a page's scanned tags, else from its embedded data.
+    static func channelID(links: YouTubePageLinks, bytes: [UInt8]) -> String? {
         let fromTags: [String?] = [
             links.canonical.flatMap { id(after: "/channel/", in: $0) },
             links.rssAlternate.flatMap { id(after: "channel_id=", in: $0) },

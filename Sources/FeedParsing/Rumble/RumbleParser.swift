@@ -9,10 +9,15 @@ public enum RumbleParser {
 
     /// Parses a Rumble channel listing page. `documentURL` (where the page came from) is the base
     /// of the paginator's next link. Throws `.notAFeed` for HTML that is not a listing.
-    public static func parse(_ bytes: [UInt8], documentURL: String?) throws(FeedError) -> Feed {
+    public static func parse(_ bytes: [UInt8], documentURL: String?, timeBudget: Double = ParseLimits.timeBudget) throws(FeedError) -> Feed {
         let page = RumbleListingScanner()
-        try HTMLSAXParser.parse(bytes, into: page)
+        try HTMLSAXParser.parse(bytes, into: page, timeBudget: timeBudget)
         guard page.sawListing else { throw .notAFeed("an HTML page without a feed") }
+        return feed(from: page, documentURL: documentURL)
+    }
+
+    /// The feed of a scanned listing page (`page.sawListing`).
+    static func feed(from page: RumbleListingScanner, documentURL: String?) -> Feed {
 
         var items: [Item] = []
         var itemChannelURL: String?         // for pages without a canonical link
@@ -29,16 +34,16 @@ public enum RumbleParser {
             }
         }
         var seen = Set<String>()
-        items = items.filter { seen.insert($0.id).inserted }
+        items = items.filter { seen.insert($0.id).inserted }.map(capped)
 
         let canonical = page.canonical.map { URLs.resolve($0, against: site) }
         let channel = (canonical.flatMap(channelPath) ?? documentURL.flatMap(channelPath)) ?? itemChannelURL.flatMap(channelPath)
         let pageBase = documentURL.flatMap { URLs.isHTTP($0) ? $0 : nil } ?? canonical ?? site
         let title = [page.headerTitle, page.ogTitle, page.documentTitle.map(dropSiteSuffix), items.first?.author, channel?.name]
             .lazy.compactMap { $0.flatMap(TextCleaner.collapse) }.first ?? ""
-        return Feed(kind: .rumble, title: title,
+        return Feed(kind: .rumble, title: ItemNormalizer.line(title) ?? "",
                     link: canonical ?? channel.map { site + $0.kind + "/" + $0.name },
-                    description: page.metaDescription.flatMap(TextCleaner.collapse),
+                    description: ItemNormalizer.text(page.metaDescription.flatMap(TextCleaner.collapse)),
                     image: (page.headerImage ?? page.ogImage).map { URLs.resolve($0, against: site) },
                     channelID: channel?.name,
                     nextPage: page.nextHref.map { URLs.resolve($0, against: pageBase) },
@@ -89,6 +94,16 @@ public enum RumbleParser {
     }
 
     private static func positive(_ seconds: Int) -> Int? { seconds > 0 ? seconds : nil }
+
+    /// The field caps of `FieldLimits`, as for every feed (`ItemNormalizer`).
+    private static func capped(_ item: Item) -> Item {
+        var item = item
+        item.title = ItemNormalizer.line(item.title) ?? ""
+        item.author = ItemNormalizer.line(item.author)
+        item.url = ItemNormalizer.keep(item.url)
+        item.thumbnail = ItemNormalizer.keep(item.thumbnail)
+        return item
+    }
 
     // MARK: Channel
 

@@ -1,4 +1,5 @@
 import CLibXML2
+import FeedModel
 import FeedText
 
 /// What a format mapper sees of one start tag.
@@ -45,6 +46,12 @@ final class XMLStreamParser {
     private(set) var firstError: String?
     private(set) var errorCount = 0
     private var stopped = false
+    /// The work bounds (`ParseLimits`) and the attribute count ahead of libxml2.
+    private let limits: ParseGuard
+    private var attributeScan = AttributeScan(html: false)
+    private var narrowed: [UInt8] = []
+    /// The bound the document broke, if any (parsing stopped there).
+    var exceeded: ParseLimit? { limits.exceeded }
     /// libxml2 interns namespace URIs: one pointer per URI, classified once.
     @exclusivity(unchecked) private var uriCache: [(uri: UnsafePointer<UInt8>, ns: XMLNamespace)] = []
 
@@ -52,7 +59,9 @@ final class XMLStreamParser {
     private static let textCap = 4 << 20
     private static let options = Int32(XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue)
 
-    init(handler: FeedBuilder, documentURL: String?, encoding: SourceEncoding, firstBytes: ArraySlice<UInt8>) throws(FeedError) {
+    init(handler: FeedBuilder, documentURL: String?, encoding: SourceEncoding, firstBytes: ArraySlice<UInt8>,
+         limits: ParseGuard) throws(FeedError) {
+        self.limits = limits
         Self.installEntityLoader
         // Errors without a parser context (encoding conversion) would go to libxml2's default
         // handlers, which print to stderr; this thread's handlers drop them instead (errors
@@ -94,6 +103,12 @@ final class XMLStreamParser {
     /// Feeds the next chunk (in the document's own encoding).
     func push(_ chunk: UnsafeBufferPointer<UInt8>, last: Bool = false) {
         guard !stopped else { return }
+        // Between chunks: the CPU budget, and no tag with too many attributes goes in.
+        guard limits.inTime() else { return stop() }
+        guard scanAttributes(chunk) else {
+            _ = limits.fail(.attributes(ParseLimits.maxAttributes))
+            return stop()
+        }
         if encoding == .windows1252 {
             Windows1252.transcode(chunk, into: &transcoded)
             let utf8 = transcoded
@@ -101,6 +116,15 @@ final class XMLStreamParser {
         } else {
             parse(chunk, last: last)
         }
+    }
+
+    /// UTF-16 and UTF-32 reach libxml2 as they are: the scan sees their ASCII through the NULs
+    /// dropped (a stray `<` from a CJK unit only ever counts more).
+    private func scanAttributes(_ chunk: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard encoding == .libxmlDetects else { return attributeScan.feed(chunk) }
+        narrowed.removeAll(keepingCapacity: true)
+        for byte in chunk where byte != 0 { narrowed.append(byte) }
+        return narrowed.withUnsafeBufferPointer { attributeScan.feed($0) }
     }
 
     private func parse(_ bytes: UnsafeBufferPointer<UInt8>, last: Bool) {
@@ -127,6 +151,7 @@ final class XMLStreamParser {
                                   _ attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?) {
         let level = depth
         depth += 1
+        guard limits.element(depth: depth) else { return stop() }
         if captureDepth >= 0 { return }
         if nbNamespaces > 0, let namespaces {
             for i in 0..<Int(nbNamespaces) { declaredNamespaces |= XMLNamespace(uri: namespaces[i * 2 + 1]).bit }
@@ -145,6 +170,7 @@ final class XMLStreamParser {
     }
 
     fileprivate func endElement() {
+        if !limits.event() { stop() }
         depth -= 1
         let level = depth
         var captured = false
@@ -170,6 +196,7 @@ final class XMLStreamParser {
     }
 
     fileprivate func characters(_ p: UnsafePointer<UInt8>, _ n: Int32) {
+        if !limits.event() { return stop() }
         guard captureDepth >= 0, text.count < Self.textCap else { return }
         text.append(p, Int(n))
     }
@@ -187,6 +214,7 @@ final class XMLStreamParser {
     }
 
     fileprivate func error(_ message: String) {
+        if !limits.event() { stop() }
         errorCount += 1
         if firstError == nil { firstError = message }
     }
@@ -236,7 +264,19 @@ final class XMLStreamParser {
         sax.ignorableWhitespace = nil
         sax.getEntity = { ctx, name in
             guard let ctx, let name else { return nil }
-            return XMLStreamParser.entity(ctx.assumingMemoryBound(to: xmlParserCtxt.self), name)
+            let ctxt = ctx.assumingMemoryBound(to: xmlParserCtxt.self)
+            guard let entity = XMLStreamParser.entity(ctxt, name) else { return nil }
+            // Each reference expands the entity's text again (libxml2 2.9.14 re-parses it per
+            // reference in SAX mode and only stops nested, billion-laughs growth): count what
+            // the references add up to, so flat amplification stops at its bound too.
+            var allowed = true
+            XMLStreamParser.with(ctx) { me in
+                if !me.limits.expand(Int(entity.pointee.length)) {
+                    allowed = false
+                    me.stop()
+                }
+            }
+            return allowed ? entity : nil
         }
         // Entity content arrives as characters; a reference callback would report it twice.
         sax.reference = nil
