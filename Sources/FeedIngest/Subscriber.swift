@@ -47,20 +47,19 @@ public final class Subscriber: Sendable {
     }
 
     /// A URL that turned out to be HTML gets a second chance: a YouTube page names its channel,
-    /// a blog links its feed (`<link rel="alternate" type="application/rss+xml">`).
+    /// a blog links its feed (`<link rel="alternate" type="application/rss+xml">`). The document
+    /// is parsed once, whatever it turns out to be (it used to be parsed up to three times).
     private func subscribe(feedURL: String, source: String, includeShorts: Bool, now: Int64) async throws(SyncError) -> [Added] {
         let response = try await syncer.fetch(feedURL)
-        do {
-            return [try await store(response, feedURL: feedURL, source: source, now: now)]
-        } catch let error where DocumentSniffer.isHTML(response.body) {
-            if let id = YouTubePage.channelID(fromHTML: response.body) {
-                return try await subscribeYouTube(channelID: id, source: source, includeShorts: includeShorts, now: now)
-            }
-            if let alternate = FeedDiscovery.alternateFeedURL(inHTML: response.body, documentURL: response.finalURL),
-               alternate != feedURL {
-                return [try await subscribeOne(feedURL: alternate, source: source, now: now)]
-            }
-            throw error
+        switch try syncer.read(response) {
+        case .feed(let feed):
+            return [try await store(feed, from: response, feedURL: feedURL, source: source, now: now)]
+        case .youTubeChannel(let id):
+            return try await subscribeYouTube(channelID: id, source: source, includeShorts: includeShorts, now: now)
+        case .feedLink(let link) where link != feedURL:
+            return [try await subscribeOne(feedURL: link, source: source, now: now)]
+        case .feedLink:
+            throw SyncError(url: feedURL, reason: "not a feed: an HTML page whose feed link is itself")
         }
     }
 
@@ -69,22 +68,22 @@ public final class Subscriber: Sendable {
         if includeShorts {
             let shorts = youTube(YouTubeFeeds.playlistFeedURL(YouTubeFeeds.shortsPlaylistID(forChannel: channelID)))
             if let response = try await fetchShorts(shorts) {
-                added.append(try await store(response, feedURL: shorts, source: source, now: now))
+                added.append(try await store(try syncer.parse(response), from: response, feedURL: shorts, source: source, now: now))
             }
         }
         return added
     }
 
     private func subscribeOne(feedURL: String, source: String, now: Int64) async throws(SyncError) -> Added {
-        try await store(try await syncer.fetch(feedURL), feedURL: feedURL, source: source, now: now)
+        let response = try await syncer.fetch(feedURL)
+        return try await store(try syncer.parse(response), from: response, feedURL: feedURL, source: source, now: now)
     }
 
     /// Parses a fetched feed and stores the channel, its items and its bookkeeping in one
     /// transaction (the `Syncer`'s `Poll`). A feed already subscribed (pasted again, or reached
     /// again through another page that links it) is synced as that channel: its source URL,
     /// name and platform stay as they were.
-    private func store(_ response: FetchResponse, feedURL: String, source: String, now: Int64) async throws(SyncError) -> Added {
-        let feed = try syncer.parse(response)
+    private func store(_ feed: Feed, from response: FetchResponse, feedURL: String, source: String, now: Int64) async throws(SyncError) -> Added {
         let stored = response.permanentRedirect ? response.finalURL : feedURL
         let store = syncer.store
         do throws(LibraryError) {

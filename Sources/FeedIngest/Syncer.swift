@@ -209,6 +209,17 @@ public final class Syncer: Sendable {
         }
     }
 
+    /// Reads a fetched document once for `channel add`: a feed, a YouTube page's channel, or a
+    /// page's feed link.
+    func read(_ response: FetchResponse) throws(SyncError) -> DocumentContent {
+        do {
+            return try FeedParser.read(response.body, options: ParseOptions(documentURL: response.finalURL, httpCharset: response.charset,
+                                                                            maxBytes: limits.maxBytes))
+        } catch {
+            throw SyncError(url: response.finalURL, reason: error.description)
+        }
+    }
+
     /// Fetches `url` within the sync's limits, conditionally when validators are given.
     func fetch(_ url: String, etag: String? = nil, lastModified: String? = nil) async throws(SyncError) -> FetchResponse {
         do {
