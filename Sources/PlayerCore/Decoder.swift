@@ -30,6 +30,10 @@ final class Decoder {
     private let startTime: Double
     private let interrupt: InterruptFlag
     private var draining = false
+    /// `packet` holds a packet read by a seek, not yet decoded.
+    private var primed = false
+    /// Serves the seeks of a source whose server cannot seek; nil for all others.
+    private let rewindable: RewindableStream?
     private var badPackets = 0
 
     /// FFmpeg's own logging goes to stderr; failures reach the user as PlayerError messages instead.
@@ -91,8 +95,10 @@ final class Decoder {
                 // A server without byte ranges: seeks are served by reading on or from a cache.
                 let stream = RewindableStream(connection, location: location, options: ioOptions,
                                               interrupt: callback, cacheLimit: rewindCache)
+                rewindable = stream
                 io = try IOContext(rewinding: stream)
             } else {
+                rewindable = nil
                 io = connection
             }
         } catch {
@@ -258,7 +264,9 @@ final class Decoder {
                 throw .cannotDecode(source: source.description, reason: ffmpegMessage(rc))
             }
             if draining { return false }
-            let read = av_read_frame(format, packet)
+            // A packet a seek read ahead (`primePacket`) comes first.
+            let read = primed ? 0 : av_read_frame(format, packet)
+            primed = false
             if read < 0 {
                 if read == feedctl_AVERROR_EOF() || (format.pointee.pb != nil && avio_feof(format.pointee.pb) != 0) {
                     draining = true
@@ -287,18 +295,71 @@ final class Decoder {
     }
 
     /// Seeks to `seconds` (from the start of the item), landing on or before it; the caller trims
-    /// decoded audio that starts before the target.
-    func seek(to seconds: Double) throws(PlayerError) {
-        let format = input.raw, codec = codec.raw
+    /// decoded audio that starts before the target. `current` is the media time decoding has
+    /// reached: where the decoder is put back when the seek cannot be made (see `restore`).
+    func seek(to seconds: Double, from current: Double) throws(PlayerError) {
+        let pb = input.raw.pointee.pb
+        let before = pb.map { avio_tell($0) } ?? -1
+        // While a seek on a source whose server cannot seek runs, the bytes playback came from
+        // stay in its cache, so a failed seek can go back to them.
+        rewindable?.pin(before)
+        defer { rewindable?.unpin() }
+        do throws(PlayerError) {
+            try moveDemuxer(to: seconds)
+        } catch {
+            // A demuxer that searched (Ogg bisects) may have read elsewhere before failing.
+            if let pb, before >= 0 { avio_seek(pb, before, SEEK_SET) }
+            throw error
+        }
+        if rewindable != nil {
+            do throws(PlayerError) {
+                // MP4 moves its reader only when the next packet is read: read it now, so a
+                // seek that cannot be made fails here, not as a decoding error afterwards.
+                try primePacket()
+            } catch {
+                primed = false
+                restore(to: current, bytes: before)
+                throw error
+            }
+        }
+        avcodec_flush_buffers(codec.raw)
+        draining = false
+    }
+
+    /// `avformat_seek_file`, else `av_seek_frame` backwards, to `seconds`.
+    private func moveDemuxer(to seconds: Double) throws(PlayerError) {
+        let format = input.raw
         // Bounded so the conversion to FFmpeg's microseconds cannot trap (a trillion seconds is
         // past the end of anything).
         let ts = Int64(min(max(0, seconds) + startTime, 1e12) * Double(AV_TIME_BASE))
         var rc = avformat_seek_file(format, -1, Int64.min, ts, ts, 0)
         if rc < 0 { rc = av_seek_frame(format, -1, ts, AVSEEK_FLAG_BACKWARD) }
-        guard rc >= 0 else {
-            throw .cannotSeek(source: source.description, reason: Self.reason(rc, interrupt))
+        guard rc >= 0 else { throw cannotSeek(rc) }
+    }
+
+    /// A failed seek, with the source's own cause when it knows one.
+    private func cannotSeek(_ rc: Int32) -> PlayerError {
+        .cannotSeek(source: source.description, reason: Self.reason(rewindable?.lastFailure ?? rc, interrupt))
+    }
+
+    /// Reads the first packet at the new place into `packet` for `nextFrame`; the end of the
+    /// stream is no failure (a seek near the end).
+    private func primePacket() throws(PlayerError) {
+        let rc = av_read_frame(input.raw, packet.raw)
+        if rc >= 0 { primed = true; return }
+        if rc == feedctl_AVERROR_EOF() { return }
+        throw cannotSeek(rc)
+    }
+
+    /// Puts a demuxer whose seek could not be completed back where decoding was: by time
+    /// (MP4, whose reader follows its sample index), else at the byte it was reading.
+    private func restore(to seconds: Double, bytes: Int64) {
+        do throws(PlayerError) {
+            try moveDemuxer(to: seconds)
+            try primePacket()
+        } catch {
+            primed = false
+            if let pb = input.raw.pointee.pb, bytes >= 0 { avio_seek(pb, bytes, SEEK_SET) }
         }
-        avcodec_flush_buffers(codec)
-        draining = false
     }
 }

@@ -41,7 +41,7 @@ final class PlaybackSession {
 
     /// Moves the decoder to `seconds` and forgets buffered audio.
     func seek(to seconds: Double) throws(PlayerError) {
-        try decoder.seek(to: seconds)
+        try decoder.seek(to: seconds, from: nextTime)
         resampler.reset()
         pending.removeAll(keepingCapacity: true)
         offset = 0

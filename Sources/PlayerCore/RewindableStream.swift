@@ -36,6 +36,13 @@ final class RewindableStream {
     private var cacheEnd: Int64 { cacheStart + Int64(cache.count) }
     /// The offset the demuxer reads next.
     private var position: Int64 = 0
+    /// Bytes from here on are kept (up to `pinLimit`) while a seek runs, to go back to on failure.
+    private var pinned: Int64?
+    /// A pin gives way past this much cache: memory stays bounded whatever a seek reads.
+    private var pinLimit: Int { cacheLimit * 3 }
+    /// Why the last move failed since `pin` (opening the URL again, reading on): the cause a
+    /// demuxer may report only as "Invalid data" (MP4 after a failed seek of its reader).
+    private(set) var lastFailure: Int32?
 
     /// Takes over `connection`, opened on `location` with `options` (each applied again when it
     /// opens the URL anew).
@@ -119,6 +126,7 @@ final class RewindableStream {
             do throws(FFmpegError) {
                 fresh = try Self.open(location, options: options, interrupt: interrupt)
             } catch {
+                lastFailure = error.code
                 return Int64(error.code)
             }
             inner = fresh
@@ -129,16 +137,41 @@ final class RewindableStream {
         while cacheEnd < target {
             let want = Int32(min(Int64(scratch.count), target - cacheEnd))
             let got = scratch.withUnsafeMutableBufferPointer { avio_read_partial(inner.raw, $0.baseAddress, want) }
-            guard got > 0 else { return Int64(got == 0 ? feedctl_AVERROR_EOF() : got) }
+            guard got > 0 else {
+                let code = got == 0 ? feedctl_AVERROR_EOF() : got
+                lastFailure = code
+                return Int64(code)
+            }
             scratch.withUnsafeBufferPointer { keep(UnsafeBufferPointer(rebasing: $0[..<Int(got)])) }
         }
         return target
     }
 
+    /// Keeps the bytes from `offset` on (if still cached) until `unpin`, within `pinLimit`.
+    func pin(_ offset: Int64) {
+        pinned = offset >= cacheStart && offset <= cacheEnd ? offset : nil
+        lastFailure = nil
+    }
+
+    func unpin() { pinned = nil }
+
     /// Appends bytes just read to the cache, dropping its oldest beyond `cacheLimit` (in steps of
-    /// an eighth of it, so the copy is rare).
+    /// an eighth of it, so the copy is rare), but none from a pinned offset on while the cache
+    /// stays within `pinLimit`.
     private func keep(_ bytes: UnsafeBufferPointer<UInt8>) {
         cache.append(contentsOf: bytes)
+        if let pin = pinned {
+            if cache.count <= pinLimit {
+                let evictable = Int(pin - cacheStart)
+                let excess = min(evictable, cache.count - cacheLimit)
+                if excess > cacheLimit / 8 {
+                    cache.removeFirst(excess)
+                    cacheStart += Int64(excess)
+                }
+                return
+            }
+            pinned = nil
+        }
         let excess = cache.count - cacheLimit
         if excess > cacheLimit / 8 {
             cache.removeFirst(excess)

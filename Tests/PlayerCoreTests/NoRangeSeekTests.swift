@@ -102,10 +102,20 @@ final class NoRangeRewindTests: PulseTestCase {
         return player
     }
 
-    /// Plays the segments MP3 from the no-range route and seeks to 40 s (read on: the 64 KiB
-    /// cache then holds only the last ~5 s).
+    /// Plays the segments file (the MP3, or `opus` made from the same tones) from the no-range
+    /// route and seeks to 40 s (read on: the 64 KiB cache then holds only the last 5–8 s).
     private func playingAt40(_ player: Player, name: String) throws -> String {
-        try http.write(name, try Data(contentsOf: media.segments))
+        if name.hasSuffix(".m4a") {
+            try ToneMedia.encode([440, 660, 880, 1100].flatMap { ToneMedia.sine($0, seconds: 15) },
+                                 ["-filter_complex", "concat=n=4:v=0:a=1", "-c:a", "aac", "-b:a", "96k",
+                                  "-movflags", "+faststart"], to: http.root.appendingPathComponent(name))
+        } else if name.hasSuffix(".opus") {
+            try ToneMedia.encode([440, 660, 880, 1100].flatMap { ToneMedia.sine($0, rate: 48000, seconds: 15) },
+                                 ["-filter_complex", "concat=n=4:v=0:a=1", "-c:a", "libopus", "-b:a", "64k"],
+                                 to: http.root.appendingPathComponent(name))
+        } else {
+            try http.write(name, try Data(contentsOf: media.segments))
+        }
         let url = http.base + "/norange/" + name
         player.send(.play(PlayRequest(key: .url(url), source: .remote(url))))
         waitUntilAudible(player, from: 0, heard: 0.3)
@@ -127,10 +137,24 @@ final class NoRangeRewindTests: PulseTestCase {
     }
 
     func testASeekThatCannotBeMadePlaysOnWhereItWas() async throws {
+        try await assertFailedSeekPlaysOn("gone.mp3")
+    }
+
+    /// Ogg seeks by bisection, several reads at other offsets before it fails.
+    func testAnOpusSeekThatCannotBeMadePlaysOnWhereItWas() async throws {
+        try await assertFailedSeekPlaysOn("gone.opus")
+    }
+
+    /// MP4 moves its reader only when the next packet is read.
+    func testAnM4ASeekThatCannotBeMadePlaysOnWhereItWas() async throws {
+        try await assertFailedSeekPlaysOn("gone.m4a")
+    }
+
+    private func assertFailedSeekPlaysOn(_ name: String) async throws {
         let player = smallCachePlayer()
-        let url = try playingAt40(player, name: "gone.mp3")
+        let url = try playingAt40(player, name: name)
         // The server no longer has it: opening it again for the seek back gets a 404.
-        try FileManager.default.removeItem(at: http.root.appendingPathComponent("gone.mp3"))
+        try FileManager.default.removeItem(at: http.root.appendingPathComponent(name))
         let before = player.position
         let outcome = await player.perform(.seek(.absolute(5)))
         XCTAssertEqual(outcome, .failed(.cannotSeek(source: url, reason: "Server returned 404 Not Found")))
