@@ -21,6 +21,7 @@ extension SQLiteLibrary {
         if filter.channelID != nil { conditions.append("i.channel_id = ?") }
         if filter.platform != nil { conditions.append("c.platform = ?") }
         if filter.unwatchedOnly { conditions.append("w.watched IS NOT 1") }
+        try await catchUpSearchIndex()
         let match = phrases.joined(separator: " ")
         // CROSS JOIN keeps the index as the outer loop: FTS5 hands rows over in the order asked
         // (rank, or rowid: ids grow with discovery), so SQLite needs no sorter of its own.
@@ -40,6 +41,27 @@ extension SQLiteLibrary {
             arguments += [limit, offset]
             let sql = try Self.rankable(phrases, db) ? ranked : newest
             return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map(LibraryItem.init(row:))
+        }
+    }
+
+    /// Indexes the items added since the last search (see `Schema.v8Search`): a read when the
+    /// index is current, one write transaction when it is behind.
+    package func catchUpSearchIndex() async throws(LibraryError) {
+        let behind = try await read { db in
+            let upto = try Int64.fetchOne(db, sql: "SELECT indexed_upto FROM search_state WHERE id = 1") ?? 0
+            return try Int64.fetchOne(db, sql: "SELECT max(id) FROM items").map { $0 > upto } ?? false
+        }
+        guard behind else { return }
+        try await write { db in
+            // Read again under the write lock: another process may have caught up meanwhile.
+            let upto = try Int64.fetchOne(db, sql: "SELECT indexed_upto FROM search_state WHERE id = 1") ?? 0
+            guard let newest = try Int64.fetchOne(db, sql: "SELECT max(id) FROM items"), newest > upto else { return }
+            try db.execute(sql: """
+                INSERT INTO items_search (rowid, title, notes, channel)
+                SELECT i.id, i.title, i.description, c.name FROM items i JOIN channels c ON c.id = i.channel_id
+                WHERE i.id > ? AND i.id <= ?
+                """, arguments: [upto, newest])
+            try db.execute(sql: "UPDATE search_state SET indexed_upto = ? WHERE id = 1", arguments: [newest])
         }
     }
 

@@ -344,13 +344,20 @@ enum Schema {
     /// Full-text search over item titles, show notes (the stored description) and channel
     /// names: an FTS5 index whose content is the `items_search_source` view (the text is not
     /// stored twice), folded by `unicode61 remove_diacritics 2`, with prefix indexes for 2- and
-    /// 3-character prefixes (what people type first). Triggers keep it in step with every
-    /// write, ingest's merge included. An external-content index must be told the exact text it
-    /// indexed to forget a row, so: a channel's items are forgotten *before* the channel goes
-    /// (the item trigger then finds no channel and stays out of it), and a renamed channel's
-    /// items are indexed again under the new name.
+    /// 3-character prefixes (what people type first).
+    ///
+    /// New items are indexed lazily: tokenizing a ~1 KB show note per item made ingest about five
+    /// times slower (bench/ingest), so the index trails `items` up to `search_state.indexed_upto`
+    /// and the next search first catches it up (`SQLiteLibrary.catchUpSearchIndex`; ids only grow
+    /// since v7, so everything above the mark is new). Triggers keep the indexed rows in step:
+    /// an external-content index must be told the exact text it indexed to forget a row, so a
+    /// changed title or note is forgotten and indexed again, a channel's items are forgotten
+    /// *before* the channel goes (the item trigger then finds no channel and stays out of it), and
+    /// a renamed channel's items are indexed again under the new name. Rows above the mark are not
+    /// in the index, and the triggers leave them alone.
     static func v8Search(_ db: Database) throws {
         let channelName = { (row: String) in "(SELECT name FROM channels WHERE id = \(row).channel_id)" }
+        let indexed = "(SELECT indexed_upto FROM search_state WHERE id = 1)"
         try db.execute(sql: """
             CREATE VIEW items_search_source AS
                 SELECT i.id, i.title, i.description AS notes, c.name AS channel
@@ -361,33 +368,37 @@ enum Schema {
                 tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3');
             INSERT INTO items_search (items_search, rank) VALUES ('rank', '\(searchRank)');
             INSERT INTO items_search (items_search) VALUES ('rebuild');
+            CREATE TABLE search_state (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                indexed_upto INTEGER NOT NULL CHECK (indexed_upto >= 0)
+            ) STRICT;
+            INSERT INTO search_state (id, indexed_upto) VALUES (1, coalesce((SELECT max(id) FROM items), 0));
 
-            CREATE TRIGGER items_search_inserted AFTER INSERT ON items BEGIN
-                INSERT INTO items_search (rowid, title, notes, channel)
-                VALUES (NEW.id, NEW.title, NEW.description, \(channelName("NEW")));
-            END;
             CREATE TRIGGER items_search_updated AFTER UPDATE OF title, description ON items
-            WHEN OLD.title IS NOT NEW.title OR OLD.description IS NOT NEW.description BEGIN
+            WHEN (OLD.title IS NOT NEW.title OR OLD.description IS NOT NEW.description) AND OLD.id <= \(indexed) BEGIN
                 INSERT INTO items_search (items_search, rowid, title, notes, channel)
                 VALUES ('delete', OLD.id, OLD.title, OLD.description, \(channelName("OLD")));
                 INSERT INTO items_search (rowid, title, notes, channel)
                 VALUES (NEW.id, NEW.title, NEW.description, \(channelName("NEW")));
             END;
             CREATE TRIGGER items_search_deleted AFTER DELETE ON items
-            WHEN EXISTS (SELECT 1 FROM channels WHERE id = OLD.channel_id) BEGIN
+            WHEN OLD.id <= \(indexed) AND EXISTS (SELECT 1 FROM channels WHERE id = OLD.channel_id) BEGIN
                 INSERT INTO items_search (items_search, rowid, title, notes, channel)
                 VALUES ('delete', OLD.id, OLD.title, OLD.description, \(channelName("OLD")));
             END;
             CREATE TRIGGER channels_search_deleted BEFORE DELETE ON channels BEGIN
                 INSERT INTO items_search (items_search, rowid, title, notes, channel)
-                SELECT 'delete', id, title, description, OLD.name FROM items WHERE channel_id = OLD.id;
+                SELECT 'delete', id, title, description, OLD.name FROM items
+                WHERE channel_id = OLD.id AND id <= \(indexed);
             END;
             CREATE TRIGGER channels_search_renamed AFTER UPDATE OF name ON channels
             WHEN OLD.name IS NOT NEW.name BEGIN
                 INSERT INTO items_search (items_search, rowid, title, notes, channel)
-                SELECT 'delete', id, title, description, OLD.name FROM items WHERE channel_id = NEW.id;
+                SELECT 'delete', id, title, description, OLD.name FROM items
+                WHERE channel_id = NEW.id AND id <= \(indexed);
                 INSERT INTO items_search (rowid, title, notes, channel)
-                SELECT id, title, description, NEW.name FROM items WHERE channel_id = NEW.id;
+                SELECT id, title, description, NEW.name FROM items
+                WHERE channel_id = NEW.id AND id <= \(indexed);
             END;
             """)
     }

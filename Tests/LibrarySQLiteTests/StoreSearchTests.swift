@@ -109,6 +109,28 @@ import Testing
         try await t.library.write { db in try db.execute(sql: "INSERT INTO items_search (items_search) VALUES ('integrity-check')") }
     }
 
+    @Test func newItemsAreIndexedByTheNextSearchNotByIngest() async throws {
+        func mark() async throws -> Int64? {
+            try await t.library.read { db in try Int64.fetchOne(db, sql: "SELECT indexed_upto FROM search_state") }
+        }
+        _ = try await ids("sourdough")
+        let before = try await mark()
+        _ = try await t.library.ingest(Feed(kind: .podcast, title: "Café Cuisine", items: [
+            Item(id: "late", title: "Late sourdough", published: 500), Item(id: "gone", title: "Gone sourdough", published: 600),
+        ]), channelID: cooking, now: 3000)
+        #expect(try await mark() == before, "ingest does not tokenize")
+        // Changed and deleted before they were indexed: the triggers leave them alone.
+        _ = try await t.library.ingest(Feed(kind: .podcast, title: "Café Cuisine", items: [
+            Item(id: "late", title: "Later sourdough", published: 500),
+        ]), channelID: cooking, now: 3001)
+        try await t.library.write { db in try db.execute(sql: "DELETE FROM items WHERE item_id = 'gone'") }
+        #expect(Set(try await ids("sourdough")) == ["bread", "late", "notes"])
+        #expect(try await ids("later") == ["late"])
+        #expect(try await ids("gone").isEmpty)
+        #expect(try await mark() == (try await t.library.read { db in try Int64.fetchOne(db, sql: "SELECT max(id) FROM items") }))
+        try await t.library.write { db in try db.execute(sql: "INSERT INTO items_search (items_search) VALUES ('integrity-check')") }
+    }
+
     @Test func theRankIsTheRule() async throws {
         let rank = try await t.library.read { db in
             try String.fetchOne(db, sql: "SELECT v FROM items_search_config WHERE k = 'rank'")
