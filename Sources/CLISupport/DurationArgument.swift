@@ -1,3 +1,4 @@
+import FeedModel
 import FeedText
 import Foundation
 
@@ -9,7 +10,7 @@ public enum DurationArgument {
     public enum Unit: Sendable { case seconds, minutes }
 
     /// The largest duration accepted (about 31 years): past it, arithmetic on it could overflow.
-    public static let limit = 1e9
+    public static let limit = PlayerLimits.maxPosition
 
     public static func seconds(_ text: String, bare: Unit = .seconds) -> Double? {
         let t = text.trimmingCharacters(in: .whitespaces).lowercased()
