@@ -226,8 +226,13 @@ final class Decoder {
         func sniff(_ count: Int, _ look: (UnsafeRawBufferPointer) -> ContainerSniffer.Verdict) -> ContainerSniffer.Verdict {
             count > 0 ? sample.withUnsafeBytes { look(UnsafeRawBufferPointer(rebasing: $0[..<count])) } : .unknown
         }
-        // An empty or failed read gives .unknown: the probe then reports it.
-        var verdict = sniff(read(sample.count), ContainerSniffer.sniff(_:))
+        let first = read(sample.count)
+        // Nothing at all: say so (the probe's word for it was "Invalid argument").
+        if first <= 0, avio_feof(io) != 0, io.pointee.error == 0 {
+            throw .cannotOpen(source: source, reason: seeksCheaply ? "the file is empty (0 bytes)" : "the server sent no data (0 bytes)")
+        }
+        // A failed read gives .unknown: the probe then reports it.
+        var verdict = sniff(first, ContainerSniffer.sniff(_:))
         if case .tagEndsAt(let offset) = verdict {
             verdict = .unknown
             if seeksCheaply, avio_seek(io, Int64(offset), SEEK_SET) == Int64(offset) {

@@ -85,3 +85,25 @@ final class MediaSourceTests: XCTestCase {
                        "refusing \"ftp://x\": only http and https URLs are allowed")
     }
 }
+
+/// Messages that said "Invalid argument" (issue 14 item 9): an empty file, and an empty body.
+final class OpenMessageTests: PulseTestCase {
+    func testEmptyMediaSaysItIsEmpty() throws {
+        let player = makePlayer(sink: RecordingSink())
+        let empty = media.directory.appendingPathComponent("empty-\(UUID().uuidString.prefix(6)).mp3")
+        FileManager.default.createFile(atPath: empty.path, contents: Data())
+        defer { try? FileManager.default.removeItem(at: empty) }
+        player.send(.play(request(empty, key: "empty")))
+        XCTAssertTrue(eventually { player.snapshot.error != nil }, "\(player.snapshot)")
+        XCTAssertEqual(player.snapshot.error?.description, "can't open \"\(empty.path)\": the file is empty (0 bytes)")
+
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        try server.write("empty.mp3", Data())
+        let url = server.url("/norange/empty.mp3")   // a plain 200 with an empty body
+        player.send(.play(PlayRequest(key: .url(url), source: .remote(url))))
+        XCTAssertTrue(eventually(timeout: 10) { player.snapshot.error?.description.contains(url) == true }, "\(player.snapshot)")
+        XCTAssertEqual(player.snapshot.error?.description, "can't open \"\(url)\": the server sent no data (0 bytes)")
+        player.shutdown()
+    }
+}
