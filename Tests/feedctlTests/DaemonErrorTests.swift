@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Bad media and a missing PulseAudio give one-line errors and a non-zero exit; the daemon keeps
@@ -46,6 +47,17 @@ final class DaemonErrorTests: DaemonTestCase {
         try startDaemon()
         let missing = world.directory.appendingPathComponent("nothing-here.mp3").path
         try assertPlayFails(missing, "no such file: \(missing)")
+        try assertDaemonStillPlays()
+    }
+
+    /// A media URL that redirects to file: is refused by FFmpeg's whitelist, which says only
+    /// "Invalid argument"; the message says what happened (issue 14 item 9).
+    func testARedirectToAFileIsNamed() throws {
+        try startDaemon()
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let url = server.url("/redirect/302?to=file:///etc/passwd")
+        try assertPlayFails(url, "can't open \"\(url)\": redirected to a file: URL, which media may not open (only http and https)")
         try assertDaemonStillPlays()
     }
 
