@@ -101,7 +101,7 @@ struct DownloadListCommand: AsyncParsableCommand {
 
 struct DownloadRemoveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "remove", abstract: "Delete items' downloaded files (and any partial download).")
+        commandName: "remove", abstract: "Delete items' downloaded files (and any partial download); all or none.")
     @OptionGroup var library: LibraryOptions
     @OptionGroup var output: OutputOptions
     @Argument(help: "Library item ids.", completion: .itemIDs) var items: [Int64]
@@ -115,8 +115,15 @@ struct DownloadRemoveCommand: ParsableCommand {
     func run() throws {
         try runReporting {
             let store = DownloadStore(libraryPath: try library.open().path)
+            // The multi-id rule: every id is checked first; one without a download removes none.
+            let ids = ItemIDs.unique(items)
+            let missing = ids.filter { ((try? store.entries(item: $0)) ?? []).isEmpty }
+            if !missing.isEmpty {
+                let which = missing.count == 1 ? "item \(missing[0]): not downloaded" : "items \(ItemIDs.list(missing)): not downloaded"
+                throw CommandError(which + (ids.count > missing.count ? "; nothing removed" : ""))
+            }
             var removals: [Removal] = []
-            for id in items {
+            for id in ids {
                 do {
                     let files = try store.remove(item: id)
                     removals.append(Removal(id: id, removed: files.map(\.path)))

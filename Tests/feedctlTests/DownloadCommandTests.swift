@@ -126,6 +126,12 @@ final class DownloadCommandTests: XCTestCase {
         let again = try feedctl("download", "remove", "DB", String(whole))
         XCTAssertEqual(again.status, 1)
         XCTAssertEqual(again.stderr, "feedctl: item \(whole): not downloaded\n")
+        // All or none: with one id not downloaded, the others keep their files.
+        let cutPath = "\(media)/\(cut)_Cut.mp3"
+        let mixed = try feedctl("download", "remove", "DB", String(cut), String(whole))
+        XCTAssertEqual(mixed.status, 1)
+        XCTAssertEqual(mixed.stderr, "feedctl: item \(whole): not downloaded; nothing removed\n")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: cutPath), "the other file stays")
     }
 
     func testAutoJSONAndPrune() async throws {
