@@ -21,6 +21,9 @@ final class ErrorTests: PulseTestCase {
                           "\(url.lastPathComponent): \(player.snapshot)")
             XCTAssertEqual(player.snapshot.error?.description, expected)
             XCTAssertEqual(player.snapshot.status, .stopped)
+            // The now-playing state follows the snapshot on its own queue: wait for it (under
+            // load it lagged behind the snapshot by a moment), then check it exactly.
+            _ = eventually { player.nowPlaying.state.error == expected && player.nowPlaying.state.metadata == nil }
             XCTAssertEqual(player.nowPlaying.state.error, expected)
             XCTAssertNil(player.nowPlaying.state.metadata)
         }
