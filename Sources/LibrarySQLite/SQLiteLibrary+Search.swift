@@ -81,7 +81,7 @@ extension SQLiteLibrary {
     /// most that many index entries, newest first, through the plan's lazy phrases (FTS5's own
     /// prefix phrase would first merge every entry of every word it starts), so it stays cheap
     /// where ranking would not. (fts5vocab's per-term document counts are no cheaper: it counts
-    /// them by reading the word's whole doclist.)
+    /// them by reading the word's whole doclist; `row` for "channel" on the bench library: 58 ms.)
     private static func rankable(_ plan: SearchPlan, _ db: Database) throws -> Bool {
         guard plan.lazyMatch != nil else { return false }
         let probe = try db.cachedStatement(sql: """
