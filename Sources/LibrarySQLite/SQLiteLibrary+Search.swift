@@ -22,10 +22,9 @@ extension SQLiteLibrary {
         if filter.platform != nil { conditions.append("c.platform = ?") }
         if filter.unwatchedOnly { conditions.append("w.watched IS NOT 1") }
         try await catchUpSearchIndex()
-        let match = phrases.joined(separator: " ")
         // CROSS JOIN keeps the index as the outer loop: FTS5 hands rows over in the order asked
         // (rank, or rowid: ids grow with discovery), so SQLite needs no sorter of its own.
-        let ranked = """
+        let rankedSQL = """
             SELECT \(LibraryItem.selection)
             FROM items_search CROSS JOIN items i ON i.id = items_search.rowid
                 CROSS JOIN channels c ON c.id = i.channel_id LEFT JOIN watch_state w ON w.item = i.id
@@ -33,14 +32,17 @@ extension SQLiteLibrary {
             ORDER BY items_search.rank
             LIMIT ? OFFSET ?
             """
-        let newest = ranked.replacingOccurrences(of: "ORDER BY items_search.rank", with: "ORDER BY items_search.rowid DESC")
+        let newestSQL = rankedSQL.replacingOccurrences(of: "ORDER BY items_search.rank", with: "ORDER BY items_search.rowid DESC")
         return try await read { db in
+            // The words typed hold a word (checked above), so there is a plan.
+            guard let plan = try SearchPlan(query.text, db) else { return [] }
+            let ranked = try Self.rankable(plan, db)
+            guard let match = ranked ? plan.match : plan.lazyMatch else { return [] }
             var arguments: StatementArguments = [match]
             if let channelID = filter.channelID { arguments += [channelID] }
             if let platform = filter.platform { arguments += [platform.rawValue] }
             arguments += [limit, offset]
-            let sql = try Self.rankable(phrases, db) ? ranked : newest
-            return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map(LibraryItem.init(row:))
+            return try Row.fetchAll(db.cachedStatement(sql: ranked ? rankedSQL : newestSQL), arguments: arguments).map(LibraryItem.init(row:))
         }
     }
 
@@ -65,18 +67,27 @@ extension SQLiteLibrary {
         }
     }
 
-    /// Whether a search for `text` ranks by relevance (the bench's peer runs the same SQL).
-    package func searchIsRanked(_ text: String) throws -> Bool {
-        try pool.read { db in try Self.rankable(SearchSyntax.phrases(text), db) }
+    /// The FTS5 query a search for `text` runs and whether it ranks (the bench's peer runs the
+    /// same SQL); nil when nothing can match.
+    package func searchPlan(_ text: String) throws -> (match: String, ranked: Bool)? {
+        try pool.read { db in
+            guard let plan = try SearchPlan(text, db) else { return nil }
+            let ranked = try Self.rankable(plan, db)
+            return (ranked ? plan.match : plan.lazyMatch).map { ($0, ranked) }
+        }
     }
 
-    /// Whether each phrase is in at most `SearchRule.rankedWordLimit` items. Each probe reads at
-    /// most that many index entries, newest first, so it stays cheap where ranking would not.
-    private static func rankable(_ phrases: [String], _ db: Database) throws -> Bool {
+    /// Whether each word is in at most `SearchRule.rankedWordLimit` items. Each probe reads at
+    /// most that many index entries, newest first, through the plan's lazy phrases (FTS5's own
+    /// prefix phrase would first merge every entry of every word it starts), so it stays cheap
+    /// where ranking would not. (fts5vocab's per-term document counts are no cheaper: it counts
+    /// them by reading the word's whole doclist; `row` for "channel" on the bench library: 58 ms.)
+    private static func rankable(_ plan: SearchPlan, _ db: Database) throws -> Bool {
+        guard plan.lazyMatch != nil else { return false }
         let probe = try db.cachedStatement(sql: """
             SELECT count(*) FROM (SELECT rowid FROM items_search WHERE items_search MATCH ? ORDER BY rowid DESC LIMIT ?)
             """)
-        for phrase in phrases {
+        for phrase in plan.lazyPhrases {
             let count = try Int.fetchOne(probe, arguments: [phrase, SearchRule.rankedWordLimit + 1]) ?? 0
             if count > SearchRule.rankedWordLimit { return false }
         }

@@ -49,6 +49,11 @@ public final class SQLiteLibrary: LibraryStore {
             // that holds a big feed's pages keeps ingest from re-reading and re-writing them.
             // Temporary tables and statement journals (ingest's staging table) stay in memory.
             try db.execute(sql: "PRAGMA page_size = 16384; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32768; PRAGMA temp_store = MEMORY")
+            // The search index's terms, one row per occurrence, read only by seeks (`term >= ?
+            // LIMIT 1`) to spell a prefix as the words it stands for (`SearchPlan`). A per-connection
+            // temp table: no schema change, and reading it never writes the file. Created before the
+            // index exists (a new file) it is only a name until a search reads it.
+            try db.execute(sql: "CREATE VIRTUAL TABLE IF NOT EXISTS temp.\(SearchPlan.termsTable) USING fts5vocab(main, items_search, 'instance')")
         }
         do {
             pool = try DatabasePool(path: path, configuration: config)

@@ -58,8 +58,7 @@ struct SearchBench {
     }
 
     /// The store's own SQL for `text` (no filters), as the shell runs it.
-    private func shellSQL(_ text: String, ranked: Bool) -> String? {
-        guard let match = SearchSyntax.match(text) else { return nil }
+    private func shellSQL(match: String, ranked: Bool) -> String {
         let quoted = match.replacingOccurrences(of: "'", with: "''")
         return """
             SELECT \(LibraryItem.selection) FROM items_search CROSS JOIN items i ON i.id = items_search.rowid
@@ -72,8 +71,9 @@ struct SearchBench {
     /// SQLite, as ours; `time.perf_counter`, rows fetched), warm-up runs dropped. The sqlite3
     /// shell's `.timer` only resolves milliseconds, too coarse for these queries.
     private func shellTimes(path: String, text: String, runs: Int, library: SQLiteLibrary) throws -> [Double] {
-        // The order the store chose: the peer runs what the store ran.
-        guard let sql = shellSQL(text, ranked: try library.searchIsRanked(text)) else { return [] }
+        // The query and order the store chose: the peer runs what the store ran.
+        guard let plan = try library.searchPlan(text) else { return [] }
+        let sql = shellSQL(match: plan.match, ranked: plan.ranked)
         // bench/search runs from the package's root.
         guard let output = Shell.run(["python3", "bench/search_peer.py", path, String(runs)], input: sql) else { return [] }
         return output.split(separator: "\n").compactMap { Double($0) }.sorted()

@@ -151,4 +151,59 @@ import Testing
         #expect(try await library.search(SearchQuery(text: "ancient")).map(\.itemID) == ["x"])
         #expect(try await library.search(SearchQuery(text: "old show")).map(\.itemID) == ["x"])
     }
+
+    /// A word in every item puts the search on the newest-first path, where the last word's prefix
+    /// is spelled as the words it stands for (`SearchPlan`): the items found must be exactly
+    /// those holding every word, under every filter, on every page.
+    @Test func aWordInEveryItemWithAPrefixAndFiltersFindsExactlyTheMatches() async throws {
+        let alpha = try await t.library.addTestChannel("Alpha Show")
+        let beta = try await t.library.addTestChannel("Beta Tube", platform: .youtube)
+        let half = SearchRule.rankedWordLimit / 2 + 1  // "everyday" in more items than the limit
+        func notes(_ n: Int) -> String { n % 3 == 0 ? "A chance." : n % 5 == 0 ? "Two channels." : "Nothing." }
+        let numbers = [Array(0..<half), Array(half..<2 * half)]
+        for (channel, kind, range) in [(alpha, Feed.Kind.podcast, numbers[0]), (beta, .youtube, numbers[1])] {
+            _ = try await t.library.ingest(Feed(kind: kind, title: channel == alpha ? "Alpha Show" : "Beta Tube", items: range.map {
+                Item(id: "e\($0)", title: "Everyday episode \($0)", description: notes($0))
+            }), channelID: channel, now: 5000)
+        }
+        try await t.library.setWatched(try await [t.library.id(of: "e\(2 * half - 3)"), t.library.id(of: "e\(half + 10)")], now: 6000)
+        let watched: Set = [2 * half - 3, half + 10]
+        // Ids grow with discovery: alpha's items, then beta's; newest first is the reverse.
+        let newestFirst = Array((0..<2 * half).reversed())
+        func expected(_ keep: (Int) -> Bool, limit: Int = 20, page: Int = 1) -> [String] {
+            Array(newestFirst.filter(keep).dropFirst(limit * (page - 1)).prefix(limit)).map { "e\($0)" }
+        }
+        let chan = { (n: Int) in n % 3 == 0 || n % 5 == 0 }  // "chance", "channels"
+        let one = { (n: Int) in String(n).hasPrefix("1") }
+        let inBeta = { (n: Int) in n >= half }
+        #expect(try await ids("everyday chan") == expected(chan))
+        #expect(try await ids("EVERYDAY Chan", limit: 7, page: 2) == expected(chan, limit: 7, page: 2))
+        #expect(try await ids("everyday chan", FeedFilter(channelID: beta), limit: 9, page: 3)
+                == expected({ chan($0) && inBeta($0) }, limit: 9, page: 3))
+        #expect(try await ids("everyday chan", FeedFilter(channelID: alpha), limit: 9, page: 2)
+                == expected({ chan($0) && !inBeta($0) }, limit: 9, page: 2))
+        #expect(try await ids("everyday chan", FeedFilter(platform: .youtube, unwatchedOnly: true))
+                == expected({ chan($0) && inBeta($0) && !watched.contains($0) }))
+        #expect(try await ids("everyday 1", limit: 30) == expected(one, limit: 30), "a one-character prefix")
+        #expect(try await ids("everyday 1", FeedFilter(channelID: alpha), limit: 30, page: 2)
+                == expected({ one($0) && !inBeta($0) }, limit: 30, page: 2))
+        #expect(try await ids("episode 1", FeedFilter(unwatchedOnly: true), limit: 50, page: 4)
+                == expected({ one($0) && !watched.contains($0) }, limit: 50, page: 4))
+        #expect(try await ids("everyday 4999") == ["e4999"], "every word must still match")
+        #expect(try await ids("everyday 49") == expected { String($0).hasPrefix("49") }, "the prefix index's lengths")
+        #expect(try await ids("everyday zzzz").isEmpty)
+        #expect(try await ids("everyday chance") == expected { $0 % 3 == 0 }, "an earlier word matches whole")
+        #expect(try await ids("chance everyday") == expected { $0 % 3 == 0 })
+    }
+
+    @Test func aPrefixIsSpelledAsTheWordsItStandsFor() async throws {
+        _ = try await ids("bread")  // indexes the items
+        let spelled = { (prefix: String) in try await t.library.read { db in try SearchPlan.spell(prefix: prefix, db) } }
+        #expect(try await spelled("SOUR") == ["\"sourdough\""])
+        #expect(try await spelled("brea") == ["\"bread\""])
+        #expect(try await spelled("b") == ["\"br\"*", "\"bu\"*"], "bread, brulee, butter: by two characters")
+        #expect(try await spelled("zzzz") == [], "no word starts with it")
+        #expect(try await spelled("cr") == nil, "the prefix index serves two and three characters")
+        #expect(try await spelled("crè") == nil, "not ASCII: FTS5 folds it")
+    }
 }

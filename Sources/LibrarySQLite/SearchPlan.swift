@@ -1,0 +1,84 @@
+import FeedModel
+import GRDB
+
+/// How one search reads the index. `SearchRule` decides what a search finds and in which order;
+/// this only decides how SQLite gets there without reading more than the page needs.
+///
+/// FTS5 reads an exact word's entries lazily, newest first, skipping ahead through its doclist
+/// index, and a prefix of 2 or 3 characters the same way (the index's `prefix = '2 3'`). Any
+/// other prefix (`"chan"*`, `"1"*`) it first merges, whole, from every word it starts: on the
+/// bench library "channel"'s million entries (~70 ms) or every number starting with 1, before the
+/// first row, for any page and for the rarity check as well. So for the newest-first order the
+/// last word is spelled as the words it stands for, found by seeks in the index's vocabulary:
+/// `"chan"*` is `"channel" OR "chance"` (a prefix of 4 or more), `"1"*` is `"1" OR "10"* OR
+/// "11"* …` (one character: its two-character prefixes, each served by the prefix index). The
+/// same items match, and every phrase is read lazily, so `LIMIT 20` reads about 20 entries of
+/// each word even when a word is in every item.
+///
+/// The ranked order keeps FTS5's own prefix phrase: bm25 then weighs the word typed as one term,
+/// as `SearchRule` says, and ranking happens only when every word is in at most
+/// `SearchRule.rankedWordLimit` items, so merging the prefix is bounded by that too.
+struct SearchPlan: Equatable {
+    /// The per-connection fts5vocab table (`instance`) over `items_search` (see `SQLiteLibrary.init`).
+    static let termsTable = "items_search_terms"
+    /// A prefix standing for more words than this (or two-character prefixes) stays FTS5's prefix
+    /// phrase: correct, only not lazy. Each one is a seek (~tens of µs).
+    static let maxSpelledWords = 64
+
+    /// The FTS5 query bm25 ranks by (`SearchSyntax.match`).
+    let match: String
+    /// The same items as `match`, every phrase lazy (nil: the last word starts no indexed word,
+    /// so nothing matches).
+    let lazyMatch: String?
+    /// Each word's FTS5 query, lazy, for the rarity check.
+    let lazyPhrases: [String]
+
+    /// nil when `text` holds no word.
+    init?(_ text: String, _ db: Database) throws {
+        let words = SearchSyntax.words(text)
+        var phrases = SearchSyntax.phrases(text)
+        guard let last = words.last, !phrases.isEmpty else { return nil }
+        match = phrases.joined(separator: " ")
+        if SearchRule.prefixMatching, let spelled = try Self.spell(prefix: last, db) {
+            guard !spelled.isEmpty else {
+                (lazyMatch, lazyPhrases) = (nil, [])
+                return
+            }
+            phrases[phrases.count - 1] = spelled.count == 1 ? spelled[0] : "(" + spelled.joined(separator: " OR ") + ")"
+        }
+        lazyPhrases = phrases
+        // Explicit AND: FTS5 takes no implicit AND next to a parenthesized OR.
+        lazyMatch = phrases.joined(separator: " AND ")
+    }
+
+    /// The phrases `prefix*` stands for, each lazy in FTS5 (empty: no indexed word starts with
+    /// it); nil when FTS5's own prefix phrase is kept: the prefix index serves it (2 or 3
+    /// characters), it is not ASCII (we would have to fold it as the tokenizer does, accents and
+    /// all; ASCII it only lowercases), or it stands for too many words.
+    static func spell(prefix word: String, _ db: Database) throws -> [String]? {
+        guard word.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        let prefix = word.lowercased()
+        let length = prefix.utf8.count
+        guard length != 2, length != 3 else { return nil }
+        let seek = try db.cachedStatement(sql: "SELECT term FROM temp.\(termsTable) WHERE term >= ? LIMIT 1")
+        var spelled: [String] = []
+        var from = prefix
+        // Terms come in byte order; those starting with `prefix` are one run from `prefix` on.
+        while let term = try String.fetchOne(seek, arguments: [from]), term.utf8.starts(with: prefix.utf8) {
+            guard spelled.count < maxSpelledWords else { return nil }
+            // A term is tokenizer output: no `"` (a separator), so quoting needs no escaping.
+            if length == 1, term != prefix {
+                // Its first two characters (code points, as FTS5 counts prefix lengths), then past
+                // every term starting with them: U+10FFFF is the largest UTF-8 character.
+                let head = String(String.UnicodeScalarView(term.unicodeScalars.prefix(2)))
+                spelled.append("\"\(head)\"*")
+                from = head + "\u{10FFFF}"
+            } else {
+                spelled.append("\"\(term)\"")
+                // The next term: tokens hold no control characters, so none sorts between.
+                from = term + "\u{1}"
+            }
+        }
+        return spelled
+    }
+}
