@@ -156,7 +156,9 @@ final class Transfer {
             hopStatuses.append(status)
             return .redirect(to: next)
         }
-        let retryAfter = head.value("retry-after").flatMap { HeaderValue.retryAfter($0, now: Int64(time(nil))) }
+        // The precise clock, as the rest of the product reads it: glibc's time() reads a coarse
+        // one that can lag a whole second at a boundary, which made an HTTP-date 1 s longer.
+        let retryAfter = head.value("retry-after").flatMap { HeaderValue.retryAfter($0, now: Clock.now()) }
         if let file, status == 416, let range = head.value("content-range"), range.hasSuffix("/\(file.existing)") {
             return .finished(.success(response(status: status)))  // the file was already complete
         }
