@@ -35,20 +35,14 @@ enum IDCompletion {
     /// completion process does nothing else meanwhile.
     static func blocking(_ work: @escaping @Sendable () async -> [String]) -> [String] {
         let done = DispatchSemaphore(value: 0)
-        let box = Box()
+        let result = Locked<[String]>([])
         Task.detached {
-            box.set(await work())
+            let found = await work()
+            result.update { $0 = found }
             done.signal()
         }
         done.wait()
-        return box.value
-    }
-
-    private final class Box: @unchecked Sendable {
-        private let lock = NSLock()
-        private var stored: [String] = []
-        var value: [String] { lock.withLock { stored } }
-        func set(_ value: [String]) { lock.withLock { stored = value } }
+        return result.value
     }
 
     static func library(_ words: [String]) -> SQLiteLibrary? {

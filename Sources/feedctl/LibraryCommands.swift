@@ -118,10 +118,8 @@ struct ShowCommand: AsyncParsableCommand {
 enum TextWrap {
     /// The terminal's columns when stdout is one, else `$COLUMNS`, else 80.
     static func terminalWidth() -> Int {
-        var size = winsize()
-        if isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
-            return Int(size.ws_col)
-        }
+        // Show notes are wrapped when piped too: then $COLUMNS, else 80.
+        if let width = Terminal.width { return width }
         if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
         return 80
     }

@@ -60,7 +60,7 @@ struct SyncCommand: AsyncParsableCommand {
         let count = report.channels.count
         let updated = report.channels.filter { $0.status == .updated }.count
         let unchanged = report.channels.filter { $0.status == .unchanged }.count
-        print("synced \(count) channel\(count == 1 ? "" : "s"): \(updated) updated, \(unchanged) unchanged, \(report.errors) failed; \(report.newItems) new item\(report.newItems == 1 ? "" : "s")")
+        print("synced \(Formats.count(count, "channel")): \(updated) updated, \(unchanged) unchanged, \(report.errors) failed; \(Formats.count(report.newItems, "new item"))")
     }
 }
 
