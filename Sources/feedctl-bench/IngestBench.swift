@@ -51,29 +51,13 @@ struct IngestBench {
                 .timer on
                 INSERT INTO items (\(columns)) SELECT \(columns) FROM src.items ORDER BY id;
                 """
-            guard let output = run(["sqlite3", target], input: script),
+            guard let output = Shell.run(["sqlite3", target], input: script),
                   let line = output.split(separator: "\n").last(where: { $0.hasPrefix("Run Time: real ") }),
                   let seconds = line.split(separator: " ").dropFirst(3).first.flatMap({ Double($0) }), seconds > 0
             else { return nil }
             rates.append(Double(items) / seconds)
         }
         return rates.sorted()[1]
-    }
-
-    private func run(_ command: [String], input: String) -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = command
-        let stdin = Pipe(), stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try? stdin.fileHandleForWriting.close()
-        let data = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return process.terminationStatus == 0 ? String(decoding: data, as: UTF8.self) : nil
     }
 
     private func median(of runs: Int, _ body: () async throws -> (rate: Double, reingest: Double)) async rethrows -> (rate: Double, reingest: Double) {
