@@ -78,21 +78,111 @@ final class DaemonRobustnessTests: DaemonTestCase {
         let dir = world.directory.appendingPathComponent("silent")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let path = dir.appendingPathComponent("player.sock").path
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
-            for (i, b) in path.utf8.enumerated() { raw[i] = b }
-        }
-        let bound = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        XCTAssertEqual(bound, 0)
-        XCTAssertEqual(listen(fd, 4), 0)
+        let fd = try Self.listen(at: path, backlog: 4)
         defer { close(fd); unlink(path) }
         let run = try feedctl(["status", "--socket", path], environment: ["FEEDCTL_TIMEOUT": "1"], timeout: 20)
         XCTAssertEqual(run.status, 1)
         XCTAssertEqual(run.stderr, "feedctl: the feedctl daemon did not answer within 1 s (read timeout)\n")
+    }
+
+    /// A daemon that stopped accepting (its backlog full): the CLI gives up after its connect
+    /// timeout and says which timeout it was, instead of waiting for ever.
+    func testABacklogThatNeverDrainsIsAConnectTimeout() throws {
+        let dir = world.directory.appendingPathComponent("stalled")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let path = dir.appendingPathComponent("player.sock").path
+        let listener = try Self.listen(at: path, backlog: 0)
+        defer { close(listener); unlink(path) }
+        // Fill the backlog: non-blocking connects succeed until the kernel queue is full.
+        var queued: [Int32] = []
+        defer { queued.forEach { close($0) } }
+        while queued.count < 64 {
+            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+            guard Self.connect(fd, to: path) == 0 else { close(fd); break }
+            queued.append(fd)
+        }
+        XCTAssertLessThan(queued.count, 64, "the backlog never filled: the test proves nothing")
+        let run = try feedctl(["status", "--socket", path], timeout: 30)
+        XCTAssertEqual(run.status, 1)
+        XCTAssertEqual(run.stderr, "feedctl: the feedctl daemon did not accept the connection within 5 s (connect timeout)\n")
+    }
+
+    /// The daemon's sockets (the listener and each client's) are close-on-exec: a program it
+    /// starts (yt-dlp, a crash reporter) must not inherit them and hold the socket's path.
+    func testTheDaemonsSocketsAreCloseOnExec() throws {
+        let daemon = try startDaemon()
+        let client = try ControlSocket(path: world.socket)
+        XCTAssertNotNil(client.request("{\"cmd\":\"ping\"}"), "the client was accepted")
+        let pid = daemon.processIdentifier
+        // The daemon's own sockets are those named by its socket path (the listener and the
+        // connections it accepted); others it may have inherited from whoever started it.
+        let unix = try String(contentsOfFile: "/proc/net/unix", encoding: .utf8).split(separator: "\n")
+        let ours = Set(unix.filter { $0.hasSuffix(" " + world.socket) }.compactMap { $0.split(separator: " ").dropFirst(6).first.map(String.init) })
+        var checked = 0
+        for fd in try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd") {
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)"),
+                  target.hasPrefix("socket:["), ours.contains(String(target.dropFirst("socket:[".count).dropLast())) else { continue }
+            let info = try String(contentsOfFile: "/proc/\(pid)/fdinfo/\(fd)", encoding: .utf8)
+            let line = try XCTUnwrap(info.split(separator: "\n").first { $0.hasPrefix("flags:") })
+            let flags = try XCTUnwrap(Int(line.split(separator: "\t").last ?? "", radix: 8))
+            XCTAssertNotEqual(flags & Int(O_CLOEXEC), 0, "the daemon's socket fd \(fd) would be inherited by the programs it starts")
+            checked += 1
+        }
+        XCTAssertEqual(checked, 2, "the listener and the client's connection were not both found")
+        withExtendedLifetime(client) {}
+    }
+
+    /// Subscribers that stop reading while events flood (volume changes, each sent to every
+    /// subscriber): the daemon drops them once 1 MiB waits for each, and answers everyone else
+    /// throughout (before, each blocked event write held one of the two shared workers).
+    func testAnEventFloodToStuckSubscribersDoesNotFreezeTheDaemon() throws {
+        try startDaemon()
+        var stuck: [ControlSocket] = []
+        for _ in 0..<20 {
+            let subscriber = try ControlSocket(path: world.socket)
+            XCTAssertTrue(subscriber.send("{\"cmd\":\"subscribe\"}\n"))
+            stuck.append(subscriber)
+        }
+        // The driver reads its replies; each volume change is one event to each subscriber.
+        let driver = try ControlSocket(path: world.socket)
+        var changes = 0
+        for round in 0..<40 {
+            let batch = (0..<200).map { i in "{\"cmd\":\"volume\",\"value\":\((round * 200 + i) % 2 == 0 ? 0.4 : 0.6)}\n" }
+            guard driver.send(batch.joined()) else { break }
+            for _ in 0..<200 { if driver.readLine(timeout: 20) != nil { changes += 1 } }
+        }
+        XCTAssertEqual(changes, 8000, "the driver's requests were not all answered")
+        XCTAssertTrue(waitForLog("stopped reading", timeout: 30), "no stuck subscriber was dropped after \(changes) events")
+        let status = try feedctl("status", timeout: 20)
+        XCTAssertEqual(status.status, 0, status.stderr)
+        withExtendedLifetime(stuck) {}
+    }
+
+    /// A listener that never accepts (a stand-in for a daemon that stopped answering).
+    private static func listen(at path: String, backlog: Int32) throws -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var addr = address(path)
+        let bound = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0, Glibc.listen(fd, backlog) == 0 else { throw ProcessRunner.Failure(description: "cannot listen at \(path)") }
+        return fd
+    }
+
+    private static func connect(_ fd: Int32, to path: String) -> Int32 {
+        var addr = address(path)
+        return withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+    }
+
+    private static func address(_ path: String) -> sockaddr_un {
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+            for (i, b) in path.utf8.prefix(raw.count - 1).enumerated() { raw[i] = b }
+        }
+        return addr
     }
 
     /// The CLI refuses a socket directory that is not the user's own and private, and a socket

@@ -219,6 +219,31 @@ final class LibraryCLITests: XCTestCase {
         XCTAssertEqual(try feedctl(["channel", "list"]).text, whole + "\n")
     }
 
+    /// A feed's text reaches the terminal without its control characters (a C1 CSI, an OSC that
+    /// would retitle the terminal, DEL) in every listing that prints it: the feed, channel list
+    /// and show, show, search (issue 14 item 8; XML forbids C0 ones, the parser drops those).
+    func testTerminalEscapesInAFeedAreNotPrinted() throws {
+        try server.write("hostile.xml", """
+            <?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel>
+            <title>Evil\u{9D}0;owned\u{9C} Show</title><link>https://evil.example.com/\u{9B}2J</link>
+            <item><title>Loud\u{9B}31m episode\u{7F}</title><guid>e1</guid><link>https://evil.example.com/1</link>
+            <description>notes\u{9B}2J here</description>
+            <enclosure url="https://evil.example.com/1.mp3" type="audio/mpeg" length="1"/></item>
+            </channel></rss>
+            """)
+        XCTAssertEqual(try feedctl(["channel", "add", server.url("/hostile.xml")]).status, 0)
+        let id = try XCTUnwrap((try feedctl(["feed", "--json"]).json() as? [[String: Any]])?.first?["id"] as? Int)
+        for command in [["feed"], ["channel", "list"], ["channel", "show", "1"], ["show", String(id)], ["search", "episode"]] {
+            let run = try feedctl(command)
+            XCTAssertEqual(run.status, 0, "\(command): \(run.stderr)")
+            let controls = run.text.unicodeScalars.filter { (0x7F...0x9F).contains($0.value) || ($0.value < 0x20 && $0 != "\n") }
+            XCTAssertEqual(controls.map(\.value), [], "\(command) printed control characters: \(run.text.debugDescription)")
+            XCTAssertTrue(run.text.contains("\u{FFFD}"), "\(command) shows where they were: \(run.text.debugDescription)")
+        }
+        let json = try XCTUnwrap(try feedctl(["show", String(id), "--json"]).json() as? [String: Any])
+        XCTAssertEqual(json["title"] as? String, "Loud\u{9B}31m episode\u{7F}", "the JSON keeps the text as it is")
+    }
+
     /// A writer waits for another process's long write transaction (here 12 s, over the old
     /// 10 s busy timeout) instead of failing with "database is locked" (issue 14 item 10).
     func testAWriterWaitsForALongTransaction() throws {
