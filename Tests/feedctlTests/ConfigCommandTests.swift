@@ -36,6 +36,33 @@ final class ConfigCommandTests: DaemonTestCase {
         waitForLog("settings: player.seek_step = 5, player.speed = 1, sync.every = 0")
     }
 
+    /// Smart resume as the config file sets it: after a pause of at least
+    /// `player.smart_resume_after` seconds, `resume` goes back `player.smart_resume_rewind`.
+    /// With the defaults (a 5-minute threshold) the same 3 s pause does not rewind.
+    func testTheDaemonAppliesSmartResumeFromTheConfig() throws {
+        func pauseThreeSecondsAndResume() throws -> (paused: Double, resumed: Double) {
+            try succeed("play", media.segments.path)
+            try succeed("seek", "30")
+            try succeed("pause")
+            let paused = try XCTUnwrap(try waitForStatus("paused") { $0.string("status") == "paused" }.double("position"))
+            Thread.sleep(forTimeInterval: 3)
+            try succeed("resume")
+            let resumed = try XCTUnwrap(try waitForStatus("playing") { $0.string("status") == "playing" }.double("position"))
+            return (paused, resumed)
+        }
+        try startDaemon()
+        let plain = try pauseThreeSecondsAndResume()
+        XCTAssertEqual(plain.resumed, plain.paused, accuracy: 1, "the default threshold is longer than 3 s")
+        try succeed("quit")
+        XCTAssertTrue(eventually(timeout: 10) { !(self.daemon?.isRunning ?? false) }, "the daemon did not quit")
+
+        try succeed("config", "set", "player.smart_resume_after", "2")
+        try succeed("config", "set", "player.smart_resume_rewind", "10")
+        try startDaemon()
+        let rewound = try pauseThreeSecondsAndResume()
+        XCTAssertEqual(rewound.resumed, rewound.paused - 10, accuracy: 1, "went back the configured 10 s")
+    }
+
     /// `downloads.auto_download = 1`: after its first sync round the daemon has downloaded the
     /// newest episode of the podcast channel (served from 127.0.0.1), and only that one.
     func testTheDaemonKeepsTheAutomaticDownloads() throws {

@@ -70,6 +70,27 @@ final class DaemonQueueTests: DaemonTestCase {
         XCTAssertGreaterThanOrEqual(try XCTUnwrap(try status().double("position")), 39.5, "continued after the restart")
     }
 
+    /// A sleep timer's stop is a stop like any other: in the morning `play` continues where the
+    /// timer stopped it, at the volume from before the fade.
+    func testPlayWithNoTargetContinuesAfterTheSleepTimerStopped() throws {
+        try startDaemon()
+        let file = media.segments.path
+        try succeed("play", file)
+        try succeed("seek", "20")
+        try succeed("sleep", "3s")
+        let stopped = try waitForStatus(timeout: 15, "stopped by the sleep timer") { $0.string("status") == "stopped" }
+        XCTAssertEqual(stopped.double("volume"), 1, "the volume from before the fade")
+        try restartDaemon()
+
+        try succeed("play")
+        let again = try waitForStatus("playing again") { $0.string("status") == "playing" }
+        XCTAssertEqual(again.string("url"), "file://" + file)
+        let position = try XCTUnwrap(again.double("position"))
+        XCTAssertGreaterThanOrEqual(position, 22, "continued where the timer stopped it, not from the start")
+        XCTAssertLessThan(position, 30)
+        XCTAssertEqual(again.double("volume"), 1)
+    }
+
     func testTheVolumeIsRemembered() throws {
         try startDaemon()
         try succeed("volume", "40")
