@@ -110,25 +110,32 @@ final class DaemonRobustnessTests: DaemonTestCase {
     /// The daemon's sockets (the listener and each client's) are close-on-exec: a program it
     /// starts (yt-dlp, a crash reporter) must not inherit them and hold the socket's path.
     func testTheDaemonsSocketsAreCloseOnExec() throws {
-        let daemon = try startDaemon()
+        // Started with nothing inherited (Foundation's Process leaves some of this test
+        // process's descriptors open in the child), so every socket it holds is its own.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", "import os, sys; os.closerange(3, 65536); os.execv(sys.argv[1], sys.argv[1:])",
+                             try Self.feedctlBinary().path, "daemon", "--socket", world.socket, "--db", world.db, "--sync-every", "0"]
+        process.environment = world.environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        daemon = process
+        XCTAssertTrue(eventually(timeout: 10) { (try? ControlSocket(path: self.world.socket)) != nil }, "the daemon did not come up")
         let client = try ControlSocket(path: world.socket)
         XCTAssertNotNil(client.request("{\"cmd\":\"ping\"}"), "the client was accepted")
-        let pid = daemon.processIdentifier
-        // The daemon's own sockets are those named by its socket path (the listener and the
-        // connections it accepted); others it may have inherited from whoever started it.
-        let unix = try String(contentsOfFile: "/proc/net/unix", encoding: .utf8).split(separator: "\n")
-        let ours = Set(unix.filter { $0.hasSuffix(" " + world.socket) }.compactMap { $0.split(separator: " ").dropFirst(6).first.map(String.init) })
+        let pid = process.processIdentifier
         var checked = 0
         for fd in try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd") {
             guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)"),
-                  target.hasPrefix("socket:["), ours.contains(String(target.dropFirst("socket:[".count).dropLast())) else { continue }
+                  target.hasPrefix("socket:[") else { continue }
             let info = try String(contentsOfFile: "/proc/\(pid)/fdinfo/\(fd)", encoding: .utf8)
             let line = try XCTUnwrap(info.split(separator: "\n").first { $0.hasPrefix("flags:") })
             let flags = try XCTUnwrap(Int(line.split(separator: "\t").last ?? "", radix: 8))
             XCTAssertNotEqual(flags & Int(O_CLOEXEC), 0, "the daemon's socket fd \(fd) would be inherited by the programs it starts")
             checked += 1
         }
-        XCTAssertEqual(checked, 2, "the listener and the client's connection were not both found")
+        XCTAssertGreaterThanOrEqual(checked, 2, "the listener and the client's connection were not both found")
         withExtendedLifetime(client) {}
     }
 
