@@ -42,6 +42,8 @@ struct AttributeScan {
     private static let commentEnd = Array("-->".utf8), cdataEnd = Array("]]>".utf8), tagEnd = [UInt8(ascii: ">")]
     private static let scriptEnd = Array("</script".utf8), styleEnd = Array("</style".utf8)
     private static let commentOpener = Array("!--".utf8), cdataOpener = Array("![CDATA[".utf8)
+    /// `![CDATA[` as one little-endian word, to compare in one load.
+    private static let cdataWord: UInt64 = "![CDATA[".utf8.reversed().reduce(0) { $0 << 8 | UInt64($1) }
 
     private let html: Bool
     private let limit: Int
@@ -80,9 +82,33 @@ struct AttributeScan {
                     continue
                 }
                 if !html, i < n, isNameStart(base[i]) {
+                    // Most XML tags hold no attribute (`<title>`): read the name to its first
+                    // byte that is not a name's, a compare per byte; `>` ends the tag. Anything
+                    // else (a blank, `/`, a quote, the chunk's end) goes on in `.tag`.
+                    var j = i + 1
+                    while j < n, !Self.endsName(base[j]) { j += 1 }
+                    if j < n, base[j] == UInt8(ascii: ">") {
+                        i = j + 1
+                        continue
+                    }
+                    i = j
                     nameOpen = true
                     mode = .tag(runs: 0, quote: 0, blank: false)
                     continue
+                }
+                // CDATA sections and comments, whole in the chunk, without the opener's
+                // bookkeeping (podcast descriptions are mostly CDATA).
+                if i + 8 <= n, base[i] == UInt8(ascii: "!") {
+                    if UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) == Self.cdataWord {
+                        i += 8
+                        mode = .skip(needle: .cdataEnd, matched: 0)
+                        continue
+                    }
+                    if base[i + 1] == UInt8(ascii: "-"), base[i + 2] == UInt8(ascii: "-") {
+                        i += 3
+                        mode = .skip(needle: .commentEnd, matched: 0)
+                        continue
+                    }
                 }
                 opener.removeAll(keepingCapacity: true)
                 mode = .open
@@ -114,6 +140,20 @@ struct AttributeScan {
                 while i < n {
                     let c = base[i]
                     i += 1
+                    if c > 0x3E && quote == 0 {
+                        // A name's byte (letters, UTF-8): the common case, first.
+                        if nameOpen {
+                            if html && name.count < 8 { name.append(lower(c)) }
+                        } else if blank {
+                            runs += 1
+                            blank = false
+                            if runs > limit {
+                                exceeded = true
+                                return false
+                            }
+                        }
+                        continue
+                    }
                     if quote != 0 {
                         // A value (most of a tag's bytes): jump to its closing quote.
                         if c == quote { quote = 0; continue }
@@ -186,6 +226,12 @@ struct AttributeScan {
 
     @inline(__always) private func isNameStart(_ c: UInt8) -> Bool {
         (c | 0x20) >= UInt8(ascii: "a") && (c | 0x20) <= UInt8(ascii: "z") || c == UInt8(ascii: "_") || c == UInt8(ascii: ":") || c >= 0x80
+    }
+    /// `>`, a blank, `/`, a quote (or any other byte below `0`): the XML fast path stops there.
+    /// Name bytes are letters, digits, `:`, `_`, `-`, `.` and UTF-8 (≥ 0x80): all but `-` and
+    /// `.` (0x2D, 0x2E) above 0x2F, and those two only continue a name.
+    @inline(__always) private static func endsName(_ c: UInt8) -> Bool {
+        c <= 0x3E && (c == 0x3E || c <= 0x2F && c != 0x2D && c != 0x2E)
     }
     @inline(__always) private func isBlank(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
     @inline(__always) private func lower(_ c: UInt8) -> UInt8 { c >= 0x41 && c <= 0x5A ? c | 0x20 : c }

@@ -87,6 +87,21 @@ extension ParseLimitTests {
 }
 
 extension ParseLimitTests {
+    /// Attribute-like text in CDATA sections and comments is not counted (the scan skips them
+    /// whole), and a tag right after them still is; tags without attributes (`<title>`), read by
+    /// the scan's fast path, change nothing either way.
+    func testCDATAAndCommentsAreSkippedAndTheTagAfterThemCounted() throws {
+        let many = (0..<3_000).map { "a\($0)=\"1\"" }.joined(separator: " ")
+        let text = "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>t</title>"
+            + "<item><title>x</title><description><![CDATA[<p \(many)>]]></description><!-- <p \(many)> --><guid>g</guid></item>"
+        let clean = try FeedParser.parse(Array((text + "</channel></rss>").utf8))
+        XCTAssertEqual(clean.items.map(\.guid), ["g"])
+        let hostile = text + "<!----><![CDATA[]]><item \(many)/></channel></rss>"
+        XCTAssertThrowsError(try FeedParser.parse(Array(hostile.utf8))) { error in
+            XCTAssertEqual(error as? FeedError, .overLimit(.attributes(ParseLimits.maxAttributes)))
+        }
+    }
+
     /// A `>` inside a quoted value does not end the tag for libxml2, so not for the count either.
     func testQuotedGreaterThanDoesNotHideAttributes() {
         let attributes = (0..<5_000).map { "a\($0)='>'" }.joined(separator: " ")
