@@ -17,32 +17,19 @@ extension SQLiteLibrary {
         let (offset, overflow) = (page - 1).multipliedReportingOverflow(by: limit)
         guard !overflow, !offset.addingReportingOverflow(limit).overflow else { return [] }
         let filter = query.filter
-        var conditions = ["items_search MATCH ?"]
-        if filter.channelID != nil { conditions.append("i.channel_id = ?") }
-        if filter.platform != nil { conditions.append("c.platform = ?") }
-        if filter.unwatchedOnly { conditions.append("w.watched IS NOT 1") }
         try await catchUpSearchIndex()
-        // CROSS JOIN keeps the index as the outer loop: FTS5 hands rows over in the order asked
-        // (rank, or rowid: ids grow with discovery), so SQLite needs no sorter of its own.
-        let rankedSQL = """
-            SELECT \(LibraryItem.selection)
-            FROM items_search CROSS JOIN items i ON i.id = items_search.rowid
-                CROSS JOIN channels c ON c.id = i.channel_id LEFT JOIN watch_state w ON w.item = i.id
-            WHERE \(conditions.joined(separator: " AND "))
-            ORDER BY items_search.rank
-            LIMIT ? OFFSET ?
-            """
-        let newestSQL = rankedSQL.replacingOccurrences(of: "ORDER BY items_search.rank", with: "ORDER BY items_search.rowid DESC")
         return try await read { db in
             // The words typed hold a word (checked above), so there is a plan.
-            guard let plan = try SearchPlan(query.text, db) else { return [] }
-            let ranked = try Self.rankable(plan, db)
-            guard let match = ranked ? plan.match : plan.lazyMatch else { return [] }
-            var arguments: StatementArguments = [match]
-            if let channelID = filter.channelID { arguments += [channelID] }
-            if let platform = filter.platform { arguments += [platform.rawValue] }
-            arguments += [limit, offset]
-            return try Row.fetchAll(db.cachedStatement(sql: ranked ? rankedSQL : newestSQL), arguments: arguments).map(LibraryItem.init(row:))
+            guard let plan = try SearchPlan(query.text, db), let lazyMatch = plan.lazyMatch else { return [] }
+            let request = SearchPage(filter: filter, limit: limit, offset: offset)
+            switch try Self.order(plan, db) {
+            case .ranked:
+                return try request.fetch(plan.match, order: .ranked, db)
+            case .newest(nil):
+                return try request.fetch(lazyMatch, order: .newest, db)
+            case .newest(let split?):
+                return try request.newest(driver: split.driver, check: split.check, whole: lazyMatch, db)
+            }
         }
     }
 
@@ -67,30 +54,153 @@ extension SQLiteLibrary {
         }
     }
 
-    /// The FTS5 query a search for `text` runs and whether it ranks (the bench's peer runs the
-    /// same SQL); nil when nothing can match.
-    package func searchPlan(_ text: String) throws -> (match: String, ranked: Bool)? {
+    /// The FTS5 query a search for `text` runs as one statement and whether it ranks (the
+    /// bench's peer runs the same SQL; a newest-first search split into a driver and checks runs
+    /// it only past `SearchPlan.maxMissedChecks`); nil when nothing can match.
+    package func searchPlan(_ text: String) throws -> (match: String, ranked: Bool, split: Bool)? {
         try pool.read { db in
-            guard let plan = try SearchPlan(text, db) else { return nil }
-            let ranked = try Self.rankable(plan, db)
-            return (ranked ? plan.match : plan.lazyMatch).map { ($0, ranked) }
+            guard let plan = try SearchPlan(text, db), let lazyMatch = plan.lazyMatch else { return nil }
+            switch try Self.order(plan, db) {
+            case .ranked: return (plan.match, true, false)
+            case .newest(let split): return (lazyMatch, false, split != nil)
+            }
         }
     }
 
-    /// Whether each word is in at most `SearchRule.rankedWordLimit` items. Each probe reads at
-    /// most that many index entries, newest first, through the plan's lazy phrases (FTS5's own
-    /// prefix phrase would first merge every entry of every word it starts), so it stays cheap
-    /// where ranking would not. (fts5vocab's per-term document counts are no cheaper: it counts
-    /// them by reading the word's whole doclist; `row` for "channel" on the bench library: 58 ms.)
-    private static func rankable(_ plan: SearchPlan, _ db: Database) throws -> Bool {
-        guard plan.lazyMatch != nil else { return false }
+    /// How a search's rows come out: ranked when each word is in at most
+    /// `SearchRule.rankedWordLimit` items, else newest first, split (see `SearchPlan.Split`)
+    /// when some words are in nearly every item and others are not.
+    ///
+    /// Each rarity probe reads at most that many index entries, newest first, through the plan's
+    /// lazy phrases (FTS5's own prefix phrase would first merge every entry of every word it
+    /// starts), so it stays cheap where ranking would not. (fts5vocab's per-term document counts
+    /// are no cheaper: it counts them by reading the word's whole doclist; `row` for "channel" on
+    /// the bench library: 58 ms.) Once one word is too common to rank by, the others are only
+    /// probed the same way (a prefix's phrase only sampled, `SearchPlan.densitySample` entries)
+    /// to see which are everywhere.
+    private static func order(_ plan: SearchPlan, _ db: Database) throws -> SearchOrder {
         let probe = try db.cachedStatement(sql: """
-            SELECT count(*) FROM (SELECT rowid FROM items_search WHERE items_search MATCH ? ORDER BY rowid DESC LIMIT ?)
+            SELECT count(*), coalesce(max(rowid) - min(rowid) + 1, 0)
+            FROM (SELECT rowid FROM items_search WHERE items_search MATCH ? ORDER BY rowid DESC LIMIT ?)
             """)
-        for phrase in plan.lazyPhrases {
-            let count = try Int.fetchOne(probe, arguments: [phrase, SearchRule.rankedWordLimit + 1]) ?? 0
-            if count > SearchRule.rankedWordLimit { return false }
+        func sample(_ phrase: String, _ size: Int) throws -> PhraseSample {
+            let row = try Row.fetchOne(probe, arguments: [phrase, size])
+            return PhraseSample(phrase: phrase, size: size, count: row?[0] ?? 0, span: row?[1] ?? 0)
         }
-        return true
+        var samples: [PhraseSample] = []
+        for phrase in plan.lazyPhrases {
+            let rarity = try sample(phrase, SearchRule.rankedWordLimit + 1)
+            samples.append(rarity)
+            if rarity.count > SearchRule.rankedWordLimit { break }
+        }
+        // The probe stops at the first word too common to rank by.
+        guard let last = samples.last, last.count > SearchRule.rankedWordLimit else { return .ranked }
+        for phrase in plan.lazyPhrases.dropFirst(samples.count) {
+            // A prefix's phrase is never checked row by row (see `SearchPlan.Split`): a small
+            // sample tells whether it is dense, the one thing the split needs to know of it.
+            let exact = SearchPlan.isExactWord(phrase)
+            samples.append(try sample(phrase, exact ? SearchRule.rankedWordLimit + 1 : SearchPlan.densitySample))
+        }
+        return .newest(SearchPlan.Split(samples))
+    }
+}
+
+enum SearchOrder {
+    case ranked
+    /// Newest first; with a split when some words are everywhere and others are not.
+    case newest(SearchPlan.Split?)
+}
+
+/// What a probe read of one phrase: its newest `count` index entries (at most `size`) and the
+/// rowids they spread over (newest minus oldest, plus one).
+struct PhraseSample {
+    let phrase: String
+    let size: Int
+    let count: Int
+    let span: Int64
+
+    /// It filled the probe, in at least half of the items its entries spread over: its doclist
+    /// would be stepped through nearly row by row (the bench's "channel" and "item" are in
+    /// every item).
+    var isDense: Bool { count >= size && 2 * Int64(count) >= span }
+    /// A single word in more than `SearchRule.rankedWordLimit` items, dense where the newest are.
+    var isEverywhere: Bool { isDense && size > SearchRule.rankedWordLimit && SearchPlan.isExactWord(phrase) }
+}
+
+/// The page a search returns, under `feed`'s filters (conditions on `i`, `c`, `w`).
+private struct SearchPage {
+    let filters: [String]
+    let filterArguments: StatementArguments
+    let limit: Int
+    let offset: Int
+
+    init(filter: FeedFilter, limit: Int, offset: Int) {
+        var filters: [String] = []
+        var arguments: StatementArguments = []
+        if let channelID = filter.channelID {
+            filters.append("i.channel_id = ?")
+            arguments += [channelID]
+        }
+        if let platform = filter.platform {
+            filters.append("c.platform = ?")
+            arguments += [platform.rawValue]
+        }
+        if filter.unwatchedOnly { filters.append("w.watched IS NOT 1") }
+        (self.filters, filterArguments, self.limit, self.offset) = (filters, arguments, limit, offset)
+    }
+
+    enum Order { case ranked, newest }
+
+    /// CROSS JOIN keeps the index as the outer loop: FTS5 hands rows over in the order asked
+    /// (rank, or rowid: ids grow with discovery), so SQLite needs no sorter of its own.
+    static func sql(_ conditions: [String], order: Order, paged: Bool) -> String {
+        """
+        SELECT \(LibraryItem.selection)
+        FROM items_search CROSS JOIN items i ON i.id = items_search.rowid
+            CROSS JOIN channels c ON c.id = i.channel_id LEFT JOIN watch_state w ON w.item = i.id
+        WHERE \((["items_search MATCH ?"] + conditions).joined(separator: " AND "))
+        ORDER BY \(order == .ranked ? "items_search.rank" : "items_search.rowid DESC")\(paged ? "\nLIMIT ? OFFSET ?" : "")
+        """
+    }
+
+    /// The page in one statement.
+    func fetch(_ match: String, order: Order, _ db: Database) throws -> [LibraryItem] {
+        let statement = try db.cachedStatement(sql: Self.sql(filters, order: order, paged: true))
+        let arguments: StatementArguments = [match] + filterArguments + [limit, offset]
+        return try Row.fetchAll(statement, arguments: arguments).map(LibraryItem.init(row:))
+    }
+
+    /// The page newest first, the rows of `driver` (under the filters) kept when they also
+    /// match `check`: exactly the rows of `whole` (`driver AND check`), in the same order. Past
+    /// `SearchPlan.maxMissedChecks` rows that `check` refused, the rest of the page comes from
+    /// `whole` in one statement, below the last row looked at, so a split that guessed wrong
+    /// costs that many checks and no more.
+    func newest(driver: String, check: String, whole: String, _ db: Database) throws -> [LibraryItem] {
+        let candidates = try db.cachedStatement(sql: Self.sql(filters, order: .newest, paged: false))
+        // A point lookup: FTS5 seeks each word of `check` to this one row.
+        let lookup = try db.cachedStatement(sql: "SELECT 1 FROM items_search WHERE items_search MATCH ? AND rowid = ?")
+        var items: [LibraryItem] = []
+        var skip = offset
+        var missed = 0
+        let rows = try Row.fetchCursor(candidates, arguments: [driver] + filterArguments)
+        while let row = try rows.next() {
+            let id: Int64 = row[0]
+            if try Int.fetchOne(lookup, arguments: [check, id]) != nil {
+                if skip > 0 {
+                    skip -= 1
+                    continue
+                }
+                items.append(LibraryItem(row: row))
+                if items.count == limit { return items }
+                continue
+            }
+            missed += 1
+            if missed > SearchPlan.maxMissedChecks {
+                let rest = try db.cachedStatement(sql: Self.sql(["items_search.rowid < ?"] + filters, order: .newest, paged: true))
+                let arguments: StatementArguments = [whole, id] + filterArguments + [limit - items.count, skip]
+                return items + (try Row.fetchAll(rest, arguments: arguments).map(LibraryItem.init(row:)))
+            }
+        }
+        return items
     }
 }

@@ -33,6 +33,46 @@ struct SearchPlan: Equatable {
     /// Each word's FTS5 query, lazy, for the rarity check.
     let lazyPhrases: [String]
 
+    /// A newest-first search whose words are of two kinds, read two ways. FTS5's AND walks its
+    /// phrases in step: each row one phrase offers, the others seek to, and a phrase in nearly
+    /// every item seeks by stepping through its doclist entry by entry up to that row. So
+    /// `item 42 channel 9` on the bench library stepped through "item" and "channel" over every
+    /// row from the newest down to the 20th match (half the library: ~1,000 rows holding "42"),
+    /// whatever the page. Split, the other words (`driver`) find the rows newest first and
+    /// each row found is looked up for the everywhere-words (`check`: a seek from the doclist's
+    /// start, tens of µs), so a page costs about as many lookups as it has rows.
+    struct Split: Equatable {
+        /// The words not in nearly every item, ANDed.
+        let driver: String
+        /// The words in nearly every item (`PhraseSample.isEverywhere`), ANDed.
+        let check: String
+
+        /// nil unless some words are everywhere and some other word is not dense: when all are
+        /// dense they step together, and one AND reads little more than the page.
+        /// Only a single word is ever checked: a lookup in a prefix's phrase (an OR of prefix-
+        /// index terms) starts every one of its terms' iterators and costs far more.
+        init?(_ samples: [PhraseSample]) {
+            let everywhere = samples.filter(\.isEverywhere)
+            let others = samples.filter { !$0.isEverywhere }
+            guard !everywhere.isEmpty, others.contains(where: { !$0.isDense }) else { return nil }
+            driver = others.map(\.phrase).joined(separator: " AND ")
+            check = everywhere.map(\.phrase).joined(separator: " AND ")
+        }
+    }
+
+    /// Whether `phrase` (one of `lazyPhrases`) is one whole word, not a prefix or an OR of words.
+    static func isExactWord(_ phrase: String) -> Bool {
+        !phrase.hasPrefix("(") && !phrase.hasSuffix("*")
+    }
+
+    /// Entries of a prefix's phrase read, newest first, to tell whether it is dense (a word's
+    /// probe reads up to `SearchRule.rankedWordLimit` + 1, as the rarity probe does).
+    static let densitySample = 256
+    /// Rows of the driver a split search looks up and finds without the everywhere-words
+    /// before it gives the rest of the page to one AND (a split that guessed wrong costs that
+    /// many lookups, ~64 × tens of µs, and no more).
+    static let maxMissedChecks = 64
+
     /// nil when `text` holds no word.
     init?(_ text: String, _ db: Database) throws {
         let words = SearchSyntax.words(text)
