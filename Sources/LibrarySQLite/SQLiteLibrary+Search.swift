@@ -28,7 +28,7 @@ extension SQLiteLibrary {
             case .newest(nil):
                 return try request.fetch(lazyMatch, order: .newest, db)
             case .newest(let split?):
-                return try request.newest(driver: split.driver, check: split.check, whole: lazyMatch, db)
+                return try request.newest(split, whole: lazyMatch, db)
             }
         }
     }
@@ -76,8 +76,7 @@ extension SQLiteLibrary {
     /// starts), so it stays cheap where ranking would not. (fts5vocab's per-term document counts
     /// are no cheaper: it counts them by reading the word's whole doclist; `row` for "channel" on
     /// the bench library: 58 ms.) Once one word is too common to rank by, the others are only
-    /// probed the same way (a prefix's phrase only sampled, `SearchPlan.densitySample` entries)
-    /// to see which are everywhere.
+    /// sampled (`SearchPlan.densitySample` entries) to see which are dense.
     private static func order(_ plan: SearchPlan, _ db: Database) throws -> SearchOrder {
         let probe = try db.cachedStatement(sql: """
             SELECT count(*), coalesce(max(rowid) - min(rowid) + 1, 0)
@@ -96,10 +95,7 @@ extension SQLiteLibrary {
         // The probe stops at the first word too common to rank by.
         guard let last = samples.last, last.count > SearchRule.rankedWordLimit else { return .ranked }
         for phrase in plan.lazyPhrases.dropFirst(samples.count) {
-            // A prefix's phrase is never checked row by row (see `SearchPlan.Split`): a small
-            // sample tells whether it is dense, the one thing the split needs to know of it.
-            let exact = SearchPlan.isExactWord(phrase)
-            samples.append(try sample(phrase, exact ? SearchRule.rankedWordLimit + 1 : SearchPlan.densitySample))
+            samples.append(try sample(phrase, SearchPlan.densitySample))
         }
         return .newest(SearchPlan.Split(samples))
     }
@@ -123,8 +119,9 @@ struct PhraseSample {
     /// would be stepped through nearly row by row (the bench's "channel" and "item" are in
     /// every item).
     var isDense: Bool { count >= size && 2 * Int64(count) >= span }
-    /// A single word in more than `SearchRule.rankedWordLimit` items, dense where the newest are.
-    var isEverywhere: Bool { isDense && size > SearchRule.rankedWordLimit && SearchPlan.isExactWord(phrase) }
+    /// A single word, dense where the newest items are. (Dense there and rare elsewhere, as a
+    /// channel's name is, it is looked up on rows that lack it: `SearchPage.newest` bounds that.)
+    var isEverywhere: Bool { isDense && SearchPlan.isExactWord(phrase) }
 }
 
 /// The page a search returns, under `feed`'s filters (conditions on `i`, `c`, `w`).
@@ -170,27 +167,54 @@ private struct SearchPage {
         return try Row.fetchAll(statement, arguments: arguments).map(LibraryItem.init(row:))
     }
 
-    /// The page newest first, the rows of `driver` (under the filters) kept when they also
-    /// match `check`: exactly the rows of `whole` (`driver AND check`), in the same order. Past
-    /// `SearchPlan.maxMissedChecks` rows that `check` refused, the rest of the page comes from
-    /// `whole` in one statement, below the last row looked at, so a split that guessed wrong
-    /// costs that many checks and no more.
-    func newest(driver: String, check: String, whole: String, _ db: Database) throws -> [LibraryItem] {
+    /// The page newest first, the rows of the split's driver (under the filters) kept when they
+    /// also match its check: exactly the rows of `whole` (driver AND check), in the same order.
+    ///
+    /// Split only when one AND would walk far: the driver's first page of rows is read, and if
+    /// some driver phrase has at most `SearchPlan.leapfrogRatio` entries per row found from the
+    /// newest down to the last of them, FTS5's AND, led by that phrase, seeks about that many
+    /// rows and is cheaper than a lookup per row (`item 804 chan`: every row "804" offers is a
+    /// match). Past `SearchPlan.maxMissedChecks` rows that the check refused, the rest of the
+    /// page comes from `whole` in one statement, below the last row looked at, so a split that
+    /// guessed wrong costs that many lookups and no more.
+    func newest(_ split: SearchPlan.Split, whole: String, _ db: Database) throws -> [LibraryItem] {
         let candidates = try db.cachedStatement(sql: Self.sql(filters, order: .newest, paged: false))
-        // A point lookup: FTS5 seeks each word of `check` to this one row.
+        let rows = try Row.fetchCursor(candidates, arguments: [split.driver] + filterArguments)
+        var first: [(id: Int64, item: LibraryItem)] = []
+        while first.count < limit, let row = try rows.next() {
+            first.append((row[0], LibraryItem(row: row)))
+        }
+        // Every match is a row of the driver.
+        guard let bottom = first.last?.id else { return [] }
+        let entries = try db.cachedStatement(sql: """
+            SELECT count(*) FROM (SELECT rowid FROM items_search WHERE items_search MATCH ? AND rowid >= ? ORDER BY rowid DESC LIMIT ?)
+            """)
+        let cap = SearchPlan.leapfrogRatio * first.count
+        for phrase in split.driverPhrases {
+            let count = try Int.fetchOne(entries, arguments: [phrase, bottom, cap + 1]) ?? 0
+            if count <= cap { return try fetch(whole, order: .newest, db) }
+        }
+        // A point lookup: FTS5 seeks each word of the check to this one row.
         let lookup = try db.cachedStatement(sql: "SELECT 1 FROM items_search WHERE items_search MATCH ? AND rowid = ?")
         var items: [LibraryItem] = []
         var skip = offset
         var missed = 0
-        let rows = try Row.fetchCursor(candidates, arguments: [driver] + filterArguments)
-        while let row = try rows.next() {
-            let id: Int64 = row[0]
-            if try Int.fetchOne(lookup, arguments: [check, id]) != nil {
+        var buffered = first[...]
+        while true {
+            let (id, item): (Int64, LibraryItem)
+            if let row = buffered.popFirst() {
+                (id, item) = row
+            } else if let row = try rows.next() {
+                (id, item) = (row[0], LibraryItem(row: row))
+            } else {
+                break
+            }
+            if try Int.fetchOne(lookup, arguments: [split.check, id]) != nil {
                 if skip > 0 {
                     skip -= 1
                     continue
                 }
-                items.append(LibraryItem(row: row))
+                items.append(item)
                 if items.count == limit { return items }
                 continue
             }

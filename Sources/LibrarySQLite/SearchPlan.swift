@@ -44,6 +44,8 @@ struct SearchPlan: Equatable {
     struct Split: Equatable {
         /// The words not in nearly every item, ANDed.
         let driver: String
+        /// Those words' phrases, one by one.
+        let driverPhrases: [String]
         /// The words in nearly every item (`PhraseSample.isEverywhere`), ANDed.
         let check: String
 
@@ -55,7 +57,8 @@ struct SearchPlan: Equatable {
             let everywhere = samples.filter(\.isEverywhere)
             let others = samples.filter { !$0.isEverywhere }
             guard !everywhere.isEmpty, others.contains(where: { !$0.isDense }) else { return nil }
-            driver = others.map(\.phrase).joined(separator: " AND ")
+            driverPhrases = others.map(\.phrase)
+            driver = driverPhrases.joined(separator: " AND ")
             check = everywhere.map(\.phrase).joined(separator: " AND ")
         }
     }
@@ -65,9 +68,13 @@ struct SearchPlan: Equatable {
         !phrase.hasPrefix("(") && !phrase.hasSuffix("*")
     }
 
-    /// Entries of a prefix's phrase read, newest first, to tell whether it is dense (a word's
-    /// probe reads up to `SearchRule.rankedWordLimit` + 1, as the rarity probe does).
+    /// Entries of a word read, newest first, to tell whether it is dense, once another word was
+    /// found too common to rank by.
     static let densitySample = 256
+    /// A split search looks rows up one by one only when every driver phrase has more entries
+    /// than this per row the driver finds (a lookup costs about as much as FTS5's AND seeking
+    /// its phrases over ~10 rows; measured on the bench library).
+    static let leapfrogRatio = 8
     /// Rows of the driver a split search looks up and finds without the everywhere-words
     /// before it gives the rest of the page to one AND (a split that guessed wrong costs that
     /// many lookups, ~64 × tens of µs, and no more).
