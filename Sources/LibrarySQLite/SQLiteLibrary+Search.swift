@@ -75,8 +75,8 @@ extension SQLiteLibrary {
     /// lazy phrases (FTS5's own prefix phrase would first merge every entry of every word it
     /// starts), so it stays cheap where ranking would not. (fts5vocab's per-term document counts
     /// are no cheaper: it counts them by reading the word's whole doclist; `row` for "channel" on
-    /// the bench library: 58 ms.) Once one word is too common to rank by, the others are only
-    /// sampled (`SearchPlan.densitySample` entries) to see which are dense.
+    /// the bench library: 58 ms.) Once one word is too common to rank by, the other words are
+    /// only sampled (`SearchPlan.densitySample` entries) to see which are dense.
     private static func order(_ plan: SearchPlan, _ db: Database) throws -> SearchOrder {
         let probe = try db.cachedStatement(sql: """
             SELECT count(*), coalesce(max(rowid) - min(rowid) + 1, 0)
@@ -95,7 +95,10 @@ extension SQLiteLibrary {
         // The probe stops at the first word too common to rank by.
         guard let last = samples.last, last.count > SearchRule.rankedWordLimit else { return .ranked }
         for phrase in plan.lazyPhrases.dropFirst(samples.count) {
-            samples.append(try sample(phrase, SearchPlan.densitySample))
+            // Only a word can be everywhere (see `SearchPlan.Split`); a prefix's phrase always
+            // drives, and sampling one costs as much as the rest of the probes.
+            let exact = SearchPlan.isExactWord(phrase)
+            samples.append(exact ? try sample(phrase, SearchPlan.densitySample) : PhraseSample(phrase: phrase, size: 1, count: 0, span: 0))
         }
         return .newest(SearchPlan.Split(samples))
     }
@@ -170,8 +173,9 @@ private struct SearchPage {
     /// The page newest first, the rows of the split's driver (under the filters) kept when they
     /// also match its check: exactly the rows of `whole` (driver AND check), in the same order.
     ///
-    /// Split only when one AND would walk far: the driver's first page of rows is read, and if
-    /// some driver phrase has at most `SearchPlan.leapfrogRatio` entries per row found from the
+    /// Split only when one AND would walk far (with one driver phrase it never does: that phrase
+    /// leads the AND, and each of its rows costs a seek, cheaper than a lookup; `SearchPlan.Split`
+    /// needs two): the driver's first page of rows is read, and if some driver phrase has at most `SearchPlan.leapfrogRatio` entries per row found from the
     /// newest down to the last of them, FTS5's AND, led by that phrase, seeks about that many
     /// rows and is cheaper than a lookup per row (`item 804 chan`: every row "804" offers is a
     /// match). Past `SearchPlan.maxMissedChecks` rows that the check refused, the rest of the

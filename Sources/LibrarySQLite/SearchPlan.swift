@@ -49,14 +49,15 @@ struct SearchPlan: Equatable {
         /// The words in nearly every item (`PhraseSample.isEverywhere`), ANDed.
         let check: String
 
-        /// nil unless some words are everywhere and some other word is not dense: when all are
-        /// dense they step together, and one AND reads little more than the page.
-        /// Only a single word is ever checked: a lookup in a prefix's phrase (an OR of prefix-
-        /// index terms) starts every one of its terms' iterators and costs far more.
+        /// nil unless some words are everywhere and at least two others are not: one driver
+        /// phrase leads FTS5's AND by itself, each of its rows a seek of the others, which costs
+        /// less than looking the row up. Only a single word is ever checked: a lookup in a
+        /// prefix's phrase (an OR of prefix-index terms) starts every one of its terms'
+        /// iterators and costs far more.
         init?(_ samples: [PhraseSample]) {
             let everywhere = samples.filter(\.isEverywhere)
             let others = samples.filter { !$0.isEverywhere }
-            guard !everywhere.isEmpty, others.contains(where: { !$0.isDense }) else { return nil }
+            guard !everywhere.isEmpty, others.count >= 2 else { return nil }
             driverPhrases = others.map(\.phrase)
             driver = driverPhrases.joined(separator: " AND ")
             check = everywhere.map(\.phrase).joined(separator: " AND ")
