@@ -54,9 +54,10 @@ extension SQLiteLibrary {
         }
     }
 
-    /// The FTS5 query a search for `text` runs as one statement and whether it ranks (the
-    /// bench's peer runs the same SQL; a newest-first search split into a driver and checks runs
-    /// it only past `SearchPlan.maxMissedChecks`); nil when nothing can match.
+    /// The FTS5 query a search for `text` runs as one statement, whether it ranks, and whether
+    /// it may be split (`SearchPlan.Split`: then one statement runs only when the split would not
+    /// pay or past `SearchPlan.maxMissedChecks`; the bench's peer runs the one statement); nil
+    /// when nothing can match.
     package func searchPlan(_ text: String) throws -> (match: String, ranked: Bool, split: Bool)? {
         try pool.read { db in
             guard let plan = try SearchPlan(text, db), let lazyMatch = plan.lazyMatch else { return nil }
@@ -97,8 +98,7 @@ extension SQLiteLibrary {
         for phrase in plan.lazyPhrases.dropFirst(samples.count) {
             // Only a word can be everywhere (see `SearchPlan.Split`); a prefix's phrase always
             // drives, and sampling one costs as much as the rest of the probes.
-            let exact = SearchPlan.isExactWord(phrase)
-            samples.append(exact ? try sample(phrase, SearchPlan.densitySample) : PhraseSample(phrase: phrase, size: 1, count: 0, span: 0))
+            samples.append(SearchPlan.isExactWord(phrase) ? try sample(phrase, SearchPlan.densitySample) : .unsampled(phrase))
         }
         return .newest(SearchPlan.Split(samples))
     }
@@ -125,6 +125,9 @@ struct PhraseSample {
     /// A single word, dense where the newest items are. (Dense there and rare elsewhere, as a
     /// channel's name is, it is looked up on rows that lack it: `SearchPage.newest` bounds that.)
     var isEverywhere: Bool { isDense && SearchPlan.isExactWord(phrase) }
+
+    /// A phrase not probed: neither dense nor everywhere.
+    static func unsampled(_ phrase: String) -> PhraseSample { PhraseSample(phrase: phrase, size: 1, count: 0, span: 0) }
 }
 
 /// The page a search returns, under `feed`'s filters (conditions on `i`, `c`, `w`).
@@ -175,10 +178,11 @@ private struct SearchPage {
     ///
     /// Split only when one AND would walk far (with one driver phrase it never does: that phrase
     /// leads the AND, and each of its rows costs a seek, cheaper than a lookup; `SearchPlan.Split`
-    /// needs two): the driver's first page of rows is read, and if some driver phrase has at most `SearchPlan.leapfrogRatio` entries per row found from the
-    /// newest down to the last of them, FTS5's AND, led by that phrase, seeks about that many
-    /// rows and is cheaper than a lookup per row (`item 804 chan`: every row "804" offers is a
-    /// match). Past `SearchPlan.maxMissedChecks` rows that the check refused, the rest of the
+    /// needs two). The driver's first page of rows is read; if some driver phrase has at most
+    /// `SearchPlan.leapfrogRatio` entries per row found, from the newest down to the last of
+    /// them, FTS5's AND, led by that phrase, seeks about that many rows, cheaper than a lookup
+    /// per row (`channel 12 item 1`: nearly every row "12" offers has a number starting with
+    /// "1" there). Past `SearchPlan.maxMissedChecks` rows that the check refused, the rest of the
     /// page comes from `whole` in one statement, below the last row looked at, so a split that
     /// guessed wrong costs that many lookups and no more.
     func newest(_ split: SearchPlan.Split, whole: String, _ db: Database) throws -> [LibraryItem] {
