@@ -33,6 +33,55 @@ struct SearchPlan: Equatable {
     /// Each word's FTS5 query, lazy, for the rarity check.
     let lazyPhrases: [String]
 
+    /// A newest-first search whose words are of two kinds, read two ways. FTS5's AND walks its
+    /// phrases in step: each row one phrase offers, the others seek to, and a phrase in nearly
+    /// every item seeks by stepping through its doclist entry by entry up to that row. So
+    /// `item 42 channel 9` on the bench library stepped through "item" and "channel" over every
+    /// row from the newest down to the 20th match (half the library: ~1,000 rows holding "42"),
+    /// whatever the page. Split, the other words (`driver`) find the rows newest first and
+    /// each row found is looked up for the everywhere-words (`check`: a seek from the doclist's
+    /// start, tens of µs), so a page costs about as many lookups as it has rows.
+    struct Split: Equatable {
+        /// The words not in nearly every item, ANDed.
+        let driver: String
+        /// Those words' phrases, one by one.
+        let driverPhrases: [String]
+        /// The words in nearly every item (`PhraseSample.isEverywhere`), ANDed.
+        let check: String
+
+        /// nil unless some words are everywhere and at least two others are not: one driver
+        /// phrase leads FTS5's AND by itself, each of its rows a seek of the others, which costs
+        /// less than looking the row up. Only a single word is ever checked: a lookup in a
+        /// prefix's phrase (an OR of prefix-index terms) starts every one of its terms'
+        /// iterators and costs far more.
+        init?(_ samples: [PhraseSample]) {
+            let everywhere = samples.filter(\.isEverywhere)
+            let others = samples.filter { !$0.isEverywhere }
+            guard !everywhere.isEmpty, others.count >= 2 else { return nil }
+            driverPhrases = others.map(\.phrase)
+            driver = driverPhrases.joined(separator: " AND ")
+            check = everywhere.map(\.phrase).joined(separator: " AND ")
+        }
+    }
+
+    /// Whether `phrase` (one of `lazyPhrases`) is one whole word, not a prefix or an OR of words.
+    static func isExactWord(_ phrase: String) -> Bool {
+        !phrase.hasPrefix("(") && !phrase.hasSuffix("*")
+    }
+
+    /// Entries of a word read, newest first, to tell whether it is dense, once another word was
+    /// found too common to rank by.
+    static let densitySample = 256
+    /// A split search looks rows up one by one only when every driver phrase has more entries
+    /// than this per row the driver finds. On the bench library a lookup of two words took
+    /// 50–190 µs and FTS5's AND spent ~10 µs per everywhere-word per row it visited (~20 ms
+    /// for ~1,000 rows of "42" and two such words): a lookup is worth ~8 visited rows.
+    static let leapfrogRatio = 8
+    /// Rows of the driver a split search looks up and finds without the everywhere-words
+    /// before it gives the rest of the page to one AND (a split that guessed wrong costs that
+    /// many lookups, ~64 × tens of µs, and no more).
+    static let maxMissedChecks = 64
+
     /// nil when `text` holds no word.
     init?(_ text: String, _ db: Database) throws {
         let words = SearchSyntax.words(text)

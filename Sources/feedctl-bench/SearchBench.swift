@@ -36,8 +36,12 @@ struct SearchBench {
             all += times
             let shell = try shellTimes(path: path, text: text, runs: 100, library: library)
             shellAll += shell
+            // A split search (`SearchPlan.Split`) is two statements; the peer runs the one AND
+            // it would be without the split.
+            let split = try library.searchPlan(text)?.split == true
             let shellText = shell.isEmpty ? "python sqlite3: n/a"
-                : String(format: "python sqlite3 p50 %7.3f ms p99 %7.3f ms", percentile(shell, 50), percentile(shell, 99))
+                : String(format: "python sqlite3 p50 %7.3f ms p99 %7.3f ms%@", percentile(shell, 50), percentile(shell, 99),
+                         split ? " (one AND; feedctl split it)" : "")
             print(("\"" + text + "\"").padding(toLength: 24, withPad: " ", startingAt: 0)
                   + String(format: " %2d items  p50 %7.3f ms  p99 %7.3f ms   ", count, percentile(times, 50), percentile(times, 99))
                   + shellText)

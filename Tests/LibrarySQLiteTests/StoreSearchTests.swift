@@ -196,6 +196,73 @@ import Testing
         #expect(try await ids("chance everyday") == expected { $0 % 3 == 0 })
     }
 
+    /// A word in nearly every item beside rarer words whose rows seldom meet: the rarer words
+    /// find the rows newest first and each row is looked up for the common word
+    /// (`SearchPlan.Split`). The items found must be exactly those holding every word, in the
+    /// same order, on every page and under every filter, also where the common word is missing
+    /// from most rows the rarer words find (past `SearchPlan.maxMissedChecks` such rows, one AND
+    /// finishes the page), and where one AND is chosen instead.
+    @Test func aWordInNearlyEveryItemBesideRarerWordsFindsExactlyTheMatches() async throws {
+        let archive = try await t.library.addTestChannel("Archive")
+        let daily = try await t.library.addTestChannel("Daily Tube", platform: .youtube)
+        // The archive first (lower ids): "rare", "blue" and "vintage" in each item, "everyday" in every tenth.
+        let old = 300
+        _ = try await t.library.ingest(Feed(kind: .podcast, title: "Archive", items: (0..<old).map {
+            Item(id: "a\($0)", title: "Vintage show \($0)" + ($0 % 10 == 0 ? " everyday" : ""), description: "A rare blue note.")
+        }), channelID: archive, now: 5000)
+        // Then more items than the rank limit, each with "everyday"; "rare" in every 20th, "blue"
+        // in every 23rd: both in every 460th.
+        let new = SearchRule.rankedWordLimit + 100
+        _ = try await t.library.ingest(Feed(kind: .youtube, title: "Daily Tube", items: (0..<new).map {
+            Item(id: "d\($0)", title: "Everyday episode \($0)",
+                 description: [$0 % 20 == 0 ? "rare" : "", $0 % 23 == 0 ? "blue" : ""].joined(separator: " "))
+        }), channelID: daily, now: 5000)
+        let watched = ["d\(4600)", "d\(920)", "a280"]
+        try await t.library.setWatched(try await watched.asyncMap { try await t.library.id(of: $0) }, now: 6000)
+        // Ids grow with discovery: the archive's items, then the daily ones; newest first is the reverse.
+        let newestFirst = (0..<new).reversed().map { "d\($0)" } + (0..<old).reversed().map { "a\($0)" }
+        func number(_ id: String) -> Int { Int(id.dropFirst()) ?? -1 }
+        let inArchive = { (id: String) in id.hasPrefix("a") }
+        let everyday = { (id: String) in !inArchive(id) || number(id) % 10 == 0 }
+        let rare = { (id: String) in inArchive(id) || number(id) % 20 == 0 }
+        let blue = { (id: String) in inArchive(id) || number(id) % 23 == 0 }
+        let all = { (id: String) in everyday(id) && rare(id) && blue(id) }
+        func expected(_ keep: (String) -> Bool, limit: Int = 20, page: Int = 1) -> [String] {
+            Array(newestFirst.filter(keep).dropFirst(limit * (page - 1)).prefix(limit))
+        }
+        // 12 daily rows, then 30 of the archive's 300, which "rare blue" all find.
+        for (limit, page) in [(20, 1), (20, 2), (20, 3), (7, 1), (7, 2), (7, 4), (3, 5), (50, 1)] {
+            #expect(try await ids("everyday rare blue", limit: limit, page: page) == expected(all, limit: limit, page: page))
+            #expect(try await ids("blue everyday rare", limit: limit, page: page) == expected(all, limit: limit, page: page))
+        }
+        #expect(try await ids("everyday rare blue", FeedFilter(channelID: archive)) == expected { inArchive($0) && all($0) })
+        #expect(try await ids("everyday rare blue", FeedFilter(channelID: archive), limit: 4, page: 3)
+                == expected({ inArchive($0) && all($0) }, limit: 4, page: 3))
+        #expect(try await ids("everyday rare blue", FeedFilter(platform: .youtube)) == expected { !inArchive($0) && all($0) })
+        #expect(try await ids("everyday rare blue", FeedFilter(unwatchedOnly: true), limit: 30)
+                == expected({ all($0) && !watched.contains($0) }, limit: 30))
+        #expect(try await ids("everyday rare blue", FeedFilter(channelID: daily), limit: 5, page: 3)
+                == expected({ !inArchive($0) && all($0) }, limit: 5, page: 3))
+        #expect(try await ids("everyday rare blue", FeedFilter(channelID: daily), limit: 5, page: 4).isEmpty)
+        // One driver word: one AND.
+        #expect(try await ids("everyday rare", limit: 20, page: 4) == expected({ everyday($0) && rare($0) }, page: 4))
+        #expect(try await ids("vintage everyday show") == expected { inArchive($0) && everyday($0) })
+        #expect(try await ids("everyday 4242") == ["d4242"], "every word must still match")
+        #expect(try await ids("everyday zzzz").isEmpty)
+        #expect(try await ids("everyday rare zzzz").isEmpty)
+        let startsWith = { (prefix: String) in { (id: String) in everyday(id) && String(number(id)).hasPrefix(prefix) } }
+        #expect(try await ids("everyday 42", limit: 30) == expected(startsWith("42"), limit: 30), "a prefix the prefix index serves")
+        #expect(try await ids("everyday 7", limit: 30, page: 3) == expected(startsWith("7"), limit: 30, page: 3), "a one-character prefix")
+        #expect(try await ids("everyday rare 4", limit: 10) == expected({ startsWith("4")($0) && rare($0) }, limit: 10))
+        // (After a search: the plan reads the index that searches keep current.)
+        for text in ["everyday rare blue", "blue everyday rare", "everyday rare 4"] {
+            #expect(try t.library.searchPlan(text)?.split == true, "\(text): split into a driver and a check")
+        }
+        #expect(try t.library.searchPlan("everyday episode")?.split == false, "every word everywhere: one AND")
+        #expect(try t.library.searchPlan("everyday rare")?.split == false, "one driver word: one AND")
+        #expect(try t.library.searchPlan("everyday 42")?.split == false, "one driver phrase: one AND")
+    }
+
     @Test func aPrefixIsSpelledAsTheWordsItStandsFor() async throws {
         _ = try await ids("bread")  // indexes the items
         let spelled = { (prefix: String) in try await t.library.read { db in try SearchPlan.spell(prefix: prefix, db) } }
