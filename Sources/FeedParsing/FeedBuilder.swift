@@ -92,7 +92,8 @@ final class FeedBuilder {
         if inItem, let raw = item.take() {
             inItem = false
             let title = (raw.title ?? raw.dcTitle).flatMap(TextCleaner.collapse).map { " (\"\($0)\")" } ?? ""
-            warnings.add("truncated document: the last item never closed and was dropped\(title)")
+            // Truncated, or libxml2 could read no further (its error is the warning before this).
+            warnings.add("the document ends inside an item, which was dropped\(title)")
         }
         if itemsWithoutID > 0 {
             let n = itemsWithoutID

@@ -40,9 +40,11 @@ enum SourceEncoding: Equatable {
         case "iso-8859-1", "iso8859-1", "iso_8859-1", "latin1", "latin-1", "l1", "windows-1252", "cp1252",
              "x-cp1252", "us-ascii", "ascii":
             guard isValidUTF8() else { return .windows1252 }
-            // Plain ASCII is all three: only UTF-8 beyond ASCII (looked for in the head, which
-            // the streamed path has at hand) contradicts the label.
-            if head.contains(where: { $0 >= 0x80 }) { fallback("declared \(label) but the bytes are UTF-8: read as UTF-8") }
+            // Plain ASCII is all three: only UTF-8 beyond ASCII contradicts the label. Looked for
+            // in the first 16 KiB, which both the in-memory and the streamed parse have at hand.
+            if head.prefix(16 * 1024).contains(where: { $0 >= 0x80 }) {
+                fallback("declared \(label) but the bytes are UTF-8: read as UTF-8")
+            }
             return .utf8
         default: return .named(label)
         }

@@ -147,7 +147,7 @@ final class PublisherQuirkTests: XCTestCase {
         XCTAssertEqual(feed.title, "Cut Short")
         XCTAssertEqual(feed.items.map(\.id), ["cut-1"])
         XCTAssertEqual(feed.items.first?.enclosure?.length, 1000)
-        XCTAssertEqual(feed.warnings.last, "truncated document: the last item never closed and was dropped (\"Half an item\")")
+        XCTAssertEqual(feed.warnings.last, "the document ends inside an item, which was dropped (\"Half an item\")")
         // A fixture cut inside its second item keeps only the first, complete one.
         let full = try Fixtures.bytes("rss2-podcast.xml")
         let partial = try FeedParser.parse(Array(full[..<(full.count - 200)]))
