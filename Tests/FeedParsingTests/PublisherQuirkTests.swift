@@ -218,6 +218,22 @@ final class PublisherQuirkTests: XCTestCase {
         XCTAssertEqual(feed.warnings, ["2 items have no guid, link or enclosure: identified by title and date, so a changed title makes a new item"])
     }
 
+    /// libxml2's recoveries are said as it reports them, with their line.
+    func testMismatchedTagsAreWarnings() throws {
+        let xml = "<rss version=\"2.0\"><channel><title>Mis</title>\n<item><title>One</b></title><guid>m-1</guid></item>\n"
+            + "<item><title>Two</title><guid>m-2</guid></item></channel></rss>\n"
+        let feed = try FeedParser.parse(Array(xml.utf8))
+        XCTAssertEqual(feed.items.map(\.title), ["One", "Two"])
+        XCTAssertEqual(feed.warnings, [
+            "line 2: Opening and ending tag mismatch: title line 2 and b",
+            "line 2: Opening and ending tag mismatch: item line 2 and title",
+            "line 2: Opening and ending tag mismatch: channel line 1 and item",
+            "line 3: Opening and ending tag mismatch: rss line 1 and channel",
+            "line 3: Extra content at the end of the document",
+            "1 item has no guid, link or enclosure: identified by title and date, so a changed title makes a new item",
+        ])
+    }
+
     func testEncodingFallbackIsAWarning() throws {
         // Declared Latin-1, bytes UTF-8: read as UTF-8, and said.
         let feed = try Fixtures.parse("utf8-declared-latin1.xml")
