@@ -34,6 +34,11 @@ struct ChannelCommand: AsyncParsableCommand {
                             if !output.json {
                                 let verb = entry.alreadySubscribed ? "already subscribed" : "added"
                                 print("\(verb) \(entry.channel.id): \(Terminal.printable(entry.channel.name)) [\(entry.channel.platform.rawValue)] — \(Formats.count(entry.newItems, "new item"))")
+                                // A broken feed says so at once, not only when someone looks.
+                                let warnings = entry.channel.warnings.count
+                                if warnings > 0 {
+                                    print("  the feed has \(Formats.count(warnings, "warning")): feedctl channel show \(entry.channel.id)")
+                                }
                             }
                         }
                     } catch {

@@ -44,6 +44,11 @@ final class FeedDetailsCLITests: XCTestCase {
         try server.write("feed.xml", Self.feed(broken: true))
         let add = try feedctl(["channel", "add", server.url("/feed.xml")])
         XCTAssertEqual(add.status, 0, add.stderr)
+        XCTAssertEqual(add.stdout, """
+            added 1: Details Show [podcast] — 1 new item
+              the feed has 2 warnings: feedctl channel show 1
+
+            """)
 
         let list = try feedctl(["channel", "list", "--json"])
         XCTAssertEqual(list.status, 0, list.stderr)
