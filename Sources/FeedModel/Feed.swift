@@ -17,19 +17,25 @@ public struct Feed: Sendable, Equatable {
     public var selfURL: String?
     /// YouTube: the channel id with its `UC` prefix. Rumble: the channel's path name.
     public var channelID: String?
-    /// Rumble listing pages: the absolute URL of the next page, if any.
+    /// The next page of the feed: Rumble's paginator, or `atom:link rel="next"` (paged feeds,
+    /// RFC 5005), absolute.
     public var nextPage: String?
     /// Podcasting 2.0 `podcast:funding` at channel level.
     public var funding: [Link]
     public var items: [Item]
+    /// What the parser had to recover from, one line each (an undeclared prefix, a mismatched or
+    /// unclosed tag, a truncated document, an encoding fallback, items without an id), at most
+    /// `FeedWarnings.maxKept` plus a closing "and N more". Empty for a clean document.
+    public var warnings: [String]
 
     public init(kind: Kind, title: String = "", link: String? = nil, description: String? = nil,
                 author: String? = nil, image: String? = nil, language: String? = nil,
                 selfURL: String? = nil, channelID: String? = nil, nextPage: String? = nil,
-                funding: [Link] = [], items: [Item] = []) {
+                funding: [Link] = [], items: [Item] = [], warnings: [String] = []) {
         self.kind = kind; self.title = title; self.link = link; self.description = description
         self.author = author; self.image = image; self.language = language; self.selfURL = selfURL
         self.channelID = channelID; self.nextPage = nextPage; self.funding = funding; self.items = items
+        self.warnings = warnings
     }
 }
 
@@ -63,7 +69,8 @@ public struct Item: Sendable, Equatable {
     public var persons: [Person]
     /// Podcasting 2.0 `podcast:funding` at item level.
     public var funding: [Link]
-    /// Rumble: live or upcoming stream (no duration yet).
+    /// A live stream's state: Rumble's `live` or `upcoming`, Podcasting 2.0 `podcast:liveItem`'s
+    /// `pending`, `live` or `ended` (lowercased); nil for an ordinary item.
     public var liveStatus: String?
 
     public init(id: String = "", guid: String? = nil, title: String = "", url: String? = nil,
@@ -108,4 +115,39 @@ public struct Link: Sendable, Equatable {
     public var url: String
     public var title: String?
     public init(url: String, title: String? = nil) { self.url = url; self.title = title }
+}
+
+// Person and Link as the JSON contracts write them (`persons`, `funding`) and the library
+// stores them: every key present, null for what a feed left out.
+extension Person: Codable {
+    enum CodingKeys: String, CodingKey { case name, role, href, image }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encode(role, forKey: .role)
+        try c.encode(href, forKey: .href)
+        try c.encode(image, forKey: .image)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(name: try c.decode(String.self, forKey: .name), role: try c.decodeIfPresent(String.self, forKey: .role),
+                  href: try c.decodeIfPresent(String.self, forKey: .href), image: try c.decodeIfPresent(String.self, forKey: .image))
+    }
+}
+
+extension Link: Codable {
+    enum CodingKeys: String, CodingKey { case url, title }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(url, forKey: .url)
+        try c.encode(title, forKey: .title)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(url: try c.decode(String.self, forKey: .url), title: try c.decodeIfPresent(String.self, forKey: .title))
+    }
 }

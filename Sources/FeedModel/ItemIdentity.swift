@@ -2,13 +2,16 @@ import FeedText
 
 /// Stable identity for items, independent of the document's order or time of parsing.
 public enum ItemIdentity {
+    /// What starts an id made from an item's title and date (it has no guid, enclosure or link).
+    public static let hashPrefix = "sha:"
+
     /// YouTube → video id; Rumble → `v…` token; else guid, enclosure URL, link, or a hash of
     /// title + published date.
     public static func fallback(guid: String?, enclosureURL: String?, link: String?, title: String, published: Int64?) -> String {
         for candidate in [guid, enclosureURL, link] {
             if let c = candidate?.trimmingWhitespace(), !c.isEmpty { return c }
         }
-        return "sha:" + fnv1a64(title + "|" + (published.map(String.init) ?? ""))
+        return hashPrefix + fnv1a64(title + "|" + (published.map(String.init) ?? ""))
     }
 
     /// The `v…` token of a Rumble video URL's path (`/v6abc12-some-slug.html` → `v6abc12`).

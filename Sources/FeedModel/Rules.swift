@@ -218,3 +218,15 @@ public enum FieldLimits {
         return String(decoding: utf8[..<end], as: UTF8.self) + marker
     }
 }
+
+/// How much a parse says about what it recovered from (`Feed.warnings`): a broken feed can make
+/// libxml2 report an error per element, and a channel keeps its current warnings in the library,
+/// so only the first `maxKept` are kept, then one line "and N more".
+public enum FeedWarnings {
+    public static let maxKept = 20
+
+    /// `all` as kept: the first `maxKept`, then "and N more" when some were left out.
+    public static func capped(_ kept: [String], dropped: Int) -> [String] {
+        dropped > 0 ? kept + ["and \(dropped) more"] : kept
+    }
+}

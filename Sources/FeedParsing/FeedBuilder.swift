@@ -27,6 +27,11 @@ final class FeedBuilder {
     /// The attributes of a pending `.person` / `.funding` / `.channelFunding` element.
     var pendingPerson: Person?
     var pendingURL: String?
+    /// What the parse recovered from, in document order (`Feed.warnings`); the XML core adds
+    /// libxml2's errors here too.
+    var warnings = ParseWarnings()
+    /// Items identified by nothing but their title and date (no guid, link or enclosure).
+    private var itemsWithoutID = 0
     private let onItem: (Item) -> Void
     /// Called when the root says this is no feed: nothing after it matters.
     var stop: () -> Void = {}
@@ -41,14 +46,15 @@ final class FeedBuilder {
     func start(_ e: XMLElement) -> Bool {
         if e.depth == 0 {
             decideFormat(e)
-            containers.append(.other)
+            // A bare `<channel>` root (RSS 0.9x without its `<rss>`) is the channel itself.
+            containers.append(e.name == "channel" ? .channel : .other)
             return false
         }
         let parent = containers.last ?? .other
         var container = Container.other
         let field: Field?
         switch e.namespace {
-        case .itunes, .podcast, .content, .dc, .dcterms, .media, .yt:
+        case .itunes, .podcast, .content, .dc, .dcterms, .media, .yt, .googleplay:
             field = ExtensionMapper.start(e, parent: parent, self, container: &container)
         default:
             switch format {
@@ -80,9 +86,19 @@ final class FeedBuilder {
         itemDepth = e.depth
     }
 
-    /// Flushes an item left open by a truncated document.
+    /// The end of the document. An item left open by a truncated document is dropped, not
+    /// stored half-filled (its enclosure or notes may be cut); the warnings say so.
     func finishDocument() {
-        if inItem { finishItem() }
+        if inItem, let raw = item.take() {
+            inItem = false
+            let title = (raw.title ?? raw.dcTitle).flatMap(TextCleaner.collapse).map { " (\"\($0)\")" } ?? ""
+            // Truncated, or libxml2 could read no further (its error is the warning before this).
+            warnings.add("the document ends inside an item, which was dropped\(title)")
+        }
+        if itemsWithoutID > 0 {
+            let n = itemsWithoutID
+            warnings.add("\(n) item\(n == 1 ? " has" : "s have") no guid, link or enclosure: identified by title and date, so a changed title makes a new item")
+        }
     }
 
     private func finishItem() {
@@ -91,6 +107,7 @@ final class FeedBuilder {
         itemDepth = -1
         if raw.videoID != nil { sawYouTube = true }
         let normalized = ItemNormalizer.item(from: raw, shortsFeed: isShortsFeed)
+        if normalized.guid == nil, normalized.id.hasPrefix(ItemIdentity.hashPrefix) { itemsWithoutID += 1 }
         if !hasMediaEnclosure, let type = normalized.enclosure?.type, type.hasPrefix("audio/") || type.hasPrefix("video/") {
             hasMediaEnclosure = true
         }
@@ -104,13 +121,14 @@ final class FeedBuilder {
 
     private func decideFormat(_ e: XMLElement) {
         channel.base = e.base
-        switch (e.namespace, e.name) {
-        case (.none, "rss"): format = .rss
-        case (.rdf, "RDF"): format = .rdf
-        case (.atom, "feed"), (.atom03, "feed"), (.none, "feed"):
+        // By the root's name, whatever its namespace (`XMLStreamParser.adoptRootNamespaces`).
+        switch e.name {
+        case "rss", "channel": format = .rss
+        case "RDF": format = .rdf
+        case "feed":
             format = .atom
             channel.language = e.attributes.value("lang", in: .xml)
-        case (_, "html"): format = .html; stop()
+        case "html": format = .html; stop()
         default: format = .other(e.name.string); stop()
         }
     }
@@ -132,8 +150,10 @@ final class FeedBuilder {
         case .channelFunding:
             guard let url = pendingURL.take() else { return }
             channel.funding.append(Link(url: url, title: TextCleaner.collapse(text)))
-        case .channelTitle, .channelLink, .channelDescription, .channelItunesSummary, .channelAuthor,
-             .channelItunesAuthor, .channelImage, .channelLanguage, .channelYTChannelID, .channelPlaylistID:
+        case .channelTitle, .channelDCTitle, .channelLink, .channelDescription, .channelItunesSummary,
+             .channelItunesSubtitle, .channelDCDescription, .channelGoogleplayDescription, .channelAuthor,
+             .channelItunesAuthor, .channelDCCreator, .channelWebMaster, .channelOwnerName, .channelGoogleplayAuthor,
+             .channelImage, .channelLanguage, .channelYTChannelID, .channelPlaylistID:
             channel.apply(field, text)
         default: item?.apply(field, text)
         }

@@ -18,12 +18,13 @@ public enum FeedParser {
         case .html: return try RumbleParser.parse(bytes, documentURL: options.documentURL, timeBudget: options.timeBudget)
         case .xml: break
         }
-        let encoding = SourceEncoding.detect(head: bytes[...], httpCharset: options.httpCharset) {
+        var notes: [String] = []
+        let encoding = SourceEncoding.detect(head: bytes[...], httpCharset: options.httpCharset, fallback: { notes.append($0) }) {
             UTF8Validator.isValid(bytes)
         }
         let sink = ItemSink()
-        let outcome = try parseXML(head: bytes[...], encoding: encoding, options: options, documentBytes: bytes.count,
-                                   onItem: sink.add) { parser in
+        let outcome = try parseXML(head: bytes[...], encoding: encoding, encodingNotes: notes, options: options,
+                                   documentBytes: bytes.count, onItem: sink.add) { parser in
             bytes.withUnsafeBufferPointer { all in
                 var offset = parser.consumedHead + Self.bomLength(all, encoding)
                 while offset < all.count {
@@ -79,7 +80,8 @@ public enum FeedParser {
         case .xml: break
         }
         var readError: FeedError?
-        let encoding = SourceEncoding.detect(head: head, httpCharset: options.httpCharset) {
+        var notes: [String] = []
+        let encoding = SourceEncoding.detect(head: head, httpCharset: options.httpCharset, fallback: { notes.append($0) }) {
             // Only for documents labelled Latin-1: is the whole file valid UTF-8 after all?
             var validator = UTF8Validator()
             var chunk = [UInt8](repeating: 0, count: chunkSize)
@@ -101,7 +103,8 @@ public enum FeedParser {
         var failure: FeedError?
         let outcome = withoutActuallyEscaping(onItem) { (onItem: @escaping (Item) -> Void) -> Outcome? in
             do throws(FeedError) {
-                return try parseXML(head: head, encoding: encoding, options: options, documentBytes: Int(size), onItem: onItem) { parser in
+                return try parseXML(head: head, encoding: encoding, encodingNotes: notes, options: options, documentBytes: Int(size),
+                                    onItem: onItem) { parser in
                     let skip = min(parser.consumedHead, headCount)
                     head.withUnsafeBufferPointer { b in
                         let start = skip + Self.bomLength(UnsafeBufferPointer(rebasing: b[skip...]), encoding)
@@ -175,10 +178,11 @@ public enum FeedParser {
     }
 
     /// Runs the SAX core over the chunks `feed` pushes and builds the feed's channel fields.
-    private static func parseXML(head: ArraySlice<UInt8>, encoding: SourceEncoding, options: ParseOptions, documentBytes: Int,
-                                 onItem: @escaping (Item) -> Void,
+    private static func parseXML(head: ArraySlice<UInt8>, encoding: SourceEncoding, encodingNotes: [String], options: ParseOptions,
+                                 documentBytes: Int, onItem: @escaping (Item) -> Void,
                                  feed: (XMLStreamParser) -> Void) throws(FeedError) -> Outcome {
         let builder = FeedBuilder(onItem: onItem)
+        for note in encodingNotes { builder.warnings.add(note) }
         let limits = ParseGuard(budget: options.timeBudget, documentBytes: documentBytes)
         let parser = try XMLStreamParser(handler: builder, documentURL: options.documentURL, encoding: encoding, firstBytes: head,
                                          limits: limits)
@@ -209,7 +213,9 @@ public enum FeedParser {
                 } else {
                     kind = builder.format == .atom ? .atom : .rss
                 }
-                return .feed(ItemNormalizer.feed(from: builder.channel, kind: kind))
+                var normalized = ItemNormalizer.feed(from: builder.channel, kind: kind)
+                normalized.warnings = builder.warnings.lines
+                return .feed(normalized)
             }
         }
     }

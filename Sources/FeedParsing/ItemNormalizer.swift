@@ -11,18 +11,22 @@ enum ItemNormalizer {
         // Every field is computed into a constant and the item is built once at the end: filling
         // a default `Item()` field by field made the optimizer copy and destroy the whole item
         // (~15 strings, a retain or release each) twice per item.
-        let guid = line(nonEmpty(r.guid?.trimmingWhitespace()))
-        let rawTitle = r.title.flatMap(nonBlank) ?? r.mediaTitle
+        // The fallbacks between elements that say the same thing are spelled out here, in order.
+        let guid = line(nonEmpty(r.guid?.trimmingWhitespace()) ?? nonEmpty(r.rdfAbout?.trimmingWhitespace()))
+        let rawTitle = r.title.flatMap(nonBlank) ?? r.dcTitle.flatMap(nonBlank) ?? r.mediaTitle
         let title = line((r.titleIsHTML ? rawTitle.flatMap(TextCleaner.plainText(fromHTML:)) : rawTitle.flatMap(TextCleaner.collapse))) ?? ""
         // Dates, durations and numbers were read as their elements ended (`RawItem.apply`).
-        let published = r.published.seen ? r.published.value : (r.isAtom ? r.updated.value : nil)
+        // Published: pubDate (Atom published/issued, dcterms:issued), else dc:date, else
+        // dcterms:created, else the last update (Atom updated/modified, dcterms:modified).
+        let published = r.published.value ?? r.dcDate.value ?? r.created.value ?? r.updated.value
         let updated = r.updated.value
         let duration = r.duration.value
         // Chained rather than `[a, b, c].lazy.compactMap`: no array per item.
         let author = line(r.itunesAuthor.flatMap(TextCleaner.collapse) ?? r.dcCreator.flatMap(TextCleaner.collapse)
             ?? r.author.flatMap(TextCleaner.collapse))
         let description = text(r.description.flatMap(TextCleaner.plainText(fromHTML:)) ?? r.summary.flatMap(TextCleaner.plainText(fromHTML:))
-            ?? r.content.flatMap(TextCleaner.plainText(fromHTML:)) ?? r.mediaDescription.flatMap(TextCleaner.plainText(fromHTML:)))
+            ?? r.content.flatMap(TextCleaner.plainText(fromHTML:)) ?? r.dcDescription.flatMap(TextCleaner.plainText(fromHTML:))
+            ?? r.itunesSubtitle.flatMap(TextCleaner.plainText(fromHTML:)) ?? r.mediaDescription.flatMap(TextCleaner.plainText(fromHTML:)))
         let thumbnail = url(r.thumbnail) ?? url(r.itunesImage)
         let episode = r.episode.value ?? r.podcastEpisode.value
         let season = r.season.value ?? r.podcastSeason.value
@@ -36,6 +40,7 @@ enum ItemNormalizer {
         }
         let funding = r.funding.isEmpty ? [] : r.funding.compactMap { l in url(l.url).map { Link(url: $0, title: line(l.title)) } }
         let views = r.views.flatMap { Int64($0.trimmingWhitespace()) }
+        let liveStatus = line(nonEmpty(r.liveStatus?.trimmingWhitespace().lowercased()))
 
         let id: String
         let page: String?
@@ -73,19 +78,23 @@ enum ItemNormalizer {
                     duration: duration, enclosure: enclosure, thumbnail: thumbnail, author: author,
                     description: description, views: views, isShort: isShort, episode: episode, season: season,
                     episodeType: episodeType, explicit: explicit, chaptersURL: chaptersURL,
-                    transcriptURL: transcriptURL, persons: persons, funding: funding)
+                    transcriptURL: transcriptURL, persons: persons, funding: funding, liveStatus: liveStatus)
     }
 
     static func feed(from c: RawChannel, kind: Feed.Kind) -> Feed {
         func url(_ s: String?) -> String? { keep(s.map { URLs.resolve($0, against: c.base) }) }
         var feed = Feed(kind: kind)
-        feed.title = line(c.title.flatMap(TextCleaner.plainText(fromHTML:))) ?? ""
+        // The fallbacks, in order (README "Parsing").
+        feed.title = line((c.title ?? c.dcTitle).flatMap(TextCleaner.plainText(fromHTML:))) ?? ""
         feed.link = url(c.link)
-        feed.description = text((c.description ?? c.itunesSummary).flatMap(TextCleaner.plainText(fromHTML:)))
-        feed.author = line((c.itunesAuthor ?? c.author).flatMap(TextCleaner.collapse))
-        feed.image = url(c.itunesImage) ?? url(c.image)
-        feed.language = line(nonEmpty(c.language?.trimmingWhitespace()))
+        feed.description = text((c.description ?? c.itunesSummary ?? c.dcDescription ?? c.itunesSubtitle ?? c.googleplayDescription)
+            .flatMap(TextCleaner.plainText(fromHTML:)))
+        feed.author = line([c.itunesAuthor, c.dcCreator, c.author, c.webMaster, c.ownerName, c.googleplayAuthor]
+            .lazy.compactMap { $0.flatMap(TextCleaner.collapse) }.first)
+        feed.image = url(c.itunesImage) ?? url(c.image) ?? url(c.googleplayImage)
+        feed.language = line(languageTag(c.language))
         feed.selfURL = url(c.selfURL)
+        feed.nextPage = url(c.nextPage)
         feed.funding = c.funding.compactMap { l in url(l.url).map { Link(url: $0, title: line(l.title)) } }
         if kind == .youtube {
             // The feed-level yt:channelId lacks the `UC` prefix the entries carry.
@@ -110,6 +119,14 @@ enum ItemNormalizer {
 
     /// Descriptions cut to `FieldLimits.maxTextBytes`, ending with the marker.
     static func text(_ s: String?) -> String? { s.map { FieldLimits.cut($0, to: FieldLimits.maxTextBytes) } }
+
+    /// A language tag with BCP 47's separator: `en_US` (a POSIX locale name, common in feeds)
+    /// → `en-US`. The case is kept as written (`en-us` is as valid as `en-US`).
+    static func languageTag(_ s: String?) -> String? {
+        guard let t = nonEmpty(s?.trimmingWhitespace()) else { return nil }
+        guard t.utf8.contains(UInt8(ascii: "_")) else { return t }
+        return String(t.map { $0 == "_" ? "-" : $0 })
+    }
 
     static func nonEmpty(_ s: String?) -> String? {
         guard let s, !s.isEmpty else { return nil }

@@ -15,7 +15,9 @@ enum SourceEncoding: Equatable {
     /// A Latin-1 label on a document that is valid UTF-8 is a lie: `isValidUTF8` decides. So is
     /// an HTTP `charset=utf-8` on a body that is not UTF-8 but declares another encoding (a
     /// server-wide default such as Apache's `AddDefaultCharset`): the declaration wins then.
-    static func detect(head: ArraySlice<UInt8>, httpCharset: String?, isValidUTF8: () -> Bool) -> SourceEncoding {
+    /// `fallback` hears, in one line, when a label was overruled (for `Feed.warnings`).
+    static func detect(head: ArraySlice<UInt8>, httpCharset: String?, fallback: (String) -> Void = { _ in },
+                       isValidUTF8: () -> Bool) -> SourceEncoding {
         let b = Array(head.prefix(4))
         if b.starts(with: [0xEF, 0xBB, 0xBF]) { return .utf8 }
         if b.starts(with: [0xFF, 0xFE]) || b.starts(with: [0xFE, 0xFF])
@@ -23,14 +25,27 @@ enum SourceEncoding: Equatable {
         // A wide encoding (UTF-16/32, UCS-2/4) without a BOM and starting with a one-byte `<` is
         // a lie the bytes disprove (`charset=utf-32` on a UTF-8 feed made it unreadable): such
         // a label is ignored, and the next piece of evidence decides.
-        let http = httpCharset.flatMap(normalized).flatMap(notWide), declared = declaredEncoding(head).flatMap(normalized).flatMap(notWide)
+        let httpLabel = httpCharset.flatMap(normalized), declaredLabel = declaredEncoding(head).flatMap(normalized)
+        let http = httpLabel.flatMap(notWide), declared = declaredLabel.flatMap(notWide)
+        for wide in [httpLabel, declaredLabel].compactMap({ $0 }) where notWide(wide) == nil {
+            fallback("encoding \(wide) ignored: the document starts with a one-byte '<'")
+        }
         var label = (http ?? declared) ?? "utf-8"
-        if let http, let declared, isUTF8(http), !isUTF8(declared), !isValidUTF8() { label = declared }
+        if let http, let declared, isUTF8(http), !isUTF8(declared), !isValidUTF8() {
+            label = declared
+            fallback("the server's charset=utf-8 does not fit the bytes: read as \(declared), as the document declares")
+        }
         switch label {
         case "utf-8", "utf8": return .utf8
         case "iso-8859-1", "iso8859-1", "iso_8859-1", "latin1", "latin-1", "l1", "windows-1252", "cp1252",
              "x-cp1252", "us-ascii", "ascii":
-            return isValidUTF8() ? .utf8 : .windows1252
+            guard isValidUTF8() else { return .windows1252 }
+            // Plain ASCII is all three: only UTF-8 beyond ASCII contradicts the label. Looked for
+            // in the first 16 KiB, which both the in-memory and the streamed parse have at hand.
+            if head.prefix(16 * 1024).contains(where: { $0 >= 0x80 }) {
+                fallback("declared \(label) but the bytes are UTF-8: read as UTF-8")
+            }
+            return .utf8
         default: return .named(label)
         }
     }

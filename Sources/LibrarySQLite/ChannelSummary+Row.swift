@@ -6,6 +6,7 @@ extension ChannelSummary {
     /// Columns a summary query must select (with `items` and `unwatched` counts).
     static let selection = """
         c.id, c.platform, c.name, c.source_url, c.feed_url, c.last_synced, c.last_error, c.next_poll,
+        c.warnings, c.self_url, c.next_page, c.funding,
         (SELECT count(*) FROM items i WHERE i.channel_id = c.id) AS items,
         (SELECT count(*) FROM items i WHERE i.channel_id = c.id AND i.state <> \(WatchState.watched.rawValue)) AS unwatched
         """
@@ -13,6 +14,8 @@ extension ChannelSummary {
     init(row: Row) {
         self.init(id: row["id"], platform: Platform(rawValue: row["platform"]) ?? .podcast, name: row["name"],
                   url: row["source_url"], feedURL: row["feed_url"], items: row["items"], unwatched: row["unwatched"],
-                  lastSynced: row["last_synced"], lastError: row["last_error"], nextPoll: row["next_poll"])
+                  lastSynced: row["last_synced"], lastError: row["last_error"], nextPoll: row["next_poll"],
+                  warnings: StoredJSON.decode(String.self, row["warnings"]), selfURL: row["self_url"],
+                  nextPage: row["next_page"], funding: StoredJSON.decode(Link.self, row["funding"]))
     }
 }

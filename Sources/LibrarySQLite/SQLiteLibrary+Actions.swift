@@ -16,13 +16,17 @@ extension SQLiteLibrary {
         try await read { db in
             guard let item = try LibraryItem.fetchAll(db, ids: [id]).first,
                   let row = try Row.fetchOne(db, sql: """
-                      SELECT description, author, enclosure_type, enclosure_length, chapters_url, transcript_url, episode, season
+                      SELECT description, author, enclosure_type, enclosure_length, chapters_url, transcript_url, episode, season,
+                             explicit, episode_type, live_status, persons, funding
                       FROM items WHERE id = ?
                       """, arguments: [id])
             else { throw LibraryError.noItem(id) }
             return ItemDetails(item: item, notes: row["description"], author: row["author"], enclosureType: row["enclosure_type"],
                                enclosureLength: row["enclosure_length"], chaptersURL: row["chapters_url"],
-                               transcriptURL: row["transcript_url"], episode: row["episode"], season: row["season"])
+                               transcriptURL: row["transcript_url"], episode: row["episode"], season: row["season"],
+                               explicit: row["explicit"], episodeType: row["episode_type"], liveStatus: row["live_status"],
+                               persons: StoredJSON.decode(Person.self, row["persons"]),
+                               funding: StoredJSON.decode(Link.self, row["funding"]))
         }
     }
 

@@ -62,6 +62,7 @@ extension SQLiteLibrary {
                 UPDATE channels SET name = coalesce(?1, name), image = coalesce(?2, image)
                 WHERE id = ?3 AND (name IS NOT coalesce(?1, name) OR image IS NOT coalesce(?2, image))
                 """).execute(arguments: [ChannelName.fromFeed(title: feed.title), feed.image, channelID])
+            try recordDetails(feed, channelID: channelID, db)
             try recordSuccess(db, channelID: channelID, validators, pollInterval: poll.pollInterval, now: now)
         case .failed(let message, let retryAfter):
             try recordFailure(db, channelID: channelID, message: message, retryAfter: retryAfter,
@@ -105,6 +106,17 @@ extension SQLiteLibrary {
             WHERE id = ?
             """).execute(arguments: [now, now + max(pollInterval, 1), v.etag, v.lastModified, v.bodyHash, channelID])
         if db.changesCount == 0 { throw LibraryError.noChannel(channelID) }
+    }
+
+    /// What a newly parsed body says about its channel beyond its items: the parse's warnings
+    /// (replacing the last body's: a feed that was mended loses them), its self URL, next page
+    /// and funding. Written only when something differs.
+    private static func recordDetails(_ feed: Feed, channelID: Int64, _ db: Database) throws {
+        try db.cachedStatement(sql: """
+            UPDATE channels SET warnings = ?1, self_url = ?2, next_page = ?3, funding = ?4
+            WHERE id = ?5 AND (warnings IS NOT ?1 OR self_url IS NOT ?2 OR next_page IS NOT ?3 OR funding IS NOT ?4)
+            """).execute(arguments: [StoredJSON.encode(feed.warnings), feed.selfURL, feed.nextPage,
+                                     StoredJSON.encode(feed.funding), channelID])
     }
 
     /// A failed poll: records the one-line error, counts it, and backs off (`SyncPolicy.backoff`).
@@ -178,7 +190,7 @@ private struct IngestStatements {
     private static let itemColumns = [
         "guid", "title", "url", "published", "updated", "duration", "enclosure_url", "enclosure_type",
         "enclosure_length", "thumbnail", "author", "description", "views", "is_short", "episode", "season",
-        "chapters_url", "transcript_url",
+        "chapters_url", "transcript_url", "explicit", "episode_type", "live_status", "persons", "funding",
     ]
     private static let columns = "channel_id, item_id, \(itemColumns.joined(separator: ", ")), discovered_at"
 
@@ -227,7 +239,11 @@ private struct RowText {
         s.bind(15, nonNegative(item.views)); s.bind(16, Int64(item.isShort ? 1 : 0))
         s.bind(17, item.episode.map(Int64.init)); s.bind(18, item.season.map(Int64.init))
         text(19, item.chaptersURL, s); text(20, item.transcriptURL, s)
-        s.bind(21, now)
+        s.bind(21, item.explicit.map { $0 ? 1 : 0 }); text(22, item.episodeType, s); text(23, item.liveStatus, s)
+        // Lists are rare (Podcasting 2.0 feeds): encoded only when there is one.
+        text(24, item.persons.isEmpty ? nil : StoredJSON.encode(item.persons), s)
+        text(25, item.funding.isEmpty ? nil : StoredJSON.encode(item.funding), s)
+        s.bind(26, now)
         // The buffer is complete only now (appending may have moved it): bind into it, then step
         // while it is pinned.
         try bytes.withUnsafeBufferPointer { buffer in

@@ -15,6 +15,7 @@ enum Schema {
         migrator.registerMigration("v7-ids-never-reused", migrate: v7IDsNeverReused)
         migrator.registerMigration("v8-search", migrate: v8Search)
         migrator.registerMigration("v9-up-next-and-player-state", migrate: v9UpNextAndPlayerState)
+        migrator.registerMigration("v10-feed-details", migrate: v10FeedDetails)
         return migrator
     }
 
@@ -27,7 +28,7 @@ enum Schema {
     /// Names of all migrations, oldest first (tests migrate up to a given one).
     static let migrationNames = ["v1-initial", "v2-playback-speed", "v3-item-watch-state", "v4-chapters-cache",
                                  "v5-remembered-speed", "v6-speed-range", "v7-ids-never-reused",
-                                 "v8-search", "v9-up-next-and-player-state"]
+                                 "v8-search", "v9-up-next-and-player-state", "v10-feed-details"]
 
     /// `SearchRule`'s weights as the search index's rank spells them (bm25's arguments follow
     /// the index's columns: title, notes, channel). A test checks the live index still says this.
@@ -432,6 +433,26 @@ enum Schema {
                 updated_at INTEGER NOT NULL,
                 CHECK ((last_item IS NOT NULL) + (last_url IS NOT NULL) + (last_file IS NOT NULL) <= 1)
             ) STRICT;
+            """)
+    }
+
+    /// What the parser read and the library used to drop (issue 17): a channel's current parse
+    /// warnings (replaced by every poll that parsed a new body; NULL when it was clean), its feed's
+    /// self URL, next page and Podcasting 2.0 funding; an item's `itunes:explicit`, episode type,
+    /// live status (`podcast:liveItem`, Rumble), persons and funding. Lists are JSON arrays
+    /// (`[str]`, `[{"name", "role", "href", "image"}]`, `[{"url", "title"}]`), NULL when empty.
+    /// Existing rows get them when their feed's body next changes.
+    static func v10FeedDetails(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE channels ADD COLUMN warnings TEXT CHECK (warnings IS NULL OR json_valid(warnings) AND json_type(warnings) = 'array');
+            ALTER TABLE channels ADD COLUMN self_url TEXT CHECK (self_url <> '');
+            ALTER TABLE channels ADD COLUMN next_page TEXT CHECK (next_page <> '');
+            ALTER TABLE channels ADD COLUMN funding TEXT CHECK (funding IS NULL OR json_valid(funding) AND json_type(funding) = 'array');
+            ALTER TABLE items ADD COLUMN explicit INTEGER CHECK (explicit IN (0, 1));
+            ALTER TABLE items ADD COLUMN episode_type TEXT CHECK (episode_type <> '');
+            ALTER TABLE items ADD COLUMN live_status TEXT CHECK (live_status <> '');
+            ALTER TABLE items ADD COLUMN persons TEXT CHECK (persons IS NULL OR json_valid(persons) AND json_type(persons) = 'array');
+            ALTER TABLE items ADD COLUMN funding TEXT CHECK (funding IS NULL OR json_valid(funding) AND json_type(funding) = 'array');
             """)
     }
 }

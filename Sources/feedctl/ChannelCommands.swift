@@ -34,6 +34,11 @@ struct ChannelCommand: AsyncParsableCommand {
                             if !output.json {
                                 let verb = entry.alreadySubscribed ? "already subscribed" : "added"
                                 print("\(verb) \(entry.channel.id): \(Terminal.printable(entry.channel.name)) [\(entry.channel.platform.rawValue)] — \(Formats.count(entry.newItems, "new item"))")
+                                // A broken feed says so at once, not only when someone looks.
+                                let warnings = entry.channel.warnings.count
+                                if warnings > 0 {
+                                    print("  the feed has \(Formats.count(warnings, "warning")): feedctl channel show \(entry.channel.id)")
+                                }
                             }
                         }
                     } catch {
@@ -59,7 +64,8 @@ struct ChannelCommand: AsyncParsableCommand {
                 if channels.isEmpty { print("no channels yet: feedctl channel add URL"); return }
                 let width = Terminal.width
                 for c in channels {
-                    let error = c.lastError.map { "  ! \(Terminal.printable($0))" } ?? ""
+                    var error = c.lastError.map { "  ! \(Terminal.printable($0))" } ?? ""
+                    if !c.warnings.isEmpty { error += "  (feed has \(Formats.count(c.warnings.count, "warning")): feedctl channel show \(c.id))" }
                     print(Terminal.fit(Formats.pad(String(c.id), 4, right: true) + "  " + Formats.pad(c.platform.rawValue, 8)
                                        + Formats.pad(String(c.items), 6, right: true) + " items " + Formats.pad(String(c.unwatched), 5, right: true)
                                        + " unwatched  " + Terminal.printable(c.name) + error, width: width))
@@ -85,6 +91,15 @@ struct ChannelCommand: AsyncParsableCommand {
                 print("last synced: \(c.lastSynced.map(Formats.minute) ?? "never")")
                 print("next poll:   \(c.nextPoll.map(Formats.minute) ?? "-")")
                 if let e = c.lastError { print("last error:  \(Terminal.printable(e))") }
+                if let u = c.selfURL, u != c.feedURL { print("self url:    \(Terminal.printable(u))") }
+                if let u = c.nextPage { print("next page:   \(Terminal.printable(u))") }
+                for link in c.funding {
+                    print("funding:     \(Terminal.printable(link.url))\(link.title.map { "  \(Terminal.printable($0))" } ?? "")")
+                }
+                if !c.warnings.isEmpty {
+                    print("warnings:    the feed's last parse recovered from:")
+                    c.warnings.forEach { print("  \(Terminal.printable($0))") }
+                }
             }
         }
     }

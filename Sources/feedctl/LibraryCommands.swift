@@ -76,8 +76,8 @@ struct ShowCommand: AsyncParsableCommand {
     func run() async throws {
         try await runReporting {
             let lib = try library.open()
-            if output.json { return try printJSON(try await lib.item(id: id)) }
             let details = try await lib.itemDetails(id: id)
+            if output.json { return try printJSON(ItemDetailsJSON(details)) }
             let item = details.item
             let p = Terminal.printable
             print("\(item.id): \(p(item.title))")
@@ -85,6 +85,9 @@ struct ShowCommand: AsyncParsableCommand {
             if let author = details.author, author != item.channel { print("by:         \(p(author))") }
             if let season = details.season, let episode = details.episode { print("episode:    season \(season), episode \(episode)") }
             else if let episode = details.episode { print("episode:    \(episode)") }
+            if let type = details.episodeType { print("type:       \(p(type))") }
+            if let explicit = details.explicit { print("explicit:   \(explicit ? "yes" : "no")") }
+            if let live = details.liveStatus { print("live:       \(p(live))") }
             if let p = item.published { print("published:  \(Formats.minute(p))") }
             if let d = item.duration { print("duration:   \(Formats.clock(Double(d)))") }
             print("state:      \(item.watched ? "watched" : item.progress > 0 ? "in progress at \(Formats.clock(Double(item.progress)))" : "unwatched")")
@@ -92,6 +95,11 @@ struct ShowCommand: AsyncParsableCommand {
             if let e = item.enclosureURL { print("media:      \(p(e))") }
             if let c = details.chaptersURL { print("chapters:   \(p(c))") }
             if let t = details.transcriptURL { print("transcript: \(p(t))") }
+            for person in details.persons {
+                let role = person.role.map { " (\(p($0)))" } ?? ""
+                print("person:     \(p(person.name))\(role)\(person.href.map { "  \(p($0))" } ?? "")")
+            }
+            for link in details.funding { print("funding:    \(p(link.url))\(link.title.map { "  \(p($0))" } ?? "")") }
             if item.enclosureURL != nil { print("download:   \(try await Self.downloadState(details, lib))") }
             if let notes = details.notes, !notes.isEmpty {
                 print("")
@@ -111,6 +119,27 @@ struct ShowCommand: AsyncParsableCommand {
             return "partial, \(Formats.bytes(part.bytes))\(total) (feedctl download \(details.item.id) resumes it)"
         }
         return "not downloaded"
+    }
+}
+
+/// `show ID --json`: the item as listings print it, and what only `show` has: the item's
+/// `itunes:explicit`, episode type, live status, persons and funding.
+struct ItemDetailsJSON: Encodable {
+    let details: ItemDetails
+    init(_ details: ItemDetails) { self.details = details }
+
+    func encode(to encoder: any Encoder) throws {
+        try details.item.encode(to: encoder)
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(details.explicit, forKey: .explicit)
+        try c.encode(details.episodeType, forKey: .episodeType)
+        try c.encode(details.liveStatus, forKey: .liveStatus)
+        try c.encode(details.persons, forKey: .persons)
+        try c.encode(details.funding, forKey: .funding)
+    }
+
+    enum Key: String, CodingKey {
+        case explicit, episodeType = "episode_type", liveStatus = "live_status", persons, funding
     }
 }
 

@@ -34,7 +34,7 @@ final class RumbleParserTests: XCTestCase {
         XCTAssertEqual(upcoming.title, "Tomorrow's stream")
         XCTAssertEqual(upcoming.liveStatus, "upcoming")
         XCTAssertNil(upcoming.duration)
-        XCTAssertEqual(upcoming.views, 0, "an upcoming stream shows no count: nobody has watched it yet")
+        XCTAssertNil(upcoming.views, "an upcoming stream's card shows no count: unknown, not 0")
         XCTAssertEqual(upcoming.published, 1_792_195_200)
         XCTAssertNil(upcoming.author)
 

@@ -29,7 +29,9 @@ import Testing
         let ch = try await t.library.addTestChannel("Show")
         let json = try object(try await t.library.channelSummary(id: ch))
         #expect(Set(json.keys) == ["id", "platform", "name", "url", "feed_url", "items", "unwatched", "last_synced",
-                                   "last_error", "next_poll"])
+                                   "last_error", "next_poll", "warnings", "self_url", "next_page", "funding"])
+        #expect(json["warnings"] as? [String] == [] && json["funding"] as? [Any] != nil)
+        for key in ["self_url", "next_page"] { #expect(json[key] is NSNull, "\(key)") }
         #expect(json["url"] as? String == "https://example.com/Show" && json["feed_url"] as? String == "https://example.com/Show.xml")
         #expect(json["items"] as? Int == 0 && json["unwatched"] as? Int == 0 && json["platform"] as? String == "podcast")
         for key in ["last_synced", "last_error", "next_poll"] { #expect(json[key] is NSNull, "\(key)") }

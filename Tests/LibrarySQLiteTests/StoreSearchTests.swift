@@ -145,7 +145,12 @@ import Testing
         do {
             let old = try SQLiteLibrary(path: path, migrateUpTo: "v7-ids-never-reused")
             let channel = try await old.addTestChannel("Old Show")
-            _ = try await old.ingest(items: [Item(id: "x", title: "Ancient episode", description: "Notes")], channelID: channel, now: 1)
+            // Written as v7 had it: today's ingest writes columns later migrations added.
+            try await old.write { db in
+                try db.execute(sql: """
+                    INSERT INTO items (channel_id, item_id, title, description, discovered_at) VALUES (?, 'x', 'Ancient episode', 'Notes', 1)
+                    """, arguments: [channel])
+            }
         }
         let library = try SQLiteLibrary(path: path)
         #expect(try await library.search(SearchQuery(text: "ancient")).map(\.itemID) == ["x"])

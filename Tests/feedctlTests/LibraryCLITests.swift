@@ -7,7 +7,10 @@ import XCTest
 /// one-line errors.
 final class LibraryCLITests: XCTestCase {
     static let channelKeys: Set<String> = ["id", "platform", "name", "url", "feed_url", "items", "unwatched",
-                                           "last_synced", "last_error", "next_poll"]
+                                           "last_synced", "last_error", "next_poll", "warnings", "self_url", "next_page",
+                                           "funding"]
+    /// `show ID --json`: the item, and what only `show` has.
+    static let itemDetailKeys: Set<String> = itemKeys.union(["explicit", "episode_type", "live_status", "persons", "funding"])
     static let itemKeys: Set<String> = ["id", "item_id", "channel_id", "channel", "platform", "title", "url", "published",
                                         "duration", "is_short", "watched", "progress", "enclosure_url", "thumbnail"]
 
@@ -119,7 +122,9 @@ final class LibraryCLITests: XCTestCase {
         let show = try feedctl(["show", String(id), "--json"])
         XCTAssertEqual(show.status, 0, show.stderr)
         let shown = try XCTUnwrap(try show.json() as? [String: Any])
-        XCTAssertEqual(Set(shown.keys), Self.itemKeys)
+        XCTAssertEqual(Set(shown.keys), Self.itemDetailKeys)
+        XCTAssertTrue(shown["explicit"] is NSNull)
+        XCTAssertEqual(shown["persons"] as? [String], [])
         XCTAssertEqual(shown["id"] as? Int, id)
         XCTAssertEqual(shown["item_id"] as? String, "cli-2")
         XCTAssertEqual(shown["watched"] as? Bool, true)
@@ -132,6 +137,8 @@ final class LibraryCLITests: XCTestCase {
         XCTAssertEqual(channels[0]["items"] as? Int, 4)
         XCTAssertEqual(channels[0]["unwatched"] as? Int, 3)
         XCTAssertTrue(channels[0]["last_error"] is NSNull)
+        XCTAssertEqual(channels[0]["warnings"] as? [String], [])
+        XCTAssertTrue(channels[0]["next_page"] is NSNull)
 
         let unwatched = try feedctl(["feed", "--unwatched", "--json"])
         XCTAssertEqual(try XCTUnwrap(try unwatched.json() as? [[String: Any]]).map { $0["item_id"] as? String },

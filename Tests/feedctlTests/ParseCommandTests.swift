@@ -24,7 +24,12 @@ final class ParseCommandTests: XCTestCase {
         let result = try run(["parse", Self.fixture("rss2-podcast.xml"), "--json"])
         XCTAssertEqual(result.status, 0, result.stderr)
         let feed = try json(result.stdout)
-        XCTAssertEqual(Set(feed.keys), ["kind", "title", "link", "description", "author", "image", "language", "items"])
+        XCTAssertEqual(Set(feed.keys), ["kind", "title", "link", "description", "author", "image", "language", "items",
+                                        "self_url", "next_page", "funding", "warnings"])
+        XCTAssertEqual(feed["warnings"] as? [String], [])
+        XCTAssertEqual(feed["self_url"] as? String, "https://feeds.example.com/show.xml")
+        XCTAssertTrue(feed["next_page"] is NSNull)
+        XCTAssertEqual(feed["funding"] as? [[String: String]], [["url": "https://show.example.com/donate", "title": "Support us!"]])
         XCTAssertEqual(feed["kind"] as? String, "podcast")
         XCTAssertEqual(feed["title"] as? String, "The Example Show")
         XCTAssertEqual(feed["language"] as? String, "en")
@@ -33,7 +38,15 @@ final class ParseCommandTests: XCTestCase {
         XCTAssertEqual(Set(items[0].keys), [
             "id", "guid", "title", "url", "published", "updated", "duration", "enclosure", "thumbnail", "author",
             "description", "views", "is_short", "episode", "season", "chapters_url", "transcript_url",
+            "explicit", "episode_type", "live_status", "persons", "funding",
         ])
+        XCTAssertEqual(items[0]["explicit"] as? Bool, false)
+        XCTAssertEqual(items[0]["episode_type"] as? String, "full")
+        XCTAssertTrue(items[0]["live_status"] is NSNull)
+        XCTAssertEqual((items[0]["persons"] as? [[String: Any]])?.map { $0["name"] as? String }, ["Jane Host", "Sam Guest"])
+        XCTAssertEqual((items[0]["funding"] as? [[String: Any]])?.first?["url"] as? String, "https://show.example.com/ep2/tip")
+        XCTAssertEqual(items[1]["explicit"] as? Bool, true)
+        XCTAssertEqual((items[1]["persons"] as? [Any])?.count, 0)
         XCTAssertEqual(items[0]["id"] as? String, "ep2-guid")
         XCTAssertEqual(items[0]["published"] as? Int, 1_773_129_600)
         XCTAssertEqual(items[0]["duration"] as? Int, 3723)

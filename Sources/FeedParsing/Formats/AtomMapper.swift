@@ -29,7 +29,9 @@ enum AtomMapper {
         switch e.name {
         case "title": return .channelTitle
         case "subtitle", "tagline": return .channelDescription
-        case "logo", "icon": return .channelImage
+        case "logo": return .channelImage
+        // The icon is small: only when there is no logo (a logo after it replaces it).
+        case "icon": return b.channel.image == nil ? .channelImage : nil
         default: return nil
         }
     }
@@ -57,6 +59,7 @@ enum AtomMapper {
             switch rel {
             case "alternate" where b.channel.link == nil: b.channel.link = href
             case "self" where b.channel.selfURL == nil: b.channel.selfURL = href
+            case "next" where b.channel.nextPage == nil: b.channel.nextPage = href
             default: break
             }
         }

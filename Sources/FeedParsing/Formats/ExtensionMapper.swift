@@ -9,21 +9,14 @@ enum ExtensionMapper {
         switch e.namespace {
         case .itunes:
             b.sawITunes = true
-            switch e.name {
-            case "duration" where inItem: return .duration
-            case "episode" where inItem: return .episode
-            case "season" where inItem: return .season
-            case "episodeType" where inItem: return .episodeType
-            case "explicit" where inItem: return .explicit
-            case "author": return inItem ? .itunesAuthor : .channelItunesAuthor
-            // Descriptions only matter when the item has none yet: skip capturing long notes.
-            case "summary": return inItem ? (b.item?.description == nil ? .summary : nil) : .channelItunesSummary
-            case "image":
-                guard let href = a["href"] else { break }
-                if inItem { if b.item?.itunesImage == nil { b.item?.itunesImage = href } }
-                else if b.channel.itunesImage == nil { b.channel.itunesImage = href }
-            default: break
-            }
+            return iTunes(e, parent: parent, b, container: &container)
+        case .googleplay:
+            // Google Play's podcast tags: the channel's last fallbacks for author, description, image.
+            guard !inItem else { break }
+            let n = e.name
+            if n.caseless("author") { return .channelGoogleplayAuthor }
+            if n.caseless("description") { return .channelGoogleplayDescription }
+            if n.caseless("image"), let href = a["href"] ?? a["url"] { b.channel.googleplayImage = href }
         case .podcast:
             switch e.name {
             case "chapters" where inItem: if b.item?.chaptersURL == nil { b.item?.chaptersURL = a["url"] }
@@ -37,19 +30,34 @@ enum ExtensionMapper {
                 return inItem ? .funding : .channelFunding
             case "episode" where inItem: return .podcastEpisode
             case "season" where inItem: return .podcastSeason
+            case "liveItem" where !inItem:
+                // A live stream announced in the feed: an item (RSS elements inside) with its status.
+                container = .item
+                b.beginItem(e)
+                b.item?.liveStatus = a["status"]
             default: break
             }
         case .content:
-            if inItem, e.name == "encoded", b.item?.description == nil, b.item?.summary == nil { return .content }
+            if inItem, e.name == "encoded", b.item?.wantsDescription == true { return .content }
         case .dc:
             switch e.name {
-            case "creator": return inItem ? .dcCreator : .channelAuthor
-            case "date" where inItem: return .published
+            case "creator": return inItem ? .dcCreator : .channelDCCreator
+            case "date": return inItem ? .dcDate : nil
+            case "title": return inItem ? .dcTitle : .channelDCTitle
+            case "description":
+                if !inItem { return .channelDCDescription }
+                return b.item?.wantsDescription == true ? .dcDescription : nil
             case "language" where !inItem: return .channelLanguage
             default: break
             }
         case .dcterms:
-            if inItem, e.name == "modified" { return .updated }
+            guard inItem else { break }
+            switch e.name {
+            case "issued": return .published
+            case "created": return .created
+            case "modified": return .updated
+            default: break
+            }
         case .media:
             switch e.name {
             case "group": container = .mediaGroup
@@ -79,6 +87,34 @@ enum ExtensionMapper {
             }
         default: break
         }
+        return nil
+    }
+
+    /// The iTunes namespace, whose element names publishers capitalize freely (`itunes:Duration`,
+    /// `itunes:episodetype`): matched without regard to case.
+    private static func iTunes(_ e: XMLElement, parent: Container, _ b: FeedBuilder, container: inout Container) -> Field? {
+        let inItem = b.inItem
+        let n = e.name
+        if inItem {
+            if n.caseless("duration") { return .duration }
+            if n.caseless("episode") { return .episode }
+            if n.caseless("season") { return .season }
+            if n.caseless("episodeType") { return .episodeType }
+            if n.caseless("explicit") { return .explicit }
+            if n.caseless("author") { return .itunesAuthor }
+            // Fallback descriptions only matter while the item has none: long notes are not read twice.
+            if n.caseless("summary") { return b.item?.description == nil ? .summary : nil }
+            if n.caseless("subtitle") { return b.item?.wantsDescription == true ? .itunesSubtitle : nil }
+            if n.caseless("image"), let href = e.attributes["href"] ?? e.attributes["url"] { b.item?.itunesImage = href }
+            return nil
+        }
+        if n.caseless("author") { return .channelItunesAuthor }
+        if n.caseless("summary") { return .channelItunesSummary }
+        if n.caseless("subtitle") { return .channelItunesSubtitle }
+        if n.caseless("owner") { container = .owner; return nil }
+        if n.caseless("name") { return parent == .owner ? .channelOwnerName : nil }
+        // `url` instead of `href` is wrong but common.
+        if n.caseless("image"), let href = e.attributes["href"] ?? e.attributes["url"] { b.channel.itunesImage = href }
         return nil
     }
 }

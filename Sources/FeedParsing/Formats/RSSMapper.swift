@@ -5,10 +5,13 @@ import FeedText
 enum RSSMapper {
     static func start(_ e: XMLElement, parent: Container, _ b: FeedBuilder, container: inout Container) -> Field? {
         guard e.namespace == .none || e.namespace == .rss10 else {
-            // `atom:link rel="self"`: the feed's own URL.
-            if e.namespace == .atom, e.name == "link", b.item == nil, parent == .channel,
-               e.attributes["rel"] == "self", b.channel.selfURL == nil {
-                b.channel.selfURL = e.attributes["href"]
+            // `atom:link rel="self"`: the feed's own URL; `rel="next"`: its next page (RFC 5005).
+            if e.namespace == .atom, e.name == "link", !b.inItem, parent == .channel {
+                switch e.attributes["rel"]?.trimmingWhitespace().lowercased() {
+                case "self"?: if b.channel.selfURL == nil { b.channel.selfURL = e.attributes["href"] }
+                case "next"?: if b.channel.nextPage == nil { b.channel.nextPage = e.attributes["href"] }
+                default: break
+                }
             }
             return nil
         }
@@ -36,7 +39,11 @@ enum RSSMapper {
         }
         switch e.name {
         case "channel": container = .channel
-        case "item": container = .item; b.beginItem(e)
+        case "item":
+            container = .item
+            b.beginItem(e)
+            // RSS 1.0 names each item by its `rdf:about`.
+            if b.format == .rdf, let about = e.attributes.value("about", in: .rdf) { b.item?.rdfAbout = about }
         case "image": container = .image
         case "textinput", "textInput": container = .textInput
         case "title" where parent == .channel: return .channelTitle
@@ -44,6 +51,7 @@ enum RSSMapper {
         case "description" where parent == .channel: return .channelDescription
         case "language" where parent == .channel: return .channelLanguage
         case "managingEditor" where parent == .channel: return .channelAuthor
+        case "webMaster" where parent == .channel: return .channelWebMaster
         case "url" where parent == .image: return .channelImage
         default: break
         }

@@ -60,7 +60,8 @@ public enum RumbleParser {
         item.thumbnail = card.thumbnail.map { URLs.resolve($0, against: site) }
         item.published = card.datetime.flatMap(DateParser.parse)
         item.duration = liveStatus == nil ? card.durationText.flatMap(DurationParser.parse).flatMap(positive) : nil
-        item.views = card.views.flatMap { Int64($0.trimmingWhitespace()) } ?? (liveStatus == "upcoming" ? 0 : nil)
+        // A card without a count (an upcoming stream, a page that hides it) is unknown, not 0.
+        item.views = card.views.flatMap { Int64($0.trimmingWhitespace()) }
         item.author = [card.author, card.authorAttribute].lazy.compactMap { $0.flatMap(TextCleaner.collapse) }.first
         item.liveStatus = liveStatus
         return item

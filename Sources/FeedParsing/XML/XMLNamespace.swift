@@ -7,7 +7,7 @@ import Darwin
 
 /// The namespaces feeds use, identified by URI (prefixes are the publisher's whim).
 enum XMLNamespace: UInt8, Sendable {
-    case none, atom, atom03, rss10, rdf, itunes, podcast, content, dc, dcterms, media, yt, xml, other
+    case none, atom, atom03, rss10, rdf, itunes, podcast, content, dc, dcterms, media, yt, xml, googleplay, other
 
     /// Known URIs; compared ASCII-case-insensitively because publishers miscapitalize them.
     private static let known: [(XMLNamespace, StaticString)] = [
@@ -26,7 +26,28 @@ enum XMLNamespace: UInt8, Sendable {
         (.rdf, "http://www.w3.org/1999/02/22-rdf-syntax-ns#"),
         (.atom03, "http://purl.org/atom/ns#"),
         (.xml, "http://www.w3.org/XML/1998/namespace"),
+        (.googleplay, "http://www.google.com/schemas/play-podcasts/1.0"),
     ]
+
+    /// The namespaces publishers use without declaring them, by their customary prefix: libxml2
+    /// (in recover mode) reports such an element with its prefix and no namespace, and these are
+    /// read as the namespace the prefix always stands for (as feedparser does).
+    private static let customaryPrefixes: [(StaticString, XMLNamespace)] = [
+        ("itunes", .itunes), ("media", .media), ("dc", .dc), ("dcterms", .dcterms), ("content", .content),
+        ("podcast", .podcast), ("atom", .atom), ("googleplay", .googleplay), ("yt", .yt), ("rdf", .rdf),
+    ]
+
+    /// The namespace an undeclared `prefix` customarily stands for; nil for any other prefix.
+    static func customary(prefix: UnsafePointer<UInt8>) -> XMLNamespace? {
+        let c = UnsafeRawPointer(prefix).assumingMemoryBound(to: CChar.self)
+        for (known, ns) in customaryPrefixes where strcmp(c, known.cString) == 0 { return ns }
+        return nil
+    }
+
+    /// The URI a namespace is known by (its first spelling), for messages.
+    var uri: String? {
+        XMLNamespace.known.first { $0.0 == self }.map { $0.1.description }
+    }
 
     init(uri: UnsafePointer<UInt8>?) {
         guard let uri else { self = .none; return }
@@ -54,6 +75,14 @@ struct XMLName {
     var string: String { String(cString: cString) }
 
     static func ~= (pattern: StaticString, name: XMLName) -> Bool { name == pattern }
+
+    /// ASCII-case-insensitive: elements of the iTunes namespace are written `itunes:Duration`,
+    /// `itunes:EpisodeType`… as often as the specification's spelling.
+    /// The first byte, folded, decides most mismatches without a call.
+    @inline(__always)
+    func caseless(_ other: StaticString) -> Bool {
+        bytes.pointee | 0x20 == other.utf8Start.pointee | 0x20 && strcasecmp(other.cString, cString) == 0
+    }
 
     /// The first byte decides most mismatches without a call (mappers try many names in turn).
     @inline(__always)

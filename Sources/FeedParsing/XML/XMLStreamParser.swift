@@ -1,6 +1,11 @@
 import CLibXML2
 import FeedModel
 import FeedText
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What a format mapper sees of one start tag.
 struct XMLElement {
@@ -84,10 +89,12 @@ final class XMLStreamParser {
         var options = Self.options
         if encoding != .libxmlDetects { options |= Int32(XML_PARSE_IGNORE_ENC.rawValue) }
         xmlCtxtUseOptions(ctxt, options)
-        if case .named(let name) = encoding, let h = xmlFindCharEncodingHandler(name) {
-            xmlSwitchToEncoding(ctxt, h)
+        var unknownEncoding: String?
+        if case .named(let name) = encoding {
+            if let h = xmlFindCharEncodingHandler(name) { xmlSwitchToEncoding(ctxt, h) } else { unknownEncoding = name }
         }
         ctxt.pointee._private = Unmanaged.passUnretained(self).toOpaque()
+        if let unknownEncoding { warn("unknown encoding \(unknownEncoding): read as UTF-8") }
         consumedHead = head.count
     }
 
@@ -146,21 +153,24 @@ final class XMLStreamParser {
 
     // MARK: Events from the C callbacks
 
-    fileprivate func startElement(_ local: UnsafePointer<UInt8>, _ uri: UnsafePointer<UInt8>?, _ nbNamespaces: Int32,
-                                  _ namespaces: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, _ nbAttributes: Int32,
-                                  _ attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?) {
+    fileprivate func startElement(_ local: UnsafePointer<UInt8>, _ prefix: UnsafePointer<UInt8>?, _ uri: UnsafePointer<UInt8>?,
+                                  _ nbNamespaces: Int32, _ namespaces: UnsafeMutablePointer<UnsafePointer<UInt8>?>?,
+                                  _ nbAttributes: Int32, _ attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?) {
         let level = depth
         depth += 1
         guard limits.element(depth: depth) else { return stop() }
         if captureDepth >= 0 { return }
+        if level == 0 { adoptRootNamespaces(local, uri, nbNamespaces, namespaces) }
         if nbNamespaces > 0, let namespaces {
-            for i in 0..<Int(nbNamespaces) { declaredNamespaces |= XMLNamespace(uri: namespaces[i * 2 + 1]).bit }
+            for i in 0..<Int(nbNamespaces) { declaredNamespaces |= namespace(namespaces[i * 2 + 1]).bit }
         }
         let attrs = XMLAttributes(raw: attributes, count: Int(nbAttributes))
         if nbAttributes > 0, let base = attrs.value("base", in: .xml) {
             bases.append((level, URLs.resolve(base, against: bases.last?.url ?? documentURL)))
         }
-        let element = XMLElement(namespace: namespace(uri), name: XMLName(bytes: local), attributes: attrs,
+        // A prefix without a namespace is one the document never declared (libxml2 recovers).
+        let ns = uri != nil || prefix == nil ? namespace(uri) : undeclared(prefix.unsafelyUnwrapped, local)
+        let element = XMLElement(namespace: ns, name: XMLName(bytes: local), attributes: attrs,
                                  depth: level, parser: self)
         if handler._withUnsafeGuaranteedRef({ $0.start(element) }) {
             captureDepth = level
@@ -190,9 +200,66 @@ final class XMLStreamParser {
     private func namespace(_ uri: UnsafePointer<UInt8>?) -> XMLNamespace {
         guard let uri else { return .none }
         for entry in uriCache where entry.uri == uri { return entry.ns }
-        let ns = XMLNamespace(uri: uri)
+        var ns = XMLNamespace(uri: uri)
+        if ns == .other, !adopted.isEmpty {
+            let c = UnsafeRawPointer(uri).assumingMemoryBound(to: CChar.self)
+            for entry in adopted where strcmp(entry.uri, c) == 0 { ns = entry.ns }
+        }
         if uriCache.count < 32 { uriCache.append((uri, ns)) }
         return ns
+    }
+
+    /// Namespaces read as another (`adoptRootNamespaces`), compared by text where a URI's
+    /// pointer is not the cached one.
+    private var adopted: [(uri: [CChar], ns: XMLNamespace)] = []
+    /// Undeclared prefixes met so far, each reported once.
+    private var undeclaredPrefixes: [(prefix: String, ns: XMLNamespace)] = []
+
+    /// A root named as a feed (`rss`, `channel`, `feed`, `RDF`) is read as that format whatever
+    /// its namespace (as feedparser does): old feeds put RSS in Userland's
+    /// `http://backend.userland.com/rss2`, Atom drafts had their own URIs. Such an unknown root
+    /// namespace is read as no namespace (RSS and Atom elements are matched without one), an
+    /// RDF root's as RDF's; and the default namespace an RDF root declares for its channel and
+    /// items, when unknown, as RSS 1.0's.
+    private func adoptRootNamespaces(_ local: UnsafePointer<UInt8>, _ uri: UnsafePointer<UInt8>?, _ nbNamespaces: Int32,
+                                     _ namespaces: UnsafeMutablePointer<UnsafePointer<UInt8>?>?) {
+        let name = XMLName(bytes: local)
+        let isRDF = name == "RDF"
+        guard isRDF || name == "rss" || name == "channel" || name == "feed" else { return }
+        func adopt(_ u: UnsafePointer<UInt8>, as ns: XMLNamespace, _ what: String, _ format: String) {
+            guard XMLNamespace(uri: u) == .other else { return }
+            let c = UnsafeRawPointer(u).assumingMemoryBound(to: CChar.self)
+            adopted.append((Array(UnsafeBufferPointer(start: c, count: strlen(c) + 1)), ns))
+            warn("\(what) in the unknown namespace \(String(cString: c)): read as \(format)")
+        }
+        let format = isRDF ? "RSS 1.0 (RDF)" : name == "feed" ? "Atom" : "RSS"
+        if let uri { adopt(uri, as: isRDF ? .rdf : .none, "the root element <\(name.string)> is", format) }
+        if isRDF, nbNamespaces > 0, let namespaces {
+            for i in 0..<Int(nbNamespaces) where namespaces[i * 2] == nil {
+                if let u = namespaces[i * 2 + 1], u != uri { adopt(u, as: .rss10, "the RDF channel and items are", "RSS 1.0") }
+            }
+        }
+    }
+
+    /// The namespace of an element whose prefix was never declared: the customary one for
+    /// well-known prefixes (`itunes:`, `media:`, `dc:`…), else one no mapper reads. Said once per prefix.
+    private func undeclared(_ prefix: UnsafePointer<UInt8>, _ local: UnsafePointer<UInt8>) -> XMLNamespace {
+        let text = String(cString: UnsafeRawPointer(prefix).assumingMemoryBound(to: CChar.self))
+        if let seen = undeclaredPrefixes.first(where: { $0.prefix == text }) { return seen.ns }
+        let ns = XMLNamespace.customary(prefix: prefix) ?? .other
+        undeclaredPrefixes.append((text, ns))
+        let element = "<\(text):\(XMLName(bytes: local).string)>"
+        if let uri = ns.uri {
+            warn("undeclared namespace prefix \(text) (first on \(element)): read as \(uri)")
+        } else {
+            warn("undeclared namespace prefix \(text) (first on \(element)): its elements are ignored")
+        }
+        return ns
+    }
+
+    /// A recovery worth telling the user about (`Feed.warnings`).
+    private func warn(_ line: @autoclosure () -> String) {
+        handler._withUnsafeGuaranteedRef { $0.warnings.add(line()) }
     }
 
     fileprivate func characters(_ p: UnsafePointer<UInt8>, _ n: Int32) {
@@ -217,6 +284,7 @@ final class XMLStreamParser {
         if !limits.event() { stop() }
         errorCount += 1
         if firstError == nil { firstError = message }
+        warn(message)
     }
 
     // MARK: C glue
@@ -250,9 +318,9 @@ final class XMLStreamParser {
         // SAX2 defaults keep the internal subset (entity declarations) in ctxt->myDoc; the
         // element and text callbacks are ours, so no tree is ever built.
         xmlSAXVersion(&sax, 2)
-        sax.startElementNs = { ctx, local, _, uri, nbNs, ns, nbAttrs, _, attrs in
+        sax.startElementNs = { ctx, local, prefix, uri, nbNs, ns, nbAttrs, _, attrs in
             guard let local else { return }
-            XMLStreamParser.with(ctx) { $0.startElement(local, uri, nbNs, ns, nbAttrs, attrs) }
+            XMLStreamParser.with(ctx) { $0.startElement(local, prefix, uri, nbNs, ns, nbAttrs, attrs) }
         }
         sax.endElementNs = { ctx, local, _, _ in
             guard local != nil else { return }
@@ -289,6 +357,9 @@ final class XMLStreamParser {
             let e = err.pointee
             guard e.level == XML_ERR_FATAL || e.level == XML_ERR_ERROR else { return }
             let message = e.message.map { String(cString: $0).trimmingWhitespace() } ?? "error \(e.code)"
+            // An element's undeclared prefix is said once per prefix, with what it was read as
+            // (`undeclared`), rather than once per element here.
+            if e.code == Int32(XML_NS_ERR_UNDEFINED_NAMESPACE.rawValue), !message.contains(" for ") { return }
             me.error("line \(e.line): \(message)")
         }
         return sax
