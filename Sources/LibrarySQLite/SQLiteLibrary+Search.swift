@@ -21,13 +21,16 @@ extension SQLiteLibrary {
         if filter.channelID != nil { conditions.append("i.channel_id = ?") }
         if filter.platform != nil { conditions.append("c.platform = ?") }
         if filter.unwatchedOnly { conditions.append("w.watched IS NOT 1") }
+        if filter.watchedOnly { conditions.append("w.watched = 1") }
+        let user = user
         try await catchUpSearchIndex()
         // CROSS JOIN keeps the index as the outer loop: FTS5 hands rows over in the order asked
         // (rank, or rowid: ids grow with discovery), so SQLite needs no sorter of its own.
         let rankedSQL = """
             SELECT \(LibraryItem.selection)
             FROM items_search CROSS JOIN items i ON i.id = items_search.rowid
-                CROSS JOIN channels c ON c.id = i.channel_id LEFT JOIN watch_state w ON w.item = i.id
+                CROSS JOIN channels c ON c.id = i.channel_id CROSS JOIN subscriptions s ON s.user_id = ? AND s.channel_id = i.channel_id
+                LEFT JOIN watch_state w ON w.user_id = s.user_id AND w.item = i.id
             WHERE \(conditions.joined(separator: " AND "))
             ORDER BY items_search.rank
             LIMIT ? OFFSET ?
@@ -38,7 +41,7 @@ extension SQLiteLibrary {
             guard let plan = try SearchPlan(query.text, db) else { return [] }
             let ranked = try Self.rankable(plan, db)
             guard let match = ranked ? plan.match : plan.lazyMatch else { return [] }
-            var arguments: StatementArguments = [match]
+            var arguments: StatementArguments = [user.rawValue, match]
             if let channelID = filter.channelID { arguments += [channelID] }
             if let platform = filter.platform { arguments += [platform.rawValue] }
             arguments += [limit, offset]

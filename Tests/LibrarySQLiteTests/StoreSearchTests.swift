@@ -144,7 +144,14 @@ import Testing
         let path = dir.file("old.sqlite")
         do {
             let old = try SQLiteLibrary(path: path, migrateUpTo: "v7-ids-never-reused")
-            let channel = try await old.addTestChannel("Old Show")
+            // As v7 stored a channel (today's subscribe also writes v11's subscriptions).
+            try await old.write { db in
+                try db.execute(sql: """
+                    INSERT INTO channels (id, platform, source_url, feed_url, name, added_at)
+                    VALUES (1, 'podcast', 'https://example.com/Old Show', 'https://example.com/Old Show.xml', 'Old Show', 1000)
+                    """)
+            }
+            let channel: Int64 = 1
             _ = try await old.ingest(items: [Item(id: "x", title: "Ancient episode", description: "Notes")], channelID: channel, now: 1)
         }
         let library = try SQLiteLibrary(path: path)
