@@ -256,3 +256,12 @@ public enum SessionRule {
 public enum SyncClaim {
     public static let claimSeconds: Int64 = 600
 }
+
+/// Passwords (issue 15): hashed with bcrypt at `bcryptCost` (2^12 rounds, ~0.2 s here: slow for
+/// a guesser, bearable for a login). bcrypt reads at most 72 bytes, so a longer password is
+/// refused rather than silently cut; shorter than `minLength` characters is refused too.
+public enum PasswordRule {
+    public static let minLength = 8
+    public static let maxBytes = 72
+    public static let bcryptCost: UInt8 = 12
+}

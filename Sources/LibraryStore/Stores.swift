@@ -51,6 +51,15 @@ public protocol SyncStore: ChannelStore {
     /// Channels whose next poll time has come (never-polled ones included), oldest poll first:
     /// those with at least one active subscription, whoever follows them.
     func dueChannels(now: Int64) async throws(LibraryError) -> [Channel]
+    /// One scheduler however many processes poll (`SyncClaim`): the due channels no other poller
+    /// holds, claimed for `claimant` in the same transaction that selected them. Storing a
+    /// channel's poll (`apply`) releases its claim; a claim lapses after `SyncClaim.claimSeconds`.
+    func claimDueChannels(now: Int64, claimant: String) async throws(LibraryError) -> [Channel]
+    /// Claims the channels asked for (a `sync ID…` or `--all`), due or not; returns those claimed:
+    /// a channel another poller holds is left to it.
+    func claimChannels(_ ids: [Int64], now: Int64, claimant: String) async throws(LibraryError) -> [Int64]
+    /// Releases what `claimant` still holds of `ids` (polls that were never stored: an interrupted round).
+    func releaseClaims(_ ids: [Int64], claimant: String) async throws(LibraryError)
     /// Applies polls: each one's items and its channel's bookkeeping (validators, error and
     /// backoff, next poll, name, a moved feed URL) together. The whole batch is one transaction;
     /// if that fails, each poll gets its own, so one bad feed cannot sink the others, and a poll
