@@ -125,12 +125,24 @@ extension SQLiteLibrary {
         // runs once per item in the window, and hashing there costs more than SQLite's scan.
         let maxID = Int(try Int64.fetchOne(db, sql: "SELECT max(id) FROM channels") ?? 0)
         guard maxID < 10_000_000 else { throw LibraryError.invalid("channel ids up to \(maxID) are too sparse for catch-up") }
-        // The channels the user follows (of the platform asked for).
+        // The channels the user follows (of the platform asked for; the one asked for). One
+        // channel needs one lookup, and without a platform the subscriptions' key alone answers:
+        // bench/modes' one-channel catch-up went from 0.2 to 1.2 ms reading all 2,000 with their channels.
         var allowed = [Bool](repeating: false, count: maxID + 1)
-        let followed = try Int64.fetchAll(db.cachedStatement(sql: """
-            SELECT s.channel_id FROM subscriptions s JOIN channels c ON c.id = s.channel_id
-            WHERE s.user_id = ? AND (?2 IS NULL OR c.platform = ?2)
-            """), arguments: [user.rawValue, filter.platform?.rawValue])
+        let followed: [Int64]
+        if let channelID = filter.channelID {
+            followed = try Int64.fetchAll(db.cachedStatement(sql: """
+                SELECT s.channel_id FROM subscriptions s JOIN channels c ON c.id = s.channel_id
+                WHERE s.user_id = ? AND s.channel_id = ? AND (?3 IS NULL OR c.platform = ?3)
+                """), arguments: [user.rawValue, channelID, filter.platform?.rawValue])
+        } else if let platform = filter.platform {
+            followed = try Int64.fetchAll(db.cachedStatement(sql: """
+                SELECT s.channel_id FROM subscriptions s JOIN channels c ON c.id = s.channel_id WHERE s.user_id = ? AND c.platform = ?
+                """), arguments: [user.rawValue, platform.rawValue])
+        } else {
+            followed = try Int64.fetchAll(db.cachedStatement(sql: "SELECT channel_id FROM subscriptions WHERE user_id = ?"),
+                                          arguments: [user.rawValue])
+        }
         for id in followed where id >= 0 && id <= maxID { allowed[Int(id)] = true }
         let maxRounds = end - ids.count
         var seen = [Int](repeating: 0, count: maxID + 1)
