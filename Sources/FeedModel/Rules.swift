@@ -257,7 +257,7 @@ public enum SyncClaim {
     public static let claimSeconds: Int64 = 600
 }
 
-/// Passwords (issue 15): hashed with bcrypt at `bcryptCost` (2^12 rounds, ~0.2 s here: slow for
+/// Passwords (issue 15): hashed with bcrypt at `bcryptCost` (2^12 rounds: slow for
 /// a guesser, bearable for a login). bcrypt reads at most 72 bytes, so a longer password is
 /// refused rather than silently cut; shorter than `minLength` characters is refused too.
 public enum PasswordRule {
