@@ -28,7 +28,8 @@ let daemonLinkInRelease: [LinkerSetting] = [.unsafeFlags([
 
 let package = Package(
     name: "feedctl",
-    platforms: [.macOS(.v13)],
+    // hummingbird-auth (HummingbirdBcrypt) declares macOS 14; feedctl is built for Linux.
+    platforms: [.macOS(.v14)],
     products: [
         .executable(name: "feedctl", targets: ["feedctl"]),
         .executable(name: "feedctl-daemon", targets: ["feedctl-daemon"]),
@@ -40,6 +41,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        // Only its HummingbirdBcrypt product (bcrypt's C code, no Hummingbird) is used, by Accounts.
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        // SHA-256 of session tokens.
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // Thin C shims: one per C library, macros and variadics made callable.
@@ -62,6 +67,12 @@ let package = Package(
         ]),
         .target(name: "FeedIngest", dependencies: ["FeedModel", "FeedText", "HTTPFetch", "FeedParsing", "LibraryStore"]),
         .target(name: "Downloads", dependencies: ["FeedModel", "HTTPFetch", "LibraryStore"]),
+        // Passwords (bcrypt) and session tokens (random, stored as their SHA-256): what the
+        // library never sees in the clear.
+        .target(name: "Accounts", dependencies: [
+            "FeedModel", .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         .target(name: "NowPlaying"),
         // FFmpeg's log, kept per thread instead of printed (why an open failed).
         .target(name: "CFFmpegLog", dependencies: ["CFFmpeg"]),
@@ -97,7 +108,7 @@ let package = Package(
         // otherwise pay ~70 ms for the dynamic loader to resolve FFmpeg's ~160 libraries.
         .executableTarget(name: "feedctl", dependencies: [
             "FeedModel", "FeedText", "HTTPFetch", "FeedParsing", "LibraryStore", "LibrarySQLite", "FeedIngest", "Downloads",
-            "ControlProtocol", "ControlSocket", "CLISupport", "UserConfig",
+            "ControlProtocol", "ControlSocket", "CLISupport", "UserConfig", "Accounts",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: staticSwiftModuleInRelease, linkerSettings: staticSwiftInRelease),
         // The player daemon (`feedctl daemon` runs it): PlayerCore, the control server, MPRIS.
@@ -121,6 +132,7 @@ let package = Package(
         ], path: "Tests/TestSupport"),
         .testTarget(name: "FeedModelTests", dependencies: ["FeedModel", "FeedText"]),
         .testTarget(name: "FeedTextTests", dependencies: ["FeedText"]),
+        .testTarget(name: "AccountsTests", dependencies: ["Accounts", "FeedModel"]),
         .testTarget(name: "UserConfigTests", dependencies: ["UserConfig"]),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"]),
         .testTarget(name: "FeedParsingTests", dependencies: ["FeedParsing", "FeedModel", "FeedText", "HTTPFetch", "TestSupport"]),
@@ -142,7 +154,7 @@ let package = Package(
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "CLISupport"]),
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "NowPlaying", "TestSupport"]),
         .testTarget(name: "feedctlTests", dependencies: [
-            "FeedModel", "LibraryStore", "LibrarySQLite", "Downloads", "TestSupport",
+            "FeedModel", "LibraryStore", "LibrarySQLite", "Downloads", "TestSupport", "Accounts",
         ]),
     ],
     swiftLanguageModes: [.v6]

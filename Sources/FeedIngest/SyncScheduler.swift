@@ -16,10 +16,16 @@ public enum SyncScheduler {
         Task.detached(priority: .background) {
             var syncer: Syncer?
             while !Task.isCancelled {
-                if let due = try? await store.dueChannels(now: Clock.now()), !due.isEmpty {
+                // Claimed, so that another process polling the same library (the server, a cron
+                // `sync`) does not fetch them too; storing a poll releases its claim.
+                let claimant = SyncClaimant.current
+                if let due = try? await store.claimDueChannels(now: Clock.now(), claimant: claimant), !due.isEmpty {
                     let active = syncer ?? Syncer(store: store)
                     syncer = active
                     let result = await active.sync(due)
+                    if let error = await store.releaseClaimsUninterrupted(due.map(\.id), claimant: claimant) {
+                        report("sync: could not release claims (they lapse by themselves): \(error)")
+                    }
                     if Task.isCancelled { report("sync: interrupted; \(result.channels.count) of \(due.count) channels stored"); break }
                     report("sync: \(due.count) channels, \(result.newItems) new items, \(result.errors) errors")
                     for r in result.channels where r.status == .error { report("sync: \(r.error ?? "")") }

@@ -230,3 +230,50 @@ public enum FeedWarnings {
         dropped > 0 ? kept + ["and \(dropped) more"] : kept
     }
 }
+
+/// Who uses a library. Channels and their items are shared (a feed is polled once however many
+/// follow it); subscriptions, watch state and progress, saved items, collections, history, the
+/// up-next queue, the player's state and per-channel speeds belong to one user. The library's
+/// owner is user `ownerID`: the CLI and the daemon act for them, an existing library migrates
+/// with everything theirs, and they cannot be removed. Per-user rows default to the owner in SQL
+/// (`Schema.ownerID`), so what an older tool writes stays the owner's.
+public enum LibraryUsers {
+    public static let ownerID: Int64 = 1
+    /// The owner's name when the migration finds no `$USER`.
+    public static let fallbackOwnerName = "owner"
+    /// The longest user name (UTF-8 bytes); names are one line without control characters.
+    public static let maxNameBytes = 64
+
+    /// `name` trimmed when it is a usable user name, else nil.
+    public static func validName(_ name: String) -> String? {
+        let trimmed = name.trimmingWhitespace()
+        guard !trimmed.isEmpty, trimmed.utf8.count <= maxNameBytes,
+              !trimmed.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+        else { return nil }
+        return trimmed
+    }
+}
+
+/// Login sessions (issue 15): a token of `tokenBytes` random bytes is handed out once; the
+/// library keeps only its hash. A session lives `lifetime` seconds from its creation.
+public enum SessionRule {
+    public static let tokenBytes = 32
+    public static let lifetime: Int64 = 30 * 86_400
+}
+
+/// One sync scheduler however many processes poll (the daemon, the server, a cron `sync`): a
+/// channel is claimed in the library before it is fetched and released when its poll is stored.
+/// A claim lapses after `claimSeconds`, so a poller that died never blocks a channel for long;
+/// it is longer than the slowest fetch allowed (60 s total timeout) with room to store it.
+public enum SyncClaim {
+    public static let claimSeconds: Int64 = 600
+}
+
+/// Passwords (issue 15): hashed with bcrypt at `bcryptCost` (2^12 rounds: slow for
+/// a guesser, bearable for a login). bcrypt reads at most 72 bytes, so a longer password is
+/// refused rather than silently cut; shorter than `minLength` characters is refused too.
+public enum PasswordRule {
+    public static let minLength = 8
+    public static let maxBytes = 72
+    public static let bcryptCost: UInt8 = 12
+}

@@ -3,7 +3,8 @@ import GRDB
 import LibraryStore
 
 extension Channel: FetchableRecord {
-    /// A `channels` row (`SELECT *`).
+    /// A row of `selection`: the shared `channels` row with one user's subscription
+    /// (`active`, `speed`, `speed_set`).
     public init(row: Row) throws {
         self.init(id: row["id"], platform: Platform(rawValue: row["platform"]) ?? .podcast,
                   sourceURL: row["source_url"], feedURL: row["feed_url"], name: row["name"], image: row["image"],
@@ -13,4 +14,8 @@ extension Channel: FetchableRecord {
                   bodyHash: row["body_hash"],
                   speed: (row["speed_set"] as Bool? ?? false) ? row["speed"] : nil)
     }
+
+    /// A channel as one user sees it: `FROM channels c \(Channel.subscribed)` with the user's id as `?1`.
+    static let selection = "c.*, s.active AS active, s.speed AS speed, s.speed_set AS speed_set"
+    static let subscribed = "JOIN subscriptions s ON s.channel_id = c.id AND s.user_id = ?1"
 }

@@ -17,37 +17,40 @@ extension DownloadItem {
 }
 
 extension SQLiteLibrary {
-    /// The items with these ids, in the order given; ids the library lacks are skipped.
+    /// The items with these ids, in the order given; ids the acting user cannot see are skipped.
     public func downloadItems(ids: [Int64]) async throws(LibraryError) -> [DownloadItem] {
         guard !ids.isEmpty else { return [] }
+        let user = user
         return try await read { db in
             let marks = ids.map { _ in "?" }.joined(separator: ",")
             let rows = try Row.fetchAll(db, sql: """
                 SELECT \(DownloadItem.selection) FROM items i JOIN channels c ON c.id = i.channel_id
+                    JOIN subscriptions s ON s.user_id = ?1 AND s.channel_id = i.channel_id
                 WHERE i.id IN (\(marks))
-                """, arguments: StatementArguments(ids))
+                """, arguments: StatementArguments([user.rawValue] + ids))
             let byID = Dictionary(rows.map { (Int64($0["id"] as Int64), DownloadItem(row: $0)) }, uniquingKeysWith: { a, _ in a })
             return ids.compactMap { byID[$0] }
         }
     }
 
-    /// Those of `ids` marked watched before `time` (Unix seconds), ascending.
+    /// Those of `ids` the acting user marked watched before `time` (Unix seconds), ascending.
     public func watched(before time: Int64, among ids: [Int64]) async throws(LibraryError) -> [Int64] {
         guard !ids.isEmpty else { return [] }
+        let user = user
         return try await read { db in
             let marks = ids.map { _ in "?" }.joined(separator: ",")
             return try Int64.fetchAll(db, sql: """
-                SELECT item FROM watch_state WHERE watched = 1 AND watched_at < ? AND item IN (\(marks)) ORDER BY item
-                """, arguments: StatementArguments([time] + ids))
+                SELECT item FROM watch_state WHERE user_id = ? AND watched = 1 AND watched_at < ? AND item IN (\(marks)) ORDER BY item
+                """, arguments: StatementArguments([user.rawValue, time] + ids))
         }
     }
 
-    /// The ids of channel `channelID`'s items (what `channel remove` takes with it); `noChannel` if there is none.
+    /// The ids of channel `channelID`'s items (what `channel remove` takes with it); `noChannel`
+    /// if the acting user does not follow it.
     public func itemIDs(channelID: Int64) async throws(LibraryError) -> [Int64] {
-        try await read { db in
-            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM channels WHERE id = ?", arguments: [channelID]) != nil else {
-                throw LibraryError.noChannel(channelID)
-            }
+        let user = user
+        return try await read { db in
+            try Self.requireChannel(channelID, user: user, db)
             return try Int64.fetchAll(db, sql: "SELECT id FROM items WHERE channel_id = ? ORDER BY id", arguments: [channelID])
         }
     }

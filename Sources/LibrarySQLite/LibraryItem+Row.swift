@@ -3,15 +3,19 @@ import GRDB
 import LibraryStore
 
 extension LibraryItem {
-    /// Columns a query must select, from `items i JOIN channels c LEFT JOIN watch_state w`, in
-    /// the order `init(row:)` reads them.
+    /// Columns a query must select, from `items i JOIN channels c LEFT JOIN watch_state w` (`w`
+    /// the acting user's rows), in the order `init(row:)` reads them.
     package static let selection = """
         i.id, i.item_id, i.channel_id, c.name AS channel, c.platform, i.title, i.url, i.published,
         i.duration, i.is_short, coalesce(w.watched, 0) AS watched, coalesce(w.progress_seconds, 0) AS progress,
         i.enclosure_url, i.thumbnail
         """
-    // CROSS JOIN: always from the few requested items outward, never from all channels.
-    static let joins = "CROSS JOIN channels c ON c.id = i.channel_id LEFT JOIN watch_state w ON w.item = i.id"
+    // CROSS JOIN: always from the few requested items outward, never from all channels. Only
+    // items of channels the user (`?1`) follows, with the user's watch state.
+    static let joins = """
+        CROSS JOIN channels c ON c.id = i.channel_id CROSS JOIN subscriptions s ON s.user_id = ?1 AND s.channel_id = i.channel_id
+        LEFT JOIN watch_state w ON w.user_id = ?1 AND w.item = i.id
+        """
 
     /// Reads a row of `selection` by position: by-name lookups cost more than the query
     /// itself on a first page.
@@ -22,12 +26,13 @@ extension LibraryItem {
                   thumbnail: row[13])
     }
 
-    static func fetchAll(_ db: Database, ids: [Int64]) throws -> [LibraryItem] {
+    /// The items with these ids that `user` can see (in channels they follow), in the order given.
+    static func fetchAll(_ db: Database, ids: [Int64], user: UserID) throws -> [LibraryItem] {
         guard !ids.isEmpty else { return [] }
         let marks = ids.map { _ in "?" }.joined(separator: ",")
         // Cached per list length: preparing this statement costs more than running it.
         let statement = try db.cachedStatement(sql: "SELECT \(selection) FROM items i \(joins) WHERE i.id IN (\(marks))")
-        let items = try Row.fetchAll(statement, arguments: StatementArguments(ids)).map(LibraryItem.init(row:))
+        let items = try Row.fetchAll(statement, arguments: StatementArguments([user.rawValue] + ids)).map(LibraryItem.init(row:))
         let byID = Dictionary(items.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         return ids.compactMap { byID[$0] }
     }

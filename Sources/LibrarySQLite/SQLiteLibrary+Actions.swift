@@ -5,16 +5,18 @@ import LibraryStore
 extension SQLiteLibrary {
     /// Item `id` as the CLI shows it.
     public func item(id: Int64) async throws(LibraryError) -> LibraryItem {
-        try await read { db in
-            guard let item = try LibraryItem.fetchAll(db, ids: [id]).first else { throw LibraryError.noItem(id) }
+        let user = user
+        return try await read { db in
+            guard let item = try LibraryItem.fetchAll(db, ids: [id], user: user).first else { throw LibraryError.noItem(id) }
             return item
         }
     }
 
     /// Item `id` with its show notes and links.
     public func itemDetails(id: Int64) async throws(LibraryError) -> ItemDetails {
-        try await read { db in
-            guard let item = try LibraryItem.fetchAll(db, ids: [id]).first,
+        let user = user
+        return try await read { db in
+            guard let item = try LibraryItem.fetchAll(db, ids: [id], user: user).first,
                   let row = try Row.fetchOne(db, sql: """
                       SELECT description, author, enclosure_type, enclosure_length, chapters_url, transcript_url, episode, season,
                              explicit, episode_type, live_status, persons, funding
@@ -35,15 +37,16 @@ extension SQLiteLibrary {
     /// done, an unwatched one starts over.
     public func setWatched(_ ids: [Int64], watched: Bool, now: Int64) async throws(LibraryError) {
         let ids = Self.unique(ids)
+        let user = user
         try await write { db in
-            try Self.requireItems(ids, db)
+            try Self.requireItems(ids, user: user, db)
             let statement = try db.cachedStatement(sql: """
-                INSERT INTO watch_state (item, watched, progress_seconds, watched_at, updated_at) VALUES (?, ?, 0, ?, ?)
-                ON CONFLICT (item) DO UPDATE SET watched = excluded.watched, progress_seconds = 0,
+                INSERT INTO watch_state (user_id, item, watched, progress_seconds, watched_at, updated_at) VALUES (?, ?, ?, 0, ?, ?)
+                ON CONFLICT (user_id, item) DO UPDATE SET watched = excluded.watched, progress_seconds = 0,
                     watched_at = excluded.watched_at, updated_at = excluded.updated_at
                 """)
             for id in ids {
-                try statement.execute(arguments: [id, watched, watched ? now : nil, now])
+                try statement.execute(arguments: [user.rawValue, id, watched, watched ? now : nil, now])
             }
         }
     }
@@ -52,17 +55,18 @@ extension SQLiteLibrary {
     /// is given (items without a date then stay as they are). Returns how many were not watched yet.
     @discardableResult
     public func setWatched(channelID: Int64, publishedBefore before: Int64?, now: Int64) async throws(LibraryError) -> Int {
-        try await write { db in
-            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM channels WHERE id = ?", arguments: [channelID]) != nil else {
-                throw LibraryError.noChannel(channelID)
-            }
+        let user = user
+        return try await write { db in
+            try Self.requireChannel(channelID, user: user, db)
+            // The user's own watch state (items.state is only the owner's).
             try db.execute(sql: """
-                INSERT INTO watch_state (item, watched, progress_seconds, watched_at, updated_at)
-                SELECT id, 1, 0, ?1, ?1 FROM items
-                WHERE channel_id = ?2 AND state <> \(WatchState.watched.rawValue) AND (?3 IS NULL OR published < ?3)
-                ON CONFLICT (item) DO UPDATE SET watched = 1, progress_seconds = 0,
+                INSERT INTO watch_state (user_id, item, watched, progress_seconds, watched_at, updated_at)
+                SELECT ?4, id, 1, 0, ?1, ?1 FROM items
+                WHERE channel_id = ?2 AND (?3 IS NULL OR published < ?3)
+                    AND NOT EXISTS (SELECT 1 FROM watch_state w WHERE w.user_id = ?4 AND w.item = items.id AND w.watched = 1)
+                ON CONFLICT (user_id, item) DO UPDATE SET watched = 1, progress_seconds = 0,
                     watched_at = excluded.watched_at, updated_at = excluded.updated_at
-                """, arguments: [now, channelID, before])
+                """, arguments: [now, channelID, before, user.rawValue])
             return db.changesCount
         }
     }
@@ -70,12 +74,13 @@ extension SQLiteLibrary {
     /// Records how far item `id` has been played. Its watched mark is left as it is.
     public func setProgress(_ id: Int64, seconds: Int, now: Int64) async throws(LibraryError) {
         guard seconds >= 0 else { throw .invalid("progress must be 0 or more seconds (got \(seconds))") }
+        let user = user
         try await write { db in
-            try Self.requireItems([id], db)
+            try Self.requireItems([id], user: user, db)
             try db.execute(sql: """
-                INSERT INTO watch_state (item, progress_seconds, updated_at) VALUES (?, ?, ?)
-                ON CONFLICT (item) DO UPDATE SET progress_seconds = excluded.progress_seconds, updated_at = excluded.updated_at
-                """, arguments: [id, seconds, now])
+                INSERT INTO watch_state (user_id, item, progress_seconds, updated_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT (user_id, item) DO UPDATE SET progress_seconds = excluded.progress_seconds, updated_at = excluded.updated_at
+                """, arguments: [user.rawValue, id, seconds, now])
         }
     }
 
@@ -94,11 +99,12 @@ extension SQLiteLibrary {
     @discardableResult
     public func save(_ ids: [Int64], now: Int64) async throws(LibraryError) -> [Int64] {
         let ids = Self.unique(ids)
+        let user = user
         return try await write { db in
-            try Self.requireItems(ids, db)
-            let insert = try db.cachedStatement(sql: "INSERT INTO saved_items (item, saved_at) VALUES (?, ?) ON CONFLICT DO NOTHING")
+            try Self.requireItems(ids, user: user, db)
+            let insert = try db.cachedStatement(sql: "INSERT INTO saved_items (user_id, item, saved_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")
             return try ids.filter { id in
-                try insert.execute(arguments: [id, now])
+                try insert.execute(arguments: [user.rawValue, id, now])
                 return db.changesCount > 0
             }
         }
@@ -108,11 +114,12 @@ extension SQLiteLibrary {
     @discardableResult
     public func unsave(_ ids: [Int64]) async throws(LibraryError) -> [Int64] {
         let ids = Self.unique(ids)
+        let user = user
         return try await write { db in
-            try Self.requireItems(ids, db)
-            let delete = try db.cachedStatement(sql: "DELETE FROM saved_items WHERE item = ?")
+            try Self.requireItems(ids, user: user, db)
+            let delete = try db.cachedStatement(sql: "DELETE FROM saved_items WHERE user_id = ? AND item = ?")
             return try ids.filter { id in
-                try delete.execute(arguments: [id])
+                try delete.execute(arguments: [user.rawValue, id])
                 return db.changesCount > 0
             }
         }
@@ -120,19 +127,30 @@ extension SQLiteLibrary {
 
     /// Saved items, most recently saved first.
     public func saved() async throws(LibraryError) -> [LibraryItem] {
-        try await read { db in
-            let ids = try Int64.fetchAll(db, sql: "SELECT item FROM saved_items ORDER BY saved_at DESC, rowid DESC")
-            return try LibraryItem.fetchAll(db, ids: ids)
+        let user = user
+        return try await read { db in
+            let ids = try Int64.fetchAll(db, sql: "SELECT item FROM saved_items WHERE user_id = ? ORDER BY saved_at DESC, rowid DESC",
+                                         arguments: [user.rawValue])
+            return try LibraryItem.fetchAll(db, ids: ids, user: user)
         }
     }
 
-    /// Throws `noItem` (or `noItems`) naming every id the library does not have.
-    static func requireItems(_ ids: [Int64], _ db: Database) throws {
-        let statement = try db.cachedStatement(sql: "SELECT 1 FROM items WHERE id = ?")
+    /// Throws `noItem` (or `noItems`) naming every id `user` cannot see: not in the library, or
+    /// in a channel they do not follow.
+    static func requireItems(_ ids: [Int64], user: UserID, _ db: Database) throws {
+        let statement = try db.cachedStatement(sql: """
+            SELECT 1 FROM items i JOIN subscriptions s ON s.user_id = ? AND s.channel_id = i.channel_id WHERE i.id = ?
+            """)
         var missing: [Int64] = []
-        for id in ids where try Bool.fetchOne(statement, arguments: [id]) == nil { missing.append(id) }
+        for id in ids where try Bool.fetchOne(statement, arguments: [user.rawValue, id]) == nil { missing.append(id) }
         if missing.count == 1 { throw LibraryError.noItem(missing[0]) }
         if !missing.isEmpty { throw LibraryError.noItems(missing) }
+    }
+
+    /// Throws `noChannel` unless `user` follows channel `id`.
+    static func requireChannel(_ id: Int64, user: UserID, _ db: Database) throws {
+        let statement = try db.cachedStatement(sql: "SELECT 1 FROM subscriptions WHERE user_id = ? AND channel_id = ?")
+        guard try Bool.fetchOne(statement, arguments: [user.rawValue, id]) != nil else { throw LibraryError.noChannel(id) }
     }
 
     /// `ids` without repeats, first occurrence kept.

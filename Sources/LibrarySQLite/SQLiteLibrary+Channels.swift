@@ -3,78 +3,119 @@ import GRDB
 import LibraryStore
 
 extension SQLiteLibrary {
-    /// The full row of channel `id`.
+    /// Channel `id` as the acting user follows it; `noChannel` if they do not.
     public func channel(id: Int64) async throws(LibraryError) -> Channel {
-        try await read { db in
-            guard let c = try Channel.fetchOne(db, sql: "SELECT * FROM channels WHERE id = ?", arguments: [id]) else {
+        let user = user
+        return try await read { db in
+            guard let c = try Channel.fetchOne(db, sql: "SELECT \(Channel.selection) FROM channels c \(Channel.subscribed) WHERE c.id = ?2",
+                                               arguments: [user.rawValue, id]) else {
                 throw LibraryError.noChannel(id)
             }
             return c
         }
     }
 
-    /// The channel polled at `feedURL`, if subscribed.
+    /// The channel polled at `feedURL`, if the acting user follows it.
     public func channel(feedURL: String) async throws(LibraryError) -> Channel? {
-        try await read { db in try Channel.fetchOne(db, sql: "SELECT * FROM channels WHERE feed_url = ?", arguments: [feedURL]) }
+        let user = user
+        return try await read { db in
+            try Channel.fetchOne(db, sql: "SELECT \(Channel.selection) FROM channels c \(Channel.subscribed) WHERE c.feed_url = ?2",
+                                 arguments: [user.rawValue, feedURL])
+        }
     }
 
-    /// All channels with their item counts, by name.
+    /// The acting user's channels with their item counts, by name.
     public func channelSummaries() async throws(LibraryError) -> [ChannelSummary] {
-        try await read { db in
-            try Row.fetchAll(db, sql: "SELECT \(ChannelSummary.selection) FROM channels c ORDER BY c.name COLLATE NOCASE, c.id")
-                .map(ChannelSummary.init(row:))
+        let user = user
+        return try await read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT \(ChannelSummary.selection(for: user)) FROM channels c \(Channel.subscribed) ORDER BY c.name COLLATE NOCASE, c.id
+                """, arguments: [user.rawValue]).map(ChannelSummary.init(row:))
         }
     }
 
     /// Channel `id` with its item counts.
     public func channelSummary(id: Int64) async throws(LibraryError) -> ChannelSummary {
-        try await read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT \(ChannelSummary.selection) FROM channels c WHERE c.id = ?",
-                                             arguments: [id]) else { throw LibraryError.noChannel(id) }
+        let user = user
+        return try await read { db in
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT \(ChannelSummary.selection(for: user)) FROM channels c \(Channel.subscribed) WHERE c.id = ?2
+                """, arguments: [user.rawValue, id]) else { throw LibraryError.noChannel(id) }
             return ChannelSummary(row: row)
         }
     }
 
-    /// Unsubscribes: the channel's items, watch state, saved marks and collection entries go;
-    /// play history stays (it keeps its own copy of titles and names).
-    public func removeChannel(id: Int64) async throws(LibraryError) {
-        try await write { db in
-            try db.execute(sql: "DELETE FROM channels WHERE id = ?", arguments: [id])
+    /// Unsubscribes the acting user: their subscription, and their watch state, saved marks,
+    /// collection entries and queue entries for the channel's items go; their play history stays
+    /// (it keeps its own copy of titles and names). The channel itself, its items and what hangs
+    /// on them go only when nobody follows it any more.
+    @discardableResult
+    public func removeChannel(id: Int64) async throws(LibraryError) -> ChannelRemoval {
+        let user = user.rawValue
+        return try await write { db in
+            try db.execute(sql: "DELETE FROM subscriptions WHERE user_id = ? AND channel_id = ?", arguments: [user, id])
             if db.changesCount == 0 { throw LibraryError.noChannel(id) }
+            let items = "SELECT id FROM items WHERE channel_id = ?2"
+            for sql in [
+                "DELETE FROM watch_state WHERE user_id = ?1 AND item IN (\(items))",
+                "DELETE FROM saved_items WHERE user_id = ?1 AND item IN (\(items))",
+                "DELETE FROM collection_items WHERE collection IN (SELECT id FROM collections WHERE user_id = ?1) AND item IN (\(items))",
+                "DELETE FROM up_next WHERE user_id = ?1 AND item IN (\(items))",
+                "UPDATE player_state SET last_item = NULL WHERE user_id = ?1 AND last_item IN (\(items))",
+            ] {
+                try db.execute(sql: sql, arguments: [user, id])
+            }
+            if try Bool.fetchOne(db, sql: "SELECT 1 FROM subscriptions WHERE channel_id = ?", arguments: [id]) != nil {
+                return .othersStillFollow
+            }
+            try db.execute(sql: "DELETE FROM channels WHERE id = ?", arguments: [id])
+            return .channelRemoved
         }
     }
 
-    /// Active channels whose next poll time has come (never-polled ones included), oldest poll first.
+    /// Channels whose next poll time has come (never-polled ones included), oldest poll first:
+    /// every channel at least one user actively follows, whoever acts (a feed is polled once
+    /// however many follow it). `active` is true and `speed` nil in what it returns.
     public func dueChannels(now: Int64) async throws(LibraryError) -> [Channel] {
         try await read { db in
             try Channel.fetchAll(db, sql: """
-                SELECT * FROM channels WHERE active = 1 AND (next_poll IS NULL OR next_poll <= ?)
-                ORDER BY next_poll IS NOT NULL, next_poll, id
+                SELECT c.*, 1 AS active, NULL AS speed, 0 AS speed_set FROM channels c
+                WHERE (c.next_poll IS NULL OR c.next_poll <= ?)
+                    AND EXISTS (SELECT 1 FROM subscriptions s WHERE s.channel_id = c.id AND s.active = 1)
+                ORDER BY c.next_poll IS NOT NULL, c.next_poll, c.id
                 """, arguments: [now])
         }
     }
 
-    /// All channels (for `sync --all` and export), by id.
+    /// The acting user's channels (for `sync --all` and export), by id.
     public func allChannels() async throws(LibraryError) -> [Channel] {
-        try await read { db in try Channel.fetchAll(db, sql: "SELECT * FROM channels ORDER BY id") }
+        let user = user
+        return try await read { db in
+            try Channel.fetchAll(db, sql: "SELECT \(Channel.selection) FROM channels c \(Channel.subscribed) ORDER BY c.id",
+                                 arguments: [user.rawValue])
+        }
     }
 
-    /// Pauses or resumes polling of a channel.
+    /// Pauses or resumes the acting user's subscription (a channel is polled while anyone's is active).
     public func setActive(channelID: Int64, _ active: Bool) async throws(LibraryError) {
+        let user = user
         try await write { db in
-            try db.execute(sql: "UPDATE channels SET active = ? WHERE id = ?", arguments: [active, channelID])
+            try db.execute(sql: "UPDATE subscriptions SET active = ? WHERE user_id = ? AND channel_id = ?",
+                           arguments: [active, user.rawValue, channelID])
             if db.changesCount == 0 { throw LibraryError.noChannel(channelID) }
         }
     }
 
-    /// The playback speed remembered for a channel (`PlaybackSpeed.range`).
+    /// The playback speed the acting user remembers for a channel (`PlaybackSpeed.range`).
     public func setSpeed(channelID: Int64, _ speed: Double) async throws(LibraryError) {
         let range = PlaybackSpeed.range
         guard range.contains(speed) else {
             throw .invalid("speed \(speed) is outside \(PlaybackSpeed.text(range.lowerBound))…\(PlaybackSpeed.text(range.upperBound))")
         }
+        let user = user
         try await write { db in
-            try db.execute(sql: "UPDATE channels SET speed = ?, speed_set = 1 WHERE id = ?", arguments: [speed, channelID])
+            try db.execute(sql: "UPDATE subscriptions SET speed = ?, speed_set = 1 WHERE user_id = ? AND channel_id = ?",
+                           arguments: [speed, user.rawValue, channelID])
             if db.changesCount == 0 { throw LibraryError.noChannel(channelID) }
         }
     }

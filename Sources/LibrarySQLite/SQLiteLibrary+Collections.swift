@@ -6,29 +6,33 @@ extension SQLiteLibrary {
     public func createCollection(_ name: String, now: Int64) async throws(LibraryError) {
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty else { throw .invalid("a collection needs a name") }
+        let user = user
         try await write { db in
-            if try Self.collectionID(name, db) != nil { throw LibraryError.collectionExists(name) }
-            try db.execute(sql: "INSERT INTO collections (name, created_at) VALUES (?, ?)", arguments: [name, now])
+            if try Self.collectionID(name, user: user, db) != nil { throw LibraryError.collectionExists(name) }
+            try db.execute(sql: "INSERT INTO collections (user_id, name, created_at) VALUES (?, ?, ?)",
+                           arguments: [user.rawValue, name, now])
         }
     }
 
     /// All collections, by name.
     public func collections() async throws(LibraryError) -> [CollectionSummary] {
-        try await read { db in
+        let user = user
+        return try await read { db in
             try Row.fetchAll(db, sql: """
                 SELECT name, created_at, (SELECT count(*) FROM collection_items ci WHERE ci.collection = c.id) AS items
-                FROM collections c ORDER BY name COLLATE NOCASE, id
-                """).map { CollectionSummary(name: $0["name"], items: $0["items"], createdAt: $0["created_at"]) }
+                FROM collections c WHERE user_id = ? ORDER BY name COLLATE NOCASE, id
+                """, arguments: [user.rawValue]).map { CollectionSummary(name: $0["name"], items: $0["items"], createdAt: $0["created_at"]) }
         }
     }
 
     /// The items of collection `name`, in order.
     public func collection(_ name: String) async throws(LibraryError) -> [LibraryItem] {
-        try await read { db in
-            let id = try Self.requireCollection(name, db)
+        let user = user
+        return try await read { db in
+            let id = try Self.requireCollection(name, user: user, db)
             let ids = try Int64.fetchAll(db, sql: "SELECT item FROM collection_items WHERE collection = ? ORDER BY position",
                                          arguments: [id])
-            return try LibraryItem.fetchAll(db, ids: ids)
+            return try LibraryItem.fetchAll(db, ids: ids, user: user)
         }
     }
 
@@ -46,9 +50,10 @@ extension SQLiteLibrary {
     /// the library and not yet in the collection, or nothing changes.
     public func addToCollection(items ids: [Int64], collection name: String, now: Int64) async throws(LibraryError) {
         let ids = Self.unique(ids)
+        let user = user
         try await write { db in
-            let collection = try Self.requireCollection(name, db)
-            try Self.requireItems(ids, db)
+            let collection = try Self.requireCollection(name, user: user, db)
+            try Self.requireItems(ids, user: user, db)
             let present = try db.cachedStatement(sql: "SELECT 1 FROM collection_items WHERE collection = ? AND item = ?")
             if let there = try ids.first(where: { try Bool.fetchOne(present, arguments: [collection, $0]) != nil }) {
                 throw LibraryError.alreadyInCollection(item: there, collection: name)
@@ -60,9 +65,10 @@ extension SQLiteLibrary {
     /// Removes items from collection `name`, all or none: every id must be in it.
     public func removeFromCollection(items ids: [Int64], collection name: String) async throws(LibraryError) {
         let ids = Self.unique(ids)
+        let user = user
         try await write { db in
-            let collection = try Self.requireCollection(name, db)
-            try Self.requireItems(ids, db)
+            let collection = try Self.requireCollection(name, user: user, db)
+            try Self.requireItems(ids, user: user, db)
             let delete = try db.cachedStatement(sql: "DELETE FROM collection_items WHERE collection = ? AND item = ?")
             for id in ids {
                 try delete.execute(arguments: [collection, id])
@@ -74,10 +80,11 @@ extension SQLiteLibrary {
 
     /// Moves item `id` from collection `source` to the end of `destination`, atomically.
     public func moveToCollection(item id: Int64, from source: String, to destination: String, now: Int64) async throws(LibraryError) {
+        let user = user
         try await write { db in
-            let from = try Self.requireCollection(source, db)
-            let to = try Self.requireCollection(destination, db)
-            try Self.requireItems([id], db)
+            let from = try Self.requireCollection(source, user: user, db)
+            let to = try Self.requireCollection(destination, user: user, db)
+            try Self.requireItems([id], user: user, db)
             try db.execute(sql: "DELETE FROM collection_items WHERE collection = ? AND item = ?", arguments: [from, id])
             if db.changesCount == 0 { throw LibraryError.notInCollection(item: id, collection: source) }
             try Self.append(item: id, to: to, named: destination, now: now, db)
@@ -86,8 +93,9 @@ extension SQLiteLibrary {
 
     /// Deletes collection `name` (its items stay in the library).
     public func deleteCollection(_ name: String) async throws(LibraryError) {
+        let user = user
         try await write { db in
-            let id = try Self.requireCollection(name, db)
+            let id = try Self.requireCollection(name, user: user, db)
             try db.execute(sql: "DELETE FROM collections WHERE id = ?", arguments: [id])
         }
     }
@@ -103,12 +111,13 @@ extension SQLiteLibrary {
             """, arguments: [collection, item, now])
     }
 
-    private static func collectionID(_ name: String, _ db: Database) throws -> Int64? {
-        try Int64.fetchOne(db, sql: "SELECT id FROM collections WHERE name = ?", arguments: [name])
+    /// The id of `user`'s collection `name` (another user's of the same name is not theirs).
+    private static func collectionID(_ name: String, user: UserID, _ db: Database) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT id FROM collections WHERE user_id = ? AND name = ?", arguments: [user.rawValue, name])
     }
 
-    private static func requireCollection(_ name: String, _ db: Database) throws -> Int64 {
-        guard let id = try collectionID(name, db) else { throw LibraryError.noCollection(name) }
+    private static func requireCollection(_ name: String, user: UserID, _ db: Database) throws -> Int64 {
+        guard let id = try collectionID(name, user: user, db) else { throw LibraryError.noCollection(name) }
         return id
     }
 }

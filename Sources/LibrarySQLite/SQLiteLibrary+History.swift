@@ -8,20 +8,25 @@ extension SQLiteLibrary {
     @discardableResult
     public func appendHistory(item id: Int64, position: Int?, now: Int64) async throws(LibraryError) -> HistoryEntry {
         if let position, position < 0 { throw .invalid("position must be 0 or more seconds (got \(position))") }
+        let user = user
         return try await write { db in
-            try Self.requireItems([id], db)
+            try Self.requireItems([id], user: user, db)
             try db.execute(sql: """
-                INSERT INTO play_history (item, title, channel_name, url, position_seconds, played_at)
-                SELECT i.id, i.title, c.name, coalesce(i.url, i.enclosure_url), ?, ?
+                INSERT INTO play_history (user_id, item, title, channel_name, url, position_seconds, played_at)
+                SELECT ?, i.id, i.title, c.name, coalesce(i.url, i.enclosure_url), ?, ?
                 FROM items i JOIN channels c ON c.id = i.channel_id WHERE i.id = ?
-                """, arguments: [position, now, id])
+                """, arguments: [user.rawValue, position, now, id])
             return try Self.history(db, sql: "WHERE h.id = ?", arguments: [db.lastInsertedRowID])[0]
         }
     }
 
     /// The history, newest first.
     public func history(limit: Int) async throws(LibraryError) -> [HistoryEntry] {
-        try await read { db in try Self.history(db, sql: "ORDER BY h.played_at DESC, h.id DESC LIMIT ?", arguments: [max(limit, 0)]) }
+        let user = user
+        return try await read { db in
+            try Self.history(db, sql: "WHERE h.user_id = ? ORDER BY h.played_at DESC, h.id DESC LIMIT ?",
+                             arguments: [user.rawValue, max(limit, 0)])
+        }
     }
 
     private static func history(_ db: Database, sql: String, arguments: StatementArguments) throws -> [HistoryEntry] {

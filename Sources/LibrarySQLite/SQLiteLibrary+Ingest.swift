@@ -5,12 +5,13 @@ import LibraryStore
 extension SQLiteLibrary {
     public func apply(_ polls: [Poll], now: Int64) async -> [Result<PollApplied, LibraryError>] {
         guard !polls.isEmpty else { return [] }
+        let user = user
         // One transaction for the batch: much faster than one per feed, because each commit
         // rewrites every index page its items touched.
         do {
             let applied = try await write { db in
                 let statements = IngestStatements.Lazy()
-                return try polls.map { try Self.apply($0, now: now, statements: statements, db) }
+                return try polls.map { try Self.apply($0, user: user, now: now, statements: statements, db) }
             }
             return applied.map { .success($0) }
         } catch {}
@@ -19,7 +20,7 @@ extension SQLiteLibrary {
         for poll in polls {
             do {
                 results.append(.success(try await write { db in
-                    try Self.apply(poll, now: now, statements: IngestStatements.Lazy(), db)
+                    try Self.apply(poll, user: user, now: now, statements: IngestStatements.Lazy(), db)
                 }))
             } catch {
                 if case .channel(let id) = poll.subject {
@@ -43,12 +44,12 @@ extension SQLiteLibrary {
         }
     }
 
-    /// One poll inside a write transaction.
-    private static func apply(_ poll: Poll, now: Int64, statements: IngestStatements.Lazy, _ db: Database) throws -> PollApplied {
+    /// One poll inside a write transaction; a subscription is `user`'s.
+    private static func apply(_ poll: Poll, user: UserID, now: Int64, statements: IngestStatements.Lazy, _ db: Database) throws -> PollApplied {
         let channelID: Int64
         switch poll.subject {
         case .channel(let id): channelID = id
-        case .subscription(let new): channelID = try subscribe(new, now: now, db)
+        case .subscription(let new): channelID = try subscribe(new, user: user, now: now, db)
         }
         var ingest = IngestResult(new: 0, updated: 0)
         switch poll.outcome {
@@ -71,9 +72,10 @@ extension SQLiteLibrary {
         return PollApplied(channelID: channelID, ingest: ingest)
     }
 
-    /// Creates the channel, or, when its feed URL is already subscribed, updates its platform,
-    /// source URL, name (unless empty) and image (when given). Returns its id.
-    private static func subscribe(_ new: NewChannel, now: Int64, _ db: Database) throws -> Int64 {
+    /// Creates the channel, or, when its feed URL is already in the library (subscribed by this
+    /// user or another: channels are shared), updates its platform, source URL, name (unless
+    /// empty) and image (when given); then subscribes `user` to it (once). Returns its id.
+    private static func subscribe(_ new: NewChannel, user: UserID, now: Int64, _ db: Database) throws -> Int64 {
         guard !new.feedURL.isEmpty else { throw LibraryError.invalid("a channel needs a feed URL") }
         try db.execute(sql: """
             INSERT INTO channels (platform, source_url, feed_url, name, image, added_at)
@@ -87,6 +89,8 @@ extension SQLiteLibrary {
         guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM channels WHERE feed_url = ?", arguments: [new.feedURL]) else {
             throw LibraryError.database("channel \(new.feedURL) vanished after insert")
         }
+        try db.execute(sql: "INSERT INTO subscriptions (user_id, channel_id, added_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                       arguments: [user.rawValue, id, now])
         return id
     }
 
@@ -101,6 +105,7 @@ extension SQLiteLibrary {
         // Cached: a sync's batch runs it once per channel.
         try db.cachedStatement(sql: """
             UPDATE channels SET last_synced = ?, last_error = NULL, consecutive_errors = 0, next_poll = ?,
+                claimed_until = NULL, claimed_by = NULL,
                 etag = coalesce(?, etag), last_modified = coalesce(?, last_modified),
                 body_hash = coalesce(?, body_hash)
             WHERE id = ?
@@ -127,7 +132,10 @@ extension SQLiteLibrary {
                                             arguments: [channelID]) else { throw LibraryError.noChannel(channelID) }
         let count = errors + 1
         let next = now + SyncPolicy.backoff(consecutiveErrors: count, pollInterval: pollInterval, retryAfter: retryAfter)
-        try db.execute(sql: "UPDATE channels SET last_error = ?, consecutive_errors = ?, next_poll = ? WHERE id = ?",
+        try db.execute(sql: """
+            UPDATE channels SET last_error = ?, consecutive_errors = ?, next_poll = ?, claimed_until = NULL, claimed_by = NULL
+            WHERE id = ?
+            """,
                        arguments: [message, count, next, channelID])
     }
 

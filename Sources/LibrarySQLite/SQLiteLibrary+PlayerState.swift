@@ -4,26 +4,31 @@ import LibraryStore
 
 extension SQLiteLibrary {
     public func savedVolume() async throws(LibraryError) -> Double? {
-        try await read { db in try Double.fetchOne(db, sql: "SELECT volume FROM player_state WHERE id = 1") }
+        let user = user
+        return try await read { db in
+            try Double.fetchOne(db, sql: "SELECT volume FROM player_state WHERE user_id = ?", arguments: [user.rawValue])
+        }
     }
 
     public func saveVolume(_ volume: Double, now: Int64) async throws(LibraryError) {
         guard PlayerVolume.range.contains(volume) else {
             throw .invalid("volume \(volume) is outside \(PlayerVolume.range.lowerBound)…\(PlayerVolume.range.upperBound)")
         }
+        let user = user
         try await write { db in
             try db.execute(sql: """
-                INSERT INTO player_state (id, volume, updated_at) VALUES (1, ?1, ?2)
-                ON CONFLICT (id) DO UPDATE SET volume = ?1, updated_at = ?2
-                """, arguments: [volume, now])
+                INSERT INTO player_state (user_id, volume, updated_at) VALUES (?3, ?1, ?2)
+                ON CONFLICT (user_id) DO UPDATE SET volume = ?1, updated_at = ?2
+                """, arguments: [volume, now, user.rawValue])
         }
     }
 
     public func lastPlayed() async throws(LibraryError) -> LastPlayed? {
-        try await read { db in
+        let user = user
+        return try await read { db in
             guard let row = try Row.fetchOne(db, sql: """
-                SELECT last_item, last_url, last_file, last_title, last_position FROM player_state WHERE id = 1
-                """) else { return nil }
+                SELECT last_item, last_url, last_file, last_title, last_position FROM player_state WHERE user_id = ?
+                """, arguments: [user.rawValue]) else { return nil }
             let target: MediaTarget
             if let item: Int64 = row["last_item"] { target = .item(item) }
             else if let url: String = row["last_url"] { target = .url(url) }
@@ -43,15 +48,16 @@ extension SQLiteLibrary {
         }
         let position = max(0, last?.position.isFinite == true ? last?.position ?? 0 : 0)
         let title = last?.title
+        let user = user
         try await write { [item, url, file] db in
-            if let item { try Self.requireItems([item], db) }
+            if let item { try Self.requireItems([item], user: user, db) }
             try db.execute(sql: """
-                INSERT INTO player_state (id, last_item, last_url, last_file, last_title, last_position, updated_at)
-                VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6)
-                ON CONFLICT (id) DO UPDATE SET last_item = ?1, last_url = ?2, last_file = ?3, last_title = ?4,
+                INSERT INTO player_state (user_id, last_item, last_url, last_file, last_title, last_position, updated_at)
+                VALUES (?7, ?1, ?2, ?3, ?4, ?5, ?6)
+                ON CONFLICT (user_id) DO UPDATE SET last_item = ?1, last_url = ?2, last_file = ?3, last_title = ?4,
                     last_position = ?5, updated_at = ?6
                 """, arguments: [item, url.flatMap { $0.isEmpty ? nil : $0 }, file.flatMap { $0.isEmpty ? nil : $0 },
-                                 title, position, now])
+                                 title, position, now, user.rawValue])
         }
     }
 }

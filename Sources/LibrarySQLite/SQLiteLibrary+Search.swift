@@ -17,11 +17,12 @@ extension SQLiteLibrary {
         let (offset, overflow) = (page - 1).multipliedReportingOverflow(by: limit)
         guard !overflow, !offset.addingReportingOverflow(limit).overflow else { return [] }
         let filter = query.filter
+        let user = user
         try await catchUpSearchIndex()
         return try await read { db in
             // The words typed hold a word (checked above), so there is a plan.
             guard let plan = try SearchPlan(query.text, db), let lazyMatch = plan.lazyMatch else { return [] }
-            let request = SearchPage(filter: filter, limit: limit, offset: offset)
+            let request = SearchPage(user: user, filter: filter, limit: limit, offset: offset)
             switch try Self.order(plan, db) {
             case .ranked:
                 return try request.fetch(plan.match, order: .ranked, db)
@@ -132,12 +133,15 @@ struct PhraseSample {
 
 /// The page a search returns, under `feed`'s filters (conditions on `i`, `c`, `w`).
 private struct SearchPage {
+    /// The user whose subscriptions and watch state the page is of (the FROM clause's `?`).
+    let user: Int64
     let filters: [String]
     let filterArguments: StatementArguments
     let limit: Int
     let offset: Int
 
-    init(filter: FeedFilter, limit: Int, offset: Int) {
+    init(user: UserID, filter: FeedFilter, limit: Int, offset: Int) {
+        self.user = user.rawValue
         var filters: [String] = []
         var arguments: StatementArguments = []
         if let channelID = filter.channelID {
@@ -149,6 +153,7 @@ private struct SearchPage {
             arguments += [platform.rawValue]
         }
         if filter.unwatchedOnly { filters.append("w.watched IS NOT 1") }
+        if filter.watchedOnly { filters.append("w.watched = 1") }
         (self.filters, filterArguments, self.limit, self.offset) = (filters, arguments, limit, offset)
     }
 
@@ -160,7 +165,8 @@ private struct SearchPage {
         """
         SELECT \(LibraryItem.selection)
         FROM items_search CROSS JOIN items i ON i.id = items_search.rowid
-            CROSS JOIN channels c ON c.id = i.channel_id LEFT JOIN watch_state w ON w.item = i.id
+            CROSS JOIN channels c ON c.id = i.channel_id CROSS JOIN subscriptions s ON s.user_id = ? AND s.channel_id = i.channel_id
+            LEFT JOIN watch_state w ON w.user_id = s.user_id AND w.item = i.id
         WHERE \((["items_search MATCH ?"] + conditions).joined(separator: " AND "))
         ORDER BY \(order == .ranked ? "items_search.rank" : "items_search.rowid DESC")\(paged ? "\nLIMIT ? OFFSET ?" : "")
         """
@@ -169,7 +175,7 @@ private struct SearchPage {
     /// The page in one statement.
     func fetch(_ match: String, order: Order, _ db: Database) throws -> [LibraryItem] {
         let statement = try db.cachedStatement(sql: Self.sql(filters, order: order, paged: true))
-        let arguments: StatementArguments = [match] + filterArguments + [limit, offset]
+        let arguments: StatementArguments = [user, match] + filterArguments + [limit, offset]
         return try Row.fetchAll(statement, arguments: arguments).map(LibraryItem.init(row:))
     }
 
@@ -187,7 +193,7 @@ private struct SearchPage {
     /// guessed wrong costs that many lookups and no more.
     func newest(_ split: SearchPlan.Split, whole: String, _ db: Database) throws -> [LibraryItem] {
         let candidates = try db.cachedStatement(sql: Self.sql(filters, order: .newest, paged: false))
-        let rows = try Row.fetchCursor(candidates, arguments: [split.driver] + filterArguments)
+        let rows = try Row.fetchCursor(candidates, arguments: [user, split.driver] + filterArguments)
         var first: [(id: Int64, item: LibraryItem)] = []
         while first.count < limit, let row = try rows.next() {
             first.append((row[0], LibraryItem(row: row)))
@@ -229,7 +235,7 @@ private struct SearchPage {
             missed += 1
             if missed > SearchPlan.maxMissedChecks {
                 let rest = try db.cachedStatement(sql: Self.sql(["items_search.rowid < ?"] + filters, order: .newest, paged: true))
-                let arguments: StatementArguments = [whole, id] + filterArguments + [limit - items.count, skip]
+                let arguments: StatementArguments = [user, whole, id] + filterArguments + [limit - items.count, skip]
                 return items + (try Row.fetchAll(rest, arguments: arguments).map(LibraryItem.init(row:)))
             }
         }

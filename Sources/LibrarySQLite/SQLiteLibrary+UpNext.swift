@@ -4,25 +4,29 @@ import LibraryStore
 
 extension SQLiteLibrary {
     public func upNext() async throws(LibraryError) -> [UpNextEntry] {
-        try await read { db in try Self.queue(db) }
+        let user = user
+        return try await read { db in try Self.queue(db, user: user) }
     }
 
     @discardableResult
     public func appendToUpNext(_ entries: [(target: MediaTarget, title: String)], now: Int64) async throws(LibraryError) -> [UpNextEntry] {
         let entries = entries.map { UpNextInsert(target: $0.target, title: $0.title) }
-        return try await write { db in try Self.insert(entries, atFront: false, now: now, db) }
+        let user = user
+        return try await write { db in try Self.insert(entries, atFront: false, now: now, user: user, db) }
     }
 
     @discardableResult
     public func insertNextInUpNext(_ entries: [(target: MediaTarget, title: String)], now: Int64) async throws(LibraryError) -> [UpNextEntry] {
         let entries = entries.map { UpNextInsert(target: $0.target, title: $0.title) }
-        return try await write { db in try Self.insert(entries, atFront: true, now: now, db) }
+        let user = user
+        return try await write { db in try Self.insert(entries, atFront: true, now: now, user: user, db) }
     }
 
     @discardableResult
     public func removeFromUpNext(at position: Int) async throws(LibraryError) -> UpNextEntry {
-        try await write { db in
-            var queue = try Self.queue(db)
+        let user = user
+        return try await write { db in
+            var queue = try Self.queue(db, user: user)
             try Self.requirePosition(position, in: queue)
             let removed = queue.remove(at: position - 1)
             try db.execute(sql: "DELETE FROM up_next WHERE id = ?", arguments: [removed.id])
@@ -32,8 +36,9 @@ extension SQLiteLibrary {
     }
 
     public func moveInUpNext(from: Int, to: Int) async throws(LibraryError) {
-        try await write { db in
-            var queue = try Self.queue(db)
+        let user = user
+        return try await write { db in
+            var queue = try Self.queue(db, user: user)
             try Self.requirePosition(from, in: queue)
             try Self.requirePosition(to, in: queue)
             queue.insert(queue.remove(at: from - 1), at: to - 1)
@@ -42,8 +47,9 @@ extension SQLiteLibrary {
     }
 
     public func popUpNext() async throws(LibraryError) -> UpNextEntry? {
-        try await write { db in
-            var queue = try Self.queue(db)
+        let user = user
+        return try await write { db in
+            var queue = try Self.queue(db, user: user)
             guard !queue.isEmpty else { return nil }
             let first = queue.removeFirst()
             try db.execute(sql: "DELETE FROM up_next WHERE id = ?", arguments: [first.id])
@@ -54,15 +60,17 @@ extension SQLiteLibrary {
 
     @discardableResult
     public func clearUpNext() async throws(LibraryError) -> Int {
-        try await write { db in
-            try db.execute(sql: "DELETE FROM up_next")
+        let user = user
+        return try await write { db in
+            try db.execute(sql: "DELETE FROM up_next WHERE user_id = ?", arguments: [user.rawValue])
             return db.changesCount
         }
     }
 
-    /// The queue in order, numbered 1…count (positions left with gaps by removed items close up here).
-    private static func queue(_ db: Database) throws -> [UpNextEntry] {
-        try Row.fetchAll(db, sql: "SELECT id, item, url, file, title FROM up_next ORDER BY position, id")
+    /// `user`'s queue in order, numbered 1…count (positions left with gaps by removed items close up here).
+    private static func queue(_ db: Database, user: UserID) throws -> [UpNextEntry] {
+        try Row.fetchAll(db, sql: "SELECT id, item, url, file, title FROM up_next WHERE user_id = ? ORDER BY position, id",
+                         arguments: [user.rawValue])
             .enumerated().compactMap { index, row in
                 let target: MediaTarget
                 if let item: Int64 = row["item"] { target = .item(item) }
@@ -73,8 +81,8 @@ extension SQLiteLibrary {
             }
     }
 
-    private static func insert(_ entries: [UpNextInsert], atFront: Bool, now: Int64, _ db: Database) throws -> [UpNextEntry] {
-        try requireItems(entries.compactMap { if case .item(let id) = $0.target { id } else { nil } }, db)
+    private static func insert(_ entries: [UpNextInsert], atFront: Bool, now: Int64, user: UserID, _ db: Database) throws -> [UpNextEntry] {
+        try requireItems(entries.compactMap { if case .item(let id) = $0.target { id } else { nil } }, user: user, db)
         for entry in entries {
             switch entry.target {
             case .url(let text), .file(let text):
@@ -82,9 +90,9 @@ extension SQLiteLibrary {
             case .item: break
             }
         }
-        var queue = try queue(db)
+        var queue = try queue(db, user: user)
         let insert = try db.cachedStatement(sql: """
-            INSERT INTO up_next (position, item, url, file, title, added_at) VALUES (?, ?, ?, ?, ?, ?)
+            INSERT INTO up_next (user_id, position, item, url, file, title, added_at) VALUES (?, ?, ?, ?, ?, ?, ?)
             """)
         var added: [UpNextEntry] = []
         for entry in entries {
@@ -94,13 +102,13 @@ extension SQLiteLibrary {
             case .url(let text): url = text
             case .file(let text): file = text
             }
-            try insert.execute(arguments: [queue.count + added.count + 1, item, url, file, entry.title, now])
+            try insert.execute(arguments: [user.rawValue, queue.count + added.count + 1, item, url, file, entry.title, now])
             added.append(UpNextEntry(id: db.lastInsertedRowID, position: 0, target: entry.target, title: entry.title))
         }
         queue = atFront ? added + queue : queue + added
         try renumber(queue, db)
         let ids = Set(added.map(\.id))
-        return try Self.queue(db).filter { ids.contains($0.id) }
+        return try Self.queue(db, user: user).filter { ids.contains($0.id) }
     }
 
     /// Writes positions 1…count in the order of `queue`.

@@ -2,20 +2,39 @@ import Foundation
 import GRDB
 import LibraryStore
 
-/// A person's library in one SQLite file (WAL, so readers never wait for a sync's writes):
-/// channels, their items, watch state, saved items, collections, play history, chapters files.
-/// Implements every `LibraryStore` protocol; the methods live in one extension per use.
+/// A library in one SQLite file (WAL, so readers never wait for a sync's writes): channels and
+/// their items (shared by every user), and each user's subscriptions, watch state, saved items,
+/// collections, play history, queue and player state; chapters files.
+/// Implements every `LibraryStore` protocol, and `UserStore`; the methods live in one extension per use.
+///
+/// A value acts for one user (`user`): every per-user query is scoped to them, and another
+/// user's items, channels, collections and queue entries are "not found" to it. `acting(as:)`
+/// makes a value for another user on the same database pool (the server picks one per request).
 ///
 /// Thread-safe: every method may be called from any task. Writes are serialized by the pool;
 /// reads run concurrently on their own connections.
-public final class SQLiteLibrary: LibraryStore {
+public final class SQLiteLibrary: LibraryStore, UserStore {
     /// The database file.
     public let path: String
+    /// Whom this value acts for.
+    public let user: UserID
     let pool: DatabasePool
 
-    /// Opens (creating if needed, with its directory) and migrates the library at `path`.
-    public convenience init(path: String) throws(LibraryError) {
-        try self.init(path: path, migrateUpTo: nil)
+    /// Opens (creating if needed, with its directory) and migrates the library at `path`, acting
+    /// for `user` (the owner unless said otherwise; the CLI and the daemon act for the owner).
+    public convenience init(path: String, user: UserID = .owner) throws(LibraryError) {
+        try self.init(path: path, migrateUpTo: nil, user: user)
+    }
+
+    /// The same library acting for `user`, on the same database pool (no new connections). The
+    /// user is not checked here: a user that does not exist (or was removed) follows nothing and
+    /// owns nothing, so every per-user lookup finds nothing, and writes fail.
+    public func acting(as user: UserID) -> SQLiteLibrary {
+        SQLiteLibrary(pool: pool, path: path, user: user)
+    }
+
+    private init(pool: DatabasePool, path: String, user: UserID) {
+        self.pool = pool; self.path = path; self.user = user
     }
 
     /// Opens the library at `defaultPath(environment:)`.
@@ -24,8 +43,9 @@ public final class SQLiteLibrary: LibraryStore {
     }
 
     /// `migrateUpTo` stops after the named migration (tests build old schemas with it).
-    package init(path: String, migrateUpTo lastMigration: String?) throws(LibraryError) {
+    package init(path: String, migrateUpTo lastMigration: String?, user: UserID = .owner) throws(LibraryError) {
         self.path = path
+        self.user = user
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty {
             do {

@@ -1,4 +1,5 @@
 import FeedModel
+import Foundation
 import GRDB
 
 /// The library's schema as named, forward-only migrations. Never edit a shipped migration:
@@ -16,6 +17,7 @@ enum Schema {
         migrator.registerMigration("v8-search", migrate: v8Search)
         migrator.registerMigration("v9-up-next-and-player-state", migrate: v9UpNextAndPlayerState)
         migrator.registerMigration("v10-feed-details", migrate: v10FeedDetails)
+        migrator.registerMigration("v11-users", migrate: v11Users)
         return migrator
     }
 
@@ -28,7 +30,7 @@ enum Schema {
     /// Names of all migrations, oldest first (tests migrate up to a given one).
     static let migrationNames = ["v1-initial", "v2-playback-speed", "v3-item-watch-state", "v4-chapters-cache",
                                  "v5-remembered-speed", "v6-speed-range", "v7-ids-never-reused",
-                                 "v8-search", "v9-up-next-and-player-state", "v10-feed-details"]
+                                 "v8-search", "v9-up-next-and-player-state", "v10-feed-details", "v11-users"]
 
     /// `SearchRule`'s weights as the search index's rank spells them (bm25's arguments follow
     /// the index's columns: title, notes, channel). A test checks the live index still says this.
@@ -454,5 +456,177 @@ enum Schema {
             ALTER TABLE items ADD COLUMN persons TEXT CHECK (persons IS NULL OR json_valid(persons) AND json_type(persons) = 'array');
             ALTER TABLE items ADD COLUMN funding TEXT CHECK (funding IS NULL OR json_valid(funding) AND json_type(funding) = 'array');
             """)
+    }
+
+    /// The owner's id as per-user columns default to it (`LibraryUsers`): a row written without a
+    /// user (an older feedctl's SQL, a test's) is the owner's.
+    static let ownerID = LibraryUsers.ownerID
+
+    /// Several users (issue 15). Channels and items stay shared; what was one person's becomes
+    /// per user: `subscriptions` (who follows which channel, with the per-user `active` flag and
+    /// remembered speed that were columns of `channels`), and `user_id` on watch state, saved
+    /// items, collections (names unique per user), history, the up-next queue and the player's
+    /// state. Everything already there becomes the owner's (user 1, named after `$USER`, no
+    /// password, admin), and every channel gets the owner's subscription, so nothing is lost.
+    /// `items.state` (v3: catch-up's index) now mirrors the owner's watch state only; other users'
+    /// catch-up reads their watch state. `sessions` keeps login sessions by token hash, and
+    /// `channels.claimed_until`/`claimed_by` let one poller at a time claim a channel (`SyncClaim`).
+    static func v11Users(_ db: Database) throws {
+        let environment = ProcessInfo.processInfo.environment
+        let ownerName = environment["USER"].flatMap(LibraryUsers.validName) ?? LibraryUsers.fallbackOwnerName
+        let now = Int64(Date().timeIntervalSince1970)
+        let owner = "user_id INTEGER NOT NULL DEFAULT \(ownerID) REFERENCES users(id) ON DELETE CASCADE"
+        let state = "CASE WHEN NEW.watched = 1 THEN 2 WHEN NEW.progress_seconds > 0 THEN 1 ELSE 0 END"
+        try db.execute(sql: """
+            CREATE TABLE users (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                name TEXT NOT NULL UNIQUE CHECK (name <> ''),
+                password_hash TEXT CHECK (password_hash <> ''),
+                is_admin INTEGER NOT NULL DEFAULT 0 CHECK (is_admin IN (0, 1)),
+                created_at INTEGER NOT NULL
+            ) STRICT;
+            INSERT INTO users (id, name, password_hash, is_admin, created_at) VALUES (\(ownerID), ?, NULL, 1, ?);
+
+            CREATE TABLE sessions (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                token_hash TEXT NOT NULL UNIQUE CHECK (token_hash <> ''),
+                device_name TEXT,
+                created_at INTEGER NOT NULL,
+                expires_at INTEGER NOT NULL,
+                last_used_at INTEGER
+            ) STRICT;
+            CREATE INDEX sessions_user ON sessions (user_id);
+
+            CREATE TABLE subscriptions (
+                \(owner),
+                channel_id INTEGER NOT NULL REFERENCES channels(id) ON DELETE CASCADE,
+                active INTEGER NOT NULL DEFAULT 1 CHECK (active IN (0, 1)),
+                speed REAL NOT NULL DEFAULT 1.0 CHECK (\(speedCheck)),
+                speed_set INTEGER NOT NULL DEFAULT 0 CHECK (speed_set IN (0, 1)),
+                added_at INTEGER NOT NULL,
+                PRIMARY KEY (user_id, channel_id)
+            ) STRICT, WITHOUT ROWID;
+            -- Who follows a channel (due channels, removing the last follower's channel).
+            CREATE INDEX subscriptions_channel ON subscriptions (channel_id, active);
+            INSERT INTO subscriptions (user_id, channel_id, active, speed, speed_set, added_at)
+                SELECT \(ownerID), id, active, speed, speed_set, added_at FROM channels;
+            ALTER TABLE channels DROP COLUMN active;
+            ALTER TABLE channels DROP COLUMN speed;
+            ALTER TABLE channels DROP COLUMN speed_set;
+            ALTER TABLE channels ADD COLUMN claimed_until INTEGER;
+            ALTER TABLE channels ADD COLUMN claimed_by TEXT;
+
+            DROP TRIGGER watch_state_inserted;
+            DROP TRIGGER watch_state_updated;
+            DROP TRIGGER watch_state_deleted;
+            CREATE TABLE watch_state_v11 (
+                \(owner),
+                item INTEGER NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+                watched INTEGER NOT NULL DEFAULT 0 CHECK (watched IN (0, 1)),
+                progress_seconds INTEGER NOT NULL DEFAULT 0 CHECK (progress_seconds >= 0),
+                watched_at INTEGER,
+                updated_at INTEGER NOT NULL,
+                CHECK (watched = 1 OR watched_at IS NULL),
+                PRIMARY KEY (user_id, item)
+            ) STRICT, WITHOUT ROWID;
+            -- WITHOUT ROWID: the feed reads one user's row per item by its key, one B-tree search
+            -- (with a rowid the key is an index leading to the row: two; bench/modes' newest p50
+            -- was ~1.5x the single-user schema's).
+            INSERT INTO watch_state_v11 (user_id, item, watched, progress_seconds, watched_at, updated_at)
+                SELECT \(ownerID), item, watched, progress_seconds, watched_at, updated_at FROM watch_state;
+            DROP TABLE watch_state;
+            ALTER TABLE watch_state_v11 RENAME TO watch_state;
+            CREATE INDEX watch_state_item ON watch_state (item);
+            -- catch-up's resume list: a user's in-progress items, most recently played first.
+            CREATE INDEX watch_state_in_progress ON watch_state (user_id, updated_at)
+                WHERE watched = 0 AND progress_seconds > 0;
+            -- items.state mirrors the owner's watch state only (catch-up's index, v3).
+            CREATE TRIGGER watch_state_inserted AFTER INSERT ON watch_state WHEN NEW.user_id = \(ownerID) BEGIN
+                UPDATE items SET state = \(state) WHERE id = NEW.item;
+            END;
+            CREATE TRIGGER watch_state_updated AFTER UPDATE ON watch_state BEGIN
+                UPDATE items SET state = 0
+                    WHERE id = OLD.item AND OLD.user_id = \(ownerID) AND (OLD.item <> NEW.item OR NEW.user_id <> \(ownerID));
+                UPDATE items SET state = \(state) WHERE id = NEW.item AND NEW.user_id = \(ownerID);
+            END;
+            CREATE TRIGGER watch_state_deleted AFTER DELETE ON watch_state WHEN OLD.user_id = \(ownerID) BEGIN
+                UPDATE items SET state = 0 WHERE id = OLD.item;
+            END;
+
+            CREATE TABLE saved_items_v11 (
+                \(owner),
+                item INTEGER NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+                saved_at INTEGER NOT NULL,
+                PRIMARY KEY (user_id, item)
+            ) STRICT;
+            INSERT INTO saved_items_v11 (user_id, item, saved_at)
+                SELECT \(ownerID), item, saved_at FROM saved_items ORDER BY rowid;
+            DROP TABLE saved_items;
+            ALTER TABLE saved_items_v11 RENAME TO saved_items;
+            CREATE INDEX saved_items_item ON saved_items (item);
+
+            CREATE TABLE collections_v11 (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                \(owner),
+                name TEXT NOT NULL CHECK (name <> ''),
+                created_at INTEGER NOT NULL,
+                UNIQUE (user_id, name)
+            ) STRICT;
+            INSERT INTO collections_v11 (id, user_id, name, created_at) SELECT id, \(ownerID), name, created_at FROM collections;
+            DROP TABLE collections;
+            ALTER TABLE collections_v11 RENAME TO collections;
+
+            CREATE TABLE play_history_v11 (
+                id INTEGER PRIMARY KEY,
+                \(owner),
+                item INTEGER REFERENCES items(id) ON DELETE SET NULL,
+                title TEXT NOT NULL,
+                channel_name TEXT NOT NULL,
+                url TEXT,
+                position_seconds INTEGER CHECK (position_seconds >= 0),
+                played_at INTEGER NOT NULL
+            ) STRICT;
+            INSERT INTO play_history_v11 (id, user_id, item, title, channel_name, url, position_seconds, played_at)
+                SELECT id, \(ownerID), item, title, channel_name, url, position_seconds, played_at FROM play_history;
+            DROP TABLE play_history;
+            ALTER TABLE play_history_v11 RENAME TO play_history;
+            CREATE INDEX play_history_item ON play_history (item);
+            CREATE INDEX play_history_played ON play_history (user_id, played_at);
+
+            CREATE TABLE up_next_v11 (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                \(owner),
+                position INTEGER NOT NULL CHECK (position >= 1),
+                item INTEGER REFERENCES items(id) ON DELETE CASCADE,
+                url TEXT CHECK (url <> ''),
+                file TEXT CHECK (file <> ''),
+                title TEXT NOT NULL,
+                added_at INTEGER NOT NULL,
+                CHECK ((item IS NOT NULL) + (url IS NOT NULL) + (file IS NOT NULL) = 1)
+            ) STRICT;
+            INSERT INTO up_next_v11 (id, user_id, position, item, url, file, title, added_at)
+                SELECT id, \(ownerID), position, item, url, file, title, added_at FROM up_next;
+            DROP TABLE up_next;
+            ALTER TABLE up_next_v11 RENAME TO up_next;
+            CREATE INDEX up_next_position ON up_next (user_id, position, id);
+            CREATE INDEX up_next_item ON up_next (item);
+
+            CREATE TABLE player_state_v11 (
+                user_id INTEGER PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+                volume REAL CHECK (\(volumeCheck)),
+                last_item INTEGER REFERENCES items(id) ON DELETE SET NULL,
+                last_url TEXT CHECK (last_url <> ''),
+                last_file TEXT CHECK (last_file <> ''),
+                last_title TEXT,
+                last_position REAL NOT NULL DEFAULT 0 CHECK (last_position >= 0),
+                updated_at INTEGER NOT NULL,
+                CHECK ((last_item IS NOT NULL) + (last_url IS NOT NULL) + (last_file IS NOT NULL) <= 1)
+            ) STRICT;
+            INSERT INTO player_state_v11 (user_id, volume, last_item, last_url, last_file, last_title, last_position, updated_at)
+                SELECT \(ownerID), volume, last_item, last_url, last_file, last_title, last_position, updated_at FROM player_state;
+            DROP TABLE player_state;
+            ALTER TABLE player_state_v11 RENAME TO player_state;
+            """, arguments: [ownerName, now])
     }
 }

@@ -17,9 +17,11 @@ public struct FeedFilter: Sendable, Equatable {
     public var channelID: Int64?
     /// Only items not marked watched (in-progress ones included).
     public var unwatchedOnly: Bool
+    /// Only items marked watched (the server's `filter=watched`); with `unwatchedOnly` too, nothing.
+    public var watchedOnly: Bool
 
-    public init(platform: Platform? = nil, channelID: Int64? = nil, unwatchedOnly: Bool = false) {
-        self.platform = platform; self.channelID = channelID; self.unwatchedOnly = unwatchedOnly
+    public init(platform: Platform? = nil, channelID: Int64? = nil, unwatchedOnly: Bool = false, watchedOnly: Bool = false) {
+        self.platform = platform; self.channelID = channelID; self.unwatchedOnly = unwatchedOnly; self.watchedOnly = watchedOnly
     }
 }
 

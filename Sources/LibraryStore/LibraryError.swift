@@ -8,6 +8,11 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible, Sendable {
     case collectionExists(String)
     case alreadyInCollection(item: Int64, collection: String)
     case notInCollection(item: Int64, collection: String)
+    /// No user by that name (or id, written as a number).
+    case noUser(String)
+    case userExists(String)
+    /// No session with that id among the ones the caller may see.
+    case noSession(Int64)
     /// A value the caller passed makes no sense (negative progress, empty name…).
     case invalid(String)
     /// The database could not be opened, read or written; the payload names the file and SQLite's reason.
@@ -22,6 +27,9 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible, Sendable {
         case .collectionExists(let name): return "collection \(quoted(name)) already exists"
         case .alreadyInCollection(let item, let name): return "item \(item) is already in collection \(quoted(name))"
         case .notInCollection(let item, let name): return "item \(item) is not in collection \(quoted(name))"
+        case .noUser(let name): return "no user \(quoted(name))"
+        case .userExists(let name): return "user \(quoted(name)) already exists"
+        case .noSession(let id): return "no session \(id)"
         case .invalid(let why): return why
         case .database(let why): return why
         }

@@ -6,32 +6,60 @@ import FeedModel
 // (`LibrarySQLite`) implements them; a PostgreSQL one is planned, hence `async`: callers do not
 // change with the store. Every method may be called from any task; failures are `LibraryError`s
 // whose description is one line for a person.
+//
+// A store value acts for one user (the CLI and the daemon for the library's owner; the server for
+// the authenticated user). Channels and items are shared; everything a person does with them
+// (subscriptions, watch state, saved items, collections, history, queue, player state, speeds)
+// is that user's alone, and another user's ids are "not found" (`noItem`, `noChannel`,
+// `noCollection`): an item is visible only in channels the user follows.
 
-/// Subscriptions: reading them, removing them, and what is remembered per channel.
+/// Subscriptions: reading them, removing them, and what is remembered per channel. All of it is
+/// the acting user's: a channel they do not follow is `noChannel`.
 public protocol ChannelStore: Sendable {
-    /// The full row of channel `id`; `noChannel` if there is none.
+    /// Channel `id` with the user's subscription (`active`, `speed`); `noChannel` if they do not follow it.
     func channel(id: Int64) async throws(LibraryError) -> Channel
-    /// The channel polled at `feedURL`, if subscribed.
+    /// The channel polled at `feedURL`, if the user follows it.
     func channel(feedURL: String) async throws(LibraryError) -> Channel?
-    /// All channels, by id.
+    /// The user's channels, by id.
     func allChannels() async throws(LibraryError) -> [Channel]
-    /// All channels with their item counts, by name.
+    /// The user's channels with their item counts (unwatched by this user), by name.
     func channelSummaries() async throws(LibraryError) -> [ChannelSummary]
     /// Channel `id` with its item counts.
     func channelSummary(id: Int64) async throws(LibraryError) -> ChannelSummary
-    /// Unsubscribes: the channel's items, watch state, saved marks and collection entries go;
-    /// play history stays (it keeps its own copy of titles and names).
-    func removeChannel(id: Int64) async throws(LibraryError)
-    /// Pauses or resumes polling of a channel.
+    /// Unsubscribes the user: their subscription and their watch state, saved marks, collection
+    /// and queue entries for the channel's items go; their play history stays (it keeps its own
+    /// copy of titles and names). The channel, its items (and their downloads, which the caller
+    /// deletes when told `.channelRemoved`) go only when nobody follows it any more.
+    @discardableResult
+    func removeChannel(id: Int64) async throws(LibraryError) -> ChannelRemoval
+    /// Pauses or resumes the user's subscription (a channel is polled while anyone's is active).
     func setActive(channelID: Int64, _ active: Bool) async throws(LibraryError)
-    /// Remembers a playback speed for the channel's items (within `PlaybackSpeed.range`).
+    /// Remembers the user's playback speed for the channel's items (within `PlaybackSpeed.range`).
     func setSpeed(channelID: Int64, _ speed: Double) async throws(LibraryError)
+}
+
+/// What unsubscribing did to the shared channel.
+public enum ChannelRemoval: Sendable, Equatable {
+    /// Nobody follows it any more: the channel and its items were deleted.
+    case channelRemoved
+    /// Other users still follow it: only this user's subscription and state went.
+    case othersStillFollow
 }
 
 /// What the ingest pipeline (`channel add`, `sync`, OPML import, the daemon's poller) reads and writes.
 public protocol SyncStore: ChannelStore {
-    /// Active channels whose next poll time has come (never-polled ones included), oldest poll first.
+    /// Channels whose next poll time has come (never-polled ones included), oldest poll first:
+    /// those with at least one active subscription, whoever follows them.
     func dueChannels(now: Int64) async throws(LibraryError) -> [Channel]
+    /// One scheduler however many processes poll (`SyncClaim`): the due channels no other poller
+    /// holds, claimed for `claimant` in the same transaction that selected them. Storing a
+    /// channel's poll (`apply`) releases its claim; a claim lapses after `SyncClaim.claimSeconds`.
+    func claimDueChannels(now: Int64, claimant: String) async throws(LibraryError) -> [Channel]
+    /// Claims the channels asked for (a `sync ID…` or `--all`), due or not; returns those claimed:
+    /// a channel another poller holds is left to it.
+    func claimChannels(_ ids: [Int64], now: Int64, claimant: String) async throws(LibraryError) -> [Int64]
+    /// Releases what `claimant` still holds of `ids` (polls that were never stored: an interrupted round).
+    func releaseClaims(_ ids: [Int64], claimant: String) async throws(LibraryError)
     /// Applies polls: each one's items and its channel's bookkeeping (validators, error and
     /// backoff, next poll, name, a moved feed URL) together. The whole batch is one transaction;
     /// if that fails, each poll gets its own, so one bad feed cannot sink the others, and a poll
@@ -167,6 +195,42 @@ public protocol DownloadCatalog: Sendable {
     func allChannels() async throws(LibraryError) -> [Channel]
     /// Those of `ids` marked watched before `time` (Unix seconds): downloads that may go.
     func watched(before time: Int64, among ids: [Int64]) async throws(LibraryError) -> [Int64]
+}
+
+/// The people who use the library and their login sessions. The store never sees a password or
+/// a token, only their hashes (the `Accounts` module makes both). Any store value may manage
+/// users: whether the caller may (an admin) is the caller's decision.
+public protocol UserStore: Sendable {
+    /// Adds a user (`LibraryUsers.validName`); `userExists` if the name is taken.
+    @discardableResult
+    func addUser(name: String, isAdmin: Bool, passwordHash: String?, now: Int64) async throws(LibraryError) -> User
+    /// All users, by id (the owner first).
+    func users() async throws(LibraryError) -> [User]
+    /// The user named `name`; `noUser` if there is none.
+    func user(named name: String) async throws(LibraryError) -> User
+    /// The user with id `id`; `noUser` if there is none.
+    func user(id: UserID) async throws(LibraryError) -> User
+    /// The stored password hash of `name` (nil: none set); `noUser` if there is none.
+    func passwordHash(of name: String) async throws(LibraryError) -> String?
+    /// Sets (or, with nil, clears) a user's password hash.
+    func setPasswordHash(_ hash: String?, for name: String) async throws(LibraryError)
+    /// Removes a user with their subscriptions, watch state, saved items, collections, history,
+    /// queue, player state and sessions (channels nobody follows any more go too). The owner
+    /// cannot be removed (`invalid`).
+    func removeUser(named name: String) async throws(LibraryError)
+    /// Opens a session for `user`, keyed by the token's hash; it expires `SessionRule.lifetime` after `now`.
+    @discardableResult
+    func createSession(user: UserID, tokenHash: String, deviceName: String?, now: Int64) async throws(LibraryError) -> Session
+    /// The live session whose token hashes to `tokenHash` (nil if none, or expired at `now`);
+    /// finding it records `now` as its last use.
+    func session(tokenHash: String, now: Int64) async throws(LibraryError) -> Session?
+    /// A user's sessions (every user's when nil), newest first, expired ones included.
+    func sessions(of user: UserID?) async throws(LibraryError) -> [Session]
+    /// Ends session `id`; `noSession` if there is none.
+    func revokeSession(id: Int64) async throws(LibraryError)
+    /// Ends every session of `user`; returns how many there were.
+    @discardableResult
+    func revokeSessions(of user: UserID) async throws(LibraryError) -> Int
 }
 
 /// What the player reads and writes while it plays: items, their channels' speed, progress and

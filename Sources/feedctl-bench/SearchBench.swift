@@ -66,7 +66,8 @@ struct SearchBench {
         let quoted = match.replacingOccurrences(of: "'", with: "''")
         return """
             SELECT \(LibraryItem.selection) FROM items_search CROSS JOIN items i ON i.id = items_search.rowid
-                CROSS JOIN channels c ON c.id = i.channel_id LEFT JOIN watch_state w ON w.item = i.id
+                CROSS JOIN channels c ON c.id = i.channel_id CROSS JOIN subscriptions s ON s.user_id = 1 AND s.channel_id = i.channel_id
+                LEFT JOIN watch_state w ON w.user_id = s.user_id AND w.item = i.id
             WHERE items_search MATCH '\(quoted)' ORDER BY \(ranked ? "items_search.rank" : "items_search.rowid DESC") LIMIT 20
             """
     }

@@ -122,9 +122,12 @@ struct ChannelCommand: AsyncParsableCommand {
                 var failures = 0
                 for channel in channels {
                     let items = try await lib.itemIDs(channelID: channel.id)
-                    try await lib.removeChannel(id: channel.id)
+                    let removal = try await lib.removeChannel(id: channel.id)
                     var line = "removed \(channel.id): \(channel.name) (\(Formats.count(items.count, "item"))"
-                    if !keepDownloads {
+                    if removal == .othersStillFollow {
+                        // Shared with other users of the library: their items and downloads stay.
+                        line += "; other users still follow it, so its items and downloads stay"
+                    } else if !keepDownloads {
                         // After the library let go of them: a failed removal must not cost the files.
                         let (removed, errors) = store.remove(items: items)
                         errors.forEach { printError($0.description) }

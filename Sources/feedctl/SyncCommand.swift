@@ -18,31 +18,47 @@ struct SyncCommand: AsyncParsableCommand {
         try await runReporting {
             let lib = try library.open()
             let now = Clock.now()
-            let channels: [Channel]
-            if !ids.isEmpty {
-                var picked: [Channel] = []
-                for id in ids { picked.append(try await lib.channel(id: id)) }
-                channels = picked
-            } else if all {
-                channels = try await lib.allChannels().filter(\.active)
+            let claimant = SyncClaimant.current
+            var channels: [Channel]
+            var busy: [Channel] = []
+            if ids.isEmpty && !all {
+                // Due channels, claimed so that no other process (the daemon, the server) polls them too.
+                channels = try await lib.claimDueChannels(now: now, claimant: claimant)
             } else {
-                channels = try await lib.dueChannels(now: now)
+                if !ids.isEmpty {
+                    var picked: [Channel] = []
+                    for id in ids { picked.append(try await lib.channel(id: id)) }
+                    channels = picked
+                } else {
+                    channels = try await lib.allChannels().filter(\.active)
+                }
+                // Asked for by id or --all: polled even if not due, unless another process is polling one now.
+                let claimed = Set(try await lib.claimChannels(channels.map(\.id), now: now, claimant: claimant))
+                busy = channels.filter { !claimed.contains($0.id) }
+                channels = channels.filter { claimed.contains($0.id) }
             }
-            let bar = ProgressBar(enabled: !output.json && stderrIsTTY, total: channels.count)
+            let polled = channels
+            for channel in busy {
+                printError("skipped \(channel.id) \(channel.name): another feedctl process is syncing it now")
+            }
+            let bar = ProgressBar(enabled: !output.json && stderrIsTTY, total: polled.count)
             // Ctrl-C or SIGTERM cancels the fetches still running; what finished is stored first.
             let (report, interrupted) = await cancellingOnInterrupt {
-                await Syncer(store: lib).sync(channels, now: now) { result, done, _ in
+                await Syncer(store: lib).sync(polled, now: now) { result, done, _ in
                     bar.update(done: done, label: result.name)
                 }
             }
             bar.finish()
+            if let error = await lib.releaseClaimsUninterrupted(polled.map(\.id), claimant: claimant) {
+                printError("could not release the sync claims (they lapse in \(SyncClaim.claimSeconds / 60) minutes): \(error)")
+            }
             if output.json {
                 try printJSON(report)
             } else {
                 printSummary(report)
             }
             if let interrupted {
-                throw CommandInterrupted(interrupted, "\(report.channels.count) of \(Formats.count(channels.count, "channel")) synced and stored; the others were left as they were")
+                throw CommandInterrupted(interrupted, "\(report.channels.count) of \(Formats.count(polled.count, "channel")) synced and stored; the others were left as they were")
             }
             if report.errors > 0 {
                 let message = "\(report.errors) of \(Formats.count(report.channels.count, "channel")) failed to sync"

@@ -42,7 +42,7 @@ import Testing
                 .SQLITE_CONSTRAINT_CHECK)
         rejects("INSERT INTO watch_state (item, watched, updated_at) VALUES (1, 2, 1)", .SQLITE_CONSTRAINT_CHECK)
         rejects("INSERT INTO watch_state (item, progress_seconds, updated_at) VALUES (1, -5, 1)", .SQLITE_CONSTRAINT_CHECK)
-        rejects("UPDATE channels SET speed = 9", .SQLITE_CONSTRAINT_CHECK)
+        rejects("UPDATE subscriptions SET speed = 9", .SQLITE_CONSTRAINT_CHECK)  // per user since v11-users
         rejects("INSERT INTO items (channel_id, item_id, title, discovered_at) VALUES (1, 'z', NULL, 1)",
                 .SQLITE_CONSTRAINT_NOTNULL)
         // STRICT tables refuse a value of the wrong type instead of storing it.

@@ -32,14 +32,15 @@ import Testing
     }
 
     @Test func speedCheckIsThePlaybackRange() async throws {
-        #expect(try schemaSQL("channels").contains("CHECK (\(Schema.speedCheck))"))
+        // The remembered speed is per user since v11-users: a subscription's.
+        #expect(try schemaSQL("subscriptions").contains("CHECK (\(Schema.speedCheck))"))
         let id = try await t.library.addTestChannel("fast")
         for outside in [0.25, 3.5] {
             await #expect(throws: LibraryError.invalid("speed \(outside) is outside 0.5…3.0")) {
                 try await t.library.setSpeed(channelID: id, outside)
             }
             #expect(throws: DatabaseError.self) {
-                try t.library.pool.write { db in try db.execute(sql: "UPDATE channels SET speed = ? WHERE id = ?", arguments: [outside, id]) }
+                try t.library.pool.write { db in try db.execute(sql: "UPDATE subscriptions SET speed = ? WHERE channel_id = ?", arguments: [outside, id]) }
             }
         }
         try await t.library.setSpeed(channelID: id, 3)

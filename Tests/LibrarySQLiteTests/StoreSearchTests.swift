@@ -144,12 +144,16 @@ import Testing
         let path = dir.file("old.sqlite")
         do {
             let old = try SQLiteLibrary(path: path, migrateUpTo: "v7-ids-never-reused")
-            let channel = try await old.addTestChannel("Old Show")
-            // Written as v7 had it: today's ingest writes columns later migrations added.
+            // As v7 stored a channel and an item: today's subscribe writes v11's subscriptions,
+            // today's ingest v10's columns.
             try await old.write { db in
                 try db.execute(sql: """
-                    INSERT INTO items (channel_id, item_id, title, description, discovered_at) VALUES (?, 'x', 'Ancient episode', 'Notes', 1)
-                    """, arguments: [channel])
+                    INSERT INTO channels (id, platform, source_url, feed_url, name, added_at)
+                    VALUES (1, 'podcast', 'https://example.com/Old Show', 'https://example.com/Old Show.xml', 'Old Show', 1000)
+                    """)
+                try db.execute(sql: """
+                    INSERT INTO items (channel_id, item_id, title, description, discovered_at) VALUES (1, 'x', 'Ancient episode', 'Notes', 1)
+                    """)
             }
         }
         let library = try SQLiteLibrary(path: path)

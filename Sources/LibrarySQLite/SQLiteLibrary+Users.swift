@@ -1,0 +1,130 @@
+import FeedModel
+import GRDB
+import LibraryStore
+
+extension SQLiteLibrary {
+    @discardableResult
+    public func addUser(name: String, isAdmin: Bool, passwordHash: String?, now: Int64) async throws(LibraryError) -> User {
+        guard let name = LibraryUsers.validName(name) else {
+            throw .invalid("a user name is 1 to \(LibraryUsers.maxNameBytes) bytes of one line (got \"\(name)\")")
+        }
+        return try await write { db in
+            if try Bool.fetchOne(db, sql: "SELECT 1 FROM users WHERE name = ?", arguments: [name]) != nil {
+                throw LibraryError.userExists(name)
+            }
+            try db.execute(sql: "INSERT INTO users (name, password_hash, is_admin, created_at) VALUES (?, ?, ?, ?)",
+                           arguments: [name, passwordHash.flatMap { $0.isEmpty ? nil : $0 }, isAdmin, now])
+            return try Self.requireUser(db, "id = ?", [db.lastInsertedRowID], name: name)
+        }
+    }
+
+    public func users() async throws(LibraryError) -> [User] {
+        try await read { db in try Row.fetchAll(db, sql: "SELECT \(Self.userColumns) FROM users ORDER BY id").map(Self.user(row:)) }
+    }
+
+    public func user(named name: String) async throws(LibraryError) -> User {
+        try await read { db in try Self.requireUser(db, "name = ?", [name], name: name) }
+    }
+
+    public func user(id: UserID) async throws(LibraryError) -> User {
+        try await read { db in try Self.requireUser(db, "id = ?", [id.rawValue], name: id.description) }
+    }
+
+    public func passwordHash(of name: String) async throws(LibraryError) -> String? {
+        try await read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT password_hash FROM users WHERE name = ?", arguments: [name]) else {
+                throw LibraryError.noUser(name)
+            }
+            return row["password_hash"]
+        }
+    }
+
+    public func setPasswordHash(_ hash: String?, for name: String) async throws(LibraryError) {
+        try await write { db in
+            try db.execute(sql: "UPDATE users SET password_hash = ? WHERE name = ?",
+                           arguments: [hash.flatMap { $0.isEmpty ? nil : $0 }, name])
+            if db.changesCount == 0 { throw LibraryError.noUser(name) }
+        }
+    }
+
+    /// Everything of the user goes with their row (ON DELETE CASCADE); the channels only they
+    /// followed go after, as when the last follower unsubscribes (`removeChannel`).
+    public func removeUser(named name: String) async throws(LibraryError) {
+        try await write { db in
+            let user = try Self.requireUser(db, "name = ?", [name], name: name)
+            guard user.id != .owner else { throw LibraryError.invalid("the library's owner (\(name)) cannot be removed") }
+            let followed = try Int64.fetchAll(db, sql: "SELECT channel_id FROM subscriptions WHERE user_id = ?",
+                                              arguments: [user.id.rawValue])
+            try db.execute(sql: "DELETE FROM users WHERE id = ?", arguments: [user.id.rawValue])
+            let orphan = try db.cachedStatement(sql: """
+                DELETE FROM channels WHERE id = ? AND NOT EXISTS (SELECT 1 FROM subscriptions WHERE channel_id = ?1)
+                """)
+            for channel in followed { try orphan.execute(arguments: [channel]) }
+        }
+    }
+
+    // MARK: Sessions
+
+    @discardableResult
+    public func createSession(user: UserID, tokenHash: String, deviceName: String?, now: Int64) async throws(LibraryError) -> Session {
+        guard !tokenHash.isEmpty else { throw .invalid("a session needs its token's hash") }
+        return try await write { db in
+            _ = try Self.requireUser(db, "id = ?", [user.rawValue], name: user.description)
+            try db.execute(sql: """
+                INSERT INTO sessions (user_id, token_hash, device_name, created_at, expires_at) VALUES (?, ?, ?, ?, ?)
+                """, arguments: [user.rawValue, tokenHash, deviceName, now, now + SessionRule.lifetime])
+            return try Self.sessions(db, "WHERE id = ?", [db.lastInsertedRowID])[0]
+        }
+    }
+
+    public func session(tokenHash: String, now: Int64) async throws(LibraryError) -> Session? {
+        try await write { db in
+            try db.execute(sql: "UPDATE sessions SET last_used_at = ? WHERE token_hash = ? AND expires_at > ?",
+                           arguments: [now, tokenHash, now])
+            guard db.changesCount > 0 else { return nil }
+            return try Self.sessions(db, "WHERE token_hash = ?", [tokenHash]).first
+        }
+    }
+
+    public func sessions(of user: UserID?) async throws(LibraryError) -> [Session] {
+        try await read { db in
+            try Self.sessions(db, "WHERE ?1 IS NULL OR user_id = ?1 ORDER BY created_at DESC, id DESC", [user?.rawValue])
+        }
+    }
+
+    public func revokeSession(id: Int64) async throws(LibraryError) {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM sessions WHERE id = ?", arguments: [id])
+            if db.changesCount == 0 { throw LibraryError.noSession(id) }
+        }
+    }
+
+    @discardableResult
+    public func revokeSessions(of user: UserID) async throws(LibraryError) -> Int {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM sessions WHERE user_id = ?", arguments: [user.rawValue])
+            return db.changesCount
+        }
+    }
+
+    private static let userColumns = "id, name, is_admin, password_hash IS NOT NULL AS has_password, created_at"
+
+    private static func user(row: Row) -> User {
+        User(id: UserID(row["id"]), name: row["name"], isAdmin: row["is_admin"], hasPassword: row["has_password"],
+             createdAt: row["created_at"])
+    }
+
+    private static func requireUser(_ db: Database, _ condition: String, _ arguments: StatementArguments, name: String) throws -> User {
+        guard let row = try Row.fetchOne(db, sql: "SELECT \(userColumns) FROM users WHERE \(condition)", arguments: arguments) else {
+            throw LibraryError.noUser(name)
+        }
+        return user(row: row)
+    }
+
+    private static func sessions(_ db: Database, _ sql: String, _ arguments: StatementArguments) throws -> [Session] {
+        try Row.fetchAll(db, sql: "SELECT * FROM sessions \(sql)", arguments: arguments).map {
+            Session(id: $0["id"], userID: UserID($0["user_id"]), deviceName: $0["device_name"], createdAt: $0["created_at"],
+                    expiresAt: $0["expires_at"], lastUsedAt: $0["last_used_at"])
+        }
+    }
+}

@@ -1,0 +1,159 @@
+import Accounts
+import ArgumentParser
+import CLISupport
+import FeedModel
+import Foundation
+import LibraryStore
+
+/// `feedctl user …`: the people who use the library through `feedctl serve`, and their sessions.
+/// The CLI itself always acts for the library's owner.
+struct UserCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "user",
+        abstract: "Users of the library (for feedctl serve) and their login sessions.",
+        subcommands: [Add.self, List.self, Remove.self, Passwd.self, Sessions.self, Revoke.self])
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a user (no password until `user passwd`, unless --password-stdin).")
+        @OptionGroup var library: LibraryOptions
+        @Flag(help: "May manage users through the server.") var admin = false
+        @Flag(help: "Read the password from one line of standard input.") var passwordStdin = false
+        @Argument(help: "User name.") var name: String
+        func run() async throws {
+            try await runReporting {
+                let lib = try library.open()
+                let hash = try passwordStdin ? Password.hash(PasswordInput.read(for: name, fromStdin: true)) : nil
+                let user = try await lib.addUser(name: name, isAdmin: admin, passwordHash: hash, now: Clock.now())
+                print("added user \(user.id): \(Terminal.printable(user.name))\(user.isAdmin ? " (admin)" : "")"
+                      + (hash == nil ? "; no password yet: feedctl user passwd \(user.name)" : ""))
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List users.")
+        @OptionGroup var library: LibraryOptions
+        @OptionGroup var output: OutputOptions
+        func run() async throws {
+            try await runReporting {
+                let users = try await library.open().users()
+                if output.json { return try printJSON(users.map(UserJSON.init)) }
+                for u in users {
+                    var notes: [String] = []
+                    if u.id == .owner { notes.append("owner") }
+                    if u.isAdmin { notes.append("admin") }
+                    if !u.hasPassword { notes.append("no password") }
+                    print("\(u.id): \(Terminal.printable(u.name))\(notes.isEmpty ? "" : " (\(notes.joined(separator: ", ")))")")
+                }
+            }
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove a user with their subscriptions, watch state, saved items, collections, history, queue and sessions.")
+        @OptionGroup var library: LibraryOptions
+        @Argument(help: "User name.") var name: String
+        func run() async throws {
+            try await runReporting {
+                try await library.open().removeUser(named: name)
+                print("removed user \(Terminal.printable(name))")
+            }
+        }
+    }
+
+    struct Passwd: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set a user's password (asked on the terminal without echo, or --password-stdin).")
+        @OptionGroup var library: LibraryOptions
+        @Flag(help: "Read the password from one line of standard input.") var passwordStdin = false
+        @Argument(help: "User name.") var name: String
+        func run() async throws {
+            try await runReporting {
+                let lib = try library.open()
+                _ = try await lib.user(named: name)  // before asking for a password
+                let hash = try Password.hash(PasswordInput.read(for: name, fromStdin: passwordStdin))
+                try await lib.setPasswordHash(hash, for: name)
+                print("password set for \(Terminal.printable(name))")
+            }
+        }
+    }
+
+    struct Sessions: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List login sessions (of one user, or everyone's), newest first.")
+        @OptionGroup var library: LibraryOptions
+        @OptionGroup var output: OutputOptions
+        @Argument(help: "User name.") var name: String?
+        func run() async throws {
+            try await runReporting {
+                let lib = try library.open()
+                let users = try await lib.users()
+                var only: UserID?
+                if let name { only = try await lib.user(named: name).id }
+                let sessions = try await lib.sessions(of: only)
+                let names = Dictionary(users.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+                let now = Clock.now()
+                if output.json { return try printJSON(sessions.map { SessionJSON($0, user: names[$0.userID] ?? "", now: now) }) }
+                if sessions.isEmpty { print("no sessions"); return }
+                for s in sessions {
+                    let state = s.expiresAt <= now ? "expired" : "expires \(Formats.minute(s.expiresAt))"
+                    print("\(s.id): \(Terminal.printable(names[s.userID] ?? "?")) on \(Terminal.printable(s.deviceName ?? "an unnamed device"))"
+                          + ", since \(Formats.minute(s.createdAt)), last used \(s.lastUsedAt.map(Formats.minute) ?? "never"), \(state)")
+                }
+            }
+        }
+    }
+
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "End a login session, or with --all every session of a user.")
+        @OptionGroup var library: LibraryOptions
+        @Option(name: .customLong("all"), help: ArgumentHelp("End every session of this user.", valueName: "name")) var allOf: String?
+        @Argument(help: "Session id.") var id: Int64?
+        func validate() throws {
+            guard (id == nil) != (allOf == nil) else { throw ValidationError("give a session id or --all NAME (one of them)") }
+        }
+        func run() async throws {
+            try await runReporting {
+                let lib = try library.open()
+                if let allOf {
+                    let user = try await lib.user(named: allOf)
+                    let n = try await lib.revokeSessions(of: user.id)
+                    print("ended \(Formats.count(n, "session")) of \(Terminal.printable(user.name))")
+                } else if let id {
+                    try await lib.revokeSession(id: id)
+                    print("ended session \(id)")
+                }
+            }
+        }
+    }
+}
+
+/// `user list --json`: `{"id", "name", "admin", "owner", "has_password", "created_at"}`.
+struct UserJSON: Encodable {
+    let id: Int64, name: String, admin: Bool, owner: Bool, hasPassword: Bool, createdAt: Int64
+    init(_ u: User) {
+        id = u.id.rawValue; name = u.name; admin = u.isAdmin; owner = u.id == .owner; hasPassword = u.hasPassword; createdAt = u.createdAt
+    }
+    enum CodingKeys: String, CodingKey {
+        case id, name, admin, owner, hasPassword = "has_password", createdAt = "created_at"
+    }
+}
+
+/// `user sessions --json`: never the token or its hash.
+struct SessionJSON: Encodable {
+    let id: Int64, userID: Int64, user: String, device: String?, createdAt: Int64, expiresAt: Int64, lastUsedAt: Int64?, expired: Bool
+    init(_ s: Session, user: String, now: Int64) {
+        id = s.id; userID = s.userID.rawValue; self.user = user; device = s.deviceName; createdAt = s.createdAt
+        expiresAt = s.expiresAt; lastUsedAt = s.lastUsedAt; expired = s.expiresAt <= now
+    }
+    enum CodingKeys: String, CodingKey {
+        case id, userID = "user_id", user, device, createdAt = "created_at", expiresAt = "expires_at", lastUsedAt = "last_used_at", expired
+    }
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id); try c.encode(userID, forKey: .userID); try c.encode(user, forKey: .user)
+        try c.encode(device, forKey: .device); try c.encode(createdAt, forKey: .createdAt); try c.encode(expiresAt, forKey: .expiresAt)
+        try c.encode(lastUsedAt, forKey: .lastUsedAt); try c.encode(expired, forKey: .expired)
+    }
+}

@@ -1,0 +1,113 @@
+import Accounts
+import FeedModel
+import Foundation
+import LibrarySQLite
+import LibraryStore
+import TestSupport
+import XCTest
+
+/// `feedctl user …` through the built binary, on a real library file (issue 15).
+final class UserCommandTests: XCTestCase {
+    private var dir: TempDir!
+    private var db: String { dir.file("library.sqlite") }
+
+    override func setUp() async throws {
+        dir = TempDir()
+        _ = try SQLiteLibrary(path: db)
+    }
+
+    private func feedctl(_ arguments: String...) throws -> ProcessRunner.Result {
+        try ProcessRunner.capture(try DaemonTestCase.feedctlBinary().path, arguments + ["--db", db])
+    }
+
+    /// `feedctl ARGS` with `input` on its standard input (a pipe, never a terminal).
+    private func feedctl(input: String, _ arguments: String...) throws -> ProcessRunner.Result {
+        let command = ([try DaemonTestCase.feedctlBinary().path] + arguments + ["--db", db])
+            .map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        return try ProcessRunner.capture("/bin/sh", ["-c", "printf '%s\\n' \"$PW\" | \(command)"],
+                                         environment: ProcessInfo.processInfo.environment.merging(["PW": input]) { $1 })
+    }
+
+    func testAddListPasswdRemove() async throws {
+        var r = try feedctl("user", "add", "bob", "--admin")
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout, "added user 2: bob (admin); no password yet: feedctl user passwd bob\n")
+        r = try feedctl("user", "add", "bob")
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.stderr, "feedctl: user \"bob\" already exists\n")
+
+        // Never from argv; not without a terminal unless asked to read stdin.
+        r = try feedctl("user", "passwd", "bob", "--password", "hunter22")
+        XCTAssertEqual(r.status, 64, r.stderr)
+        r = try feedctl("user", "passwd", "bob")
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.stderr, "feedctl: no terminal to read the password from: pipe it with --password-stdin\n")
+        r = try feedctl(input: "short", "user", "passwd", "bob", "--password-stdin")
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.stderr, "feedctl: a password needs at least 8 characters\n")
+        let library = try SQLiteLibrary(path: db)
+        let before = try await library.passwordHash(of: "bob")
+        XCTAssertNil(before, "a refused password changes nothing")
+
+        r = try feedctl(input: "correct horse battery", "user", "passwd", "bob", "--password-stdin")
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout, "password set for bob\n")
+        let hash = try await library.passwordHash(of: "bob")
+        XCTAssertTrue(hash?.hasPrefix("$2b$12$") == true, hash ?? "nil")
+        XCTAssertTrue(Password.verify("correct horse battery", hash: hash ?? ""))
+        XCTAssertFalse(Password.verify("correct horse batterY", hash: hash ?? ""))
+
+        r = try feedctl(input: "another good one", "user", "add", "carol", "--password-stdin")
+        XCTAssertEqual(r.stdout, "added user 3: carol\n", r.stderr)
+        r = try feedctl("user", "list", "--json")
+        struct UserRow: Decodable, Equatable { let id: Int64; let name: String; let admin: Bool; let owner: Bool; let has_password: Bool }
+        let rows = try JSONDecoder().decode([UserRow].self, from: Data(r.stdout.utf8))
+        XCTAssertEqual(rows.dropFirst(), [UserRow(id: 2, name: "bob", admin: true, owner: false, has_password: true),
+                                          UserRow(id: 3, name: "carol", admin: false, owner: false, has_password: true)])
+        let owner = try XCTUnwrap(rows.first)
+        XCTAssertEqual([owner.id, owner.admin ? 1 : 0, owner.owner ? 1 : 0, owner.has_password ? 1 : 0], [1, 1, 1, 0])
+
+        r = try feedctl("user", "remove", owner.name)
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.stderr, "feedctl: the library's owner (\(owner.name)) cannot be removed\n")
+        r = try feedctl("user", "remove", "carol")
+        XCTAssertEqual(r.stdout, "removed user carol\n", r.stderr)
+        r = try feedctl("user", "remove", "carol")
+        XCTAssertEqual(r.stderr, "feedctl: no user \"carol\"\n")
+    }
+
+    func testSessionsAndRevoke() async throws {
+        let library = try SQLiteLibrary(path: db)
+        let bob = try await library.addUser(name: "bob", isAdmin: false, passwordHash: nil, now: 1)
+        let now = Clock.now()
+        let token = SessionToken()
+        let phone = try await library.createSession(user: bob.id, tokenHash: token.hash, deviceName: "phone", now: now)
+        let laptop = try await library.createSession(user: bob.id, tokenHash: SessionToken().hash, deviceName: nil, now: now + 1)
+        let old = try await library.createSession(user: .owner, tokenHash: SessionToken().hash, deviceName: "old", now: 1000)
+
+        var r = try feedctl("user", "sessions", "--json")
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertFalse(r.stdout.contains(token.hash) || r.stdout.contains(token.text), "never the token nor its hash")
+        struct SessionRow: Decodable { let id: Int64; let user: String; let device: String?; let expired: Bool }
+        let rows = try JSONDecoder().decode([SessionRow].self, from: Data(r.stdout.utf8))
+        XCTAssertEqual(rows.map(\.id), [laptop.id, phone.id, old.id])
+        XCTAssertEqual(rows.map(\.expired), [false, false, true])
+        XCTAssertEqual(rows.map(\.device), [nil, "phone", "old"])
+        r = try feedctl("user", "sessions", "bob")
+        XCTAssertEqual(r.stdout.split(separator: "\n").count, 2, r.stdout)
+        XCTAssertTrue(r.stdout.contains("\(phone.id): bob on phone, since "), r.stdout)
+
+        r = try feedctl("user", "revoke", "\(phone.id)")
+        XCTAssertEqual(r.stdout, "ended session \(phone.id)\n", r.stderr)
+        let gone = try await library.session(tokenHash: token.hash, now: now + 2)
+        XCTAssertNil(gone, "a revoked token finds no session")
+        r = try feedctl("user", "revoke", "\(phone.id)")
+        XCTAssertEqual(r.stderr, "feedctl: no session \(phone.id)\n")
+        r = try feedctl("user", "revoke", "--all", "bob")
+        XCTAssertEqual(r.stdout, "ended 1 session of bob\n", r.stderr)
+        r = try feedctl("user", "revoke", "--all", "bob", "\(old.id)")
+        XCTAssertEqual(r.status, 64)
+        let left = try await library.sessions(of: nil).map(\.id)
+        XCTAssertEqual(left, [old.id])
+    }
+}
