@@ -32,6 +32,7 @@ let package = Package(
     products: [
         .executable(name: "feedctl", targets: ["feedctl"]),
         .executable(name: "feedctl-daemon", targets: ["feedctl-daemon"]),
+        .executable(name: "feedctl-serve", targets: ["feedctl-serve"]),
         .library(name: "FeedIngest", targets: ["FeedIngest"]),
         .library(name: "PlayerCore", targets: ["PlayerCore"]),
         .library(name: "NowPlaying", targets: ["NowPlaying"]),
@@ -40,6 +41,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        // The HTTP server (`feedctl serve`). Its default traits are off: ConfigurationSupport
+        // would build swift-configuration, which nothing here reads (options come from the
+        // command line), and FullFoundation only changes how its form decoder formats dates.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1", traits: []),
+        // Hummingbird's logger type (already one of its dependencies): the server's own log
+        // level is set, so that its informational lines do not interleave with ours.
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // Thin C shims: one per C library, macros and variadics made callable.
@@ -106,6 +114,18 @@ let package = Package(
             "UserConfig", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], exclude: ["hot-functions.order"],
         swiftSettings: staticSwiftModuleInRelease, linkerSettings: staticSwiftInRelease + daemonLinkInRelease),
+        // The HTTP API (`feedctl serve`): routes, wire shapes, the mapping from the library's
+        // types, the request context (whose store a request acts on) and the authenticator slot.
+        .target(name: "APIServer", dependencies: [
+            "FeedModel", "FeedText", "LibraryStore", "FeedIngest", "ControlProtocol", "ControlSocket",
+            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+        ]),
+        // The server `feedctl serve` runs: its own process, so the daemon's memory is unaffected.
+        .executableTarget(name: "feedctl-serve", dependencies: [
+            "APIServer", "FeedIngest", "HTTPFetch", "LibrarySQLite", "LibraryStore", "CLISupport", "FeedModel",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ], swiftSettings: staticSwiftModuleInRelease, linkerSettings: staticSwiftInRelease),
 
         // The parsers' fuzz target: a replay tool here; scripts/fuzz.sh builds it with libFuzzer
         // and ASan (-D FUZZING) and runs it for a bounded time over fuzz/corpus.
@@ -141,6 +161,10 @@ let package = Package(
         ]),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "CLISupport"]),
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "NowPlaying", "TestSupport"]),
+        .testTarget(name: "APIServerTests", dependencies: [
+            "APIServer", "FeedIngest", "HTTPFetch", "LibrarySQLite", "LibraryStore", "FeedModel", "ControlProtocol", "TestSupport",
+            .product(name: "Hummingbird", package: "hummingbird"),
+        ]),
         .testTarget(name: "feedctlTests", dependencies: [
             "FeedModel", "LibraryStore", "LibrarySQLite", "Downloads", "TestSupport",
         ]),
