@@ -48,6 +48,8 @@ let package = Package(
         // Hummingbird's logger type (already one of its dependencies): the server's own log
         // level is set, so that its informational lines do not interleave with ours.
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // The error SwiftNIO throws for a request body past the cap (so it is a 413, not a 500).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // Thin C shims: one per C library, macros and variadics made callable.
@@ -119,6 +121,7 @@ let package = Package(
         .target(name: "APIServer", dependencies: [
             "FeedModel", "FeedText", "LibraryStore", "FeedIngest", "ControlProtocol", "ControlSocket",
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOCore", package: "swift-nio"),
         ]),
         // The server `feedctl serve` runs: its own process, so the daemon's memory is unaffected.
         .executableTarget(name: "feedctl-serve", dependencies: [

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOCore
 
 /// Request bodies, read once and capped (`APILimits.maxBodyBytes`, the context's upload size):
 /// a body that is not JSON is a 400, JSON of the wrong shape a 422 naming the field, and both
@@ -10,6 +11,9 @@ enum RequestBody {
         do {
             return try await request.body.collect(upTo: context.maxUploadSize)
         } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw APIError(.contentTooLarge, "request body larger than \(context.maxUploadSize) bytes")
+        } catch is NIOTooManyBytesError {
+            // What `collect(upTo:)` throws past the cap: uncaught, it was a 500.
             throw APIError(.contentTooLarge, "request body larger than \(context.maxUploadSize) bytes")
         }
     }
@@ -53,7 +57,9 @@ enum RequestBody {
         case is Bool.Type: return "true or false"
         case is Int.Type, is Int64.Type: return "a whole number"
         case is Double.Type: return "a number"
-        default: return type is any Collection.Type ? "a list" : "an object"
+        default:
+            // A keyed container expects a Dictionary, an unkeyed one an Array.
+            return String(describing: type).hasPrefix("Array") ? "a list" : "an object"
         }
     }
 }
