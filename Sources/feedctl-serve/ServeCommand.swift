@@ -25,13 +25,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Allow subscribing to feeds on loopback, private or link-local addresses.")
     var allowPrivateFeeds = false
 
+    /// A `--listen` that cannot be read is a usage error (64), found before anything runs.
+    func validate() throws {
+        if case .failure(let error) = ServerConfiguration.listenAddress(listen) { throw ValidationError(error.description) }
+    }
+
     func run() async throws {
         try await runReporting {
-            let address: (host: String, port: Int)
-            switch ServerConfiguration.listenAddress(listen) {
-            case .success(let parsed): address = parsed
-            case .failure(let error): throw ValidationError(error.description)
-            }
+            guard case .success(let address) = ServerConfiguration.listenAddress(listen) else { return }
             let settings = ServerConfiguration(host: address.host, port: address.port, open: open, corsOrigin: cors,
                                                allowPrivateFeeds: allowPrivateFeeds, version: FeedctlVersion.current)
             // Checked before the library is opened: a refusal changes nothing.
