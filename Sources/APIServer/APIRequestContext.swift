@@ -1,4 +1,5 @@
 import FeedModel
+import Foundation
 import Hummingbird
 import LibraryStore
 
@@ -31,6 +32,15 @@ public struct APIRequestContext: RequestContext {
         self.coreContext = .init(source: source)
         self.user = nil
     }
+
+    /// Answers are written with URLs as they are (`https://`, not `https:\/\/`).
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return encoder
+    }()
+
+    public var responseEncoder: JSONEncoder { Self.encoder }
 
     /// Bodies are read up to this; a larger one is refused with 413 before it is parsed.
     public var maxUploadSize: Int { APILimits.maxBodyBytes }

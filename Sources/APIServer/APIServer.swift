@@ -38,6 +38,8 @@ public enum APIServer {
         FeedRoutes(clock: clock).add(to: api)
         SubscriptionRoutes(clock: clock, policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds),
                            youTubeOrigin: configuration.youTubeOrigin).add(to: api)
+        PlayerRoutes(remote: PlayerRemote(socketPath: configuration.socketPath, database: configuration.database),
+                     policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds)).add(to: api)
 
         var logger = Logger(label: "feedctl-serve")
         logger.logLevel = .warning

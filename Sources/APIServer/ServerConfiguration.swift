@@ -13,11 +13,17 @@ public struct ServerConfiguration: Sendable {
     public var version: String
     /// Where YouTube's pages and feeds live; tests point it at their own server.
     public var youTubeOrigin: String
+    /// The player daemon's control socket (`--socket`), for `/api/player`.
+    public var socketPath: String
+    /// The library a daemon that `/api/player/play` starts opens (`--db`; nil: its default).
+    public var database: String?
 
     public init(host: String = "127.0.0.1", port: Int = 8000, open: Bool = false, corsOrigin: String? = nil,
-                allowPrivateFeeds: Bool = false, version: String = "", youTubeOrigin: String = "https://www.youtube.com") {
+                allowPrivateFeeds: Bool = false, version: String = "", youTubeOrigin: String = "https://www.youtube.com",
+                socketPath: String = "/nonexistent/player.sock", database: String? = nil) {
         self.host = host; self.port = port; self.open = open; self.corsOrigin = corsOrigin
         self.allowPrivateFeeds = allowPrivateFeeds; self.version = version; self.youTubeOrigin = youTubeOrigin
+        self.socketPath = socketPath; self.database = database
     }
 
     /// `HOST:PORT`, `[V6]:PORT` or `:PORT` (loopback); nil with what is wrong.

@@ -34,7 +34,8 @@ struct ServeCommand: AsyncParsableCommand {
         try await runReporting {
             guard case .success(let address) = ServerConfiguration.listenAddress(listen) else { return }
             let settings = ServerConfiguration(host: address.host, port: address.port, open: open, corsOrigin: cors,
-                                               allowPrivateFeeds: allowPrivateFeeds, version: FeedctlVersion.current)
+                                               allowPrivateFeeds: allowPrivateFeeds, version: FeedctlVersion.current,
+                                               socketPath: socket.path, database: library.db)
             // Checked before the library is opened: a refusal changes nothing.
             if let refusal = settings.check(hasAuthenticator: false) { throw CommandError(refusal.description) }
             let store = try library.open()
