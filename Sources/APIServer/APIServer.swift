@@ -15,6 +15,28 @@ public enum APIServer {
         log: @escaping @Sendable (String) -> Void = { _ in },
         onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws(ServerStartError) -> some ApplicationProtocol {
+        let router = try router(configuration: configuration, authenticator: authenticator, clock: clock, log: log)
+        var logger = Logger(label: "feedctl-serve")
+        logger.logLevel = .warning
+        return Application(
+            router: router,
+            configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port),
+                                                    serverName: "feedctl"),
+            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? configuration.port) },
+            logger: logger)
+    }
+
+    /// The routes the application serves, as `METHOD /path` with `{name}` for parameters.
+    public static func routes(configuration: ServerConfiguration, authenticator: any Authenticator) throws(ServerStartError) -> [String] {
+        try router(configuration: configuration, authenticator: authenticator, clock: { 0 }, log: { _ in }).routes.map {
+            "\($0.method.rawValue) " + $0.path.description.split(separator: "/", omittingEmptySubsequences: false)
+                .map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/")
+        }
+    }
+
+    static func router(configuration: ServerConfiguration, authenticator: (any Authenticator)?,
+                       clock: @escaping @Sendable () -> Int64, log: @escaping @Sendable (String) -> Void)
+        throws(ServerStartError) -> Router<APIRequestContext> {
         if let refusal = configuration.check(hasAuthenticator: authenticator != nil) { throw refusal }
         guard let authenticator else { throw ServerStartError("no authenticator") }
         let router = Router(context: APIRequestContext.self)
@@ -33,22 +55,22 @@ public enum APIServer {
         router.get("health") { _, _ in health }
         router.get("api/health") { _, _ in health }
         router.get("api/auth/mode") { _, _ in AuthMode(mode: authenticator.mode, allowGuest: false) }
+        router.get("api/openapi.json") { _, _ in
+            var headers = HTTPFields()
+            headers[.contentType] = "application/json; charset=utf-8"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
+        }
 
         let api = router.group("api").add(middleware: AuthMiddleware(authenticator: authenticator))
         FeedRoutes(clock: clock).add(to: api)
         SubscriptionRoutes(clock: clock, policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds),
                            youTubeOrigin: configuration.youTubeOrigin).add(to: api)
+        OPMLRoutes(clock: clock, policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds)).add(to: api)
+        DiscoverRoutes().add(to: api)
         PlayerRoutes(remote: PlayerRemote(socketPath: configuration.socketPath, database: configuration.database),
                      policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds)).add(to: api)
 
-        var logger = Logger(label: "feedctl-serve")
-        logger.logLevel = .warning
-        return Application(
-            router: router,
-            configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port),
-                                                    serverName: "feedctl"),
-            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? configuration.port) },
-            logger: logger)
+        return router
     }
 }
 

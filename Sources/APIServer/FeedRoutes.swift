@@ -1,3 +1,4 @@
+import FeedIngest
 import FeedModel
 import Hummingbird
 import LibraryStore
@@ -13,6 +14,7 @@ struct FeedRoutes {
         group.get("feed/items/:id") { _, context in try await item(pathID(context), context) }
         group.get("feed/history") { request, context in try await history(request, context) }
         group.get("feed/by-channel") { request, context in try await byChannel(request, context) }
+        group.post("feed/sync") { request, context in try await sync(request, context) }
         // The backend's forms.
         group.put("feed/items/:id/watched") { request, context in
             let body = try await RequestBody.decode(ProgressBody.self, request, context: context, emptyAs: ProgressBody())
@@ -198,6 +200,20 @@ struct FeedRoutes {
             totalItems += summary.items
         }
         return ChannelGroupedFeedResponse(channels: groups, totalChannels: groups.count, totalItems: totalItems)
+    }
+
+    /// `POST /api/feed/sync[?platform=P]`: syncs the active channels now (of one platform), and
+    /// answers each channel's result as the channel sync does (the web client reads an array).
+    /// The backend starts this in the background; here it is done when it answers.
+    func sync(_ request: Request, _ context: APIRequestContext) async throws -> [SyncResultResponse] {
+        let library = try context.library()
+        let platform = try QueryParameters(request).platform()
+        let channels = try await Self.library { () async throws(LibraryError) in try await library.allChannels() }
+            .filter { $0.active && (platform == nil || $0.platform == platform) }
+        let report = await Syncer(store: library).sync(channels, now: clock())
+        return report.channels.map {
+            SyncResultResponse(channelID: $0.id, channelName: $0.name, success: $0.status != .error, newVideos: $0.newItems, error: $0.error)
+        }
     }
 
     /// Runs a library call, its typed error turned into the HTTP answer it stands for.
