@@ -50,6 +50,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // The error SwiftNIO throws for a request body past the cap (so it is a 413, not a 500).
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // The tests stop the server gracefully through its service group (cancelling it logged
+        // shutdown errors).
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // Thin C shims: one per C library, macros and variadics made callable.
@@ -166,7 +169,8 @@ let package = Package(
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "NowPlaying", "TestSupport"]),
         .testTarget(name: "APIServerTests", dependencies: [
             "APIServer", "FeedIngest", "HTTPFetch", "LibrarySQLite", "LibraryStore", "FeedModel", "ControlProtocol", "TestSupport",
-            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .testTarget(name: "feedctlTests", dependencies: [
             "FeedModel", "LibraryStore", "LibrarySQLite", "Downloads", "TestSupport",

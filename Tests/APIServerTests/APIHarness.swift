@@ -6,6 +6,8 @@ import FoundationNetworking
 #endif
 import Hummingbird
 import LibrarySQLite
+import Logging
+import ServiceLifecycle
 import TestSupport
 import XCTest
 
@@ -18,7 +20,7 @@ final class APIHarness: @unchecked Sendable {
     let feeds: TestHTTPServer
     let base: String
     let log = LogLines()
-    private let task: Task<Void, any Error>
+    private let group: ServiceGroup
 
     init(configuration: ServerConfiguration = ServerConfiguration(host: "127.0.0.1", port: 0, open: true,
                                                                    allowPrivateFeeds: true, version: "test")) async throws {
@@ -32,13 +34,21 @@ final class APIHarness: @unchecked Sendable {
         let app = try APIServer.application(configuration: configuration, authenticator: OpenOwner(library: library.library),
                                             clock: { APIHarness.now }, log: { log.append($0) },
                                             onListening: { ports.continuation.yield($0) })
-        task = Task { try await app.runService(gracefulShutdownSignals: []) }
+        var logger = Logger(label: "APIHarness")
+        logger.logLevel = .warning
+        let group = ServiceGroup(services: [app], logger: logger)
+        self.group = group
+        Task { try await group.run() }
         var iterator = ports.stream.makeAsyncIterator()
         guard let port = await iterator.next() else { throw ProcessRunner.Failure(description: "the server did not start") }
         base = "http://127.0.0.1:\(port)"
     }
 
-    deinit { task.cancel() }
+    /// The server stops as `feedctl serve` does on SIGTERM: gracefully.
+    deinit {
+        let group = self.group
+        Task { await group.triggerGracefulShutdown() }
+    }
 
     struct Reply {
         var status: Int
