@@ -51,7 +51,7 @@ struct FeedRoutes {
         case .page(let pageQuery):
             let result = try await Self.library { () async throws(LibraryError) in try await library.itemPage(pageQuery) }
             return FeedResponse(items: result.items.map { FeedItemResponse($0, now: now) }, total: result.total, page: page,
-                                perPage: perPage, hasMore: (page - 1) * perPage + result.items.count < result.total)
+                                perPage: perPage, hasMore: Self.hasMore(page: page, perPage: perPage, shown: result.items.count, total: result.total))
         case .catchUp(let filter):
             // Catch-up is computed, not counted: the whole list (up to its cap) is built and sliced.
             let all = try await Self.library { () async throws(LibraryError) in
@@ -63,6 +63,13 @@ struct FeedRoutes {
             return FeedResponse(items: records.map { FeedItemResponse($0, now: now) }, total: all.count, page: page,
                                 perPage: perPage, hasMore: start + slice.count < all.count)
         }
+    }
+
+    /// Whether items follow this page. A page far past the end (up to `Int.max`, which the query
+    /// accepts) must not overflow: `(page - 1) * perPage` trapped and took the server down.
+    static func hasMore(page: Int, perPage: Int, shown: Int, total: Int) -> Bool {
+        let (before, overflow) = (page - 1).multipliedReportingOverflow(by: perPage)
+        return !overflow && before < total && before + shown < total
     }
 
     /// Catch-up lists at most this many items (its `total` counts up to it).

@@ -48,6 +48,14 @@ final class MalformedRequestTests: XCTestCase {
         try await assertRefused(h, "GET", "/api/subscriptions/999999", status: 404, mentions: "no channel 999999")
         try await assertRefused(h, "GET", "/api/nothing-here", status: 404, mentions: "no such route")
 
+        // The largest page a client may ask for is an empty page, not a trap that ends the server.
+        for path in ["/api/feed?page=9223372036854775807&per_page=100", "/api/feed?page=9223372036854775807&mode=catch_up",
+                     "/api/feed/history?page=9223372036854775807&per_page=200"] {
+            let far = try await h.object("GET", path)
+            XCTAssertEqual((far["items"] as? [Any])?.count, 0, path)
+            XCTAssertEqual(far["has_more"] as? Bool, false, path)
+        }
+
         // A body over the cap is refused before it is read whole.
         let big = #"{"url": ""# + String(repeating: "a", count: 1_100_000) + #""}"#
         let reply = try await h.call("POST", "/api/subscriptions", body: big)
