@@ -33,6 +33,7 @@ let package = Package(
     products: [
         .executable(name: "feedctl", targets: ["feedctl"]),
         .executable(name: "feedctl-daemon", targets: ["feedctl-daemon"]),
+        .executable(name: "feedctl-serve", targets: ["feedctl-serve"]),
         .library(name: "FeedIngest", targets: ["FeedIngest"]),
         .library(name: "PlayerCore", targets: ["PlayerCore"]),
         .library(name: "NowPlaying", targets: ["NowPlaying"]),
@@ -45,6 +46,18 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         // SHA-256 of session tokens.
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // The HTTP server (`feedctl serve`). Its default traits are off: ConfigurationSupport
+        // would build swift-configuration, which nothing here reads (options come from the
+        // command line), and FullFoundation only changes how its form decoder formats dates.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1", traits: []),
+        // Hummingbird's logger type (already one of its dependencies): the server's own log
+        // level is set, so that its informational lines do not interleave with ours.
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // The error SwiftNIO throws for a request body past the cap (so it is a 413, not a 500).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // The tests stop the server gracefully through its service group (cancelling it logged
+        // shutdown errors).
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // Thin C shims: one per C library, macros and variadics made callable.
@@ -117,6 +130,19 @@ let package = Package(
             "UserConfig", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], exclude: ["hot-functions.order"],
         swiftSettings: staticSwiftModuleInRelease, linkerSettings: staticSwiftInRelease + daemonLinkInRelease),
+        // The HTTP API (`feedctl serve`): routes, wire shapes, the mapping from the library's
+        // types, the request context (whose store a request acts on) and the authenticator slot.
+        .target(name: "APIServer", dependencies: [
+            "FeedModel", "FeedText", "FeedParsing", "LibraryStore", "FeedIngest", "ControlProtocol", "ControlSocket",
+            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOCore", package: "swift-nio"),
+        ]),
+        // The server `feedctl serve` runs: its own process, so the daemon's memory is unaffected.
+        .executableTarget(name: "feedctl-serve", dependencies: [
+            "APIServer", "FeedIngest", "HTTPFetch", "LibrarySQLite", "LibraryStore", "CLISupport", "FeedModel",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ], swiftSettings: staticSwiftModuleInRelease, linkerSettings: staticSwiftInRelease),
 
         // The parsers' fuzz target: a replay tool here; scripts/fuzz.sh builds it with libFuzzer
         // and ASan (-D FUZZING) and runs it for a bounded time over fuzz/corpus.
@@ -153,6 +179,11 @@ let package = Package(
         ]),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "CLISupport"]),
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "NowPlaying", "TestSupport"]),
+        .testTarget(name: "APIServerTests", dependencies: [
+            "APIServer", "FeedIngest", "HTTPFetch", "LibrarySQLite", "LibraryStore", "FeedModel", "ControlProtocol", "TestSupport",
+            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
         .testTarget(name: "feedctlTests", dependencies: [
             "FeedModel", "LibraryStore", "LibrarySQLite", "Downloads", "TestSupport", "Accounts",
         ]),

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs feedctl: scripts/install.sh [--prefix DIR] [--no-build]
-#   DIR/bin/feedctl, DIR/bin/feedctl-daemon       release builds (Swift runtime linked in)
+#   DIR/bin/feedctl, DIR/bin/feedctl-daemon,
+#   DIR/bin/feedctl-serve                          release builds (Swift runtime linked in)
 #   DIR/lib/feedctl/ffmpeg/                        the minimal FFmpeg the player loads (found
 #                                                  relative to the binary: $ORIGIN/../lib/feedctl/ffmpeg)
-#   DIR/share/man/man1/feedctl.1, feedctl-daemon.1
+#   DIR/share/man/man1/feedctl.1, feedctl-daemon.1, feedctl-serve.1
 #   DIR/share/bash-completion/completions/feedctl, DIR/share/zsh/site-functions/_feedctl,
 #   DIR/share/fish/vendor_completions.d/feedctl.fish
 #   DIR/share/systemd/user/feedctl.service         systemctl --user enable --now feedctl
@@ -33,16 +34,17 @@ if ((build)); then
   bash scripts/build-ffmpeg.sh
   swift build -c release --product feedctl-daemon
   swift build -c release --product feedctl
+  swift build -c release --product feedctl-serve
 fi
 swift build --product generate-manual >/dev/null   # ArgumentParser's man page writer (its plugin's tool)
 bin=$(swift build -c release --show-bin-path)
 tools=$(swift build --show-bin-path)
-[[ -x $bin/feedctl && -x $bin/feedctl-daemon ]] || fail "no release build in $bin (run it without --no-build)"
+[[ -x $bin/feedctl && -x $bin/feedctl-daemon && -x $bin/feedctl-serve ]] || fail "no release build in $bin (run it without --no-build)"
 
 install -d "$prefix/bin" "$prefix/share/man/man1" "$prefix/share/bash-completion/completions" \
   "$prefix/share/zsh/site-functions" "$prefix/share/fish/vendor_completions.d" "$prefix/share/systemd/user"
 # Stripped: the release builds carry their symbol tables (~60 MB each), which nothing installed reads.
-install -m 755 -s "$bin/feedctl" "$bin/feedctl-daemon" "$prefix/bin/"
+install -m 755 -s "$bin/feedctl" "$bin/feedctl-daemon" "$bin/feedctl-serve" "$prefix/bin/"
 
 # The minimal FFmpeg: its shared libraries and their version links, replacing an older copy.
 if [[ -f .build/ffmpeg/config.txt ]]; then
@@ -57,8 +59,10 @@ man=$(mktemp -d)
 trap 'rm -rf "$man"' EXIT
 "$tools/generate-manual" "$prefix/bin/feedctl" --output-directory "$man" >/dev/null
 "$tools/generate-manual" "$prefix/bin/feedctl-daemon" --output-directory "$man" >/dev/null
+"$tools/generate-manual" "$prefix/bin/feedctl-serve" --output-directory "$man" >/dev/null
 install -m 644 "$man/feedctl.1" "$prefix/share/man/man1/feedctl.1"
 install -m 644 "$man/feedctl daemon.1" "$prefix/share/man/man1/feedctl-daemon.1"   # named by its command name
+install -m 644 "$man/feedctl serve.1" "$prefix/share/man/man1/feedctl-serve.1"
 "$prefix/bin/feedctl" --generate-completion-script bash >"$prefix/share/bash-completion/completions/feedctl"
 "$prefix/bin/feedctl" --generate-completion-script zsh >"$prefix/share/zsh/site-functions/_feedctl"
 "$prefix/bin/feedctl" --generate-completion-script fish >"$prefix/share/fish/vendor_completions.d/feedctl.fish"

@@ -9,7 +9,9 @@ source scripts/env.sh
 work=$(mktemp -d)
 bin=""
 prefix=$work/prefix
+server=""
 cleanup() {
+  [[ -n $server ]] && kill "$server" 2>/dev/null || true
   [[ -x $prefix/bin/feedctl ]] && "$prefix/bin/feedctl" quit >/dev/null 2>&1 || true
   [[ -d .build/ffmpeg.smoke-away ]] && mv .build/ffmpeg.smoke-away .build/ffmpeg
   scripts/headless-pulse.sh stop "$work" >/dev/null 2>&1 || true
@@ -20,6 +22,7 @@ fail() { echo "release smoke: $*" >&2; [[ -f $work/run/feedctl/daemon.log ]] && 
 
 swift build -c release --product feedctl-daemon 2>&1 | grep -E "error" && fail "build failed"
 swift build -c release --product feedctl 2>&1 | grep -E "error" && fail "build failed"
+swift build -c release --product feedctl-serve 2>&1 | grep -E "error" && fail "build failed"
 bin=$(swift build -c release --show-bin-path)
 readelf -p .comment "$bin/feedctl-daemon" | grep -q "Linker: LLD" || fail "feedctl-daemon was not linked with lld"
 # The hot-function order names mangled symbols: moving code to another module or type renames
@@ -38,7 +41,8 @@ EOF
 # Installed as a user would (scripts/install.sh), then played from there with the build tree's
 # FFmpeg out of the way: the installed daemon must find its own copy, relative to itself.
 bash scripts/install.sh --prefix "$prefix" --no-build >/dev/null || fail "scripts/install.sh failed"
-for f in bin/feedctl bin/feedctl-daemon share/man/man1/feedctl.1 share/man/man1/feedctl-daemon.1 \
+for f in bin/feedctl bin/feedctl-daemon bin/feedctl-serve share/man/man1/feedctl.1 share/man/man1/feedctl-daemon.1 \
+         share/man/man1/feedctl-serve.1 \
          share/bash-completion/completions/feedctl share/zsh/site-functions/_feedctl \
          share/fish/vendor_completions.d/feedctl.fish share/systemd/user/feedctl.service; do
   [[ -s $prefix/$f ]] || fail "install.sh left no $f"
@@ -47,6 +51,7 @@ bash -n "$prefix/share/bash-completion/completions/feedctl" || fail "the bash co
 grep -qx "ExecStart=$prefix/bin/feedctl-daemon" "$prefix/share/systemd/user/feedctl.service" || fail "the unit does not start the installed daemon"
 [[ $("$prefix/bin/feedctl" --version) == "$("$bin/feedctl-daemon" --version)" ]] || fail "feedctl and feedctl-daemon report different versions"
 ! readelf -d "$prefix/bin/feedctl" | grep -q "libswiftCore" || fail "the installed feedctl needs the Swift toolchain's libswiftCore.so"
+! readelf -d "$prefix/bin/feedctl-serve" | grep -q "libswiftCore" || fail "the installed feedctl-serve needs the Swift toolchain's libswiftCore.so"
 minimal=0
 if [[ -f .build/ffmpeg/config.txt ]]; then
   minimal=1
@@ -91,4 +96,14 @@ if ((minimal)) && [[ $codec != "$prefix/lib/feedctl/ffmpeg/"* ]]; then
   fail "the installed daemon loaded $codec, not the minimal FFmpeg installed in $prefix/lib/feedctl/ffmpeg"
 fi
 "$bin/feedctl" stop >/dev/null
-echo "release smoke: feedctl-daemon (release, lld, $found of $listed hot functions), installed by scripts/install.sh, played into PulseAudio (monitor RMS $rms) with $codec"
+
+# The installed server, started through `feedctl serve` (which runs feedctl-serve beside it).
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$bin/feedctl" serve --open --listen "127.0.0.1:$port" 2>"$work/serve.log" &
+server=$!
+for _ in $(seq 100); do curl -sf "http://127.0.0.1:$port/health" >"$work/health.json" 2>/dev/null && break; sleep 0.1; done
+python3 -c 'import json, sys; sys.exit(0 if json.load(open(sys.argv[1]))["status"] == "healthy" else 1)' "$work/health.json" 2>/dev/null ||
+  fail "the installed feedctl serve did not answer /health: $(tail -2 "$work/serve.log")"
+kill "$server"; wait "$server" 2>/dev/null || true; server=""
+
+echo "release smoke: feedctl-daemon (release, lld, $found of $listed hot functions), installed by scripts/install.sh, played into PulseAudio (monitor RMS $rms) with $codec; feedctl serve answered /health"

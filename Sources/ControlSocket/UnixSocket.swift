@@ -38,6 +38,14 @@ public final class LineConnection: @unchecked Sendable {
         if !closed { closed = true; Glibc.close(fd) }
     }
 
+    /// Ends the connection both ways without closing the descriptor, so that a read blocked on
+    /// another thread returns (end of stream): `close` would not wake it, and its number could
+    /// be reused under it. The reader's owner closes it after.
+    public func shutdown() {
+        writeLock.lock(); defer { writeLock.unlock() }
+        if !closed { _ = Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
+    }
+
     /// How long a connect may wait for the daemon to accept (its backlog full).
     public static let connectTimeout = 5.0
 

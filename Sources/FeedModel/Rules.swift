@@ -10,6 +10,25 @@ public enum ShortForm {
     public static let maxDuration = 180
 }
 
+/// The WebSearch backend's duration presets, which the HTTP API serves as feed modes
+/// (`mode=quick_watch`, `mode=deep_dive`: unwatched items, newest first, within these bounds).
+public enum DurationPresets {
+    /// quick_watch: at most this many seconds.
+    public static let quickWatchMax = 600
+    /// deep_dive: at least this many seconds.
+    public static let deepDiveMin = 1800
+}
+
+/// The HTTP API's bounds (`feedctl serve`).
+public enum APILimits {
+    /// The largest request body read (an OPML import is the largest a client sends).
+    public static let maxBodyBytes = 1_048_576
+    /// Items per page: from 1 to this (the backend's bound).
+    public static let maxPerPage = 100
+    /// The default page size.
+    public static let defaultPerPage = 50
+}
+
 /// Playback speed: the range people can choose, its step, and how a speed is written.
 public enum PlaybackSpeed {
     public static let range: ClosedRange<Double> = 0.5...3.0

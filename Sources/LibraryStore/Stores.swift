@@ -239,7 +239,7 @@ public typealias PlayerLibrary = ItemStore & ChannelStore & ListeningStore & Cha
 
 /// The whole library.
 public protocol LibraryStore: SyncStore, ItemStore, SearchStore, ListeningStore, CollectionStore, ChapterCache, DownloadCatalog,
-    UpNextStore, PlayerStateStore {}
+    UpNextStore, PlayerStateStore, ItemRecordStore {}
 
 extension ItemStore {
     /// The feed with the CLI's defaults: newest first, 50 items, catch-up's default window.

@@ -25,3 +25,30 @@ struct DaemonCommand: ParsableCommand {
         }
     }
 }
+
+/// `feedctl serve …` runs `feedctl-serve …`, installed beside `feedctl`: the HTTP server links
+/// Hummingbird and SwiftNIO, which neither the CLI nor the daemon should carry.
+struct ServeForward: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the library over HTTP, feedctl-serve (`feedctl serve --help` lists its options).")
+    @Argument(parsing: .allUnrecognized, help: "Options for the server: --listen, --open, --db, --socket, --cors, --allow-private-feeds.")
+    var options: [String] = []
+
+    init() {}
+    init(options: [String]) { self.options = options }
+
+    /// Never returns: the process becomes the server, or exits with one line.
+    func run() throws {
+        try runReporting {
+            let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+            let server = (me as NSString).deletingLastPathComponent + "/feedctl-serve"
+            guard FileManager.default.isExecutableFile(atPath: server) else {
+                throw CommandError("the server is not installed: no executable \(server) (swift build builds it; scripts/install.sh installs it)")
+            }
+            var argv: [UnsafeMutablePointer<CChar>?] = ([server] + options).map { strdup($0) } + [nil]
+            execv(server, &argv)
+            throw CommandError("cannot run \(server): \(String(cString: strerror(errno)))")
+        }
+    }
+}

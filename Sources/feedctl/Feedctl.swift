@@ -19,7 +19,7 @@ struct Feedctl: AsyncParsableCommand {
             PlayCommand.self, PauseCommand.self, ResumeCommand.self, ToggleCommand.self, StopCommand.self,
             SeekCommand.self, VolumeCommand.self, StatusCommand.self, QueueCommand.self, NextCommand.self,
             SleepCommand.self, SpeedCommand.self, ChaptersCommand.self, ChapterCommand.self, DownloadCommand.self,
-            DaemonCommand.self, QuitCommand.self, ConfigCommand.self, UserCommand.self,
+            DaemonCommand.self, QuitCommand.self, ConfigCommand.self, UserCommand.self, ServeForward.self,
         ])
 
     /// Like ArgumentParser's default, except that errors are one line on stderr (`feedctl: …`)
@@ -31,6 +31,9 @@ struct Feedctl: AsyncParsableCommand {
             let arguments = CommandLine.arguments.dropFirst()
             if arguments.first == DaemonCommand.configuration.commandName {
                 try DaemonCommand(options: Array(arguments.dropFirst())).run()
+            }
+            if arguments.first == ServeForward.configuration.commandName {
+                try ServeForward(options: Array(arguments.dropFirst())).run()
             }
             if let parse = parseFeedCommand() {
                 try parse.run()

@@ -71,6 +71,23 @@ import Testing
         #expect(try await bob.upNext().isEmpty)
     }
 
+    /// The HTTP API's page query and records: only the acting user's channels, with their own
+    /// watch state (the merge of the API's query with per-user state bound the user by hand).
+    @Test func theAPIsItemPagesAndRecordsArePerUser() async throws {
+        try await t.library.setWatched([a1], now: 5)
+        try await bob.setWatched([a2], now: 6)
+        let ownerPage = try await t.library.itemPage(ItemPageQuery(order: .newest))
+        #expect(ownerPage.items.map(\.item.itemID) == ["m1", "a3", "a2", "a1"])
+        #expect(ownerPage.total == 4)
+        let bobPage = try await bob.itemPage(ItemPageQuery(order: .newest))
+        #expect(bobPage.items.map(\.item.itemID) == ["a3", "a2", "a1"], "not the owner's private channel")
+        #expect(try await bob.itemPage(ItemPageQuery(watch: .watched)).items.map(\.item.itemID) == ["a2"])
+        #expect(try await t.library.itemPage(ItemPageQuery(watch: .watched)).items.map(\.item.itemID) == ["a1"])
+        #expect(try await bob.itemRecords(ids: [m1, a2]).map(\.item.itemID) == ["a2"])
+        #expect(try await bob.itemRecords(ids: [a2]).first?.item.watched == true)
+        #expect(try await t.library.itemRecords(ids: [a2]).first?.item.watched == false)
+    }
+
     @Test func watchedProgressAndFeedFilters() async throws {
         try await owner.setWatched([a1], now: 1)
         try await bob.setWatched([a3], now: 1)

@@ -1,0 +1,40 @@
+import Hummingbird
+import LibraryStore
+
+/// An answer other than success, with one line for the person: written as the backend writes
+/// its errors, `{"detail": "…"}` (the web client shows `detail`).
+public struct APIError: Error, Sendable, HTTPResponseError {
+    public var status: HTTPResponse.Status
+    public var detail: String
+
+    public init(_ status: HTTPResponse.Status, _ detail: String) {
+        self.status = status; self.detail = detail
+    }
+
+    static func badRequest(_ detail: String) -> APIError { APIError(.badRequest, detail) }
+    /// A parameter or body field with a value out of its range or of the wrong kind (FastAPI's 422).
+    static func unprocessable(_ detail: String) -> APIError { APIError(.unprocessableContent, detail) }
+    static func notFound(_ detail: String) -> APIError { APIError(.notFound, detail) }
+    static let unauthorized = APIError(.unauthorized, "not signed in: send a token (Authorization: Bearer …)")
+
+    /// The library's errors as HTTP: what it lacks is 404, what it refuses is 422 or 409, and
+    /// only a failing database is 500.
+    init(_ error: LibraryError) {
+        switch error {
+        case .noItem, .noItems, .noChannel, .noCollection, .noUser, .noSession: self.init(.notFound, error.description)
+        case .collectionExists, .alreadyInCollection, .userExists: self.init(.conflict, error.description)
+        case .notInCollection: self.init(.notFound, error.description)
+        case .invalid: self.init(.unprocessableContent, error.description)
+        case .database: self.init(.internalServerError, error.description)
+        }
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var body = ByteBuffer()
+        body.writeString(JSONText.object(["detail": .string(detail)]))
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: body))
+    }
+}

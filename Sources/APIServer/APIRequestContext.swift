@@ -1,0 +1,54 @@
+import FeedModel
+import Foundation
+import Hummingbird
+import LibraryStore
+
+/// What the API reads and writes for one user: the store's protocols, never the SQLite class.
+/// Today every request acts for the library's owner; the multi-user store (issue 15) hands each
+/// user their own view behind the same protocols, so no route changes with it.
+public typealias APILibrary = SyncStore & ItemStore & ItemRecordStore & ListeningStore & SearchStore & CollectionStore
+
+/// Whom a request acts for, and the store that is theirs.
+public struct APIUser: Sendable {
+    /// The name logs and `/api/auth/me` show (never a token).
+    public var name: String
+    public var isAdmin: Bool
+    /// This user's library: every private route reads and writes through it and nothing else,
+    /// so isolation lives in the store's signatures, not in each handler's memory.
+    public var library: any APILibrary
+
+    public init(name: String, isAdmin: Bool, library: any APILibrary) {
+        self.name = name; self.isAdmin = isAdmin; self.library = library
+    }
+}
+
+/// The request context: Hummingbird's own storage, plus the user the authenticator found.
+public struct APIRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    /// Set by `AuthMiddleware` on private routes; nil on public ones (`/health`, `/api/auth/mode`).
+    public var user: APIUser?
+
+    public init(source: ApplicationRequestContextSource) {
+        self.coreContext = .init(source: source)
+        self.user = nil
+    }
+
+    /// Answers are written with URLs as they are (`https://`, not `https:\/\/`).
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return encoder
+    }()
+
+    public var responseEncoder: JSONEncoder { Self.encoder }
+
+    /// Bodies are read up to this; a larger one is refused with 413 before it is parsed.
+    public var maxUploadSize: Int { APILimits.maxBodyBytes }
+
+    /// The store of the user this request acts for; 401 if none was authenticated (a private
+    /// route mounted without `AuthMiddleware` fails closed).
+    public func library() throws(APIError) -> any APILibrary {
+        guard let user else { throw APIError.unauthorized }
+        return user.library
+    }
+}

@@ -1,0 +1,95 @@
+import FeedModel
+import Foundation
+import Hummingbird
+import Logging
+
+/// The HTTP API over the library (`feedctl serve`): public routes (`/health`,
+/// `/api/auth/mode`), and the private ones behind the authenticator, each reading and writing
+/// the store of the user the request acts for (`APIRequestContext.library()`).
+public enum APIServer {
+    /// The application, ready to run (`runService()`), or why it must not start.
+    /// `onListening` is told the port once the server listens (the tests ask for port 0).
+    public static func application(
+        configuration: ServerConfiguration, authenticator: (any Authenticator)?,
+        clock: @escaping @Sendable () -> Int64 = { Clock.now() },
+        log: @escaping @Sendable (String) -> Void = { _ in },
+        onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) throws(ServerStartError) -> some ApplicationProtocol {
+        let router = try router(configuration: configuration, authenticator: authenticator, clock: clock, log: log)
+        var logger = Logger(label: "feedctl-serve")
+        logger.logLevel = .warning
+        return Application(
+            router: router,
+            configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port),
+                                                    serverName: "feedctl"),
+            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? configuration.port) },
+            logger: logger)
+    }
+
+    /// The routes the application serves, as `METHOD /path` with `{name}` for parameters.
+    public static func routes(configuration: ServerConfiguration, authenticator: any Authenticator) throws(ServerStartError) -> [String] {
+        try router(configuration: configuration, authenticator: authenticator, clock: { 0 }, log: { _ in }).routes.map {
+            "\($0.method.rawValue) " + $0.path.description.split(separator: "/", omittingEmptySubsequences: false)
+                .map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/")
+        }
+    }
+
+    static func router(configuration: ServerConfiguration, authenticator: (any Authenticator)?,
+                       clock: @escaping @Sendable () -> Int64, log: @escaping @Sendable (String) -> Void)
+        throws(ServerStartError) -> Router<APIRequestContext> {
+        if let refusal = configuration.check(hasAuthenticator: authenticator != nil) { throw refusal }
+        guard let authenticator else { throw ServerStartError("no authenticator") }
+        let router = Router(context: APIRequestContext.self)
+        // Outermost first: every answer is logged (without its query or headers, where tokens
+        // travel), then CORS, then errors become `{"detail"}` answers.
+        router.add(middleware: RequestLogMiddleware(log: log))
+        if let origin = configuration.corsOrigin {
+            router.add(middleware: CORSMiddleware(allowOrigin: .custom(origin),
+                                                  allowHeaders: [.contentType, .authorization, .accept],
+                                                  allowMethods: [.get, .post, .put, .patch, .delete, .options],
+                                                  allowCredentials: true))
+        }
+        router.add(middleware: ErrorMiddleware(log: log))
+
+        let health = Health(status: "healthy", version: configuration.version)
+        router.get("health") { _, _ in health }
+        router.get("api/health") { _, _ in health }
+        router.get("api/auth/mode") { _, _ in AuthMode(mode: authenticator.mode, allowGuest: false) }
+        router.get("api/openapi.json") { _, _ in
+            var headers = HTTPFields()
+            headers[.contentType] = "application/json; charset=utf-8"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
+        }
+
+        let api = router.group("api").add(middleware: AuthMiddleware(authenticator: authenticator))
+        FeedRoutes(clock: clock).add(to: api)
+        SubscriptionRoutes(clock: clock, policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds),
+                           youTubeOrigin: configuration.youTubeOrigin).add(to: api)
+        OPMLRoutes(clock: clock, policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds)).add(to: api)
+        DiscoverRoutes().add(to: api)
+        PlayerRoutes(remote: PlayerRemote(socketPath: configuration.socketPath, database: configuration.database),
+                     policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds)).add(to: api)
+
+        return router
+    }
+}
+
+/// `/health`, as the backend answers it.
+struct Health: ResponseEncodable, Sendable {
+    var status: String
+    var version: String
+}
+
+/// `/api/auth/mode`: the backend's `AuthModeResponse`.
+struct AuthMode: ResponseEncodable, Sendable {
+    var mode: String
+    var allowGuest: Bool
+    enum CodingKeys: String, CodingKey { case mode, allowGuest = "allow_guest" }
+}
+
+extension FeedResponse: ResponseEncodable {}
+extension FeedItemResponse: ResponseEncodable {}
+extension ChannelGroupedFeedResponse: ResponseEncodable {}
+extension ChannelResponse: ResponseEncodable {}
+extension ChannelListResponse: ResponseEncodable {}
+extension SyncResultResponse: ResponseEncodable {}

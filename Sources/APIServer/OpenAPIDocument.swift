@@ -1,0 +1,197 @@
+import Foundation
+
+/// `/api/openapi.json`: OpenAPI 3.1 for every route, written here by hand (a table per route,
+/// shapes once under components). `OpenAPITests` checks it against the routes the router
+/// serves, both ways, so a route added without its entry (or the reverse) fails the suite.
+enum OpenAPIDocument {
+    /// One operation: method, path (`{id}` for parameters), what it does, its query parameters,
+    /// its body's schema and its answer's.
+    struct Operation {
+        var method: String
+        var path: String
+        var summary: String
+        var query: [(name: String, type: String, about: String)] = []
+        var body: String? = nil
+        var response: String? = nil
+        var status = "200"
+    }
+
+    static func operations() -> [Operation] {
+        var ops: [Operation] = [
+            Operation(method: "get", path: "/health", summary: "Liveness and version (public)", response: "Health"),
+            Operation(method: "get", path: "/api/health", summary: "Liveness and version (public)", response: "Health"),
+            Operation(method: "get", path: "/api/auth/mode", summary: "open (no login) or protected (public)", response: "AuthMode"),
+            Operation(method: "get", path: "/api/openapi.json", summary: "This document (public)"),
+            Operation(method: "get", path: "/api/feed", summary: "A page of the feed", query: [
+                ("filter", "string", "all | unwatched | watched"), ("platform", "string", "youtube | rumble | podcast"),
+                ("channel_ids", "string", "channel ids, comma-separated"), ("page", "integer", "from 1"),
+                ("per_page", "integer", "1–100, default 50"), ("since", "string", "ISO 8601: published at or after"),
+                ("mode", "string", "newest, catch_up, short_form, quick_watch, deep_dive, oldest, most_viewed, shortest, longest, random; the guide's Newest, Catch Up, Short Form, Discovery"),
+                ("sort_by", "string", "newest | oldest | views | duration_asc | duration_desc | random"),
+                ("duration_min", "integer", "seconds"), ("duration_max", "integer", "seconds"),
+            ], response: "FeedResponse"),
+            Operation(method: "get", path: "/api/feed/items/{id}", summary: "One item", response: "FeedItem"),
+            Operation(method: "get", path: "/api/feed/history", summary: "Played items, latest play first", query: [
+                ("page", "integer", "from 1"), ("per_page", "integer", "1–200"), ("include_completed", "boolean", "default true"),
+            ], response: "FeedResponse"),
+            Operation(method: "get", path: "/api/feed/by-channel", summary: "Recent items grouped by channel", query: [
+                ("filter", "string", "all | unwatched | watched"), ("platform", "string", "youtube | rumble | podcast"),
+                ("max_per_channel", "integer", "1–20, default 5"),
+            ], response: "ChannelGroupedFeedResponse"),
+            Operation(method: "post", path: "/api/feed/sync", summary: "Sync the active channels now", query: [("platform", "string", "only this platform")],
+                      response: "SyncResultList"),
+            Operation(method: "put", path: "/api/feed/items/{id}/watched", summary: "Mark watched (the backend's form)", body: "ProgressBody", response: "FeedItem"),
+            Operation(method: "put", path: "/api/feed/items/{id}/unwatched", summary: "Mark unwatched (the backend's form)", response: "FeedItem"),
+            Operation(method: "put", path: "/api/feed/items/{id}/progress", summary: "Set progress (the backend's form)",
+                      query: [("progress_seconds", "integer", "required, ≥ 0")], response: "FeedItem"),
+            Operation(method: "patch", path: "/api/feed/{id}/watched", summary: "Mark watched or not (the iOS guide's form)", body: "WatchedBody", response: "FeedItem"),
+            Operation(method: "patch", path: "/api/feed/{id}/progress", summary: "Set progress (the iOS guide's form)", body: "GuideProgressBody", response: "FeedItem"),
+            Operation(method: "post", path: "/api/discover/search", summary: "Search (the library, until discovery has platforms)", body: "SearchBody",
+                      response: "VideoSearchResponse"),
+            Operation(method: "get", path: "/api/player", summary: "The player's status (the status contract)", response: "PlayerStatus"),
+            Operation(method: "get", path: "/api/player/queue", summary: "The up-next queue", response: "QueueResponse"),
+            Operation(method: "get", path: "/api/player/events", summary: "Server-sent events: `event: KIND`, `data: PlayerStatus`"),
+            Operation(method: "post", path: "/api/player/play", summary: "Play a library item or an http(s) URL (starts the daemon)", body: "PlayBody", response: "PlayerStatus"),
+            Operation(method: "post", path: "/api/player/pause", summary: "Pause", response: "PlayerStatus"),
+            Operation(method: "post", path: "/api/player/resume", summary: "Resume (starts the daemon)", response: "PlayerStatus"),
+            Operation(method: "post", path: "/api/player/stop", summary: "Stop", response: "PlayerStatus"),
+            Operation(method: "post", path: "/api/player/seek", summary: "Seek to position or by offset (seconds)", body: "SeekBody", response: "PlayerStatus"),
+            Operation(method: "post", path: "/api/player/speed", summary: "Set the speed (0.5–3)", body: "SpeedBody", response: "PlayerStatus"),
+            Operation(method: "post", path: "/api/player/volume", summary: "Set the volume (0–1)", body: "VolumeBody", response: "PlayerStatus"),
+            Operation(method: "post", path: "/api/player/queue", summary: "Add to the up-next queue", body: "QueueBody", response: "QueueResponse"),
+        ]
+        for (base, form) in [("subscriptions", "the iOS guide's name"), ("channels", "the backend's name")] {
+            ops += [
+                Operation(method: "get", path: "/api/\(base)", summary: "Subscriptions (\(form))", query: [
+                    ("platform", "string", "youtube | rumble | podcast"), ("is_active", "boolean", "only (in)active channels"),
+                ], response: "ChannelList"),
+                Operation(method: "post", path: "/api/\(base)", summary: "Subscribe: 201, or 200 with the channel already subscribed (\(form))",
+                          body: "AddChannelBody", response: "Channel", status: "201"),
+                Operation(method: "get", path: "/api/\(base)/{id}", summary: "One channel", response: "Channel"),
+                Operation(method: "put", path: "/api/\(base)/{id}", summary: "Pause or resume polling (is_active)", body: "UpdateChannelBody", response: "Channel"),
+                Operation(method: "delete", path: "/api/\(base)/{id}", summary: "Unsubscribe: its items go, history stays", status: "204"),
+                Operation(method: "post", path: "/api/\(base)/{id}/sync", summary: "Sync one channel now", response: "SyncResult"),
+                Operation(method: "get", path: "/api/\(base)/opml", summary: "Export OPML 2.0 (text/x-opml)"),
+                Operation(method: "post", path: "/api/\(base)/opml", summary: "Import an OPML document (the body)", response: "ImportResult"),
+            ]
+        }
+        return ops
+    }
+
+    /// The document as JSON (keys sorted: the same bytes every time).
+    static let json: String = {
+        var paths: [String: [String: Any]] = [:]
+        for op in operations() {
+            var operation: [String: Any] = ["summary": op.summary, "operationId": "\(op.method)_\(op.path)"]
+            var parameters: [[String: Any]] = []
+            if op.path.contains("{id}") {
+                parameters.append(["name": "id", "in": "path", "required": true, "schema": ["type": "integer", "minimum": 1]])
+            }
+            for q in op.query { parameters.append(["name": q.name, "in": "query", "description": q.about, "schema": ["type": q.type]]) }
+            if !parameters.isEmpty { operation["parameters"] = parameters }
+            if let body = op.body {
+                operation["requestBody"] = ["required": true, "content": ["application/json": ["schema": ["$ref": "#/components/schemas/\(body)"]]]]
+            }
+            var success: [String: Any] = ["description": op.status == "204" ? "done, no body" : "success"]
+            if let response = op.response {
+                success["content"] = ["application/json": ["schema": ["$ref": "#/components/schemas/\(response)"]]]
+            }
+            var responses: [String: Any] = [op.status: success]
+            if !op.path.hasPrefix("/health") && op.path != "/api/health" && op.path != "/api/auth/mode" && op.path != "/api/openapi.json" {
+                for (code, why) in [("400", "malformed JSON or a refused URL"), ("401", "not signed in"), ("404", "no such item, channel or route"),
+                                    ("413", "body over 1 MiB"), ("422", "a parameter or field out of range or of the wrong type")] {
+                    responses[code] = ["description": why, "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]]]
+                }
+                if op.path.hasPrefix("/api/player") {
+                    responses["503"] = ["description": "the player daemon is not running",
+                                        "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]]]
+                }
+            }
+            operation["responses"] = responses
+            paths[op.path, default: [:]][op.method] = operation
+        }
+        let document: [String: Any] = [
+            "openapi": "3.1.0",
+            "info": ["title": "feedctl", "version": "1", "description": "The WebSearch app's API over a feedctl library (README, \"Server\")."],
+            "paths": paths,
+            "components": ["schemas": schemas],
+        ]
+        let data = (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }()
+
+    private static func object(_ properties: [String: Any], required: [String]? = nil) -> [String: Any] {
+        ["type": "object", "properties": properties, "required": required ?? Array(properties.keys).sorted()]
+    }
+    private static var int: [String: Any] { ["type": "integer"] }
+    private static var string: [String: Any] { ["type": "string"] }
+    private static var bool: [String: Any] { ["type": "boolean"] }
+    private static var number: [String: Any] { ["type": "number"] }
+    private static var date: [String: Any] { ["type": "string", "format": "date-time"] }
+    private static func nullable(_ schema: [String: Any]) -> [String: Any] {
+        var s = schema; s["type"] = [schema["type"] ?? "string", "null"]; return s
+    }
+    private static func ref(_ name: String) -> [String: Any] { ["$ref": "#/components/schemas/\(name)"] }
+    private static func array(_ items: [String: Any]) -> [String: Any] { ["type": "array", "items": items] }
+
+    /// Built on each call: `[String: Any]` is not Sendable, so it cannot be a shared constant.
+    private static var schemas: [String: Any] { [
+        "Error": object(["detail": string]),
+        "Health": object(["status": string, "version": string]),
+        "AuthMode": object(["mode": string, "allow_guest": bool]),
+        "FeedItem": object([
+            "id": int, "channel_id": int, "platform": string, "video_id": string, "video_url": string, "title": string,
+            "description": nullable(string), "thumbnail_url": nullable(string), "duration_seconds": nullable(int),
+            "view_count": nullable(int), "like_count": nullable(int), "tags": nullable(array(string)), "upload_date": date,
+            "categories": nullable(array(string)), "audio_url": nullable(string), "audio_file_size": nullable(int),
+            "audio_mime_type": nullable(string), "video_stream_url": nullable(string), "content_type": nullable(string),
+            "is_watched": bool, "watched_at": nullable(date), "watch_progress_seconds": nullable(int), "discovered_at": date,
+            "duration_formatted": string, "is_recent": bool, "channel_name": string, "channel_avatar_url": nullable(string),
+        ]),
+        "FeedResponse": object(["items": array(ref("FeedItem")), "total": int, "page": int, "per_page": int, "has_more": bool]),
+        "ChannelGroupedFeedResponse": object(["channels": array(object([
+            "channel_id": int, "channel_name": string, "channel_avatar_url": nullable(string), "platform": string,
+            "items": array(ref("FeedItem")), "total_items": int, "unwatched_count": int,
+        ])), "total_channels": int, "total_items": int]),
+        "Channel": object([
+            "id": int, "platform": string, "platform_channel_id": string, "channel_url": string, "name": string,
+            "description": nullable(string), "avatar_url": nullable(string), "banner_url": nullable(string),
+            "subscriber_count": nullable(int), "is_active": bool, "last_synced_at": nullable(date), "last_sync_error": nullable(string),
+            "consecutive_errors": int, "import_source": nullable(string), "created_at": date, "updated_at": date,
+            "display_name": string, "video_count": int, "unwatched_count": int, "feed_url": string,
+        ]),
+        "ChannelList": object(["items": array(ref("Channel")), "total": int]),
+        "SyncResult": object(["channel_id": int, "channel_name": string, "success": bool, "new_videos": int, "error": nullable(string)]),
+        "SyncResultList": array(ref("SyncResult")),
+        "ImportResult": object(["imported": int, "skipped": int, "failed": int, "channels": array(ref("Channel")), "errors": array(string)]),
+        "AddChannelBody": object(["channel_url": string, "url": string], required: []),
+        "UpdateChannelBody": object(["is_active": bool, "name": string], required: []),
+        "ProgressBody": object(["progress_seconds": int], required: []),
+        "WatchedBody": object(["is_watched": bool, "watch_progress_seconds": int], required: ["is_watched"]),
+        "GuideProgressBody": object(["watch_progress_seconds": int]),
+        "SearchBody": object(["query": string, "platforms": array(string), "type": string, "max_per_platform": int], required: ["query"]),
+        "VideoSearchResponse": object([
+            "query": string, "search_type": string, "total_results": int, "results": array(ref("VideoResult")),
+            "by_platform": ["type": "object", "additionalProperties": array(ref("VideoResult"))],
+            "timings": array(object(["platform": string, "duration_ms": int, "success": bool, "error": nullable(string)])),
+            "total_duration_ms": int, "platforms_searched": array(string),
+        ]),
+        "VideoResult": object([
+            "platform": string, "video_id": string, "video_url": string, "title": string, "description": nullable(string),
+            "thumbnail_url": nullable(string), "duration_seconds": nullable(int), "view_count": nullable(int), "upload_date": nullable(date),
+            "channel_name": nullable(string), "channel_id": nullable(string), "channel_url": nullable(string),
+            "channel_avatar_url": nullable(string), "like_count": nullable(int), "tags": array(string), "item_id": int,
+        ]),
+        "PlayerStatus": object([
+            "status": string, "position": number, "duration": nullable(number), "title": nullable(string), "artist": nullable(string),
+            "item_id": nullable(int), "url": nullable(string), "volume": number, "rate": number, "chapter": nullable(string),
+            "error": nullable(string), "sleep_at": nullable(date),
+        ]),
+        "QueueResponse": object(["items": array(object(["target": string, "title": nullable(string), "item_id": nullable(int)])), "total": int]),
+        "PlayBody": object(["item_id": int, "url": string, "target": string, "from_start": bool], required: []),
+        "SeekBody": object(["position": number, "offset": number], required: []),
+        "SpeedBody": object(["rate": number]),
+        "VolumeBody": object(["volume": number]),
+        "QueueBody": object(["targets": array(string), "next": bool], required: ["targets"]),
+    ] }
+}

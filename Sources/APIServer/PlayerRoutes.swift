@@ -1,0 +1,170 @@
+import ControlProtocol
+import FeedModel
+import Hummingbird
+
+/// `/api/player`: a phone becomes the daemon's remote. Commands go to the daemon over its
+/// control socket (`PlayerRemote`); each answers the status after it took effect. Only library
+/// items and http(s) URLs are played: a client may not name files on the server's machine.
+struct PlayerRoutes {
+    let remote: PlayerRemote
+    let policy: FeedURLPolicy
+
+    func add(to group: RouterGroup<APIRequestContext>) {
+        group.get("player") { _, _ in try await status(.status, autostart: false) }
+        group.get("player/queue") { _, _ in try await queue() }
+        group.get("player/events") { _, _ in events() }
+        group.post("player/play") { request, context in
+            let body = try await RequestBody.decode(PlayBody.self, request, context: context)
+            return try await status(.play(try target(body.itemID, body.url, body.target), fromStart: body.fromStart ?? false), autostart: true)
+        }
+        group.post("player/pause") { _, _ in try await status(.pause, autostart: false) }
+        group.post("player/resume") { _, _ in try await status(.resume, autostart: true) }
+        group.post("player/stop") { _, _ in try await status(.stop, autostart: false) }
+        group.post("player/seek") { request, context in
+            let body = try await RequestBody.decode(SeekBody.self, request, context: context)
+            let limit = PlayerLimits.maxPosition
+            switch (body.position, body.offset) {
+            case (let position?, nil):
+                guard position.isFinite, (0...limit).contains(position) else { throw APIError.unprocessable("position must be from 0 to \(Int(limit)) seconds") }
+                return try await status(.seek(.to(position)), autostart: false)
+            case (nil, let offset?):
+                guard offset.isFinite, (-limit...limit).contains(offset) else { throw APIError.unprocessable("offset must be within ±\(Int(limit)) seconds") }
+                return try await status(.seek(.by(offset)), autostart: false)
+            default:
+                throw APIError.unprocessable("seek takes position (seconds from the start) or offset (seconds from here), one of them")
+            }
+        }
+        group.post("player/speed") { request, context in
+            let body = try await RequestBody.decode(SpeedBody.self, request, context: context)
+            let range = PlaybackSpeed.range
+            guard body.rate.isFinite, range.contains(body.rate) else {
+                throw APIError.unprocessable("rate must be from \(PlaybackSpeed.text(range.lowerBound)) to \(PlaybackSpeed.text(range.upperBound))")
+            }
+            return try await status(.speed(body.rate), autostart: false)
+        }
+        group.post("player/volume") { request, context in
+            let body = try await RequestBody.decode(VolumeBody.self, request, context: context)
+            guard body.volume.isFinite, PlayerVolume.range.contains(body.volume) else { throw APIError.unprocessable("volume must be from 0 to 1") }
+            return try await status(.volume(body.volume), autostart: false)
+        }
+        group.post("player/queue") { request, context in
+            let body = try await RequestBody.decode(QueueBody.self, request, context: context)
+            guard !body.targets.isEmpty else { throw APIError.unprocessable("targets must name at least one item id or URL") }
+            let targets = try body.targets.map { text throws(APIError) in try target(nil, nil, text) }
+            let reply = try await remote.perform(.queueAdd(targets, next: body.next ?? false), autostart: true)
+            guard reply.ok else { throw APIError.unprocessable(reply.error ?? "the player refused") }
+            return try await queue()
+        }
+    }
+
+    /// An item id or an http(s) URL (checked as feed URLs are); never a path.
+    func target(_ itemID: Int64?, _ url: String?, _ text: String?) throws(APIError) -> PlayTarget {
+        if let itemID { guard itemID > 0 else { throw .unprocessable("item_id must be positive") }; return .item(itemID) }
+        guard let text = url ?? text else { throw .unprocessable("play takes item_id, url or target") }
+        switch PlayTarget(text) {
+        case .item(let id) where id > 0: return .item(id)
+        case .url(let url):
+            if let refusal = policy.refusal(for: url) { throw .badRequest(refusal) }
+            return .url(url)
+        default: throw .unprocessable("target must be a library item id or an http(s) URL, not \"\(text)\"")
+        }
+    }
+
+    func status(_ command: PlayerCommand, autostart: Bool) async throws(APIError) -> PlayerStatusResponse {
+        let reply = try await remote.perform(command, autostart: autostart)
+        guard reply.ok else {
+            let why = reply.error ?? "the player refused"
+            throw why.hasPrefix("no item") ? APIError.notFound(why) : APIError.unprocessable(why)
+        }
+        guard let status = reply.status else { throw APIError(.badGateway, "the player answered without its status") }
+        return PlayerStatusResponse(status)
+    }
+
+    func queue() async throws(APIError) -> QueueResponse {
+        let reply = try await remote.perform(.queueList, autostart: false)
+        guard reply.ok else { throw APIError.unprocessable(reply.error ?? "the player refused") }
+        let items = reply.queue ?? []
+        return QueueResponse(items: items, total: items.count)
+    }
+
+    /// Server-sent events: one `event: KIND` / `data: STATUS` pair per now-playing change (the
+    /// current status first), until the client or the daemon goes away.
+    func events() -> Response {
+        let (stream, continuation) = AsyncStream<PlayerEvent>.makeStream(bufferingPolicy: .bufferingNewest(64))
+        let ended = AsyncStream<String?>.makeStream()
+        let subscription = remote.subscribe(onEvent: { event in
+            if case .terminated = continuation.yield(event) { return false }
+            return true
+        }, onEnd: { error in
+            ended.continuation.yield(error)
+            continuation.finish()
+        })
+        continuation.onTermination = { _ in subscription.cancel() }
+        var headers = HTTPFields()
+        headers[.contentType] = "text/event-stream"
+        headers[.cacheControl] = "no-cache"
+        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            defer { subscription.cancel() }
+            for await event in stream {
+                var buffer = ByteBuffer()
+                buffer.writeString("event: \(event.event.rawValue)\ndata: \(PlayerStatusResponse(event.status).jsonLine())\n\n")
+                try await writer.write(buffer)
+            }
+            var iterator = ended.stream.makeAsyncIterator()
+            if case let error?? = await iterator.next() {
+                var buffer = ByteBuffer()
+                buffer.writeString("event: error\ndata: \(JSONText.object(["detail": .string(error)]))\n\n")
+                try await writer.write(buffer)
+            }
+            try await writer.finish(nil)
+        })
+    }
+}
+
+/// The status contract (`status --json`), with `sleep_at` as the API writes every date.
+struct PlayerStatusResponse: ResponseEncodable, Sendable {
+    var status: String
+    var position: Double
+    @Nullable var duration: Double?
+    @Nullable var title: String?
+    @Nullable var artist: String?
+    @Nullable var itemID: Int64?
+    @Nullable var url: String?
+    var volume: Double
+    var rate: Double
+    @Nullable var chapter: String?
+    @Nullable var error: String?
+    @Nullable var sleepAt: String?
+
+    init(_ s: PlayerStatus) {
+        status = s.status.rawValue; position = s.position; duration = s.duration; title = s.title; artist = s.artist
+        itemID = s.itemID; url = s.url; volume = s.volume; rate = s.rate; chapter = s.chapter; error = s.error
+        sleepAt = s.sleepAt.map(WireDate.string)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case status, position, duration, title, artist, itemID = "item_id", url, volume, rate, chapter, error, sleepAt = "sleep_at"
+    }
+
+    func jsonLine() -> String {
+        (try? APIRequestContext.encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+}
+
+struct QueueResponse: ResponseEncodable, Sendable {
+    var items: [QueueEntry]
+    var total: Int
+}
+
+struct PlayBody: Decodable {
+    var itemID: Int64?
+    var url: String?
+    var target: String?
+    var fromStart: Bool?
+    enum CodingKeys: String, CodingKey { case itemID = "item_id", url, target, fromStart = "from_start" }
+}
+
+struct SeekBody: Decodable { var position: Double?; var offset: Double? }
+struct SpeedBody: Decodable { var rate: Double }
+struct VolumeBody: Decodable { var volume: Double }
+struct QueueBody: Decodable { var targets: [String]; var next: Bool? }

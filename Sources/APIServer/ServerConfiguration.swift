@@ -1,0 +1,65 @@
+/// How `feedctl serve` was started, checked before anything listens.
+public struct ServerConfiguration: Sendable {
+    public var host: String
+    /// 0: any free port (the tests'), reported once the server listens.
+    public var port: Int
+    /// `--open`: one owner, no login (loopback only).
+    public var open: Bool
+    /// `--cors ORIGIN`: the one origin browsers may call from; nil is no CORS headers at all.
+    public var corsOrigin: String?
+    /// `--allow-private-feeds`: feeds on loopback or private addresses may be subscribed.
+    public var allowPrivateFeeds: Bool
+    /// What `/health` reports.
+    public var version: String
+    /// Where YouTube's pages and feeds live; tests point it at their own server.
+    public var youTubeOrigin: String
+    /// The player daemon's control socket (`--socket`), for `/api/player`.
+    public var socketPath: String
+    /// The library a daemon that `/api/player/play` starts opens (`--db`; nil: its default).
+    public var database: String?
+
+    public init(host: String = "127.0.0.1", port: Int = 8000, open: Bool = false, corsOrigin: String? = nil,
+                allowPrivateFeeds: Bool = false, version: String = "", youTubeOrigin: String = "https://www.youtube.com",
+                socketPath: String = "/nonexistent/player.sock", database: String? = nil) {
+        self.host = host; self.port = port; self.open = open; self.corsOrigin = corsOrigin
+        self.allowPrivateFeeds = allowPrivateFeeds; self.version = version; self.youTubeOrigin = youTubeOrigin
+        self.socketPath = socketPath; self.database = database
+    }
+
+    /// `HOST:PORT`, `[V6]:PORT` or `:PORT` (loopback); nil with what is wrong.
+    public static func listenAddress(_ text: String) -> Result<(host: String, port: Int), ServerStartError> {
+        let bad = ServerStartError("--listen takes HOST:PORT (e.g. 127.0.0.1:8000), not \"\(text)\"")
+        guard let colon = text.lastIndex(of: ":") else { return .failure(bad) }
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        if host.isEmpty { host = "127.0.0.1" }
+        guard let port = Int(text[text.index(after: colon)...]), (0...65_535).contains(port) else { return .failure(bad) }
+        return .success((host, port))
+    }
+
+    /// 127.0.0.0/8, ::1 and localhost.
+    public static func isLoopback(_ host: String) -> Bool {
+        let name = host.lowercased()
+        if name == "localhost" || name == "::1" { return true }
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
+    }
+
+    /// Refuses what must not start: no authenticator without `--open`, and `--open` anywhere
+    /// but loopback (it would hand the library to anyone who can reach the port).
+    public func check(hasAuthenticator: Bool) -> ServerStartError? {
+        if open && !Self.isLoopback(host) {
+            return ServerStartError("--open serves the library without login, so only on loopback (127.0.0.1, ::1, localhost), not \(host)")
+        }
+        if !open && !hasAuthenticator {
+            return ServerStartError("no login is available yet: start with --open (one owner, no login, loopback only)")
+        }
+        return nil
+    }
+}
+
+/// Why the server did not start: one line.
+public struct ServerStartError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

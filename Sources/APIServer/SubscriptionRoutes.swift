@@ -1,0 +1,194 @@
+import FeedIngest
+import FeedModel
+import Foundation
+import Hummingbird
+import LibraryStore
+
+/// Subscriptions under both names: the iOS guide's `/api/subscriptions` (add takes `{url}`) and
+/// the backend's `/api/channels` (add takes `{channel_url}`). Adding goes through `channel add`'s
+/// own path (`Subscriber`: every URL form it takes), syncing through the `Syncer`.
+struct SubscriptionRoutes {
+    let clock: @Sendable () -> Int64
+    let policy: FeedURLPolicy
+    /// Where YouTube lives (tests point it at their own server).
+    let youTubeOrigin: String
+
+    func add(to group: RouterGroup<APIRequestContext>) {
+        for base in ["subscriptions", "channels"] {
+            group.get(RouterPath(base)) { request, context in try await list(request, context) }
+            group.post(RouterPath(base)) { request, context in
+                let body = try await RequestBody.decode(AddChannelBody.self, request, context: context)
+                guard let url = body.channelURL ?? body.url else { throw APIError.unprocessable("channel_url (or url) is required") }
+                return try await subscribe(url, context)
+            }
+            group.get(RouterPath("\(base)/:id")) { _, context in try await channel(pathID(context), context) }
+            group.put(RouterPath("\(base)/:id")) { request, context in
+                let body = try await RequestBody.decode(UpdateChannelBody.self, request, context: context)
+                return try await update(pathID(context), body, context)
+            }
+            group.delete(RouterPath("\(base)/:id")) { _, context in try await remove(pathID(context), context) }
+            group.post(RouterPath("\(base)/:id/sync")) { _, context in try await sync(pathID(context), context) }
+        }
+    }
+
+    func list(_ request: Request, _ context: APIRequestContext) async throws -> ChannelListResponse {
+        let library = try context.library()
+        let query = QueryParameters(request)
+        let platform = try query.platform()
+        let active = try query.bool("is_active")
+        var items = try await Self.responses(library)
+        items.removeAll { (platform != nil && $0.platform != platform?.rawValue) || (active != nil && $0.isActive != active) }
+        return ChannelListResponse(items: items, total: items.count)
+    }
+
+    func channel(_ id: Int64, _ context: APIRequestContext) async throws -> ChannelResponse {
+        try await Self.response(id, try context.library())
+    }
+
+    /// 201 with the channel added; a URL already subscribed is synced and answered 200 with its
+    /// channel (as `channel add` does), so a client adding twice gets the channel both times.
+    func subscribe(_ url: String, _ context: APIRequestContext) async throws -> EditedResponse<ChannelResponse> {
+        let library = try context.library()
+        guard url.utf8.count <= 8192 else { throw APIError.unprocessable("channel_url is longer than 8 KB") }
+        if let refusal = policy.refusal(for: url) { throw APIError.badRequest(refusal) }
+        let subscriber = Subscriber(syncer: Syncer(store: library), youTubeOrigin: youTubeOrigin)
+        let added: [Subscriber.Added]
+        do {
+            added = try await subscriber.add(url, now: clock())
+        } catch {
+            throw APIError.badRequest(error.description)
+        }
+        guard let first = added.first else { throw APIError.badRequest("\(url): nothing to subscribe") }
+        let response = try await Self.response(first.channel.id, library)
+        return EditedResponse(status: first.alreadySubscribed ? .ok : .created, response: response)
+    }
+
+    func update(_ id: Int64, _ body: UpdateChannelBody, _ context: APIRequestContext) async throws -> ChannelResponse {
+        let library = try context.library()
+        if body.name != nil { throw APIError.unprocessable("a channel's name comes from its feed and cannot be set") }
+        if let active = body.isActive {
+            try await FeedRoutes.library { () async throws(LibraryError) in try await library.setActive(channelID: id, active) }
+        }
+        return try await Self.response(id, library)
+    }
+
+    /// 204. The channel's items, watch state, saved marks and collection entries go; play
+    /// history stays (as `channel remove --keep-downloads`: downloaded files are left for the CLI).
+    func remove(_ id: Int64, _ context: APIRequestContext) async throws -> Response {
+        let library = try context.library()
+        try await FeedRoutes.library { () async throws(LibraryError) in
+            _ = try await library.channel(id: id)
+            try await library.removeChannel(id: id)
+        }
+        return Response(status: .noContent)
+    }
+
+    func sync(_ id: Int64, _ context: APIRequestContext) async throws -> SyncResultResponse {
+        let library = try context.library()
+        let channel = try await FeedRoutes.library { () async throws(LibraryError) in try await library.channel(id: id) }
+        let report = await Syncer(store: library).sync([channel], now: clock())
+        guard let result = report.channels.first else {
+            return SyncResultResponse(channelID: id, channelName: channel.name, success: false, newVideos: 0, error: "the sync was interrupted")
+        }
+        return SyncResultResponse(channelID: id, channelName: result.name, success: result.status != .error,
+                                  newVideos: result.newItems, error: result.error)
+    }
+
+    // MARK: Mapping
+
+    static func responses(_ library: any APILibrary) async throws(APIError) -> [ChannelResponse] {
+        let (channels, summaries) = try await FeedRoutes.library { () async throws(LibraryError) in
+            (try await library.allChannels(), try await library.channelSummaries())
+        }
+        let byID = Dictionary(channels.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        return summaries.compactMap { summary in byID[summary.id].map { ChannelResponse($0, summary) } }
+    }
+
+    static func response(_ id: Int64, _ library: any APILibrary) async throws(APIError) -> ChannelResponse {
+        let (channel, summary) = try await FeedRoutes.library { () async throws(LibraryError) in
+            (try await library.channel(id: id), try await library.channelSummary(id: id))
+        }
+        return ChannelResponse(channel, summary)
+    }
+}
+
+/// Both forms of the add body: the backend's `{channel_url}` and the guide's `{url}`.
+struct AddChannelBody: Decodable {
+    var channelURL: String?
+    var url: String?
+    enum CodingKeys: String, CodingKey { case channelURL = "channel_url", url }
+}
+
+/// The backend's `ChannelUpdate`.
+struct UpdateChannelBody: Decodable {
+    var name: String?
+    var isActive: Bool?
+    enum CodingKeys: String, CodingKey { case name, isActive = "is_active" }
+}
+
+/// A channel as the backend's `ChannelResponse` has it (app/schemas/channel.py).
+struct ChannelResponse: Encodable, Sendable {
+    var id: Int64
+    var platform: String
+    /// The YouTube channel or playlist id, else the feed URL (what identifies it on its platform).
+    var platformChannelID: String
+    /// The URL the person subscribed with.
+    var channelURL: String
+    var name: String
+    @Nullable var description: String? = nil
+    @Nullable var avatarURL: String?
+    @Nullable var bannerURL: String? = nil
+    @Nullable var subscriberCount: Int? = nil
+    var isActive: Bool
+    @Nullable var lastSyncedAt: String?
+    @Nullable var lastSyncError: String?
+    var consecutiveErrors: Int
+    @Nullable var importSource: String? = nil
+    var createdAt: String
+    var updatedAt: String
+    var displayName: String
+    var videoCount: Int
+    var unwatchedCount: Int
+    /// feedctl's own: the URL polled.
+    var feedURL: String
+
+    init(_ channel: Channel, _ summary: ChannelSummary) {
+        id = channel.id; platform = channel.platform.rawValue
+        platformChannelID = Self.platformID(feedURL: channel.feedURL)
+        channelURL = channel.sourceURL; name = channel.name; avatarURL = channel.image; isActive = channel.active
+        lastSyncedAt = channel.lastSynced.map(WireDate.string); lastSyncError = channel.lastError
+        consecutiveErrors = channel.consecutiveErrors
+        createdAt = WireDate.string(channel.addedAt); updatedAt = WireDate.string(channel.lastSynced ?? channel.addedAt)
+        displayName = channel.name; videoCount = summary.items; unwatchedCount = summary.unwatched; feedURL = channel.feedURL
+    }
+
+    static func platformID(feedURL: String) -> String {
+        guard let parts = URLComponents(string: feedURL), parts.path.hasSuffix("/feeds/videos.xml") else { return feedURL }
+        return parts.queryItems?.first { $0.name == "channel_id" || $0.name == "playlist_id" }?.value ?? feedURL
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, platform, platformChannelID = "platform_channel_id", channelURL = "channel_url", name, description
+        case avatarURL = "avatar_url", bannerURL = "banner_url", subscriberCount = "subscriber_count", isActive = "is_active"
+        case lastSyncedAt = "last_synced_at", lastSyncError = "last_sync_error", consecutiveErrors = "consecutive_errors"
+        case importSource = "import_source", createdAt = "created_at", updatedAt = "updated_at", displayName = "display_name"
+        case videoCount = "video_count", unwatchedCount = "unwatched_count", feedURL = "feed_url"
+    }
+}
+
+struct ChannelListResponse: Encodable, Sendable {
+    var items: [ChannelResponse]
+    var total: Int
+}
+
+/// The backend's `SyncResult`.
+struct SyncResultResponse: Encodable, Sendable {
+    var channelID: Int64
+    var channelName: String
+    var success: Bool
+    var newVideos: Int
+    @Nullable var error: String?
+    enum CodingKeys: String, CodingKey {
+        case channelID = "channel_id", channelName = "channel_name", success, newVideos = "new_videos", error
+    }
+}

@@ -1,0 +1,85 @@
+import APIServer
+import ArgumentParser
+import CLISupport
+import FeedModel
+import Foundation
+import Hummingbird
+import LibrarySQLite
+
+/// `feedctl serve`: the HTTP API over the library, in its own process (the daemon's memory is
+/// unaffected). This only wires the parts: the library, the authenticator, the application.
+@main
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "feedctl serve",
+        abstract: "Serve the library over HTTP (the WebSearch app's API).",
+        version: FeedctlVersion.current)
+    @OptionGroup var library: LibraryOptions
+    @OptionGroup var socket: SocketOptions
+    @Option(help: ArgumentHelp("Address to listen on (default 127.0.0.1:8000).", valueName: "host:port"))
+    var listen = "127.0.0.1:8000"
+    @Flag(help: "One owner, no login: every request acts for the library's owner (loopback only).")
+    var open = false
+    @Option(help: ArgumentHelp("Allow browsers on this origin to call the API (default: no CORS).", valueName: "origin"))
+    var cors: String?
+    @Flag(help: "Allow subscribing to feeds on loopback, private or link-local addresses.")
+    var allowPrivateFeeds = false
+
+    /// A `--listen` that cannot be read is a usage error (64), found before anything runs.
+    func validate() throws {
+        if case .failure(let error) = ServerConfiguration.listenAddress(listen) { throw ValidationError(error.description) }
+    }
+
+    func run() async throws {
+        try await runReporting {
+            guard case .success(let address) = ServerConfiguration.listenAddress(listen) else { return }
+            let settings = ServerConfiguration(host: address.host, port: address.port, open: open, corsOrigin: cors,
+                                               allowPrivateFeeds: allowPrivateFeeds, version: FeedctlVersion.current,
+                                               socketPath: socket.path, database: library.db)
+            // Checked before the library is opened: a refusal changes nothing.
+            if let refusal = settings.check(hasAuthenticator: false) { throw CommandError(refusal.description) }
+            let store = try library.open()
+            let app: any ApplicationProtocol
+            do {
+                app = try APIServer.application(configuration: settings, authenticator: OpenOwner(library: store), log: log,
+                                                onListening: { port in
+                                                    log("listening on http://\(Self.hostForURL(address.host)):\(port)"
+                                                        + " (open mode: no login, every request acts for the library's owner; loopback only)")
+                                                })
+            } catch {
+                throw CommandError("\(error)")
+            }
+            try await app.runService()
+        }
+    }
+
+    static func hostForURL(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
+}
+
+extension ServeCommand {
+    /// Errors as one line on stderr (`feedctl: …`), as the CLI prints them.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand { try await asyncCommand.run() } else { try command.run() }
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success { print(fullMessage(for: error)) }
+            else {
+                let message = message(for: error)
+                if !message.isEmpty { printError(message.replacingOccurrences(of: "Error: ", with: "")) }
+            }
+            Foundation.exit(code.rawValue)
+        }
+    }
+}
+
+/// A line on stderr, stamped in UTC: `2026-11-23T20:41:30Z GET /api/feed 200`.
+@Sendable func log(_ message: String) {
+    var seconds = time(nil)
+    var t = tm()
+    func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+    let stamp = gmtime_r(&seconds, &t) == nil ? "?"
+        : "\(t.tm_year + 1900)-\(two(t.tm_mon + 1))-\(two(t.tm_mday))T\(two(t.tm_hour)):\(two(t.tm_min)):\(two(t.tm_sec))Z"
+    FileHandle.standardError.write(Data("\(stamp) \(message)\n".utf8))
+}
