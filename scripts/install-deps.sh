@@ -18,7 +18,7 @@ packages=(
   curl openssl                         # the test HTTP server: stats read with curl, HTTPS certificate made with openssl
 )
 if [[ "${1:-}" == "--bench" ]]; then
-  packages+=(mpv time sqlite3)  # peers and references of bench/ (newsboat is already in); sqlite3: bench/ingest's floor
+  packages+=(mpv time sqlite3 wrk)  # peers and references of bench/ (newsboat is already in); sqlite3: bench/ingest's floor; wrk: bench/serve's load
 fi
 
 missing=()
