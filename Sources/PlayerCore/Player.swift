@@ -113,16 +113,24 @@ public final class Player: @unchecked Sendable {
     /// What the listener hears now, in seconds from the start of the item.
     public var position: Double {
         cond.lock()
-        let clock = machine.clock, output = self.output
+        let clock = machine.clock, epoch = machine.clockEpoch, output = self.output
         cond.unlock()
-        return clock.position(latency: output?.latency())
+        return heard(clock.position(latency: output?.latency()), epoch: epoch)
+    }
+
+    private var heardSoFar = HeardPosition()
+
+    private func heard(_ position: Double, epoch: UInt64) -> Double {
+        cond.lock()
+        defer { cond.unlock() }
+        return heardSoFar.report(position, epoch: epoch)
     }
 
     public var snapshot: PlayerSnapshot {
         cond.lock()
         let machine = self.machine, output = self.output
         cond.unlock()
-        let position = machine.status == .stopped ? 0 : machine.position(latency: output?.latency())
+        let position = machine.status == .stopped ? 0 : heard(machine.position(latency: output?.latency()), epoch: machine.clockEpoch)
         return PlayerSnapshot(status: machine.status, key: machine.item?.request.key, position: position,
                               duration: machine.item?.duration, volume: machine.volume, rate: machine.rate,
                               error: machine.error)
@@ -270,9 +278,10 @@ public final class Player: @unchecked Sendable {
         case .open(let request, let playback, let rate, let startAt):
             return open(request, playback, rate: rate, startAt: startAt)
         case .cork(let reply):
-            guard let output else { return .corked(reply: reply, latency: nil) }
+            guard let output else { return .corked(reply: reply, latency: nil, heard: nil) }
             try output.cork(true)
-            return .corked(reply: reply, latency: output.latency())
+            // Frozen where the listener got to: never behind a position already reported.
+            return .corked(reply: reply, latency: output.latency(), heard: position)
         case .seek(let target, let reply):
             // A decoder that cannot get there has not moved: the item plays on (the output keeps
             // its audio). A failing output is a failure of the item, as anywhere else.

@@ -54,7 +54,7 @@ struct PlayerMachine: Sendable {
         /// `.open` gave way to a newer `play` or `stop` sent meanwhile.
         case openCancelled(PlaybackID)
         /// `.cork` took effect; `latency` right after, so the position freezes at what was heard.
-        case corked(reply: Reply?, latency: Double?)
+        case corked(reply: Reply?, latency: Double?, heard: Double?)
         /// Audio handed to the output: `seconds` of output at `rate` media seconds per second.
         case wrote(seconds: Double, rate: Double)
         /// `.seek` moved the decoder to `position` and the output dropped what it had.
@@ -120,6 +120,9 @@ struct PlayerMachine: Sendable {
 
     private(set) var phase: Phase = .stopped
     private(set) var clock = PositionClock()
+    /// Changes whenever the clock starts over (an item opened, a seek, a stop): within one epoch
+    /// the position the player reports never goes back (`Player.heard`).
+    private(set) var clockEpoch: UInt64 = 0
     private(set) var volume: Double = 1
     private(set) var rate: Double = 1
     /// The current item's chapters (empty when it has none or nothing plays).
@@ -194,6 +197,7 @@ struct PlayerMachine: Sendable {
             rate = opening.rate
             clock = PositionClock()
             clock.reset(at: startAt)
+            clockEpoch &+= 1
             chapters = ChapterList(found, source: .embedded, duration: duration)
             phase = .playing(Item(request: opening.request, playback: playback, duration: duration, tags: tags))
             if startAt > 0 { jumped(to: startAt) }
@@ -207,9 +211,9 @@ struct PlayerMachine: Sendable {
             guard case .opening(let opening) = phase, opening.playback == playback else { return [] }
             phase = .stopped
             return complete(opening.reply, .superseded)
-        case .corked(let reply, let latency):
+        case .corked(let reply, let latency, let heard):
             guard case .playing(let item) = phase else { return complete(reply, .done) }
-            clock.freeze(latency: latency)
+            clock.freeze(latency: latency, atLeast: heard)
             phase = .paused(item)
             return [.stopTracker, checkpoint(item, at: clock.position(latency: latency))] + complete(reply, .done)
         case .wrote(let seconds, let rate):
@@ -220,6 +224,7 @@ struct PlayerMachine: Sendable {
         case .seeked(let position, let reply):
             guard let item else { return complete(reply, .done) }
             clock.reset(at: position) // stays frozen there when paused
+            clockEpoch &+= 1
             jumped(to: position)
             return [checkpoint(item, at: position)] + complete(reply, .done)
         case .seekFailed(let failure, let reply):
@@ -352,6 +357,7 @@ struct PlayerMachine: Sendable {
     private mutating func becomeStopped() {
         phase = .stopped
         clock = PositionClock()
+        clockEpoch &+= 1
         chapters = ChapterList()
     }
 

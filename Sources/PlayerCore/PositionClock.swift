@@ -46,7 +46,9 @@ struct PositionClock: Equatable {
         }
     }
 
-    mutating func freeze(latency: Double?) { frozen = position(latency: latency) }
+    /// Freezes at the position for `latency`, or at `atLeast` (a position already reported, see
+    /// `HeardPosition`) when that is further.
+    mutating func freeze(latency: Double?, atLeast: Double? = nil) { frozen = max(position(latency: latency), atLeast ?? 0) }
     mutating func unfreeze() { frozen = nil }
 
     /// Media seconds the last `latency` seconds of output cover.

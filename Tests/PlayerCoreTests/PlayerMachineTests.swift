@@ -22,7 +22,7 @@ final class PlayerMachineTests: XCTestCase {
     func paused(written: Double = 10, latency: Double = 0.5) -> Machine {
         var machine = playing(written: written)
         _ = machine.handle(.command(.pause))
-        _ = machine.handle(.corked(reply: nil, latency: latency))
+        _ = machine.handle(.corked(reply: nil, latency: latency, heard: nil))
         return machine
     }
 
@@ -106,7 +106,7 @@ final class PlayerMachineTests: XCTestCase {
         var machine = playing()
         XCTAssertEqual(machine.handle(.command(.pause, reply: reply)), [.cork(reply: reply)])
         XCTAssertEqual(machine.status, .playing, "playing until the output is corked")
-        XCTAssertEqual(machine.handle(.corked(reply: reply, latency: 0.5)),
+        XCTAssertEqual(machine.handle(.corked(reply: reply, latency: 0.5, heard: nil)),
                        [.stopTracker, checkpoint(9.5), .complete(reply, .done)])
         XCTAssertEqual(machine.status, .paused)
         XCTAssertEqual(machine.position(latency: 2), 9.5, "frozen whatever the output reports")
@@ -132,7 +132,7 @@ final class PlayerMachineTests: XCTestCase {
     func testTogglePausesWhenPlayingElseResumes() {
         var machine = playing()
         XCTAssertEqual(machine.handle(.command(.toggle)), [.cork(reply: nil)])
-        _ = machine.handle(.corked(reply: nil, latency: 0))
+        _ = machine.handle(.corked(reply: nil, latency: 0, heard: nil))
         XCTAssertEqual(machine.handle(.command(.toggle)), [.uncork, .startTracker])
         XCTAssertEqual(machine.status, .playing)
         var stopped = Machine()

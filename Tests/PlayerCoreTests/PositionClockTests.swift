@@ -71,4 +71,26 @@ final class PositionClockSpeedTests: XCTestCase {
         XCTAssertLessThan(clock.recent.count, 100)
         XCTAssertEqual(clock.position(latency: 0), 100, accuracy: 1e-6)
     }
+
+    /// A latency estimate that grows by a few milliseconds (PulseAudio's does, under load) would
+    /// step the clock's position back: the position reported holds until the clock passes it, and
+    /// only a new epoch (a new item, a seek, a stop) may go back (SpeedTests and NoRangeRewindTests
+    /// saw 7 and 19 ms back under load).
+    func testTheReportedPositionNeverGoesBackWithinAnEpoch() {
+        var clock = PositionClock()
+        var heard = HeardPosition()
+        clock.advance(by: 10)
+        XCTAssertEqual(clock.position(latency: 0.100), 9.900, accuracy: 1e-9)
+        XCTAssertEqual(heard.report(clock.position(latency: 0.100), epoch: 1), 9.900, accuracy: 1e-9)
+        XCTAssertEqual(clock.position(latency: 0.119), 9.881, accuracy: 1e-9, "the clock alone steps back")
+        XCTAssertEqual(heard.report(clock.position(latency: 0.119), epoch: 1), 9.900, accuracy: 1e-9, "what was heard stays")
+        clock.advance(by: 0.05)
+        XCTAssertEqual(heard.report(clock.position(latency: 0.119), epoch: 1), 9.931, accuracy: 1e-9, "and moves on")
+        // A pause freezes where the listener got to, not a few milliseconds behind it.
+        clock.freeze(latency: 0.119, atLeast: heard.position)
+        XCTAssertEqual(clock.position(latency: 0.5), 9.931, accuracy: 1e-9)
+        clock.unfreeze()
+        clock.reset(at: 3)
+        XCTAssertEqual(heard.report(clock.position(latency: 0.1), epoch: 2), 3, "a seek back is a new epoch")
+    }
 }
