@@ -150,7 +150,7 @@ public final class Player: @unchecked Sendable {
         let machine = self.machine, output = self.output
         cond.unlock()
         if onlyPlaying && machine.status != .playing { return nil }
-        let position = machine.status == .stopped ? 0 : machine.position(latency: output?.latency())
+        let position = machine.status == .stopped ? 0 : heard(machine.position(latency: output?.latency()), epoch: machine.clockEpoch)
         return NowPlayingView(machine, position: position)
     }
 
