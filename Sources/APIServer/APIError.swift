@@ -31,10 +31,16 @@ public struct APIError: Error, Sendable, HTTPResponseError {
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var body = ByteBuffer()
-        body.writeString(JSONText.object(["detail": .string(detail)]))
+        body.writeString(Self.json(detail: detail))
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
         if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
         return Response(status: status, headers: headers, body: .init(byteBuffer: body))
+    }
+
+    /// `{"detail": …}`, FastAPI's error body (a struct of one string always encodes).
+    static func json(detail: String) -> String {
+        struct Detail: Encodable { var detail: String }
+        return (try? APIRequestContext.encoder.encode(Detail(detail: detail))).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 }

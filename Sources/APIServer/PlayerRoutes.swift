@@ -113,7 +113,7 @@ struct PlayerRoutes {
             var iterator = ended.stream.makeAsyncIterator()
             if case let error?? = await iterator.next() {
                 var buffer = ByteBuffer()
-                buffer.writeString("event: error\ndata: \(JSONText.object(["detail": .string(error)]))\n\n")
+                buffer.writeString("event: error\ndata: \(APIError.json(detail: error))\n\n")
                 try await writer.write(buffer)
             }
             try await writer.finish(nil)

@@ -10,7 +10,7 @@ extension SQLiteLibrary {
         let (offset, overflow) = (query.page - 1).multipliedReportingOverflow(by: query.limit)
         let pastEnd = overflow || offset.addingReportingOverflow(query.limit).overflow
         var conditions: [String] = []
-        // The FROM clause's `?`: the acting user's channels and watch state only.
+        // The joins' `?1`: the acting user's channels and watch state only.
         var arguments: StatementArguments = [user.rawValue]
         if !query.channelIDs.isEmpty {
             conditions.append("i.channel_id IN (\(query.channelIDs.map { _ in "?" }.joined(separator: ",")))")
@@ -38,11 +38,7 @@ extension SQLiteLibrary {
         case .longest: order = "i.duration IS NULL, i.duration DESC, i.published DESC, i.id DESC"
         case .random: order = "random()"
         }
-        let from = """
-            FROM items i CROSS JOIN channels c ON c.id = i.channel_id
-                CROSS JOIN subscriptions s ON s.user_id = ? AND s.channel_id = i.channel_id
-                LEFT JOIN watch_state w ON w.user_id = s.user_id AND w.item = i.id \(whereClause)
-            """
+        let from = "FROM items i \(LibraryItem.joins) \(whereClause)"
         let (limit, pageArguments) = (query.limit, arguments)
         return try await read { db in
             let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) \(from)"), arguments: pageArguments) ?? 0

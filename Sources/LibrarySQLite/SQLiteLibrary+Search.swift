@@ -133,7 +133,7 @@ struct PhraseSample {
 
 /// The page a search returns, under `feed`'s filters (conditions on `i`, `c`, `w`).
 private struct SearchPage {
-    /// The user whose subscriptions and watch state the page is of (the FROM clause's `?`).
+    /// The user whose subscriptions and watch state the page is of (`LibraryItem.joins`' `?1`).
     let user: Int64
     let filters: [String]
     let filterArguments: StatementArguments
@@ -164,9 +164,7 @@ private struct SearchPage {
     static func sql(_ conditions: [String], order: Order, paged: Bool) -> String {
         """
         SELECT \(LibraryItem.selection)
-        FROM items_search CROSS JOIN items i ON i.id = items_search.rowid
-            CROSS JOIN channels c ON c.id = i.channel_id CROSS JOIN subscriptions s ON s.user_id = ? AND s.channel_id = i.channel_id
-            LEFT JOIN watch_state w ON w.user_id = s.user_id AND w.item = i.id
+        FROM items_search CROSS JOIN items i ON i.id = items_search.rowid \(LibraryItem.joins)
         WHERE \((["items_search MATCH ?"] + conditions).joined(separator: " AND "))
         ORDER BY \(order == .ranked ? "items_search.rank" : "items_search.rowid DESC")\(paged ? "\nLIMIT ? OFFSET ?" : "")
         """

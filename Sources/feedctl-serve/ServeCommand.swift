@@ -58,28 +58,5 @@ struct ServeCommand: AsyncParsableCommand {
 
 extension ServeCommand {
     /// Errors as one line on stderr (`feedctl: …`), as the CLI prints them.
-    static func main() async {
-        do {
-            var command = try parseAsRoot()
-            if var asyncCommand = command as? AsyncParsableCommand { try await asyncCommand.run() } else { try command.run() }
-        } catch {
-            let code = exitCode(for: error)
-            if code == .success { print(fullMessage(for: error)) }
-            else {
-                let message = message(for: error)
-                if !message.isEmpty { printError(message.replacingOccurrences(of: "Error: ", with: "")) }
-            }
-            Foundation.exit(code.rawValue)
-        }
-    }
-}
-
-/// A line on stderr, stamped in UTC: `2026-11-23T20:41:30Z GET /api/feed 200`.
-@Sendable func log(_ message: String) {
-    var seconds = time(nil)
-    var t = tm()
-    func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-    let stamp = gmtime_r(&seconds, &t) == nil ? "?"
-        : "\(t.tm_year + 1900)-\(two(t.tm_mon + 1))-\(two(t.tm_mday))T\(two(t.tm_hour)):\(two(t.tm_min)):\(two(t.tm_sec))Z"
-    FileHandle.standardError.write(Data("\(stamp) \(message)\n".utf8))
+    static func main() async { await mainWithOneLineErrors() }
 }

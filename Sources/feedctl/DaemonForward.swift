@@ -18,10 +18,7 @@ struct DaemonCommand: ParsableCommand {
     /// Never returns: the process becomes the daemon, or exits with one line.
     func run() throws {
         try runReporting {
-            let daemon = try Daemonizer.daemonExecutable()
-            var argv: [UnsafeMutablePointer<CChar>?] = ([daemon] + options).map { strdup($0) } + [nil]
-            execv(daemon, &argv)
-            throw CommandError("cannot run \(daemon): \(String(cString: strerror(errno)))")
+            try become(try Daemonizer.daemonExecutable(), options)
         }
     }
 }
@@ -46,9 +43,14 @@ struct ServeForward: ParsableCommand {
             guard FileManager.default.isExecutableFile(atPath: server) else {
                 throw CommandError("the server is not installed: no executable \(server) (swift build builds it; scripts/install.sh installs it)")
             }
-            var argv: [UnsafeMutablePointer<CChar>?] = ([server] + options).map { strdup($0) } + [nil]
-            execv(server, &argv)
-            throw CommandError("cannot run \(server): \(String(cString: strerror(errno)))")
+            try become(server, options)
         }
     }
+}
+
+/// Replaces this process with `executable` run with `options`; returns only by throwing.
+private func become(_ executable: String, _ options: [String]) throws {
+    var argv: [UnsafeMutablePointer<CChar>?] = ([executable] + options).map { strdup($0) } + [nil]
+    execv(executable, &argv)
+    throw CommandError("cannot run \(executable): \(String(cString: strerror(errno)))")
 }

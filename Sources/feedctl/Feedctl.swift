@@ -46,14 +46,7 @@ struct Feedctl: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
-            let code = exitCode(for: error)
-            if code == .success {
-                print(fullMessage(for: error))
-            } else {
-                let message = message(for: error)
-                if !message.isEmpty { printError(message.replacingOccurrences(of: "Error: ", with: "")) }
-            }
-            Foundation.exit(code.rawValue)
+            exitReporting(error)
         }
     }
 

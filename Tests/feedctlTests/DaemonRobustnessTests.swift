@@ -52,12 +52,7 @@ final class DaemonRobustnessTests: DaemonTestCase {
     /// shared workers and `status` failed), and drops the client once 1 MiB waits for it.
     func testClientsThatStopReadingAreDroppedNotWaitedFor() throws {
         try startDaemon()
-        var stuck: [ControlSocket] = []
-        for _ in 0..<20 {
-            let subscriber = try ControlSocket(path: world.socket)
-            XCTAssertTrue(subscriber.send("{\"cmd\":\"subscribe\"}\n"))
-            stuck.append(subscriber)
-        }
+        let stuck = try subscribersThatNeverRead(20)
         let flood = try ControlSocket(path: world.socket)
         // Malformed lines are answered at once with ~90 bytes each: 40,000 are over three times the
         // 1 MiB a client may leave unread (plus what the kernel buffers on both sides).
@@ -144,12 +139,7 @@ final class DaemonRobustnessTests: DaemonTestCase {
     /// throughout (before, each blocked event write held one of the two shared workers).
     func testAnEventFloodToStuckSubscribersDoesNotFreezeTheDaemon() throws {
         try startDaemon()
-        var stuck: [ControlSocket] = []
-        for _ in 0..<20 {
-            let subscriber = try ControlSocket(path: world.socket)
-            XCTAssertTrue(subscriber.send("{\"cmd\":\"subscribe\"}\n"))
-            stuck.append(subscriber)
-        }
+        let stuck = try subscribersThatNeverRead(20)
         // The driver reads its replies; each volume change is one event to each subscriber.
         let driver = try ControlSocket(path: world.socket)
         var changes = 0
@@ -163,6 +153,15 @@ final class DaemonRobustnessTests: DaemonTestCase {
         let status = try feedctl("status", timeout: 20)
         XCTAssertEqual(status.status, 0, status.stderr)
         withExtendedLifetime(stuck) {}
+    }
+
+    /// `count` clients subscribed to events that never read them (kept open by the caller).
+    private func subscribersThatNeverRead(_ count: Int) throws -> [ControlSocket] {
+        try (0..<count).map { _ in
+            let subscriber = try ControlSocket(path: world.socket)
+            XCTAssertTrue(subscriber.send("{\"cmd\":\"subscribe\"}\n"))
+            return subscriber
+        }
     }
 
     /// A listener that never accepts (a stand-in for a daemon that stopped answering).
