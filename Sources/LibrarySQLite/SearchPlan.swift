@@ -5,15 +5,13 @@ import GRDB
 /// this only decides how SQLite gets there without reading more than the page needs.
 ///
 /// FTS5 reads an exact word's entries lazily, newest first, skipping ahead through its doclist
-/// index, and a prefix of 2 or 3 characters the same way (the index's `prefix = '2 3'`). Any
-/// other prefix (`"chan"*`, `"1"*`) it first merges, whole, from every word it starts: on the
-/// bench library "channel"'s million entries (~70 ms) or every number starting with 1, before the
-/// first row, for any page and for the rarity check as well. So for the newest-first order the
-/// last word is spelled as the words it stands for, found by seeks in the index's vocabulary:
-/// `"chan"*` is `"channel" OR "chance"` (a prefix of 4 or more), `"1"*` is `"1" OR "10"* OR
-/// "11"* …` (one character: its two-character prefixes, each served by the prefix index). The
-/// same items match, and every phrase is read lazily, so `LIMIT 20` reads about 20 entries of
-/// each word even when a word is in every item.
+/// index, and a prefix of 1 to 3 characters the same way (the index's `prefix = '1 2 3'`). Any
+/// longer prefix (`"chan"*`) it first merges, whole, from every word it starts: on the bench
+/// library "channel"'s million entries (~70 ms), before the first row, for any page and for the
+/// rarity check as well. So for the newest-first order the last word, when longer, is spelled
+/// as the words it stands for, found by seeks in the index's vocabulary: `"chan"*` is
+/// `"channel" OR "chance"`. The same items match, and every phrase is read lazily, so
+/// `LIMIT 20` reads about 20 entries of each word even when a word is in every item.
 ///
 /// The ranked order keeps FTS5's own prefix phrase: bm25 then weighs the word typed as one term,
 /// as `SearchRule` says, and ranking happens only when every word is in at most
@@ -21,8 +19,8 @@ import GRDB
 struct SearchPlan: Equatable {
     /// The per-connection fts5vocab table (`instance`) over `items_search` (see `SQLiteLibrary.init`).
     static let termsTable = "items_search_terms"
-    /// A prefix standing for more words than this (or two-character prefixes) stays FTS5's prefix
-    /// phrase: correct, only not lazy. Each one is a seek (~tens of µs).
+    /// A prefix standing for more words than this stays FTS5's prefix phrase: correct, only not
+    /// lazy. Each one is a seek (~tens of µs).
     static let maxSpelledWords = 64
 
     /// The FTS5 query bm25 ranks by (`SearchSyntax.match`).
@@ -101,14 +99,13 @@ struct SearchPlan: Equatable {
     }
 
     /// The phrases `prefix*` stands for, each lazy in FTS5 (empty: no indexed word starts with
-    /// it); nil when FTS5's own prefix phrase is kept: the prefix index serves it (2 or 3
+    /// it); nil when FTS5's own prefix phrase is kept: the prefix index serves it (1 to 3
     /// characters), it is not ASCII (we would have to fold it as the tokenizer does, accents and
     /// all; ASCII it only lowercases), or it stands for too many words.
     static func spell(prefix word: String, _ db: Database) throws -> [String]? {
         guard word.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
         let prefix = word.lowercased()
-        let length = prefix.utf8.count
-        guard length != 2, length != 3 else { return nil }
+        guard prefix.utf8.count > indexedPrefixLength else { return nil }
         let seek = try db.cachedStatement(sql: "SELECT term FROM temp.\(termsTable) WHERE term >= ? LIMIT 1")
         var spelled: [String] = []
         var from = prefix
@@ -116,18 +113,13 @@ struct SearchPlan: Equatable {
         while let term = try String.fetchOne(seek, arguments: [from]), term.utf8.starts(with: prefix.utf8) {
             guard spelled.count < maxSpelledWords else { return nil }
             // A term is tokenizer output: no `"` (a separator), so quoting needs no escaping.
-            if length == 1, term != prefix {
-                // Its first two characters (code points, as FTS5 counts prefix lengths), then past
-                // every term starting with them: U+10FFFF is the largest UTF-8 character.
-                let head = String(String.UnicodeScalarView(term.unicodeScalars.prefix(2)))
-                spelled.append("\"\(head)\"*")
-                from = head + "\u{10FFFF}"
-            } else {
-                spelled.append("\"\(term)\"")
-                // The next term: tokens hold no control characters, so none sorts between.
-                from = term + "\u{1}"
-            }
+            spelled.append("\"\(term)\"")
+            // The next term: tokens hold no control characters, so none sorts between.
+            from = term + "\u{1}"
         }
         return spelled
     }
+
+    /// The longest prefix the index's prefix indexes serve (`prefix = '1 2 3'`, `Schema.v12`).
+    static let indexedPrefixLength = 3
 }

@@ -1,0 +1,51 @@
+import FeedModel
+import Foundation
+import GRDB
+@testable import LibrarySQLite
+import LibraryStore
+import TestSupport
+import Testing
+
+/// v12-search-one-character-prefixes makes the search index again with a one-character prefix
+/// index: a library indexed by v8 (some items above the index's mark, not indexed yet) finds
+/// exactly what it found before, each item once, and the items above the mark after the next
+/// search catches up.
+@Suite struct StoreSearchIndexMigrationTests {
+    @Test func theIndexIsMadeAgainWithOneCharacterPrefixesAndFindsTheSame() async throws {
+        let dir = TempDir()
+        let path = dir.file("v11.sqlite")
+        let titles = ["Episode 3 of Bread", "Episode 30 of Butter", "Episode 4 of Bread", "Episode 39 of Brine"]
+        do {
+            let old = try SQLiteLibrary(path: path, migrateUpTo: "v11-users")
+            let channel = try await old.addTestChannel("Bakery")
+            _ = try await old.ingest(Feed(kind: .podcast, title: "Bakery", items: titles.enumerated().map {
+                Item(id: "e\($0.offset)", title: $0.element, description: "Notes \($0.offset).")
+            }), channelID: channel, now: 5000)
+            // A search indexes these; the next item stays above the mark.
+            #expect(try await old.search(SearchQuery(text: "episode 3")).map(\.itemID).sorted() == ["e0", "e1", "e3"])
+            _ = try await old.ingest(Feed(kind: .podcast, title: "Bakery", items: [Item(id: "e9", title: "Episode 300 of Bagels")]),
+                                     channelID: channel, now: 6000)
+            let sql = try await old.read { db in try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'items_search'") }
+            #expect(sql?.contains("prefix = '2 3'") == true)
+        }
+        let library = try SQLiteLibrary(path: path)
+        #expect(try await library.appliedMigrations() == Schema.migrationNames)
+        let sql = try await library.read { db in try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'items_search'") }
+        #expect(sql?.contains("prefix = '1 2 3'") == true)
+        // Only what v8 had indexed is in the new index until a search catches up.
+        let indexed = try await library.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM items_search WHERE items_search MATCH 'episode'") }
+        #expect(indexed == 4)
+        #expect(try await library.search(SearchQuery(text: "episode 3")).map(\.itemID).sorted() == ["e0", "e1", "e3", "e9"])
+        #expect(try await library.search(SearchQuery(text: "b")).count == 5, "each item once")
+        #expect(try await library.search(SearchQuery(text: "bread")).map(\.itemID).sorted() == ["e0", "e2"])
+        // The rank v8 configured is configured again.
+        let rank = try await library.read { db in
+            try String.fetchOne(db, sql: "SELECT v FROM items_search_config WHERE k = 'rank'")
+        }
+        #expect(rank == Schema.searchRank)
+        // The triggers v8 made work on the new table: a changed title is found by its new words.
+        try await library.write { db in try db.execute(sql: "UPDATE items SET title = 'Episode 4 of Rye' WHERE item_id = 'e2'") }
+        #expect(try await library.search(SearchQuery(text: "rye")).map(\.itemID) == ["e2"])
+        #expect(try await library.search(SearchQuery(text: "bread")).map(\.itemID) == ["e0"])
+    }
+}
