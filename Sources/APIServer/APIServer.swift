@@ -1,4 +1,5 @@
 import FeedModel
+import HTTPFetch
 import Foundation
 import Hummingbird
 import Logging
@@ -62,16 +63,27 @@ public enum APIServer {
         }
 
         let api = router.group("api").add(middleware: AuthMiddleware(authenticator: authenticator))
-        FeedRoutes(clock: clock).add(to: api)
-        SubscriptionRoutes(clock: clock, policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds),
+        let fetcher = fetcher(configuration)
+        FeedRoutes(clock: clock, fetcher: fetcher).add(to: api)
+        SubscriptionRoutes(clock: clock, fetcher: fetcher, policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds),
                            youTubeOrigin: configuration.youTubeOrigin).add(to: api)
-        OPMLRoutes(clock: clock, policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds)).add(to: api)
+        OPMLRoutes(clock: clock, fetcher: fetcher, policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds)).add(to: api)
         DiscoverRoutes().add(to: api)
         PlayerRoutes(remote: PlayerRemote(socketPath: configuration.socketPath, database: configuration.database),
                      policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds)).add(to: api)
 
         return router
     }
+
+    /// Everything the server fetches for its clients (feeds, pages, syncs) goes through one
+    /// fetcher that connects only to public addresses (`AddressPolicy`), unless
+    /// `--allow-private-feeds`: `FeedURLPolicy` refuses a local URL up front with a clear
+    /// message, and this catches what it cannot see (a redirect, a page's feed link, a name
+    /// that resolves differently at fetch time).
+    static func fetcher(_ configuration: ServerConfiguration) -> Fetcher {
+        configuration.allowPrivateFeeds ? .shared : publicOnlyFetcher
+    }
+    private static let publicOnlyFetcher = Fetcher(addresses: .publicOnly)
 }
 
 /// `/health`, as the backend answers it.

@@ -1,5 +1,6 @@
 import FeedIngest
 import FeedModel
+import HTTPFetch
 import Hummingbird
 import LibraryStore
 
@@ -8,6 +9,8 @@ import LibraryStore
 /// (`PUT /api/feed/items/{id}/watched|unwatched`, `PUT …/progress?progress_seconds=N`).
 struct FeedRoutes {
     let clock: @Sendable () -> Int64
+    /// The server's fetcher (`APIServer.fetcher`: public addresses only, unless --allow-private-feeds).
+    let fetcher: Fetcher
 
     func add(to group: RouterGroup<APIRequestContext>) {
         group.get("feed") { request, context in try await feed(request, context) }
@@ -217,7 +220,7 @@ struct FeedRoutes {
         let platform = try QueryParameters(request).platform()
         let channels = try await Self.library { () async throws(LibraryError) in try await library.allChannels() }
             .filter { $0.active && (platform == nil || $0.platform == platform) }
-        let report = await Syncer(store: library).sync(channels, now: clock())
+        let report = await Syncer(store: library, fetcher: fetcher).sync(channels, now: clock())
         return report.channels.map {
             SyncResultResponse(channelID: $0.id, channelName: $0.name, success: $0.status != .error, newVideos: $0.newItems, error: $0.error)
         }

@@ -1,4 +1,5 @@
 import FeedIngest
+import HTTPFetch
 import Foundation
 import Glibc
 
@@ -7,9 +8,10 @@ import Glibc
 /// local address is refused: a client must not reach what only the server's machine can.
 /// `--allow-private-feeds` lifts it (the tests serve their feeds on 127.0.0.1).
 ///
-/// Checked before the first fetch, on the URL given. Not covered (yet): a public feed that
-/// redirects to a private address, a public page whose feed link is private, and a name that
-/// resolves differently at fetch time; closing those needs the check in the fetcher itself.
+/// Checked before the first fetch, on the URL given, for a clear answer up front; a public feed
+/// that redirects to a private address, a public page whose feed link is private, and a name
+/// that resolves differently at fetch time are refused by the server's fetcher itself
+/// (`APIServer.fetcher`, `AddressPolicy.publicOnly`).
 struct FeedURLPolicy: Sendable {
     let allowPrivate: Bool
 
@@ -47,27 +49,6 @@ struct FeedURLPolicy: Sendable {
         return addresses
     }
 
-    /// Loopback, private (RFC 1918, IPv6 unique-local), link-local, carrier-grade NAT, "this
-    /// network", multicast and unspecified addresses; IPv4-mapped IPv6 as its IPv4 address.
-    static func isLocal(_ address: String) -> Bool {
-        var text = address.lowercased()
-        if let percent = text.firstIndex(of: "%") { text = String(text[..<percent]) }  // fe80::1%eth0
-        if text.hasPrefix("::ffff:"), text.contains(".") { text = String(text.dropFirst(7)) }
-        var v4 = in_addr()
-        if inet_pton(AF_INET, text, &v4) == 1 {
-            let a = UInt32(bigEndian: v4.s_addr)
-            let (b0, b1) = (a >> 24, (a >> 16) & 0xFF)
-            return b0 == 0 || b0 == 10 || b0 == 127 || (b0 == 169 && b1 == 254) || (b0 == 172 && (16...31).contains(b1))
-                || (b0 == 192 && b1 == 168) || (b0 == 100 && (64...127).contains(b1)) || b0 >= 224
-        }
-        var v6 = in6_addr()
-        guard inet_pton(AF_INET6, text, &v6) == 1 else { return true }  // not an address: refuse rather than guess
-        let bytes = withUnsafeBytes(of: v6) { Array($0) }
-        if bytes.allSatisfy({ $0 == 0 }) { return true }                                   // ::
-        if bytes[0..<15].allSatisfy({ $0 == 0 }) && bytes[15] == 1 { return true }          // ::1
-        if bytes[0] & 0xFE == 0xFC { return true }                                          // fc00::/7
-        if bytes[0] == 0xFE && bytes[1] & 0xC0 == 0x80 { return true }                      // fe80::/10
-        if bytes[0] == 0xFF { return true }                                                 // multicast
-        return false
-    }
+    /// What the fetcher's own check (`AddressPolicy.publicOnly`) calls local.
+    static func isLocal(_ address: String) -> Bool { NetworkAddress.isLocal(address) }
 }

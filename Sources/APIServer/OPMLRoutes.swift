@@ -1,5 +1,6 @@
 import FeedIngest
 import FeedModel
+import HTTPFetch
 import FeedParsing
 import Hummingbird
 import LibraryStore
@@ -10,6 +11,8 @@ import LibraryStore
 /// backend's `ImportResult`. Feed URLs on local addresses are refused one by one, as `add` does.
 struct OPMLRoutes {
     let clock: @Sendable () -> Int64
+    /// The server's fetcher (`APIServer.fetcher`: public addresses only, unless --allow-private-feeds).
+    let fetcher: Fetcher
     let policy: FeedURLPolicy
 
     func add(to group: RouterGroup<APIRequestContext>) {
@@ -49,7 +52,7 @@ struct OPMLRoutes {
         let (channels, known) = try await FeedRoutes.library { () async throws(LibraryError) in
             try await OPMLSubscriptions.newChannels(allowed, in: library)
         }
-        let report = await Syncer(store: library).subscribe(channels, now: clock())
+        let report = await Syncer(store: library, fetcher: fetcher).subscribe(channels, now: clock())
         var added: [ChannelResponse] = []
         for result in report.channels where result.id > 0 {
             if let response = try? await SubscriptionRoutes.response(result.id, library) { added.append(response) }

@@ -1,5 +1,6 @@
 import FeedIngest
 import FeedModel
+import HTTPFetch
 import Foundation
 import Hummingbird
 import LibraryStore
@@ -9,6 +10,8 @@ import LibraryStore
 /// own path (`Subscriber`: every URL form it takes), syncing through the `Syncer`.
 struct SubscriptionRoutes {
     let clock: @Sendable () -> Int64
+    /// The server's fetcher (`APIServer.fetcher`: public addresses only, unless --allow-private-feeds).
+    let fetcher: Fetcher
     let policy: FeedURLPolicy
     /// Where YouTube lives (tests point it at their own server).
     let youTubeOrigin: String
@@ -51,7 +54,7 @@ struct SubscriptionRoutes {
         let library = try context.library()
         guard url.utf8.count <= 8192 else { throw APIError.unprocessable("channel_url is longer than 8 KB") }
         if let refusal = policy.refusal(for: url) { throw APIError.badRequest(refusal) }
-        let subscriber = Subscriber(syncer: Syncer(store: library), youTubeOrigin: youTubeOrigin)
+        let subscriber = Subscriber(syncer: Syncer(store: library, fetcher: fetcher), youTubeOrigin: youTubeOrigin)
         let added: [Subscriber.Added]
         do {
             added = try await subscriber.add(url, now: clock())
@@ -86,7 +89,7 @@ struct SubscriptionRoutes {
     func sync(_ id: Int64, _ context: APIRequestContext) async throws -> SyncResultResponse {
         let library = try context.library()
         let channel = try await FeedRoutes.library { () async throws(LibraryError) in try await library.channel(id: id) }
-        let report = await Syncer(store: library).sync([channel], now: clock())
+        let report = await Syncer(store: library, fetcher: fetcher).sync([channel], now: clock())
         guard let result = report.channels.first else {
             return SyncResultResponse(channelID: id, channelName: channel.name, success: false, newVideos: 0, error: "the sync was interrupted")
         }

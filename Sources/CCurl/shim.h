@@ -104,6 +104,8 @@ static inline CURLcode feedctl_curl_setopt_ptr(CURL *h, CURLoption o, void *v) {
 static inline CURLcode feedctl_curl_setopt_slist(CURL *h, CURLoption o, struct curl_slist *v) { return feedctl_curl()->easy_setopt(h, o, v); }
 typedef size_t (*feedctl_curl_data_cb)(char *, size_t, size_t, void *);
 static inline CURLcode feedctl_curl_setopt_datacb(CURL *h, CURLoption o, feedctl_curl_data_cb v) { return feedctl_curl()->easy_setopt(h, o, v); }
+typedef curl_socket_t (*feedctl_curl_opensocket_cb)(void *, curlsocktype, struct curl_sockaddr *);
+static inline CURLcode feedctl_curl_setopt_opensocket(CURL *h, feedctl_curl_opensocket_cb v) { return feedctl_curl()->easy_setopt(h, CURLOPT_OPENSOCKETFUNCTION, v); }
 typedef int (*feedctl_curl_xferinfo_cb)(void *, curl_off_t, curl_off_t, curl_off_t, curl_off_t);
 static inline CURLcode feedctl_curl_setopt_xferinfo(CURL *h, CURLoption o, feedctl_curl_xferinfo_cb v) { return feedctl_curl()->easy_setopt(h, o, v); }
 static inline CURLcode feedctl_curl_getinfo_long(CURL *h, CURLINFO i, long *v) { return feedctl_curl()->easy_getinfo(h, i, v); }

@@ -16,6 +16,7 @@ final class FetchLoop {
     private let concurrency: Int
     private let bounds: FetchBounds
     private let userAgent: String
+    private let addresses: AddressPolicy
     private var queue: [FetchJob] = []
     private var queueHead = 0
     private var active: [UnsafeMutableRawPointer: Transfer] = [:]
@@ -27,12 +28,14 @@ final class FetchLoop {
     private var runningPerHost: [HostKey: Int] = [:]
     private var slow = 0
 
-    init(multi: UnsafeMutableRawPointer, inbox: FetchInbox, concurrency: Int, bounds: FetchBounds, userAgent: String) {
+    init(multi: UnsafeMutableRawPointer, inbox: FetchInbox, concurrency: Int, bounds: FetchBounds, userAgent: String,
+         addresses: AddressPolicy) {
         self.multi = multi
         self.inbox = inbox
         self.concurrency = concurrency
         self.bounds = bounds
         self.userAgent = userAgent
+        self.addresses = addresses
         // Idle connections kept for reuse; libcurl's default (4 per added handle) shrinks
         // when the loop is idle, which would close them between syncs of the same host.
         _ = feedctl_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, max(16, (concurrency + bounds.maxSlowTransfers) * 2))
@@ -145,7 +148,7 @@ final class FetchLoop {
             return job.complete(.failure(FetchError(url: job.request.url, kind: .cancelled, reason: "cancelled")))
         }
         var failure: FetchError?
-        guard let transfer = Transfer(job: job, userAgent: userAgent, failure: &failure) else {
+        guard let transfer = Transfer(job: job, userAgent: userAgent, addresses: addresses, failure: &failure) else {
             return job.complete(.failure(failure ?? FetchError(url: job.request.url, kind: .connection, reason: "libcurl failed")))
         }
         if let error = transfer.prepareHop(job.request.url, first: true) {

@@ -32,19 +32,24 @@ public final class Fetcher: Sendable {
     public let concurrency: Int
     public let bounds: FetchBounds
     public let userAgent: String
+    /// Which addresses it connects to (`.publicOnly`: the server's fetches for its clients).
+    public let addresses: AddressPolicy
     private let inbox: FetchInbox
 
     /// `curl_global_init` is not safe to race with other libcurl calls: run it once, first.
     private static let curlReady: Bool = feedctl_curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
 
-    public init(concurrency: Int = 12, userAgent: String = Fetcher.defaultUserAgent, bounds: FetchBounds = .default) {
+    public init(concurrency: Int = 12, userAgent: String = Fetcher.defaultUserAgent, bounds: FetchBounds = .default,
+                addresses: AddressPolicy = .any) {
         self.concurrency = max(1, concurrency)
         self.bounds = bounds
         self.userAgent = userAgent
+        self.addresses = addresses
         let multi = Self.curlReady ? feedctl_curl_multi_init() : nil
         inbox = FetchInbox(multi: multi)
         guard let multi else { return }  // every fetch will fail with "libcurl is not available"
-        let handle = LoopStart(multi: multi, inbox: inbox, concurrency: self.concurrency, bounds: bounds, userAgent: userAgent)
+        let handle = LoopStart(multi: multi, inbox: inbox, concurrency: self.concurrency, bounds: bounds, userAgent: userAgent,
+                               addresses: addresses)
         let thread = Thread { handle.run() }
         thread.name = "feedctl.fetch"
         thread.start()
@@ -146,9 +151,10 @@ private struct LoopStart: @unchecked Sendable {
     let concurrency: Int
     let bounds: FetchBounds
     let userAgent: String
+    let addresses: AddressPolicy
 
     func run() {
-        FetchLoop(multi: multi, inbox: inbox, concurrency: concurrency, bounds: bounds, userAgent: userAgent).run()
+        FetchLoop(multi: multi, inbox: inbox, concurrency: concurrency, bounds: bounds, userAgent: userAgent, addresses: addresses).run()
     }
 }
 

@@ -43,6 +43,9 @@ final class Transfer {
     /// Set for downloads: the body goes to this file instead of `body`.
     private let file: DownloadFile?
     private var hopHasBody = false
+    private let addresses: AddressPolicy
+    /// The local address a `.publicOnly` transfer refused to connect to (the failure names it).
+    private var refusedAddress: String?
 
     // The fetch loop's bookkeeping of slots (see `FetchLoop`).
     /// The host whose bounds the transfer counts against (its current hop's).
@@ -54,7 +57,7 @@ final class Transfer {
 
     /// Nil when a download's file cannot be opened, libcurl cannot allocate a handle or
     /// refuses a setting; `failure` says why.
-    init?(job: FetchJob, userAgent: String, failure: inout FetchError?) {
+    init?(job: FetchJob, userAgent: String, addresses: AddressPolicy, failure: inout FetchError?) {
         var problem: String?
         if let target = job.download {
             guard let file = DownloadFile(target, problem: &problem) else {
@@ -71,6 +74,7 @@ final class Transfer {
         }
         self.job = job
         self.easy = easy
+        self.addresses = addresses
         self.currentURL = job.request.url
         self.started = ContinuousClock.now
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
@@ -118,6 +122,8 @@ final class Transfer {
             ("WRITEDATA", feedctl_curl_setopt_ptr(easy, CURLOPT_WRITEDATA, me)),
             ("HEADERFUNCTION", feedctl_curl_setopt_datacb(easy, CURLOPT_HEADERFUNCTION, transferHeader)),
             ("HEADERDATA", feedctl_curl_setopt_ptr(easy, CURLOPT_HEADERDATA, me)),
+            ("OPENSOCKETFUNCTION", addresses.refuses == nil ? CURLE_OK : feedctl_curl_setopt_opensocket(easy, transferOpenSocket)),
+            ("OPENSOCKETDATA", addresses.refuses == nil ? CURLE_OK : feedctl_curl_setopt_ptr(easy, CURLOPT_OPENSOCKETDATA, me)),
         ]
         return settings.first { $0.1 != CURLE_OK }.map { "CURLOPT_\($0.0)" }
     }
@@ -128,6 +134,7 @@ final class Transfer {
         if first { started = clock.now }
         currentURL = url
         visited.insert(url)
+        refusedAddress = nil
         head = ResponseHead()
         headBytes = 0
         headOverCap = false
@@ -186,6 +193,23 @@ final class Transfer {
     }
 
     func cancelled() -> FetchError { error(.cancelled, "cancelled") }
+
+    /// The socket for one address libcurl is about to connect to, or `CURL_SOCKET_BAD` to refuse
+    /// it (libcurl then tries the name's other addresses, and fails with "could not connect").
+    fileprivate func openSocket(_ address: UnsafeMutablePointer<curl_sockaddr>) -> curl_socket_t {
+        let family = address.pointee.family, type = address.pointee.socktype, proto = address.pointee.protocol
+        let length = socklen_t(address.pointee.addrlen)
+        // `addr` is a `sockaddr` as long as `addrlen` (libcurl's storage behind it is large enough).
+        let target = withUnsafeMutablePointer(to: &address.pointee.addr) { NetworkAddress.text($0, length: length) }
+        if let refuses = addresses.refuses {
+            guard let target, !refuses(target.address, target.port) else {
+                refusedAddress = target?.address ?? "an address with no numeric form"
+                return CURL_SOCKET_BAD
+            }
+        }
+        // What libcurl's own opener does, close-on-exec as every socket feedctl opens.
+        return socket(family, type | Int32(SOCK_CLOEXEC.rawValue), proto)
+    }
 
     // MARK: callbacks (on the loop thread, inside curl_multi_perform)
 
@@ -270,6 +294,8 @@ final class Transfer {
             return error(.invalidURL, "invalid URL")
         case CURLE_COULDNT_RESOLVE_HOST:
             return error(.cannotResolveHost, "cannot resolve host")
+        case CURLE_COULDNT_CONNECT where refusedAddress != nil:
+            return error(.connection, "refused: \(refusedAddress ?? "") is a local address (loopback, private or link-local), and only public addresses may be fetched here")
         case CURLE_COULDNT_CONNECT:
             let errno = Int32(truncatingIfNeeded: info(CURLINFO_OS_ERRNO))
             if errno == ECONNREFUSED { return error(.connection, "connection refused") }
@@ -358,6 +384,11 @@ private let transferWrite: feedctl_curl_data_cb = { data, size, count, user in
     guard n > 0, let data else { return n }
     let transfer = Unmanaged<Transfer>.fromOpaque(user).takeUnretainedValue()
     return transfer.receive(UnsafeRawBufferPointer(start: data, count: n))
+}
+
+private let transferOpenSocket: feedctl_curl_opensocket_cb = { user, _, address in
+    guard let user, let address else { return CURL_SOCKET_BAD }
+    return Unmanaged<Transfer>.fromOpaque(user).takeUnretainedValue().openSocket(address)
 }
 
 private let transferHeader: feedctl_curl_data_cb = { data, size, count, user in

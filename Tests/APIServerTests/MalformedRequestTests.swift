@@ -82,6 +82,22 @@ final class MalformedRequestTests: XCTestCase {
         XCTAssertEqual(channels["total"] as? Int, 0)
     }
 
+    /// What the up-front check cannot see, the server's fetcher refuses at connect time: a name
+    /// the system resolver does not know (so the check lets it through) but libcurl resolves
+    /// to loopback itself (`*.localhost`, RFC 6761), as a name that resolves differently at
+    /// fetch time would. (A public feed that redirects to a private address takes the same
+    /// path, the connect of its second hop: `AddressPolicyTests`; no public address exists here.)
+    func testTheServersFetcherRefusesLocalAddressesTheCheckCannotSee() async throws {
+        let h = try await APIHarness(configuration: ServerConfiguration(host: "127.0.0.1", port: 0, open: true, version: "test"))
+        let url = "http://feeds.localhost:\(h.feeds.port)/podcast.xml"
+        let reply = try await h.call("POST", "/api/subscriptions", body: #"{"url": "\#(url)"}"#)
+        XCTAssertTrue((400..<500).contains(reply.status), "\(reply.status) \(reply.text)")
+        XCTAssertTrue(reply.text.contains("is a local address"), reply.text)
+        XCTAssertEqual(try h.feeds.stats().hits["/podcast.xml"] ?? 0, 0, "nothing was fetched")
+        let channels = try await h.object("GET", "/api/channels")
+        XCTAssertEqual(channels["total"] as? Int, 0)
+    }
+
     func testCORSIsOffUnlessAnOriginIsGiven() async throws {
         let closed = try await APIHarness()
         let plain = try await closed.call("GET", "/api/feed", headers: ["Origin": "https://app.example"])
