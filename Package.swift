@@ -55,6 +55,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // The error SwiftNIO throws for a request body past the cap (so it is a 413, not a 500).
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // `feedctl serve --tls-cert --tls-key`: HummingbirdTLS's certificate and key types (already
+        // one of Hummingbird's dependencies; it builds its own BoringSSL).
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.2"),
         // The tests stop the server gracefully through its service group (cancelling it logged
         // shutdown errors).
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -134,8 +137,9 @@ let package = Package(
         // types, the request context (whose store a request acts on) and the authenticator slot.
         .target(name: "APIServer", dependencies: [
             "FeedModel", "FeedText", "FeedParsing", "LibraryStore", "FeedIngest", "HTTPFetch", "ControlProtocol", "ControlSocket",
-            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
-            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdTLS", package: "hummingbird"),
+            .product(name: "HummingbirdCore", package: "hummingbird"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
         ]),
         // The server `feedctl serve` runs: its own process, so the daemon's memory is unaffected.
         .executableTarget(name: "feedctl-serve", dependencies: [

@@ -2,6 +2,8 @@ import FeedModel
 import HTTPFetch
 import Foundation
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import Logging
 
 /// The HTTP API over the library (`feedctl serve`): public routes (`/health`,
@@ -19,8 +21,20 @@ public enum APIServer {
         let router = try router(configuration: configuration, authenticator: authenticator, clock: clock, log: log)
         var logger = Logger(label: "feedctl-serve")
         logger.logLevel = .warning
+        let server: HTTPServerBuilder
+        if let tls = configuration.tls {
+            let settings = try tls.configuration()
+            do {
+                server = try .tls(.http1(), tlsConfiguration: settings)
+            } catch {
+                throw ServerStartError("TLS: \(error)")
+            }
+        } else {
+            server = .http1()
+        }
         return Application(
             router: router,
+            server: server,
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port),
                                                     serverName: "feedctl"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? configuration.port) },

@@ -17,14 +17,20 @@ public struct ServerConfiguration: Sendable {
     public var socketPath: String
     /// The library a daemon that `/api/player/play` starts opens (`--db`; nil: its default).
     public var database: String?
+    /// `--tls-cert`/`--tls-key`: serve HTTPS with these PEM files; nil is plain HTTP (behind a
+    /// reverse proxy that terminates TLS, or on loopback).
+    public var tls: TLSFiles?
 
     public init(host: String = "127.0.0.1", port: Int = 8000, open: Bool = false, corsOrigin: String? = nil,
                 allowPrivateFeeds: Bool = false, version: String = "", youTubeOrigin: String = "https://www.youtube.com",
-                socketPath: String = "/nonexistent/player.sock", database: String? = nil) {
+                socketPath: String = "/nonexistent/player.sock", database: String? = nil, tls: TLSFiles? = nil) {
         self.host = host; self.port = port; self.open = open; self.corsOrigin = corsOrigin
         self.allowPrivateFeeds = allowPrivateFeeds; self.version = version; self.youTubeOrigin = youTubeOrigin
-        self.socketPath = socketPath; self.database = database
+        self.socketPath = socketPath; self.database = database; self.tls = tls
     }
+
+    /// `http` or `https`, as the start line and the cookie's `Secure` need it.
+    public var scheme: String { tls == nil ? "http" : "https" }
 
     /// `HOST:PORT`, `[V6]:PORT` or `:PORT` (loopback); nil with what is wrong.
     public static func listenAddress(_ text: String) -> Result<(host: String, port: Int), ServerStartError> {

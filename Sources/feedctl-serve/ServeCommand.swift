@@ -24,10 +24,15 @@ struct ServeCommand: AsyncParsableCommand {
     var cors: String?
     @Flag(help: "Allow subscribing to feeds on loopback, private or link-local addresses.")
     var allowPrivateFeeds = false
+    @Option(help: ArgumentHelp("Serve HTTPS with this PEM certificate chain (with --tls-key).", valueName: "path"))
+    var tlsCert: String?
+    @Option(help: ArgumentHelp("The PEM private key of --tls-cert.", valueName: "path"))
+    var tlsKey: String?
 
     /// A `--listen` that cannot be read is a usage error (64), found before anything runs.
     func validate() throws {
         if case .failure(let error) = ServerConfiguration.listenAddress(listen) { throw ValidationError(error.description) }
+        if (tlsCert == nil) != (tlsKey == nil) { throw ValidationError("--tls-cert and --tls-key go together") }
     }
 
     func run() async throws {
@@ -35,7 +40,8 @@ struct ServeCommand: AsyncParsableCommand {
             guard case .success(let address) = ServerConfiguration.listenAddress(listen) else { return }
             let settings = ServerConfiguration(host: address.host, port: address.port, open: open, corsOrigin: cors,
                                                allowPrivateFeeds: allowPrivateFeeds, version: FeedctlVersion.current,
-                                               socketPath: socket.path, database: library.db)
+                                               socketPath: socket.path, database: library.db,
+                                               tls: tlsCert.flatMap { cert in tlsKey.map { TLSFiles(certificate: cert, key: $0) } })
             // Checked before the library is opened: a refusal changes nothing.
             if let refusal = settings.check(hasAuthenticator: false) { throw CommandError(refusal.description) }
             let store = try library.open()
@@ -43,7 +49,7 @@ struct ServeCommand: AsyncParsableCommand {
             do {
                 app = try APIServer.application(configuration: settings, authenticator: OpenOwner(library: store), log: log,
                                                 onListening: { port in
-                                                    log("listening on http://\(Self.hostForURL(address.host)):\(port)"
+                                                    log("listening on \(settings.scheme)://\(Self.hostForURL(address.host)):\(port)"
                                                         + " (open mode: no login, every request acts for the library's owner; loopback only)")
                                                 })
             } catch {

@@ -52,4 +52,52 @@ final class ServeCommandTests: XCTestCase {
         let result = try server.wait(timeout: 20)
         XCTAssertEqual(result.status, 0, "SIGTERM shuts the server down gracefully: \(result.stderr)")
     }
+
+    /// `--tls-cert`/`--tls-key`: HTTPS with the given PEM files (a self-signed certificate made
+    /// with openssl, which curl is told to trust); plain HTTP on that port gets no answer; files
+    /// that cannot serve are a start error in one line.
+    func testServeSpeaksHTTPSWithTheGivenCertificate() throws {
+        let dir = TempDir()
+        let (cert, key, otherKey) = (dir.file("cert.pem"), dir.file("key.pem"), dir.file("other.pem"))
+        for (certificate, privateKey) in [(cert, key), (dir.file("other-cert.pem"), otherKey)] {
+            let made = try ProcessRunner.capture("/usr/bin/openssl", [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
+                "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", privateKey, "-out", certificate,
+            ], timeout: 30)
+            XCTAssertEqual(made.status, 0, made.stderr)
+        }
+        let library = try TestLibrary()
+        let db = library.library.path
+        let server = try ProcessRunner.start(try binary("feedctl"), ["serve", "--open", "--listen", "127.0.0.1:0", "--db", db,
+                                                                      "--tls-cert", cert, "--tls-key", key])
+        var port: Int?
+        XCTAssertTrue(eventually(timeout: 20) {
+            guard let range = server.stderrSoFar.range(of: #"listening on https://127\.0\.0\.1:(\d+)"#, options: .regularExpression) else { return false }
+            port = Int(server.stderrSoFar[range].split(separator: ":").last ?? "")
+            return port != nil
+        }, server.stderrSoFar)
+        let base = "127.0.0.1:\(try XCTUnwrap(port))"
+        let health = try ProcessRunner.capture("/usr/bin/curl", ["-sS", "--max-time", "10", "--cacert", cert, "https://\(base)/health"], timeout: 15)
+        XCTAssertEqual(health.status, 0, health.stderr)
+        XCTAssertEqual((try JSONSerialization.jsonObject(with: Data(health.stdout.utf8)) as? [String: Any])?["status"] as? String, "healthy")
+        let untrusted = try ProcessRunner.capture("/usr/bin/curl", ["-sS", "--max-time", "10", "https://\(base)/health"], timeout: 15)
+        XCTAssertNotEqual(untrusted.status, 0, "a client that does not trust the certificate refuses it")
+        let plain = try ProcessRunner.capture("/usr/bin/curl", ["-sS", "--max-time", "10", "http://\(base)/health"], timeout: 15)
+        XCTAssertNotEqual(plain.status, 0, "plain HTTP gets no answer: \(plain.stdout)")
+        server.signal(SIGTERM)
+        XCTAssertEqual(try server.wait(timeout: 20).status, 0)
+
+        let refusals: [([String], Int32, String)] = [
+            (["--tls-cert", cert], 64, "feedctl: --tls-cert and --tls-key go together\n"),
+            (["--tls-cert", dir.file("missing.pem"), "--tls-key", key], 1, "feedctl: --tls-cert \(dir.file("missing.pem")): not a readable PEM certificate"),
+            (["--tls-cert", cert, "--tls-key", cert], 1, "feedctl: --tls-key \(cert): not a readable PEM private key"),
+            (["--tls-cert", cert, "--tls-key", otherKey], 1, "feedctl: --tls-key \(otherKey) does not go with --tls-cert \(cert)"),
+        ]
+        for (arguments, status, message) in refusals {
+            let result = try feedctl(["serve", "--open", "--listen", "127.0.0.1:0", "--db", db] + arguments)
+            XCTAssertEqual(result.status, status, arguments.joined(separator: " "))
+            XCTAssertTrue(result.stderr.hasPrefix(message), result.stderr)
+            XCTAssertEqual(result.stderr.filter { $0 == "\n" }.count, 1, result.stderr)
+        }
+    }
 }
