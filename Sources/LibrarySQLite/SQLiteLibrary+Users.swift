@@ -49,17 +49,23 @@ extension SQLiteLibrary {
 
     /// Everything of the user goes with their row (ON DELETE CASCADE); the channels only they
     /// followed go after, as when the last follower unsubscribes (`removeChannel`).
-    public func removeUser(named name: String) async throws(LibraryError) {
+    @discardableResult
+    public func removeUser(named name: String) async throws(LibraryError) -> RemovedUser {
         try await write { db in
             let user = try Self.requireUser(db, "name = ?", [name], name: name)
             guard user.id != .owner else { throw LibraryError.invalid("the library's owner (\(name)) cannot be removed") }
             let followed = try Int64.fetchAll(db, sql: "SELECT channel_id FROM subscriptions WHERE user_id = ?",
                                               arguments: [user.id.rawValue])
             try db.execute(sql: "DELETE FROM users WHERE id = ?", arguments: [user.id.rawValue])
-            let orphan = try db.cachedStatement(sql: """
-                DELETE FROM channels WHERE id = ? AND NOT EXISTS (SELECT 1 FROM subscriptions WHERE channel_id = ?1)
-                """)
-            for channel in followed { try orphan.execute(arguments: [channel]) }
+            let orphans = try followed.filter {
+                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM subscriptions WHERE channel_id = ?)", arguments: [$0]) != true
+            }
+            var items: [Int64] = []
+            for channel in orphans {
+                items += try Int64.fetchAll(db, sql: "SELECT id FROM items WHERE channel_id = ? ORDER BY id", arguments: [channel])
+                try db.execute(sql: "DELETE FROM channels WHERE id = ?", arguments: [channel])
+            }
+            return RemovedUser(channels: orphans.count, items: items)
         }
     }
 

@@ -215,9 +215,11 @@ public protocol UserStore: Sendable {
     /// Sets (or, with nil, clears) a user's password hash.
     func setPasswordHash(_ hash: String?, for name: String) async throws(LibraryError)
     /// Removes a user with their subscriptions, watch state, saved items, collections, history,
-    /// queue, player state and sessions (channels nobody follows any more go too). The owner
-    /// cannot be removed (`invalid`).
-    func removeUser(named name: String) async throws(LibraryError)
+    /// queue, player state and sessions (channels nobody follows any more go too, with their
+    /// items). The owner cannot be removed (`invalid`). Returns what went with those channels:
+    /// their files in `media/` are the caller's to delete, once the library let go of them.
+    @discardableResult
+    func removeUser(named name: String) async throws(LibraryError) -> RemovedUser
     /// Opens a session for `user`, keyed by the token's hash; it expires `SessionRule.lifetime` after `now`.
     @discardableResult
     func createSession(user: UserID, tokenHash: String, deviceName: String?, now: Int64) async throws(LibraryError) -> Session
@@ -259,5 +261,16 @@ extension ListeningStore {
     @discardableResult
     public func appendHistory(item id: Int64, now: Int64) async throws(LibraryError) -> HistoryEntry {
         try await appendHistory(item: id, position: nil, now: now)
+    }
+}
+
+/// What `UserStore.removeUser` took with the user: the channels only they followed, and those
+/// channels' items (whose downloaded files are then nobody's).
+public struct RemovedUser: Sendable, Equatable {
+    public var channels: Int
+    public var items: [Int64]
+    public init(channels: Int, items: [Int64]) {
+        self.channels = channels
+        self.items = items
     }
 }

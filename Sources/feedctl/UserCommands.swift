@@ -1,6 +1,7 @@
 import Accounts
 import ArgumentParser
 import CLISupport
+import Downloads
 import FeedModel
 import Foundation
 import LibraryStore
@@ -52,13 +53,34 @@ struct UserCommand: AsyncParsableCommand {
 
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Remove a user with their subscriptions, watch state, saved items, collections, history, queue and sessions.")
+            abstract: "Remove a user with their subscriptions, watch state, saved items, collections, history, queue and sessions.",
+            discussion: "Channels only that user followed go too, with their items and downloaded files.")
         @OptionGroup var library: LibraryOptions
+        @Flag(help: "Keep the downloaded files of the channels only that user followed.") var keepDownloads = false
         @Argument(help: "User name.") var name: String
         func run() async throws {
             try await runReporting {
-                try await library.open().removeUser(named: name)
-                print("removed user \(Terminal.printable(name))")
+                let lib = try library.open()
+                let store = DownloadStore(libraryPath: lib.path)
+                if !keepDownloads { try await store.adoptLegacy(in: lib) }
+                let removal = try await lib.removeUser(named: name)
+                var details: [String] = []
+                if removal.channels > 0 {
+                    details.append("\(Formats.count(removal.channels, "channel")) only they followed, \(Formats.count(removal.items.count, "item"))")
+                }
+                var failures = 0
+                if !keepDownloads {
+                    // After the library let go of them, as `channel remove` does.
+                    let (removed, errors) = store.remove(items: removal.items)
+                    errors.forEach { printError($0.description) }
+                    failures = errors.count
+                    if !removed.isEmpty {
+                        let freed = removed.reduce(Int64(0)) { $0 + $1.bytes }
+                        details.append("deleted \(Formats.count(removed.count, "downloaded file")), \(Formats.bytes(freed)) freed")
+                    }
+                }
+                print("removed user \(Terminal.printable(name))" + (details.isEmpty ? "" : " (\(details.joined(separator: "; ")))"))
+                if failures > 0 { throw PartialFailure("\(Formats.count(failures, "downloaded file")) could not be deleted") }
             }
         }
     }

@@ -93,6 +93,27 @@ final class LibraryIDCommandTests: XCTestCase {
         XCTAssertEqual(try feedctl("watched", "--channel", "999").stderr, "feedctl: no channel 999\n")
     }
 
+    /// A channel another user followed outlives the owner's `channel remove` (with its files);
+    /// `user remove` of that user then takes it, and its files, as `channel remove` would.
+    func testUserRemoveDeletesTheDownloadsOfChannelsOnlyThatUserFollowed() async throws {
+        let (show, ids) = try await makeLibrary()
+        let (_, keptIDs) = try await makeLibrary(name: "Kept")
+        let library = try SQLiteLibrary(path: db)
+        let carol = try await library.addUser(name: "carol", isAdmin: false, passwordHash: nil, now: 1)
+        _ = try await library.acting(as: carol.id).addChannel(platform: .podcast, sourceURL: "", feedURL: server.url("/Show.xml"),
+                                                              name: "Show", now: 2)
+        XCTAssertEqual(try feedctl("download", String(ids[0]), String(ids[1]), String(keptIDs[0])).status, 0)
+        let shared = try feedctl("channel", "remove", String(show))
+        XCTAssertEqual(shared.stdout, "removed \(show): Show (4 items; other users still follow it, so its items and downloads stay)\n")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: media).count, 3)
+
+        let removed = try feedctl("user", "remove", "carol")
+        XCTAssertEqual(removed.status, 0, removed.stderr)
+        XCTAssertEqual(removed.stdout, "removed user carol (1 channel only they followed, 4 items; deleted 2 downloaded files, 25 kB freed)\n")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: media), ["\(keptIDs[0])_Kept 1.mp3"])
+        XCTAssertEqual(try feedctl("channel", "show", String(show)).stderr, "feedctl: no channel \(show)\n")
+    }
+
     func testChannelRemoveDeletesItsDownloadsAndIDsAreNotReused() async throws {
         let (show, ids) = try await makeLibrary()
         let (kept, keptIDs) = try await makeLibrary(name: "Kept")
