@@ -278,6 +278,9 @@ public enum LibraryUsers {
 public enum SessionRule {
     public static let tokenBytes = 32
     public static let lifetime: Int64 = 30 * 86_400
+    /// A session's "last used" is refreshed at most this often: every request checks its token,
+    /// and a write per request would serialize the server's requests on the library's write lock.
+    public static let lastUsedResolution: Int64 = 60
 }
 
 /// One sync scheduler however many processes poll (the daemon, the server, a cron `sync`): a

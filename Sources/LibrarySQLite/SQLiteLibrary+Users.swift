@@ -84,12 +84,19 @@ extension SQLiteLibrary {
     }
 
     public func session(tokenHash: String, now: Int64) async throws(LibraryError) -> Session? {
-        try await write { db in
-            try db.execute(sql: "UPDATE sessions SET last_used_at = ? WHERE token_hash = ? AND expires_at > ?",
-                           arguments: [now, tokenHash, now])
-            guard db.changesCount > 0 else { return nil }
-            return try Self.sessions(db, "WHERE token_hash = ?", [tokenHash]).first
+        // A read on most requests: "last used" moves only when it is `lastUsedResolution` old.
+        let found = try await read { db in
+            try Self.sessions(db, "WHERE token_hash = ? AND expires_at > ?", [tokenHash, now]).first
         }
+        guard var session = found else { return nil }
+        if let last = session.lastUsedAt, now - last < SessionRule.lastUsedResolution, now >= last { return session }
+        let id = session.id
+        let stillThere = try await write { db in
+            try db.execute(sql: "UPDATE sessions SET last_used_at = ? WHERE id = ?", arguments: [now, id])
+            return db.changesCount > 0
+        }
+        session.lastUsedAt = now
+        return stillThere ? session : nil  // revoked meanwhile
     }
 
     public func sessions(of user: UserID?) async throws(LibraryError) -> [Session] {

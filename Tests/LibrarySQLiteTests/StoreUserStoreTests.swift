@@ -86,6 +86,13 @@ import Testing
         #expect(try await t.library.session(tokenHash: "nope", now: 150) == nil)
         #expect(try await t.library.session(tokenHash: "hash-1", now: s1.expiresAt) == nil)
         #expect(try await t.library.sessions(of: bob.id).first { $0.id == s1.id }?.lastUsedAt == 150, "an expired lookup does not touch it")
+        // "Last used" moves at most once per `SessionRule.lastUsedResolution`: most lookups only read.
+        let soon = try await t.library.session(tokenHash: "hash-1", now: 150 + SessionRule.lastUsedResolution - 1)
+        #expect(soon?.lastUsedAt == 150)
+        #expect(try await t.library.sessions(of: bob.id).first { $0.id == s1.id }?.lastUsedAt == 150)
+        let later = try await t.library.session(tokenHash: "hash-1", now: 150 + SessionRule.lastUsedResolution)
+        #expect(later?.lastUsedAt == 150 + SessionRule.lastUsedResolution)
+        #expect(try await t.library.sessions(of: bob.id).first { $0.id == s1.id }?.lastUsedAt == 150 + SessionRule.lastUsedResolution)
 
         #expect(try await t.library.sessions(of: bob.id).map(\.id) == [s2.id, s1.id])
         #expect(try await t.library.sessions(of: nil).map(\.id) == [s3.id, s2.id, s1.id])
