@@ -131,9 +131,10 @@ let package = Package(
         ], exclude: ["hot-functions.order"],
         swiftSettings: staticSwiftModuleInRelease, linkerSettings: staticSwiftInRelease + daemonLinkInRelease),
         // The HTTP API (`feedctl serve`): routes, wire shapes, the mapping from the library's
-        // types, the request context (whose store a request acts on) and the authenticator slot.
+        // types, the request context (whose store a request acts on), logins and the token check
+        // (Accounts: bcrypt and session tokens).
         .target(name: "APIServer", dependencies: [
-            "FeedModel", "FeedText", "FeedParsing", "LibraryStore", "FeedIngest", "ControlProtocol", "ControlSocket",
+            "FeedModel", "FeedText", "FeedParsing", "LibraryStore", "FeedIngest", "ControlProtocol", "ControlSocket", "Accounts",
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
@@ -180,7 +181,7 @@ let package = Package(
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "CLISupport"]),
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "NowPlaying", "TestSupport"]),
         .testTarget(name: "APIServerTests", dependencies: [
-            "APIServer", "FeedIngest", "HTTPFetch", "LibrarySQLite", "LibraryStore", "FeedModel", "ControlProtocol", "TestSupport",
+            "APIServer", "Accounts", "FeedIngest", "HTTPFetch", "LibrarySQLite", "LibraryStore", "FeedModel", "ControlProtocol", "TestSupport",
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
