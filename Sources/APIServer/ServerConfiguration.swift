@@ -52,7 +52,7 @@ public struct ServerConfiguration: Sendable {
             return ServerStartError("--open serves the library without login, so only on loopback (127.0.0.1, ::1, localhost), not \(host)")
         }
         if !open && !hasAuthenticator {
-            return ServerStartError("without --open the server needs logins (an authenticator), and none was given")
+            return ServerStartError("no login is available yet: start with --open (one owner, no login, loopback only)")
         }
         return nil
     }

@@ -78,6 +78,16 @@ final class APIHarness: @unchecked Sendable {
         var text: String { String(decoding: body, as: UTF8.self) }
     }
 
+    /// A client that keeps no cookies: a test sends the `session_token` cookie itself when it
+    /// means to (URLSession.shared would store the login's and send it on every later call).
+    static let session: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        return URLSession(configuration: configuration)
+    }()
+
     /// One request; `body` is sent as given (a JSON text, or anything malformed). `token` (else
     /// the harness's) goes as `Authorization: Bearer`; no cookie is kept between calls.
     func call(_ method: String, _ path: String, body: String? = nil, headers: [String: String] = [:],
@@ -92,7 +102,7 @@ final class APIHarness: @unchecked Sendable {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let (data, response) = try await URLSession.shared.data(for: request)
+        let (data, response) = try await Self.session.data(for: request)
         let http = try XCTUnwrap(response as? HTTPURLResponse)
         var fields: [String: String] = [:]
         for (name, value) in http.allHeaderFields {
