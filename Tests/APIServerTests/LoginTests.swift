@@ -282,6 +282,8 @@ final class LoginTests: XCTestCase {
     func testEveryPrivateRouteAnswers401WithoutAValidToken() async throws {
         let h = try await APIHarness(logins: true)
         _ = try await h.addUser("alice", password: "correct horse", admin: false)
+        // An admin with a password: the backend hands a request without a token its first admin.
+        _ = try await h.addUser("root", password: "admin password", admin: true)
         let good = try await h.login("alice", "correct horse")
         let authenticator = TokenAuthenticator(users: h.library.library, library: { _ in h.library.library })
         let routes = try APIServer.routes(configuration: ServerConfiguration(host: "127.0.0.1", port: 0), authenticator: authenticator)
