@@ -134,9 +134,10 @@ let package = Package(
         ], exclude: ["hot-functions.order"],
         swiftSettings: staticSwiftModuleInRelease, linkerSettings: staticSwiftInRelease + daemonLinkInRelease),
         // The HTTP API (`feedctl serve`): routes, wire shapes, the mapping from the library's
-        // types, the request context (whose store a request acts on) and the authenticator slot.
+        // types, the request context (whose store a request acts on), logins and the token check
+        // (Accounts: bcrypt and session tokens).
         .target(name: "APIServer", dependencies: [
-            "FeedModel", "FeedText", "FeedParsing", "LibraryStore", "FeedIngest", "HTTPFetch", "ControlProtocol", "ControlSocket",
+            "FeedModel", "FeedText", "FeedParsing", "LibraryStore", "FeedIngest", "HTTPFetch", "ControlProtocol", "ControlSocket", "Accounts",
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdTLS", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
@@ -184,7 +185,7 @@ let package = Package(
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "CLISupport"]),
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "NowPlaying", "TestSupport"]),
         .testTarget(name: "APIServerTests", dependencies: [
-            "APIServer", "FeedIngest", "HTTPFetch", "LibrarySQLite", "LibraryStore", "FeedModel", "ControlProtocol", "TestSupport",
+            "APIServer", "Accounts", "FeedIngest", "HTTPFetch", "LibrarySQLite", "LibraryStore", "FeedModel", "ControlProtocol", "TestSupport",
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),

@@ -10,15 +10,23 @@ public typealias APILibrary = SyncStore & ItemStore & ItemRecordStore & Listenin
 
 /// Whom a request acts for, and the store that is theirs.
 public struct APIUser: Sendable {
+    /// The user's id in the library (the owner's under `--open`).
+    public var id: UserID
     /// The name logs and `/api/auth/me` show (never a token).
     public var name: String
     public var isAdmin: Bool
+    /// Whether the user has a password (the backend's `has_pin`).
+    public var hasPassword: Bool
+    /// The login session the request's token belongs to (`/api/auth/logout` ends it); nil under `--open`.
+    public var sessionID: Int64?
     /// This user's library: every private route reads and writes through it and nothing else,
     /// so isolation lives in the store's signatures, not in each handler's memory.
     public var library: any APILibrary
 
-    public init(name: String, isAdmin: Bool, library: any APILibrary) {
-        self.name = name; self.isAdmin = isAdmin; self.library = library
+    public init(id: UserID = .owner, name: String, isAdmin: Bool, hasPassword: Bool = false, sessionID: Int64? = nil,
+                library: any APILibrary) {
+        self.id = id; self.name = name; self.isAdmin = isAdmin; self.hasPassword = hasPassword
+        self.sessionID = sessionID; self.library = library
     }
 }
 
@@ -27,10 +35,14 @@ public struct APIRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// Set by `AuthMiddleware` on private routes; nil on public ones (`/health`, `/api/auth/mode`).
     public var user: APIUser?
+    /// The peer's IP address (the login throttle counts failures per address); nil for a
+    /// Unix-socket peer. Behind a reverse proxy this is the proxy's.
+    public var peerAddress: String?
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.user = nil
+        self.peerAddress = source.channel.remoteAddress?.ipAddress
     }
 
     /// Answers are written with URLs as they are (`https://`, not `https:\/\/`).

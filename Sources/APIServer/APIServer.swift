@@ -41,6 +41,12 @@ public enum APIServer {
             logger: logger)
     }
 
+    /// The routes anyone may call, without a token; every other route answers 401 without one.
+    public static let publicRoutes: Set<String> = [
+        "GET /health", "GET /api/health", "GET /api/auth/mode", "GET /api/openapi.json",
+        "POST /api/auth/login", "POST /api/auth/logout", "GET /api/auth/me", "POST /api/auth/session/validate",
+    ]
+
     /// The routes the application serves, as `METHOD /path` with `{name}` for parameters.
     public static func routes(configuration: ServerConfiguration, authenticator: any Authenticator) throws(ServerStartError) -> [String] {
         try router(configuration: configuration, authenticator: authenticator, clock: { 0 }, log: { _ in }).routes.map {
@@ -75,6 +81,7 @@ public enum APIServer {
             headers[.contentType] = "application/json; charset=utf-8"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
         }
+        AuthRoutes(authenticator: authenticator, secure: configuration.tls != nil, log: log).add(to: router)
 
         let api = router.group("api").add(middleware: AuthMiddleware(authenticator: authenticator))
         let fetcher = fetcher(configuration)
@@ -83,8 +90,10 @@ public enum APIServer {
                            youTubeOrigin: configuration.youTubeOrigin).add(to: api)
         OPMLRoutes(clock: clock, fetcher: fetcher, policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds)).add(to: api)
         DiscoverRoutes().add(to: api)
+        UserRoutes(authenticator: authenticator, clock: clock).add(to: api)
+        let player = router.group("api").add(middleware: AuthMiddleware(authenticator: authenticator)).add(middleware: OwnerOnlyMiddleware())
         PlayerRoutes(remote: PlayerRemote(socketPath: configuration.socketPath, database: configuration.database),
-                     policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds)).add(to: api)
+                     policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds)).add(to: player)
 
         return router
     }

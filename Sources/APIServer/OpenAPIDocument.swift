@@ -22,6 +22,21 @@ enum OpenAPIDocument {
             Operation(method: "get", path: "/api/health", summary: "Liveness and version (public)", response: "Health"),
             Operation(method: "get", path: "/api/auth/mode", summary: "open (no login) or protected (public)", response: "AuthMode"),
             Operation(method: "get", path: "/api/openapi.json", summary: "This document (public)"),
+            Operation(method: "post", path: "/api/auth/login",
+                      summary: "Log in with {username, password} or {username, pin, device_name}: the token, also as the session_token cookie; 200 with success false when wrong, 429 with Retry-After after too many failures (public)",
+                      body: "LoginBody", response: "LoginResponse"),
+            Operation(method: "post", path: "/api/auth/logout", summary: "End the session the request's token belongs to, clear the cookie (public)",
+                      response: "Success"),
+            Operation(method: "get", path: "/api/auth/me", summary: "Whom the request's token is for (public)", response: "CurrentUser"),
+            Operation(method: "post", path: "/api/auth/session/validate", summary: "Whether the request's token is live (public)", response: "Valid"),
+            Operation(method: "get", path: "/api/users", summary: "Users: every one for an admin, else yourself", response: "UserList"),
+            Operation(method: "post", path: "/api/users", summary: "Add a user (admin only: 403 otherwise; 409 when the name is taken)",
+                      body: "CreateUserBody", response: "User"),
+            Operation(method: "get", path: "/api/users/{id}", summary: "One user (yourself, or anyone for an admin)", response: "User"),
+            Operation(method: "delete", path: "/api/users/{id}", summary: "Remove a user with all their state (admin only; not the owner)",
+                      response: "Success"),
+            Operation(method: "put", path: "/api/users/{id}/pin", summary: "Set or clear a password (yourself with current_pin, or an admin)",
+                      body: "SetPinBody", response: "SetPinResponse"),
             Operation(method: "get", path: "/api/feed", summary: "A page of the feed", query: [
                 ("filter", "string", "all | unwatched | watched"), ("platform", "string", "youtube | rumble | podcast"),
                 ("channel_ids", "string", "channel ids, comma-separated"), ("page", "integer", "from 1"),
@@ -97,7 +112,13 @@ enum OpenAPIDocument {
                 success["content"] = ["application/json": ["schema": ["$ref": "#/components/schemas/\(response)"]]]
             }
             var responses: [String: Any] = [op.status: success]
-            if !op.path.hasPrefix("/health") && op.path != "/api/health" && op.path != "/api/auth/mode" && op.path != "/api/openapi.json" {
+            if op.path == "/api/auth/login" {
+                for (code, why) in [("400", "malformed JSON"), ("422", "a field of the wrong type or missing"),
+                                    ("429", "too many failed logins (Retry-After says when to try again)")] {
+                    responses[code] = ["description": why, "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]]]
+                }
+            }
+            if !APIServer.publicRoutes.contains("\(op.method.uppercased()) \(op.path)") {
                 for (code, why) in [("400", "malformed JSON or a refused URL"), ("401", "not signed in"), ("404", "no such item, channel or route"),
                                     ("413", "body over 1 MiB"), ("422", "a parameter or field out of range or of the wrong type")] {
                     responses[code] = ["description": why, "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]]]
@@ -139,6 +160,20 @@ enum OpenAPIDocument {
         "Error": object(["detail": string]),
         "Health": object(["status": string, "version": string]),
         "AuthMode": object(["mode": string, "allow_guest": bool]),
+        "LoginBody": object(["username": string, "password": string, "pin": string, "device_name": string], required: ["username"]),
+        "UserPublic": object(["id": int, "username": string, "display_name": string, "avatar_color": string, "has_pin": bool]),
+        "LoginResponse": object(["success": bool, "token": nullable(string), "user": ["oneOf": [ref("UserPublic"), ["type": "null"]]],
+                                 "message": nullable(string)]),
+        "CurrentUser": object(["authenticated": bool, "user": ["oneOf": [ref("UserPublic"), ["type": "null"]]]]),
+        "Valid": object(["valid": bool]),
+        "Success": object(["success": bool]),
+        "User": object(["id": int, "username": string, "display_name": string, "avatar_color": string, "has_pin": bool,
+                        "is_admin": bool, "created_at": date, "last_login_at": nullable(date)]),
+        "UserList": object(["users": array(ref("User")), "total": int]),
+        "CreateUserBody": object(["username": string, "display_name": string, "pin": string, "password": string, "is_admin": bool,
+                                  "avatar_color": string], required: ["username"]),
+        "SetPinBody": object(["new_pin": nullable(string), "current_pin": nullable(string)], required: []),
+        "SetPinResponse": object(["success": bool, "has_pin": bool]),
         "FeedItem": object([
             "id": int, "channel_id": int, "platform": string, "video_id": string, "video_url": string, "title": string,
             "description": nullable(string), "thumbnail_url": nullable(string), "duration_seconds": nullable(int),

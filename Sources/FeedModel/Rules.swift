@@ -283,6 +283,19 @@ public enum SessionRule {
     public static let lastUsedResolution: Int64 = 60
 }
 
+/// Login attempts (`POST /api/auth/login`, issue 15): a guesser gets `maxFailuresPerUser` wrong
+/// passwords for one name, and `maxFailuresPerAddress` for any names from one address, within
+/// `windowSeconds`; past that the server answers 429 with Retry-After (when the oldest counted
+/// failure leaves the window) and does not check the password at all. Five per user keeps an
+/// online guess of a modest password hopeless while a person who mistypes twice is never stopped;
+/// twenty per address lets a household behind one NAT mistype, not a script try names. Names that
+/// do not exist are counted the same way, so the limit tells nobody which names do.
+public enum LoginThrottle {
+    public static let maxFailuresPerUser = 5
+    public static let maxFailuresPerAddress = 20
+    public static let windowSeconds: Int64 = 15 * 60
+}
+
 /// One sync scheduler however many processes poll (the daemon, the server, a cron `sync`): a
 /// channel is claimed in the library before it is fetched and released when its poll is stored.
 /// A claim lapses after `claimSeconds`, so a poller that died never blocks a channel for long;

@@ -5,6 +5,7 @@ import FeedModel
 import Foundation
 import Hummingbird
 import LibrarySQLite
+import LibraryStore
 
 /// `feedctl serve`: the HTTP API over the library, in its own process (the daemon's memory is
 /// unaffected). This only wires the parts: the library, the authenticator, the application.
@@ -18,7 +19,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var socket: SocketOptions
     @Option(help: ArgumentHelp("Address to listen on (default 127.0.0.1:8000).", valueName: "host:port"))
     var listen = "127.0.0.1:8000"
-    @Flag(help: "One owner, no login: every request acts for the library's owner (loopback only).")
+    @Flag(help: "One owner, no login: every request acts for the library's owner (loopback only). Without it, logins (tokens) on any --listen.")
     var open = false
     @Option(help: ArgumentHelp("Allow browsers on this origin to call the API (default: no CORS).", valueName: "origin"))
     var cors: String?
@@ -43,14 +44,28 @@ struct ServeCommand: AsyncParsableCommand {
                                                socketPath: socket.path, database: library.db,
                                                tls: tlsCert.flatMap { cert in tlsKey.map { TLSFiles(certificate: cert, key: $0) } })
             // Checked before the library is opened: a refusal changes nothing.
-            if let refusal = settings.check(hasAuthenticator: false) { throw CommandError(refusal.description) }
+            if let refusal = settings.check(hasAuthenticator: true) { throw CommandError(refusal.description) }
             let store = try library.open()
+            let authenticator: any Authenticator
+            let mode: String
+            if open {
+                authenticator = OpenOwner(library: store, users: store)
+                mode = "open mode: no login, every request acts for the library's owner; loopback only"
+            } else {
+                authenticator = TokenAuthenticator(users: store, library: { store.acting(as: $0) })
+                mode = "logins: every request but /health and /api/auth/* needs a token from POST /api/auth/login"
+            }
+            // Said at start, so nobody wonders why every login fails.
+            let canLogIn = open ? true : try await store.users().contains(where: \.hasPassword)
             let app: any ApplicationProtocol
             do {
-                app = try APIServer.application(configuration: settings, authenticator: OpenOwner(library: store), log: log,
+                app = try APIServer.application(configuration: settings, authenticator: authenticator, log: log,
                                                 onListening: { port in
-                                                    log("listening on \(settings.scheme)://\(Self.hostForURL(address.host)):\(port)"
-                                                        + " (open mode: no login, every request acts for the library's owner; loopback only)")
+                                                    log("listening on \(settings.scheme)://\(Self.hostForURL(address.host)):\(port) (\(mode))")
+                                                    if !canLogIn {
+                                                        log("no user can log in yet (none has a password): make one with"
+                                                            + " `feedctl user add NAME --admin --password-stdin`, or set one with `feedctl user passwd NAME`")
+                                                    }
                                                 })
             } catch {
                 throw CommandError("\(error)")

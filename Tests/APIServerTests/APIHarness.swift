@@ -20,10 +20,17 @@ final class APIHarness: @unchecked Sendable {
     let feeds: TestHTTPServer
     let base: String
     let log = LogLines()
+    /// The server's clock (sessions are created and checked by it): `now` until a test moves it.
+    let clock = TestClock(APIHarness.now)
+    /// The token `call` sends (`Authorization: Bearer`) unless it is given one.
+    var token: String?
     private let group: ServiceGroup
 
+    /// With `logins`, the server runs as `feedctl serve` without `--open` (`TokenAuthenticator`
+    /// on the harness's clock); otherwise as `--open`.
     init(configuration: ServerConfiguration = ServerConfiguration(host: "127.0.0.1", port: 0, open: true,
-                                                                   allowPrivateFeeds: true, version: "test")) async throws {
+                                                                   allowPrivateFeeds: true, version: "test"),
+         logins: Bool = false) async throws {
         library = try TestLibrary()
         feeds = try TestHTTPServer()
         for name in ["podcast.xml", "youtube.xml", "atom.xml"] {
@@ -31,8 +38,15 @@ final class APIHarness: @unchecked Sendable {
         }
         let ports = AsyncStream<Int>.makeStream()
         let log = self.log
-        let app = try APIServer.application(configuration: configuration, authenticator: OpenOwner(library: library.library),
-                                            clock: { APIHarness.now }, log: { log.append($0) },
+        let clock = self.clock
+        let store = library.library
+        let authenticator: any Authenticator = logins
+            ? TokenAuthenticator(users: store, library: { store.acting(as: $0) }, clock: { clock.now })
+            : OpenOwner(library: store, users: store)
+        var configuration = configuration
+        if logins { configuration.open = false }
+        let app = try APIServer.application(configuration: configuration, authenticator: authenticator,
+                                            clock: { clock.now }, log: { log.append($0) },
                                             onListening: { ports.continuation.yield($0) })
         var logger = Logger(label: "APIHarness")
         logger.logLevel = .warning
@@ -64,17 +78,31 @@ final class APIHarness: @unchecked Sendable {
         var text: String { String(decoding: body, as: UTF8.self) }
     }
 
-    /// One request; `body` is sent as given (a JSON text, or anything malformed).
-    func call(_ method: String, _ path: String, body: String? = nil, headers: [String: String] = [:]) async throws -> Reply {
+    /// A client that keeps no cookies: a test sends the `session_token` cookie itself when it
+    /// means to (URLSession.shared would store the login's and send it on every later call).
+    static let session: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        return URLSession(configuration: configuration)
+    }()
+
+    /// One request; `body` is sent as given (a JSON text, or anything malformed). `token` (else
+    /// the harness's) goes as `Authorization: Bearer`; no cookie is kept between calls.
+    func call(_ method: String, _ path: String, body: String? = nil, headers: [String: String] = [:],
+              token: String? = nil) async throws -> Reply {
         var request = URLRequest(url: try XCTUnwrap(URL(string: base + path)))
         request.httpMethod = method
+        request.httpShouldHandleCookies = false
         request.setValue("application/json", forHTTPHeaderField: "Accept")
+        if let token = token ?? self.token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         if let body {
             request.httpBody = Data(body.utf8)
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let (data, response) = try await URLSession.shared.data(for: request)
+        let (data, response) = try await Self.session.data(for: request)
         let http = try XCTUnwrap(response as? HTTPURLResponse)
         var fields: [String: String] = [:]
         for (name, value) in http.allHeaderFields {
@@ -84,12 +112,21 @@ final class APIHarness: @unchecked Sendable {
     }
 
     /// A JSON object from a call that must answer `status`.
-    func object(_ method: String, _ path: String, body: String? = nil, status: Int = 200,
+    func object(_ method: String, _ path: String, body: String? = nil, status: Int = 200, token: String? = nil,
                 file: StaticString = #filePath, line: UInt = #line) async throws -> [String: Any] {
-        let reply = try await call(method, path, body: body)
+        let reply = try await call(method, path, body: body, token: token)
         XCTAssertEqual(reply.status, status, "\(method) \(path): \(reply.text)", file: file, line: line)
         return try reply.object(file: file, line: line)
     }
+}
+
+/// A clock a test moves (token expiry).
+final class TestClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var seconds: Int64
+    init(_ seconds: Int64) { self.seconds = seconds }
+    var now: Int64 { lock.lock(); defer { lock.unlock() }; return seconds }
+    func advance(by delta: Int64) { lock.lock(); seconds += delta; lock.unlock() }
 }
 
 /// What the server logged.

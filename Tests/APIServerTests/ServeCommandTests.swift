@@ -1,4 +1,6 @@
+import Accounts
 import Foundation
+import LibraryStore
 import TestSupport
 import XCTest
 
@@ -19,7 +21,6 @@ final class ServeCommandTests: XCTestCase {
         let library = try TestLibrary()
         let db = library.library.path
         let refusals: [([String], Int32, String)] = [
-            (["serve", "--db", db], 1, "feedctl: no login is available yet: start with --open (one owner, no login, loopback only)\n"),
             (["serve", "--open", "--listen", "0.0.0.0:0", "--db", db], 1,
              "feedctl: --open serves the library without login, so only on loopback (127.0.0.1, ::1, localhost), not 0.0.0.0\n"),
             (["serve", "--open", "--listen", "127.0.0.1", "--db", db], 64,
@@ -32,6 +33,34 @@ final class ServeCommandTests: XCTestCase {
             XCTAssertEqual(result.status, status, arguments.joined(separator: " "))
             XCTAssertEqual(result.stderr, message)
         }
+    }
+
+    /// Without `--open` the server takes logins, on any address, and says so; with no user who
+    /// has a password it says how to make one.
+    func testServeWithoutOpenTakesLoginsAndSaysHowToMakeAUser() throws {
+        let library = try TestLibrary()
+        let server = try ProcessRunner.start(try binary("feedctl"), ["serve", "--listen", "0.0.0.0:0", "--db", library.library.path])
+        var port: Int?
+        XCTAssertTrue(eventually(timeout: 20) {
+            guard let range = server.stderrSoFar.range(of: #"listening on http://0\.0\.0\.0:(\d+)"#, options: .regularExpression) else { return false }
+            port = Int(server.stderrSoFar[range].split(separator: ":").last ?? "")
+            return port != nil && server.stderrSoFar.contains("no user can log in yet")
+        }, server.stderrSoFar)
+        XCTAssertTrue(server.stderrSoFar.contains(
+            "(logins: every request but /health and /api/auth/* needs a token from POST /api/auth/login)"), server.stderrSoFar)
+        XCTAssertTrue(server.stderrSoFar.contains(
+            "no user can log in yet (none has a password): make one with `feedctl user add NAME --admin --password-stdin`"
+            + ", or set one with `feedctl user passwd NAME`"), server.stderrSoFar)
+        let base = "http://127.0.0.1:\(try XCTUnwrap(port))"
+        let mode = try ProcessRunner.capture("/usr/bin/curl", ["-sS", "--max-time", "10", base + "/api/auth/mode"], timeout: 15)
+        let modeObject = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(mode.stdout.utf8)) as? [String: Any], mode.stdout)
+        XCTAssertEqual(modeObject["mode"] as? String, "protected")
+        let feed = try ProcessRunner.capture("/usr/bin/curl", ["-sS", "--max-time", "10", "-o", "/dev/null", "-w", "%{http_code}", base + "/api/feed"],
+                                             timeout: 15)
+        XCTAssertEqual(feed.stdout, "401")
+        server.signal(SIGTERM)
+        let result = try server.wait(timeout: 20)
+        XCTAssertEqual(result.status, 0, result.stderr)
     }
 
     func testServeRunsTheServerAndSaysItIsOpen() throws {
@@ -56,7 +85,7 @@ final class ServeCommandTests: XCTestCase {
     /// `--tls-cert`/`--tls-key`: HTTPS with the given PEM files (a self-signed certificate made
     /// with openssl, which curl is told to trust); plain HTTP on that port gets no answer; files
     /// that cannot serve are a start error in one line.
-    func testServeSpeaksHTTPSWithTheGivenCertificate() throws {
+    func testServeSpeaksHTTPSWithTheGivenCertificate() async throws {
         let dir = TempDir()
         let (cert, key, otherKey) = (dir.file("cert.pem"), dir.file("key.pem"), dir.file("other.pem"))
         for (certificate, privateKey) in [(cert, key), (dir.file("other-cert.pem"), otherKey)] {
@@ -68,7 +97,11 @@ final class ServeCommandTests: XCTestCase {
         }
         let library = try TestLibrary()
         let db = library.library.path
-        let server = try ProcessRunner.start(try binary("feedctl"), ["serve", "--open", "--listen", "127.0.0.1:0", "--db", db,
+        // With logins, so the session cookie's flags are seen: the owner gets a password.
+        let users = try await library.library.users()
+        let owner = try XCTUnwrap(users.first { $0.id == .owner })
+        try await library.library.setPasswordHash(try Password.hash("tls test password", cost: 4), for: owner.name)
+        let server = try ProcessRunner.start(try binary("feedctl"), ["serve", "--listen", "127.0.0.1:0", "--db", db,
                                                                       "--tls-cert", cert, "--tls-key", key])
         var port: Int?
         XCTAssertTrue(eventually(timeout: 20) {
@@ -84,6 +117,13 @@ final class ServeCommandTests: XCTestCase {
         XCTAssertNotEqual(untrusted.status, 0, "a client that does not trust the certificate refuses it")
         let plain = try ProcessRunner.capture("/usr/bin/curl", ["-sS", "--max-time", "10", "http://\(base)/health"], timeout: 15)
         XCTAssertNotEqual(plain.status, 0, "plain HTTP gets no answer: \(plain.stdout)")
+        let login = try ProcessRunner.capture("/usr/bin/curl", [
+            "-sS", "-i", "--max-time", "20", "--cacert", cert, "-H", "Content-Type: application/json",
+            "--data", #"{"username": "\#(owner.name)", "password": "tls test password"}"#, "https://\(base)/api/auth/login",
+        ], timeout: 30)
+        XCTAssertEqual(login.status, 0, login.stderr)
+        let cookie = login.stdout.split(separator: "\r\n").first { $0.lowercased().hasPrefix("set-cookie: session_token=") }
+        XCTAssertTrue(cookie?.hasSuffix("; HttpOnly; SameSite=Lax; Secure") == true, "over TLS the cookie is Secure: \(login.stdout)")
         server.signal(SIGTERM)
         XCTAssertEqual(try server.wait(timeout: 20).status, 0)
 

@@ -1,0 +1,138 @@
+import Accounts
+import Dispatch
+import FeedModel
+import Hummingbird
+import LibraryStore
+
+/// `feedctl serve` without `--open`: every private route needs a session token, sent as
+/// `Authorization: Bearer T` or the `session_token` cookie. A token is looked up by its SHA-256
+/// (the library stores nothing else); a missing, unknown, expired or revoked one is no user, so
+/// the route answers 401 (never a fallback to an admin, as the backend has when no token is sent).
+/// The user found carries their own store (`library(user)`), so one user never reads or changes
+/// another's state.
+///
+/// Logins (`login`) check the bcrypt hash off the event loop, are throttled per user name and per
+/// address (`LoginThrottle`), and fail the same way, taking the same bcrypt time, whether the name
+/// exists or not.
+public struct TokenAuthenticator: Authenticator {
+    public let users: (any UserStore)?
+    private let store: any UserStore
+    private let library: @Sendable (UserID) -> any APILibrary
+    private let clock: @Sendable () -> Int64
+    private let attempts = LoginAttempts()
+
+    /// `library` gives a user's own view of the library (`SQLiteLibrary.acting(as:)`); `clock`
+    /// is the time sessions are created and checked at (tests move it).
+    public init(users: any UserStore, library: @escaping @Sendable (UserID) -> any APILibrary,
+                clock: @escaping @Sendable () -> Int64 = { Clock.now() }) {
+        self.store = users; self.users = users; self.library = library; self.clock = clock
+    }
+
+    public var mode: String { "protected" }
+    public var logins: TokenAuthenticator? { self }
+
+    public func authenticate(_ request: Request) async throws -> APIUser? {
+        guard let token = Self.token(in: request) else { return nil }
+        return try await user(presenting: token)
+    }
+
+    /// The user whose live session `token` is, with that session; nil for anything else.
+    func user(presenting token: SessionToken) async throws -> APIUser? {
+        guard let session = try await store.session(tokenHash: token.hash, now: clock()) else { return nil }
+        let user: User
+        do throws(LibraryError) {
+            user = try await store.user(id: session.userID)
+        } catch .noUser {
+            return nil  // removed while the request was on its way: its sessions went with it
+        }
+        return APIUser(id: user.id, name: user.name, isAdmin: user.isAdmin, hasPassword: user.hasPassword,
+                       sessionID: session.id, library: library(user.id))
+    }
+
+    /// The token a request presents: the bearer token, else the `session_token` cookie. Text that
+    /// cannot be one of ours (empty, or longer than any token we make) is none, unread by the store.
+    static func token(in request: Request) -> SessionToken? {
+        var candidates: [String] = []
+        if let header = request.headers[.authorization] {
+            let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+            if parts.count == 2, parts[0].lowercased() == "bearer" { candidates.append(String(parts[1])) }
+        }
+        if let cookie = request.cookies[SessionCookie.name]?.value { candidates.append(cookie) }
+        guard let text = candidates.first(where: { !$0.isEmpty }), text.utf8.count <= 512 else { return nil }
+        return SessionToken(presented: text)
+    }
+
+    /// What a login came to.
+    enum LoginOutcome: Sendable {
+        case success(SessionToken, User)
+        /// Wrong name or password: the same answer for both.
+        case failure
+        /// Too many failures: try again after this many seconds.
+        case throttled(Int64)
+    }
+
+    /// Checks `password` for `name` and, if it is right, opens a session (`deviceName` is what
+    /// `feedctl user sessions` shows). `address` is the peer the throttle counts.
+    func login(name: String, password: String, deviceName: String?, address: String) async throws(LibraryError) -> LoginOutcome {
+        let started = clock()
+        if let wait = await attempts.begin(user: name, address: address, now: started) { return .throttled(wait) }
+        var found: User?
+        var hash: String?
+        do throws(LibraryError) {
+            let user = try await store.user(named: name)
+            found = user
+            hash = try await store.passwordHash(of: user.name)
+        } catch .noUser {
+            found = nil
+        }
+        // A name without a password (or no such name) is checked against a hash of nothing anyone
+        // knows, so the answer takes as long as for a wrong password.
+        let stored = hash
+        let matches = await Self.offLoop { Password.verify(password, hash: stored ?? Self.unknownUserHash) }
+        guard let user = found, hash != nil, matches else { return .failure }
+        await attempts.succeeded(user: name, address: address, at: started)
+        let token = SessionToken()
+        try await store.createSession(user: user.id, tokenHash: token.hash, deviceName: deviceName, now: clock())
+        return .success(token, user)
+    }
+
+    /// Ends session `id` (the one a logout request presented).
+    func logout(session id: Int64) async throws(LibraryError) {
+        do throws(LibraryError) {
+            try await store.revokeSession(id: id)
+        } catch .noSession {
+            // Ended meanwhile (another logout, `feedctl user revoke`): done all the same.
+        }
+    }
+
+    /// A bcrypt hash at the cost real ones have, of random bytes nobody holds: made once, on
+    /// the first login for a name without a password.
+    private static let unknownUserHash: String = {
+        let secret = SessionToken().text
+        return (try? Password.hash(String(secret.prefix(PasswordRule.maxBytes)))) ?? "$2b$12$"
+    }()
+
+    /// Runs blocking work (bcrypt: ~0.25 s at cost 12) on a Dispatch thread, not on the event
+    /// loop or the cooperative pool.
+    static func offLoop<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: work()) }
+        }
+    }
+}
+
+/// The `session_token` cookie browsers get at login: HttpOnly (no script reads it), SameSite=Lax
+/// (not sent on another site's POST), for the whole server, for the session's lifetime.
+enum SessionCookie {
+    static let name = "session_token"
+
+    /// `secure` (served over TLS, `--tls-cert`): browsers then send it only over HTTPS.
+    static func set(_ token: SessionToken, secure: Bool) -> String {
+        "\(name)=\(token.text); Path=/; Max-Age=\(SessionRule.lifetime); HttpOnly; SameSite=Lax" + (secure ? "; Secure" : "")
+    }
+
+    /// What logout sends: the cookie, emptied and expired.
+    static func clear(secure: Bool) -> String {
+        "\(name)=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax" + (secure ? "; Secure" : "")
+    }
+}

@@ -1,0 +1,126 @@
+import Accounts
+import FeedModel
+import Hummingbird
+import LibraryStore
+
+/// `/api/users` (the backend's app/api/users.py, which the web client's settings page and the
+/// iOS guide's `getUsers` call), behind the token like every private route. Unlike the backend,
+/// which lets anyone list, create and delete users, an admin sees and manages every user and
+/// anyone else only themselves: another user's id is "not found" to them, as for items.
+struct UserRoutes {
+    let authenticator: any Authenticator
+    let clock: @Sendable () -> Int64
+
+    func add(to group: RouterGroup<APIRequestContext>) {
+        group.get("users") { _, context in try await list(context) }
+        group.post("users") { request, context in try await create(request, context) }
+        group.get("users/:id") { _, context in
+            let (store, _) = try visible(context)
+            let id = UserID(try pathID(context))
+            let target = try await FeedRoutes.library { () async throws(LibraryError) in try await store.user(id: id) }
+            return try await Self.response(target, store)
+        }
+        group.delete("users/:id") { _, context in try await remove(context) }
+        group.put("users/:id/pin") { request, context in try await setPassword(request, context) }
+    }
+
+    /// The user store and the caller; 404 when the server keeps no users.
+    private func store(_ context: APIRequestContext) throws -> (any UserStore, APIUser) {
+        guard let caller = context.user else { throw APIError.unauthorized }
+        guard let store = authenticator.users else { throw APIError.notFound("this server keeps no users") }
+        return (store, caller)
+    }
+
+    /// As `store`, and `{id}` must be the caller or the caller an admin (else "no user").
+    private func visible(_ context: APIRequestContext) throws -> (any UserStore, APIUser) {
+        let (store, caller) = try store(context)
+        let id = try pathID(context)
+        guard caller.isAdmin || caller.id.rawValue == id else { throw APIError.notFound("no user \(id)") }
+        return (store, caller)
+    }
+
+    private static func adminOnly(_ caller: APIUser) throws(APIError) {
+        guard caller.isAdmin else { throw APIError(.forbidden, "only an admin may manage users") }
+    }
+
+    func list(_ context: APIRequestContext) async throws -> UsersListResponse {
+        let (store, caller) = try store(context)
+        var users = try await FeedRoutes.library { () async throws(LibraryError) in try await store.users() }
+        if !caller.isAdmin { users.removeAll { $0.id != caller.id } }
+        let sessions = try await FeedRoutes.library { () async throws(LibraryError) in
+            try await store.sessions(of: caller.isAdmin ? nil : caller.id)
+        }
+        var lastLogin: [UserID: Int64] = [:]
+        for session in sessions { lastLogin[session.userID] = max(lastLogin[session.userID] ?? .min, session.createdAt) }
+        let responses = users.map { UserResponse($0, lastLogin: lastLogin[$0.id]) }
+        return UsersListResponse(users: responses, total: responses.count)
+    }
+
+    func create(_ request: Request, _ context: APIRequestContext) async throws -> UserResponse {
+        let (store, caller) = try store(context)
+        try Self.adminOnly(caller)
+        let body = try await RequestBody.decode(CreateUserBody.self, request, context: context)
+        var hash: String?
+        if let password = body.password ?? body.pin {
+            let hashed = await TokenAuthenticator.offLoop { () -> Result<String, Password.Problem> in
+                do throws(Password.Problem) { return .success(try Password.hash(password)) } catch { return .failure(error) }
+            }
+            switch hashed {
+            case .success(let value): hash = value
+            case .failure(let problem): throw APIError.unprocessable("password: \(problem)")
+            }
+        }
+        let passwordHash = hash
+        let user = try await FeedRoutes.library { () async throws(LibraryError) in
+            try await store.addUser(name: body.username, isAdmin: body.isAdmin ?? false, passwordHash: passwordHash, now: clock())
+        }
+        return UserResponse(user, lastLogin: nil)
+    }
+
+    func remove(_ context: APIRequestContext) async throws -> SuccessResponse {
+        let (store, caller) = try store(context)
+        try Self.adminOnly(caller)
+        let id = UserID(try pathID(context))
+        try await FeedRoutes.library { () async throws(LibraryError) in
+            let user = try await store.user(id: id)
+            try await store.removeUser(named: user.name)
+        }
+        return SuccessResponse(success: true)
+    }
+
+    /// Sets or (with `new_pin` null) clears a password: an admin for anyone, a user for
+    /// themselves with their current password. The user's other sessions stay.
+    func setPassword(_ request: Request, _ context: APIRequestContext) async throws -> SetPinResponse {
+        let (store, caller) = try visible(context)
+        let body = try await RequestBody.decode(SetPinBody.self, request, context: context)
+        let id = UserID(try pathID(context))
+        let target = try await FeedRoutes.library { () async throws(LibraryError) in try await store.user(id: id) }
+        if !caller.isAdmin {
+            let current = try await FeedRoutes.library { () async throws(LibraryError) in try await store.passwordHash(of: target.name) }
+            if let current {
+                let given = body.currentPin ?? ""
+                guard await TokenAuthenticator.offLoop({ Password.verify(given, hash: current) }) else {
+                    throw APIError.badRequest("Failed to update PIN. Check current PIN is correct.")
+                }
+            }
+        }
+        var hash: String?
+        if let password = body.newPin {
+            let hashed = await TokenAuthenticator.offLoop { () -> Result<String, Password.Problem> in
+                do throws(Password.Problem) { return .success(try Password.hash(password)) } catch { return .failure(error) }
+            }
+            switch hashed {
+            case .success(let value): hash = value
+            case .failure(let problem): throw APIError.unprocessable("new_pin: \(problem)")
+            }
+        }
+        let newHash = hash
+        try await FeedRoutes.library { () async throws(LibraryError) in try await store.setPasswordHash(newHash, for: target.name) }
+        return SetPinResponse(success: true, hasPin: newHash != nil)
+    }
+
+    static func response(_ user: User, _ store: any UserStore) async throws -> UserResponse {
+        let sessions = try await FeedRoutes.library { () async throws(LibraryError) in try await store.sessions(of: user.id) }
+        return UserResponse(user, lastLogin: sessions.map(\.createdAt).max())
+    }
+}
