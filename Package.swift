@@ -80,6 +80,11 @@ let package = Package(
         ]),
         .target(name: "FeedIngest", dependencies: ["FeedModel", "FeedText", "HTTPFetch", "FeedParsing", "LibraryStore"]),
         .target(name: "Downloads", dependencies: ["FeedModel", "HTTPFetch", "LibraryStore"]),
+        // Discovery: providers (iTunes, Podcast Index, yt-dlp, Rumble's search pages, the
+        // library) asked at once, merged, marked `subscribed`. Podcast Index signs with SHA-1.
+        .target(name: "Discovery", dependencies: [
+            "FeedModel", "FeedText", "HTTPFetch", "FeedParsing", "LibraryStore", .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         // Passwords (bcrypt) and session tokens (random, stored as their SHA-256): what the
         // library never sees in the clear.
         .target(name: "Accounts", dependencies: [
@@ -121,7 +126,7 @@ let package = Package(
         // otherwise pay ~70 ms for the dynamic loader to resolve FFmpeg's ~160 libraries.
         .executableTarget(name: "feedctl", dependencies: [
             "FeedModel", "FeedText", "HTTPFetch", "FeedParsing", "LibraryStore", "LibrarySQLite", "FeedIngest", "Downloads",
-            "ControlProtocol", "ControlSocket", "CLISupport", "UserConfig", "Accounts",
+            "ControlProtocol", "ControlSocket", "CLISupport", "UserConfig", "Accounts", "Discovery",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: staticSwiftModuleInRelease, linkerSettings: staticSwiftInRelease),
         // The player daemon (`feedctl daemon` runs it): PlayerCore, the control server, MPRIS.
@@ -133,7 +138,7 @@ let package = Package(
         // The HTTP API (`feedctl serve`): routes, wire shapes, the mapping from the library's
         // types, the request context (whose store a request acts on) and the authenticator slot.
         .target(name: "APIServer", dependencies: [
-            "FeedModel", "FeedText", "FeedParsing", "LibraryStore", "FeedIngest", "ControlProtocol", "ControlSocket",
+            "FeedModel", "FeedText", "FeedParsing", "LibraryStore", "FeedIngest", "ControlProtocol", "ControlSocket", "Discovery", "HTTPFetch",
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
@@ -149,7 +154,7 @@ let package = Package(
         .executableTarget(name: "feedctl-fuzz", dependencies: ["FeedParsing", "FeedModel"]),
 
         // Library benchmarks (bench/ingest, bench/modes); never run by `swift test`.
-        .executableTarget(name: "feedctl-bench", dependencies: ["FeedModel", "FeedParsing", "LibraryStore", "LibrarySQLite"]),
+        .executableTarget(name: "feedctl-bench", dependencies: ["FeedModel", "FeedParsing", "LibraryStore", "LibrarySQLite", "Discovery", "HTTPFetch"]),
 
         // What the test targets share: headless PulseAudio, the test HTTP server, tool runner,
         // the corpus generator, a library in a temp dir.
@@ -169,6 +174,9 @@ let package = Package(
         .testTarget(name: "FeedIngestTests", dependencies: [
             "FeedIngest", "FeedParsing", "HTTPFetch", "LibrarySQLite", "LibraryStore", "FeedModel", "FeedText", "TestSupport",
             .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        .testTarget(name: "DiscoveryTests", dependencies: [
+            "Discovery", "HTTPFetch", "LibrarySQLite", "LibraryStore", "FeedModel", "FeedParsing", "TestSupport",
         ]),
         .testTarget(name: "DownloadsTests", dependencies: [
             "Downloads", "HTTPFetch", "LibrarySQLite", "LibraryStore", "FeedModel", "TestSupport",
