@@ -66,7 +66,8 @@ public enum APIServer {
         SubscriptionRoutes(clock: clock, policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds),
                            youTubeOrigin: configuration.youTubeOrigin).add(to: api)
         OPMLRoutes(clock: clock, policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds)).add(to: api)
-        DiscoverRoutes().add(to: api)
+        DiscoverRoutes(clock: clock, policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds),
+                       youTubeOrigin: configuration.youTubeOrigin).add(to: api)
         PlayerRoutes(remote: PlayerRemote(socketPath: configuration.socketPath, database: configuration.database),
                      policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds)).add(to: api)
 
