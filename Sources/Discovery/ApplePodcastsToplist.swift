@@ -30,11 +30,11 @@ public struct ApplePodcastsToplist: Sendable {
     public func top(limit: Int, genre: Int?) async throws(DiscoveryError) -> [DiscoveryResult] {
         let trimmed = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         let chart = trimmed + "/us/rss/toppodcasts/limit=\(limit)" + (genre.map { "/genre=\($0)" } ?? "") + "/json"
-        let entries = try await fetch.json(AppleChart.self, chart, limits: limits).feed.entries
+        let entries = try await fetch.json(AppleChart.self, chart, limits: limits, federated: false).feed.entries
         let ids = entries.compactMap(\.appleID)
         guard !ids.isEmpty else { return [] }
         let lookup = URLQuery.build(trimmed, "/lookup", [("id", ids.joined(separator: ",")), ("entity", "podcast")])
-        let found = try await fetch.json(ITunesAnswer.self, lookup, limits: limits).results
+        let found = try await fetch.json(ITunesAnswer.self, lookup, limits: limits, federated: false).results
         var byID: [String: DiscoveryResult] = [:]
         for entry in found {
             if let result = entry.result(provider: "toplist") { byID[result.id] = result }

@@ -8,9 +8,17 @@ import HTTPFetch
 struct ProviderFetch: Sendable {
     let fetcher: Fetcher
 
-    func get(_ url: String, headers: [String: String] = [:], limits: ProviderLimits) async throws(DiscoveryError) -> [UInt8] {
-        let request = FetchRequest(url: url, maxBytes: limits.maxBytes, connectTimeout: min(10, limits.timeout),
-                                   totalTimeout: limits.timeout, stallTimeout: max(1, min(30, limits.timeout.rounded(.up))),
+    /// Seconds the transfer's own timeout runs past the provider's, when the federation's timer
+    /// bounds the search (`FederatedSearch.run`): that timer, not a race with libcurl's, decides,
+    /// so a late provider always reads `timed out after N s`; the transfer's is only a backstop.
+    static let backstop = 5.0
+
+    /// `federated`: the federation's timer bounds the request (else its own timeout does).
+    func get(_ url: String, headers: [String: String] = [:], limits: ProviderLimits,
+             federated: Bool = true) async throws(DiscoveryError) -> [UInt8] {
+        let total = limits.timeout + (federated ? Self.backstop : 0)
+        let request = FetchRequest(url: url, maxBytes: limits.maxBytes, connectTimeout: min(10, total),
+                                   totalTimeout: total, stallTimeout: max(1, min(30, total.rounded(.up))),
                                    maxRedirects: 3, headers: headers)
         do {
             return try await fetcher.fetch(request).body
@@ -21,8 +29,8 @@ struct ProviderFetch: Sendable {
     }
 
     func json<T: Decodable>(_ type: T.Type, _ url: String, headers: [String: String] = [:],
-                            limits: ProviderLimits) async throws(DiscoveryError) -> T {
-        let body = try await get(url, headers: headers, limits: limits)
+                            limits: ProviderLimits, federated: Bool = true) async throws(DiscoveryError) -> T {
+        let body = try await get(url, headers: headers, limits: limits, federated: federated)
         do {
             return try JSONDecoder().decode(T.self, from: Data(body))
         } catch {
