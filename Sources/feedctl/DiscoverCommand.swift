@@ -22,9 +22,12 @@ struct DiscoverCommand: AsyncParsableCommand {
             commandName: "search",
             abstract: "Search every provider at once; results are numbered, per-provider timings and failures go to stderr.")
         @OptionGroup var player: PlayerClientOptions
-        @Option(name: .customLong("platform"), parsing: .upToNextOption,
-                help: "podcast | youtube | rumble | library | itunes | podcastindex (several allowed; default: all)")
-        var platforms: [String] = []
+        @Option(name: .customLong("platform"),
+                help: "podcast | youtube | rumble | library | itunes | podcastindex (repeat it, or commas: itunes,rumble; default: all)")
+        var platformOptions: [String] = []
+        /// `--platform a --platform b,c` → [a, b, c]. One value per option, so that the words
+        /// may come after it (`discover --platform podcast cats`).
+        var platforms: [String] { platformOptions.flatMap { $0.split(separator: ",").map(String.init) } }
         @Flag(help: "Channels and podcasts (to subscribe to).") var channels = false
         @Flag(help: "Videos and episodes (the default).") var videos = false
         @Option(help: "Results per provider (1–\(DiscoveryRule.maxPerProvider)).") var limit = DiscoveryRule.defaultPerProvider

@@ -70,7 +70,7 @@ final class DiscoverCommandTests: XCTestCase {
     }
 
     func testAFailingProviderIsNamedAndTheOthersShown() throws {
-        let found = try feedctl(["discover", "tone", "--channels", "--platform", "itunes", "rumble"], rumble: server.url("/missing"))
+        let found = try feedctl(["discover", "--platform", "itunes,rumble", "--channels", "tone"], rumble: server.url("/missing"))
         XCTAssertEqual(found.status, 2, found.stderr)
         XCTAssertEqual(found.stdout.split(separator: "\n").count, 2, found.stdout)
         XCTAssertTrue(found.stderr.contains("feedctl: rumble failed after "), found.stderr)
