@@ -83,6 +83,11 @@ let package = Package(
         ]),
         .target(name: "FeedIngest", dependencies: ["FeedModel", "FeedText", "HTTPFetch", "FeedParsing", "LibraryStore"]),
         .target(name: "Downloads", dependencies: ["FeedModel", "HTTPFetch", "LibraryStore"]),
+        // Discovery: providers (iTunes, Podcast Index, yt-dlp, Rumble's search pages, the
+        // library) asked at once, merged, marked `subscribed`. Podcast Index signs with SHA-1.
+        .target(name: "Discovery", dependencies: [
+            "FeedModel", "FeedText", "HTTPFetch", "FeedParsing", "LibraryStore", .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         // Passwords (bcrypt) and session tokens (random, stored as their SHA-256): what the
         // library never sees in the clear.
         .target(name: "Accounts", dependencies: [
@@ -124,7 +129,7 @@ let package = Package(
         // otherwise pay ~70 ms for the dynamic loader to resolve FFmpeg's ~160 libraries.
         .executableTarget(name: "feedctl", dependencies: [
             "FeedModel", "FeedText", "HTTPFetch", "FeedParsing", "LibraryStore", "LibrarySQLite", "FeedIngest", "Downloads",
-            "ControlProtocol", "ControlSocket", "CLISupport", "UserConfig", "Accounts",
+            "ControlProtocol", "ControlSocket", "CLISupport", "UserConfig", "Accounts", "Discovery",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: staticSwiftModuleInRelease, linkerSettings: staticSwiftInRelease),
         // The player daemon (`feedctl daemon` runs it): PlayerCore, the control server, MPRIS.
@@ -137,7 +142,7 @@ let package = Package(
         // types, the request context (whose store a request acts on), logins and the token check
         // (Accounts: bcrypt and session tokens).
         .target(name: "APIServer", dependencies: [
-            "FeedModel", "FeedText", "FeedParsing", "LibraryStore", "FeedIngest", "HTTPFetch", "ControlProtocol", "ControlSocket", "Accounts",
+            "FeedModel", "FeedText", "FeedParsing", "LibraryStore", "FeedIngest", "HTTPFetch", "ControlProtocol", "ControlSocket", "Accounts", "Discovery",
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdTLS", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
@@ -154,7 +159,7 @@ let package = Package(
         .executableTarget(name: "feedctl-fuzz", dependencies: ["FeedParsing", "FeedModel"]),
 
         // Library benchmarks (bench/ingest, bench/modes); never run by `swift test`.
-        .executableTarget(name: "feedctl-bench", dependencies: ["FeedModel", "FeedParsing", "LibraryStore", "LibrarySQLite"]),
+        .executableTarget(name: "feedctl-bench", dependencies: ["FeedModel", "FeedParsing", "LibraryStore", "LibrarySQLite", "Discovery", "HTTPFetch"]),
 
         // What the test targets share: headless PulseAudio, the test HTTP server, tool runner,
         // the corpus generator, a library in a temp dir.
@@ -174,6 +179,9 @@ let package = Package(
         .testTarget(name: "FeedIngestTests", dependencies: [
             "FeedIngest", "FeedParsing", "HTTPFetch", "LibrarySQLite", "LibraryStore", "FeedModel", "FeedText", "TestSupport",
             .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        .testTarget(name: "DiscoveryTests", dependencies: [
+            "Discovery", "HTTPFetch", "LibrarySQLite", "LibraryStore", "FeedModel", "FeedParsing", "TestSupport",
         ]),
         .testTarget(name: "DownloadsTests", dependencies: [
             "Downloads", "HTTPFetch", "LibrarySQLite", "LibraryStore", "FeedModel", "TestSupport",

@@ -1,50 +1,109 @@
+import Discovery
 import FeedModel
 import FeedText
+import Foundation
+import HTTPFetch
 import Hummingbird
 import LibraryStore
 
-/// `POST /api/discover/search` in the backend's shape (`VideoSearchResponse`). Until the
-/// discovery issue adds platforms' own search, it searches the library (`SearchRule`), one
-/// "platform" per platform asked for.
+/// Discovery in the backend's shapes (`app/api/discover.py`): `POST /api/discover/search`
+/// asks every provider at once (`FederatedSearch`: iTunes, Podcast Index with its key, YouTube
+/// through yt-dlp, Rumble's search pages, the library) and answers the backend's
+/// `VideoSearchResponse` or `ChannelSearchResponse`; `GET /api/discover/platforms` lists the
+/// providers; `POST /api/discover/quick-save {url}` follows the channel a URL names.
 struct DiscoverRoutes {
+    let clock: @Sendable () -> Int64
+    /// The server's fetcher (public addresses only): quick-save subscribes through it. The
+    /// providers fetch from the services' configured addresses, through the shared one.
+    let fetcher: Fetcher
+    let policy: FeedURLPolicy
+    let youTubeOrigin: String
+    /// Read once when the server starts (`FEEDCTL_DISCOVER_*`, see `DiscoverySettings`); a wrong
+    /// value answers every search with its one line rather than stopping the server.
+    let settings: Result<DiscoverySettings, DiscoveryError>
+
+    init(clock: @escaping @Sendable () -> Int64, fetcher: Fetcher, policy: FeedURLPolicy, youTubeOrigin: String,
+         settings: Result<DiscoverySettings, DiscoveryError> = Result { () throws(DiscoveryError) in
+             try DiscoverySettings(environment: ProcessInfo.processInfo.environment)
+         }) {
+        self.clock = clock; self.fetcher = fetcher; self.policy = policy; self.youTubeOrigin = youTubeOrigin; self.settings = settings
+    }
+
     func add(to group: RouterGroup<APIRequestContext>) {
         group.post("discover/search") { request, context in
             let body = try await RequestBody.decode(SearchBody.self, request, context: context)
             return try await search(body, context)
         }
+        group.get("discover/platforms") { _, context in
+            _ = try context.library()
+            return try platforms()
+        }
+        group.post("discover/quick-save") { request, context in
+            let body = try await RequestBody.decode(QuickSaveBody.self, request, context: context)
+            return try await quickSave(body, context)
+        }
     }
 
-    func search(_ body: SearchBody, _ context: APIRequestContext) async throws -> VideoSearchResponse {
+    func search(_ body: SearchBody, _ context: APIRequestContext) async throws -> DiscoverSearchResponse {
         let library = try context.library()
         let query = body.query.trimmingWhitespace()
-        guard !query.isEmpty, query.utf8.count <= 500 else { throw APIError.unprocessable("query must be 1 to 500 characters") }
-        if let type = body.type, type != "videos" {
-            throw APIError.unprocessable("type \"\(type)\": the library holds videos and episodes only (type videos)")
+        guard !query.isEmpty, query.utf8.count <= DiscoveryRule.maxQueryBytes else {
+            throw APIError.unprocessable("query must be 1 to \(DiscoveryRule.maxQueryBytes) characters")
         }
-        let limit = body.maxPerPlatform ?? 10
-        guard (1...50).contains(limit) else { throw APIError.unprocessable("max_per_platform must be from 1 to 50 (got \(limit))") }
-        var platforms: [Platform] = []
-        for name in body.platforms ?? Platform.allCases.map(\.rawValue) {
-            guard let platform = Platform(rawValue: name.lowercased()) else {
-                throw APIError.unprocessable("platforms: \"\(name)\" is not one of \(Platform.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            if !platforms.contains(platform) { platforms.append(platform) }
+        let kind: DiscoveryRequest.Kind
+        switch body.type ?? "videos" {
+        case "videos": kind = .videos
+        case "channels": kind = .channels
+        case let other: throw APIError.unprocessable("type \"\(other)\" must be videos or channels (no provider here searches playlists)")
         }
-        var results: [VideoResult] = [], byPlatform: [String: [VideoResult]] = [:], timings: [SearchTiming] = []
-        for platform in platforms {
-            let found = try await FeedRoutes.library { () async throws(LibraryError) in
-                try await library.search(SearchQuery(text: query, filter: FeedFilter(platform: platform), limit: limit))
-            }
-            let records = try await FeedRoutes.library { () async throws(LibraryError) in try await library.itemRecords(ids: found.map(\.id)) }
-            let videos = records.map(VideoResult.init)
-            results += videos
-            byPlatform[platform.rawValue] = videos
-            // No time is reported: a duration read here would be the shared machine's, not the search's.
-            timings.append(SearchTiming(platform: platform.rawValue, durationMs: 0, success: true, error: nil))
+        let limit = body.maxPerPlatform ?? DiscoveryRule.defaultPerProvider
+        guard (1...DiscoveryRule.maxPerProvider).contains(limit) else {
+            throw APIError.unprocessable("max_per_platform must be from 1 to \(DiscoveryRule.maxPerProvider) (got \(limit))")
         }
-        return VideoSearchResponse(query: query, searchType: "videos", totalResults: results.count, results: results,
-                                   byPlatform: byPlatform, timings: timings, totalDurationMs: 0,
-                                   platformsSearched: platforms.map(\.rawValue))
+        let settings = try settings.mapError { APIError(.serviceUnavailable, "discovery is not configured: \($0.message)") }.get()
+        let providers: [any DiscoveryProvider]
+        do {
+            providers = try settings.providers(body.platforms ?? [], fetcher: Fetcher.shared, store: library)
+        } catch {
+            throw APIError.unprocessable("platforms: \(error.message)")
+        }
+        let answer = await FederatedSearch(providers: providers, channels: library)
+            .search(DiscoveryRequest(query: query, kind: kind, limit: limit))
+        return DiscoverSearchResponse(answer)
+    }
+
+    func platforms() throws -> PlatformListResponse {
+        let settings = try settings.mapError { APIError(.serviceUnavailable, "discovery is not configured: \($0.message)") }.get()
+        let ytdlp = settings.ytdlp.contains("/") ? FileManager.default.isExecutableFile(atPath: settings.ytdlp)
+            : (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+                .contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(settings.ytdlp)") }
+        let platforms = [
+            PlatformInfo(id: "library", name: "Library", icon: "📚", color: "#6B7280", supportsSearch: true),
+            PlatformInfo(id: "itunes", name: "Apple Podcasts", icon: "🎙️", color: "#872EC4", supportsSearch: true),
+            PlatformInfo(id: "podcastindex", name: "Podcast Index", icon: "🎧", color: "#E90000",
+                         supportsSearch: settings.podcastIndexAuth != nil),
+            PlatformInfo(id: "youtube", name: "YouTube", icon: "📺", color: "#FF0000", supportsSearch: ytdlp),
+            PlatformInfo(id: "rumble", name: "Rumble", icon: "🟢", color: "#85C742", supportsSearch: true),
+        ]
+        return PlatformListResponse(platforms: platforms, total: platforms.count)
+    }
+
+    /// Follows what the URL names, through `channel add`'s path: a feed, a channel page, or a
+    /// video page (YouTube's `watch?v=`: its channel). Saving a video the library does not
+    /// hold needs saved videos of its own, which the server does not serve yet.
+    func quickSave(_ body: QuickSaveBody, _ context: APIRequestContext) async throws -> EditedResponse<QuickSaveResponse> {
+        let url = body.url.trimmingWhitespace()
+        guard !url.isEmpty else { throw APIError.unprocessable("url is required") }
+        let subscribed = try await SubscriptionRoutes(clock: clock, fetcher: fetcher, policy: policy, youTubeOrigin: youTubeOrigin)
+            .subscribe(url, context)
+        let channel = subscribed.responseGenerator
+        let already = subscribed.status == .ok
+        let saved = ChannelResult(platform: channel.platform, channelID: channel.platformChannelID, channelURL: channel.channelURL,
+                                  name: channel.name, avatarURL: channel.avatarURL, videoCount: channel.videoCount,
+                                  feedURL: channel.feedURL, subscribed: true, libraryChannelID: channel.id)
+        return EditedResponse(status: subscribed.status, response: QuickSaveResponse(
+            type: "channel", platform: channel.platform, saved: saved,
+            message: already ? "Already subscribed: \(channel.name)" : "Subscribed: \(channel.name)"))
     }
 }
 
@@ -57,19 +116,56 @@ struct SearchBody: Decodable {
     enum CodingKeys: String, CodingKey { case query, platforms, type, maxPerPlatform = "max_per_platform" }
 }
 
-/// The backend's `VideoSearchResponse`.
-struct VideoSearchResponse: ResponseEncodable, Sendable {
+struct QuickSaveBody: Decodable {
+    var url: String
+}
+
+/// The backend's `VideoSearchResponse` (type videos) or `ChannelSearchResponse` (type channels):
+/// `by_platform` and `timings` are per provider (`itunes`, `podcastindex`, `youtube`, `rumble`,
+/// `library`), `platforms_failed` names the providers that failed or timed out.
+enum DiscoverSearchResponse: ResponseEncodable, Sendable {
+    case videos(SearchResponse<VideoResult>)
+    case channels(SearchResponse<ChannelResult>)
+
+    init(_ answer: FederatedSearch.Answer) {
+        let timings = answer.outcomes.map {
+            SearchTiming(platform: $0.provider, durationMs: $0.milliseconds, success: $0.failure == nil, error: $0.failure?.message)
+        }
+        func response<R: Encodable & Sendable>(_ type: String, _ map: (DiscoveryResult) -> R) -> SearchResponse<R> {
+            var byPlatform: [String: [R]] = [:]
+            for outcome in answer.outcomes { byPlatform[outcome.provider] = outcome.results.map(map) }
+            return SearchResponse(query: answer.request.query, searchType: type, totalResults: answer.results.count,
+                                  results: answer.results.map(map), byPlatform: byPlatform, timings: timings,
+                                  totalDurationMs: answer.milliseconds, platformsSearched: answer.outcomes.map(\.provider),
+                                  platformsFailed: answer.failed.map(\.provider))
+        }
+        switch answer.request.kind {
+        case .videos: self = .videos(response("videos", VideoResult.init))
+        case .channels: self = .channels(response("channels", ChannelResult.init))
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .videos(let response): try response.encode(to: encoder)
+        case .channels(let response): try response.encode(to: encoder)
+        }
+    }
+}
+
+struct SearchResponse<Result: Encodable & Sendable>: Encodable, Sendable {
     var query: String
     var searchType: String
     var totalResults: Int
-    var results: [VideoResult]
-    var byPlatform: [String: [VideoResult]]
+    var results: [Result]
+    var byPlatform: [String: [Result]]
     var timings: [SearchTiming]
     var totalDurationMs: Int
     var platformsSearched: [String]
+    var platformsFailed: [String]
     enum CodingKeys: String, CodingKey {
         case query, searchType = "search_type", totalResults = "total_results", results, byPlatform = "by_platform", timings
-        case totalDurationMs = "total_duration_ms", platformsSearched = "platforms_searched"
+        case totalDurationMs = "total_duration_ms", platformsSearched = "platforms_searched", platformsFailed = "platforms_failed"
     }
 }
 
@@ -81,7 +177,9 @@ struct SearchTiming: Encodable, Sendable {
     enum CodingKeys: String, CodingKey { case platform, durationMs = "duration_ms", success, error }
 }
 
-/// The backend's `VideoResultSchema`, from a library item.
+/// The backend's `VideoResultSchema`, with feedctl's own: `item_id` (the library's id, when the
+/// library has it: what `/api/feed/items/{id}` and the player take), `subscribed`, `feed_url`
+/// and `audio_url` (a podcast episode's), `provider`.
 struct VideoResult: Encodable, Sendable {
     var platform: String
     var videoID: String
@@ -90,29 +188,98 @@ struct VideoResult: Encodable, Sendable {
     @Nullable var description: String?
     @Nullable var thumbnailURL: String?
     @Nullable var durationSeconds: Int?
-    @Nullable var viewCount: Int?
+    @Nullable var viewCount: Int64?
     @Nullable var uploadDate: String?
     @Nullable var channelName: String?
     @Nullable var channelID: String?
-    @Nullable var channelURL: String? = nil
-    @Nullable var channelAvatarURL: String?
+    @Nullable var channelURL: String?
+    @Nullable var channelAvatarURL: String? = nil
     @Nullable var likeCount: Int? = nil
     var tags: [String] = []
-    /// feedctl's own: the library id (what `/api/feed/items/{id}` and the player take).
-    var itemID: Int64
+    @Nullable var audioURL: String?
+    @Nullable var feedURL: String?
+    @Nullable var itemID: Int64?
+    var subscribed: Bool
+    var provider: String
 
-    init(_ record: ItemRecord) {
-        let item = record.item
-        platform = item.platform.rawValue; videoID = item.itemID; videoURL = item.url ?? item.enclosureURL ?? ""
-        title = item.title; description = record.notes; thumbnailURL = item.thumbnail; durationSeconds = item.duration
-        viewCount = record.views; uploadDate = item.published.map(WireDate.string); channelName = item.channel
-        channelID = String(item.channelID); channelAvatarURL = record.channelImage; itemID = item.id
+    init(_ result: DiscoveryResult) {
+        platform = result.platform.rawValue; videoID = result.id; videoURL = result.url; title = result.title
+        description = result.description; thumbnailURL = result.thumbnail; durationSeconds = result.duration
+        viewCount = result.views; uploadDate = result.published.map(WireDate.string); channelName = result.channelName
+        channelID = result.channelID; channelURL = result.channelURL; audioURL = result.audioURL; feedURL = result.feedURL
+        itemID = result.libraryItemID; subscribed = result.subscribed; provider = result.provider
     }
 
     enum CodingKeys: String, CodingKey {
         case platform, videoID = "video_id", videoURL = "video_url", title, description, thumbnailURL = "thumbnail_url"
         case durationSeconds = "duration_seconds", viewCount = "view_count", uploadDate = "upload_date", channelName = "channel_name"
         case channelID = "channel_id", channelURL = "channel_url", channelAvatarURL = "channel_avatar_url", likeCount = "like_count", tags
-        case itemID = "item_id"
+        case audioURL = "audio_url", feedURL = "feed_url", itemID = "item_id", subscribed, provider
     }
+}
+
+/// The backend's `ChannelResultSchema`, with feedctl's own: `feed_url` (a podcast's: what
+/// subscribing takes), `subscribed`, `library_channel_id`, `provider`.
+struct ChannelResult: Encodable, Sendable {
+    var platform: String
+    var channelID: String
+    var channelURL: String
+    var name: String
+    @Nullable var description: String? = nil
+    @Nullable var avatarURL: String? = nil
+    @Nullable var bannerURL: String? = nil
+    @Nullable var subscriberCount: Int? = nil
+    @Nullable var videoCount: Int? = nil
+    @Nullable var feedURL: String? = nil
+    var subscribed: Bool
+    @Nullable var libraryChannelID: Int64? = nil
+    var provider: String = "library"
+
+    init(platform: String, channelID: String, channelURL: String, name: String, avatarURL: String?, videoCount: Int?,
+         feedURL: String?, subscribed: Bool, libraryChannelID: Int64?) {
+        self.platform = platform; self.channelID = channelID; self.channelURL = channelURL; self.name = name
+        self.avatarURL = avatarURL; self.videoCount = videoCount; self.feedURL = feedURL; self.subscribed = subscribed
+        self.libraryChannelID = libraryChannelID
+    }
+
+    init(_ result: DiscoveryResult) {
+        platform = result.platform.rawValue; channelID = result.channelID ?? result.id; channelURL = result.url
+        name = result.title; description = result.description; avatarURL = result.thumbnail; feedURL = result.feedURL
+        subscribed = result.subscribed; provider = result.provider
+        libraryChannelID = result.provider == "library" ? Int64(result.id) : nil
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case platform, channelID = "channel_id", channelURL = "channel_url", name, description, avatarURL = "avatar_url"
+        case bannerURL = "banner_url", subscriberCount = "subscriber_count", videoCount = "video_count", feedURL = "feed_url"
+        case subscribed, libraryChannelID = "library_channel_id", provider
+    }
+}
+
+/// The backend's `PlatformInfoSchema`.
+struct PlatformInfo: Encodable, Sendable {
+    var id: String
+    var name: String
+    var icon: String
+    var color: String
+    var supportsSearch: Bool
+    var supportsChannelFeed = true
+    var supportsPlaylists = false
+    enum CodingKeys: String, CodingKey {
+        case id, name, icon, color, supportsSearch = "supports_search", supportsChannelFeed = "supports_channel_feed"
+        case supportsPlaylists = "supports_playlists"
+    }
+}
+
+struct PlatformListResponse: ResponseEncodable, Sendable {
+    var platforms: [PlatformInfo]
+    var total: Int
+}
+
+/// The backend's `QuickSaveResponse`.
+struct QuickSaveResponse: ResponseEncodable, Sendable {
+    var type: String
+    var platform: String
+    var saved: ChannelResult
+    var message: String
 }

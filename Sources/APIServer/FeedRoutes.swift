@@ -55,10 +55,11 @@ struct FeedRoutes {
             let result = try await Self.library { () async throws(LibraryError) in try await library.itemPage(pageQuery) }
             return FeedResponse(items: result.items.map { FeedItemResponse($0, now: now) }, total: result.total, page: page,
                                 perPage: perPage, hasMore: Self.hasMore(page: page, perPage: perPage, shown: result.items.count, total: result.total))
-        case .catchUp(let filter):
-            // Catch-up is computed, not counted: the whole list (up to its cap) is built and sliced.
+        case .catchUp(let filter), .discovery(let filter):
+            // Catch-up and discovery are computed, not counted: the whole list (up to its cap) is built and sliced.
+            let mode: FeedMode = if case .discovery = selection { .discovery } else { .catchUp }
             let all = try await Self.library { () async throws(LibraryError) in
-                try await library.feed(FeedQuery(mode: .catchUp, filter: filter, limit: Self.catchUpCap), now: now)
+                try await library.feed(FeedQuery(mode: mode, filter: filter, limit: Self.catchUpCap), now: now)
             }
             let start = min(all.count, (page - 1).multipliedReportingOverflow(by: perPage).overflow ? all.count : (page - 1) * perPage)
             let slice = Array(all[start..<min(all.count, start + perPage)])
@@ -75,7 +76,7 @@ struct FeedRoutes {
         return !overflow && before < total && before + shown < total
     }
 
-    /// Catch-up lists at most this many items (its `total` counts up to it).
+    /// Catch-up and discovery list at most this many items (their `total` counts up to it).
     static let catchUpCap = 10_000
 
     /// The query read into a selection: a mode's preset wins over `filter`, `sort_by` and the
@@ -105,7 +106,7 @@ struct FeedRoutes {
         var shortOnly = false
         if let text = query.string("mode") {
             guard let mode = FeedSelection.mode(named: text) else {
-                throw .unprocessable("mode \"\(text)\" is not one of newest, catch_up, short_form, quick_watch, deep_dive, oldest, most_viewed, shortest, longest, random, Discovery")
+                throw .unprocessable("mode \"\(text)\" is not one of newest, catch_up, short_form, quick_watch, deep_dive, oldest, most_viewed, shortest, longest, random, discovery")
             }
             switch mode {
             case .newest: order = .newest
@@ -118,6 +119,11 @@ struct FeedRoutes {
                     throw .unprocessable("mode catch_up takes platform and one channel only (it lists what you missed, its own way)")
                 }
                 return .catchUp(FeedFilter(platform: platform, channelID: channelIDs.first, unwatchedOnly: true))
+            case .discovery:
+                guard watch != .watched, channelIDs.count <= 1, publishedSince == nil, minDuration == nil, maxDuration == nil else {
+                    throw .unprocessable("mode discovery takes platform and one channel only (it lists what you never started, its own way)")
+                }
+                return .discovery(FeedFilter(platform: platform, channelID: channelIDs.first, unwatchedOnly: true))
             }
         }
         if let minDuration, let maxDuration, minDuration > maxDuration {

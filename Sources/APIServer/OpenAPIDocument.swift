@@ -41,7 +41,7 @@ enum OpenAPIDocument {
                 ("filter", "string", "all | unwatched | watched"), ("platform", "string", "youtube | rumble | podcast"),
                 ("channel_ids", "string", "channel ids, comma-separated"), ("page", "integer", "from 1"),
                 ("per_page", "integer", "1–100, default 50"), ("since", "string", "ISO 8601: published at or after"),
-                ("mode", "string", "newest, catch_up, short_form, quick_watch, deep_dive, oldest, most_viewed, shortest, longest, random; the guide's Newest, Catch Up, Short Form, Discovery"),
+                ("mode", "string", "newest, catch_up, short_form, quick_watch, deep_dive, oldest, most_viewed, shortest, longest, random, discovery; the guide's Newest, Catch Up, Short Form, Discovery"),
                 ("sort_by", "string", "newest | oldest | views | duration_asc | duration_desc | random"),
                 ("duration_min", "integer", "seconds"), ("duration_max", "integer", "seconds"),
             ], response: "FeedResponse"),
@@ -61,8 +61,12 @@ enum OpenAPIDocument {
                       query: [("progress_seconds", "integer", "required, ≥ 0")], response: "FeedItem"),
             Operation(method: "patch", path: "/api/feed/{id}/watched", summary: "Mark watched or not (the iOS guide's form)", body: "WatchedBody", response: "FeedItem"),
             Operation(method: "patch", path: "/api/feed/{id}/progress", summary: "Set progress (the iOS guide's form)", body: "GuideProgressBody", response: "FeedItem"),
-            Operation(method: "post", path: "/api/discover/search", summary: "Search (the library, until discovery has platforms)", body: "SearchBody",
-                      response: "VideoSearchResponse"),
+            Operation(method: "post", path: "/api/discover/search",
+                      summary: "Search every discovery provider at once (type videos: VideoSearchResponse; channels: ChannelSearchResponse)",
+                      body: "SearchBody", response: "DiscoverSearchResponse"),
+            Operation(method: "get", path: "/api/discover/platforms", summary: "The discovery providers", response: "PlatformList"),
+            Operation(method: "post", path: "/api/discover/quick-save", summary: "Follow the channel a URL names (201; 200 when already followed)",
+                      body: "QuickSaveBody", response: "QuickSaveResponse", status: "201"),
             Operation(method: "get", path: "/api/player", summary: "The player's status (the status contract)", response: "PlayerStatus"),
             Operation(method: "get", path: "/api/player/queue", summary: "The up-next queue", response: "QueueResponse"),
             Operation(method: "get", path: "/api/player/events", summary: "Server-sent events: `event: KIND`, `data: PlayerStatus`"),
@@ -149,6 +153,16 @@ enum OpenAPIDocument {
     private static var bool: [String: Any] { ["type": "boolean"] }
     private static var number: [String: Any] { ["type": "number"] }
     private static var date: [String: Any] { ["type": "string", "format": "date-time"] }
+    /// The backend's `…SearchResponse` over one kind of result.
+    private static func searchResponse(_ result: String) -> [String: Any] {
+        object([
+            "query": string, "search_type": string, "total_results": int, "results": array(ref(result)),
+            "by_platform": ["type": "object", "additionalProperties": array(ref(result))],
+            "timings": array(object(["platform": string, "duration_ms": int, "success": bool, "error": nullable(string)])),
+            "total_duration_ms": int, "platforms_searched": array(string), "platforms_failed": array(string),
+        ])
+    }
+
     private static func nullable(_ schema: [String: Any]) -> [String: Any] {
         var s = schema; s["type"] = [schema["type"] ?? "string", "null"]; return s
     }
@@ -205,18 +219,28 @@ enum OpenAPIDocument {
         "WatchedBody": object(["is_watched": bool, "watch_progress_seconds": int], required: ["is_watched"]),
         "GuideProgressBody": object(["watch_progress_seconds": int]),
         "SearchBody": object(["query": string, "platforms": array(string), "type": string, "max_per_platform": int], required: ["query"]),
-        "VideoSearchResponse": object([
-            "query": string, "search_type": string, "total_results": int, "results": array(ref("VideoResult")),
-            "by_platform": ["type": "object", "additionalProperties": array(ref("VideoResult"))],
-            "timings": array(object(["platform": string, "duration_ms": int, "success": bool, "error": nullable(string)])),
-            "total_duration_ms": int, "platforms_searched": array(string),
-        ]),
+        "DiscoverSearchResponse": ["oneOf": [ref("VideoSearchResponse"), ref("ChannelSearchResponse")]],
+        "VideoSearchResponse": searchResponse("VideoResult"),
+        "ChannelSearchResponse": searchResponse("ChannelResult"),
         "VideoResult": object([
             "platform": string, "video_id": string, "video_url": string, "title": string, "description": nullable(string),
             "thumbnail_url": nullable(string), "duration_seconds": nullable(int), "view_count": nullable(int), "upload_date": nullable(date),
             "channel_name": nullable(string), "channel_id": nullable(string), "channel_url": nullable(string),
-            "channel_avatar_url": nullable(string), "like_count": nullable(int), "tags": array(string), "item_id": int,
+            "channel_avatar_url": nullable(string), "like_count": nullable(int), "tags": array(string), "audio_url": nullable(string),
+            "feed_url": nullable(string), "item_id": nullable(int), "subscribed": bool, "provider": string,
         ]),
+        "ChannelResult": object([
+            "platform": string, "channel_id": string, "channel_url": string, "name": string, "description": nullable(string),
+            "avatar_url": nullable(string), "banner_url": nullable(string), "subscriber_count": nullable(int), "video_count": nullable(int),
+            "feed_url": nullable(string), "subscribed": bool, "library_channel_id": nullable(int), "provider": string,
+        ]),
+        "PlatformList": object([
+            "platforms": array(object(["id": string, "name": string, "icon": string, "color": string, "supports_search": bool,
+                                       "supports_channel_feed": bool, "supports_playlists": bool])),
+            "total": int,
+        ]),
+        "QuickSaveBody": object(["url": string]),
+        "QuickSaveResponse": object(["type": string, "platform": string, "saved": ref("ChannelResult"), "message": string]),
         "PlayerStatus": object([
             "status": string, "position": number, "duration": nullable(number), "title": nullable(string), "artist": nullable(string),
             "item_id": nullable(int), "url": nullable(string), "volume": number, "rate": number, "chapter": nullable(string),

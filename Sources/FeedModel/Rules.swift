@@ -312,3 +312,27 @@ public enum PasswordRule {
     public static let maxBytes = 72
     public static let bcryptCost: UInt8 = 12
 }
+
+/// Discovery (`feedctl discover`, `/api/discover/search`): every provider is asked at once, and
+/// each has its own `timeout` (the backend's 10 s) and body cap, so one slow or huge answer
+/// costs the others nothing: a provider past its timeout is named as failed and the results of
+/// the others are shown. `defaultPerProvider` results per provider unless asked (1 to
+/// `maxPerProvider`, the backend's `max_per_platform` bounds).
+public enum DiscoveryRule {
+    public static let timeout = 10.0
+    public static let maxBytes = 5 * 1024 * 1024
+    public static let defaultPerProvider = 10
+    public static let maxPerProvider = 50
+    /// The backend's `SearchRequest.query` bounds.
+    public static let maxQueryBytes = 500
+}
+
+/// The discovery feed mode: what you follow but have forgotten. Only items never started
+/// (no progress, not watched) of channels you follow; the channels you have played least come
+/// first (their items' plays in your history, fewest first; ties by channel id), and the page
+/// takes one item per channel in turn, each channel's newest first, so one prolific channel
+/// cannot fill it and a channel you never play surfaces at the top.
+public enum DiscoveryMode {
+    /// An item counts as started once it has this much progress (seconds) or is watched.
+    public static let startedAfterSeconds = 0
+}

@@ -18,10 +18,14 @@ public struct FetchRequest: Sendable, Equatable {
     /// Asks for the bytes from this offset on (`Range: bytes=N-`): a 206 means the server
     /// honoured it, a 200 that it sent the whole body.
     public var rangeStart: Int64?
+    /// Extra request header fields (an API's credentials: Podcast Index's `X-Auth-Key`…), sent
+    /// on every hop. A name or value holding a control character is not sent.
+    public var headers: [String: String]
 
     public init(url: String, maxBytes: Int, etag: String? = nil, lastModified: String? = nil,
                 connectTimeout: Double = 10, totalTimeout: Double = 60,
-                stallTimeout: Double = 30, maxRedirects: Int = 5, rangeStart: Int64? = nil) {
+                stallTimeout: Double = 30, maxRedirects: Int = 5, rangeStart: Int64? = nil,
+                headers: [String: String] = [:]) {
         self.url = url
         self.etag = etag
         self.lastModified = lastModified
@@ -31,5 +35,6 @@ public struct FetchRequest: Sendable, Equatable {
         self.stallTimeout = stallTimeout
         self.maxRedirects = maxRedirects
         self.rangeStart = rangeStart
+        self.headers = headers
     }
 }

@@ -98,6 +98,12 @@ final class Transfer {
         func safe(_ value: String?) -> String? { value.flatMap { $0.utf8.contains { $0 < 0x20 } ? nil : $0 } }
         if let etag = safe(request.etag) { requestHeaders = feedctl_curl_slist_append(requestHeaders, "If-None-Match: \(etag)") }
         if let date = safe(request.lastModified) { requestHeaders = feedctl_curl_slist_append(requestHeaders, "If-Modified-Since: \(date)") }
+        // The caller's own fields (an API's auth headers), in name order; a name or value with a
+        // control character is dropped rather than sent as two header lines.
+        for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
+            guard let name = safe(name), !name.isEmpty, !name.contains(":"), let value = safe(value) else { continue }
+            requestHeaders = feedctl_curl_slist_append(requestHeaders, "\(name): \(value)")
+        }
         let rangeStart = file.map { $0.existing > 0 ? $0.existing : nil } ?? request.rangeStart
         let settings: [(String, CURLcode)] = [
             ("NOSIGNAL", feedctl_curl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)),  // no SIGALRM in threads

@@ -22,6 +22,8 @@ extension SQLiteLibrary {
                 return try Self.newest(db, user: user, shortOnly: mode == .shortForm, filter: filter, limit: limit, offset: offset)
             case .catchUp:
                 return try Self.catchUp(db, user: user, filter: filter, limit: limit, offset: offset, windowStart: windowStart)
+            case .discovery:
+                return try Self.discovery(db, user: user, filter: filter, limit: limit, offset: offset)
             }
         }
     }

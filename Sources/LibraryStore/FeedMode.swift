@@ -9,6 +9,9 @@ public enum FeedMode: String, Sendable, CaseIterable {
     case catchUp = "catch-up"
     /// Short items (`ShortForm`), newest first.
     case shortForm = "short-form"
+    /// Never-started items of the channels played least, one per channel in turn, each
+    /// channel's newest first (`DiscoveryMode`): forgotten subscriptions surface.
+    case discovery
 }
 
 /// Which items a feed shows.

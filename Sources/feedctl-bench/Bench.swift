@@ -6,6 +6,7 @@ import Foundation
 ///     feedctl-bench modes OUT_DIR
 ///     feedctl-bench search OUT_DIR     (bench/search)
 ///     feedctl-bench migrate OUT_DIR    (bench/migrate)
+///     feedctl-bench discover OUT_DIR SERVER_SCRIPT   (bench/discover)
 @main
 struct Bench {
     static func main() async {
@@ -16,8 +17,9 @@ struct Bench {
             case ("modes", 2): try await ModesBench(out: args[1]).run()
             case ("search", 2): try await SearchBench(out: args[1]).run()
             case ("migrate", 2): try await MigrateBench(out: args[1]).run()
+            case ("discover", 3): try await DiscoverBench(out: args[1], serverScript: args[2]).run()
             default:
-                printError("usage: feedctl-bench ingest CORPUS_DIR OUT_DIR | modes OUT_DIR | search OUT_DIR | migrate OUT_DIR")
+                printError("usage: feedctl-bench ingest CORPUS_DIR OUT_DIR | modes OUT_DIR | search OUT_DIR | migrate OUT_DIR | discover OUT_DIR SERVER_SCRIPT")
                 exit(2)
             }
         } catch {

@@ -14,7 +14,7 @@ struct Feedctl: AsyncParsableCommand {
         subcommands: [
             ParseCommand.self,
             ChannelCommand.self, SyncCommand.self,
-            FeedCommand.self, SearchCommand.self, ShowCommand.self, WatchedCommand.self, ProgressCommand.self,
+            FeedCommand.self, SearchCommand.self, DiscoverCommand.self, ShowCommand.self, WatchedCommand.self, ProgressCommand.self,
             SaveCommand.self, UnsaveCommand.self, SavedCommand.self, CollectionCommand.self, HistoryCommand.self,
             PlayCommand.self, PauseCommand.self, ResumeCommand.self, ToggleCommand.self, StopCommand.self,
             SeekCommand.self, VolumeCommand.self, StatusCommand.self, QueueCommand.self, NextCommand.self,

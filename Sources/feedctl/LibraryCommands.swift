@@ -13,10 +13,10 @@ extension Platform: ExpressibleByArgument {}
 struct FeedCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "feed",
-        abstract: "Show the feed: newest, catch-up (resume + what you missed) or short-form.")
+        abstract: "Show the feed: newest, catch-up (resume + what you missed), short-form or discovery (never-started items of the channels you play least).")
     @OptionGroup var library: LibraryOptions
     @OptionGroup var output: OutputOptions
-    @Option(help: "newest | catch-up | short-form") var mode: FeedMode = .newest
+    @Option(help: "newest | catch-up | short-form | discovery") var mode: FeedMode = .newest
     @Option(help: "youtube | rumble | podcast") var platform: Platform?
     @Option(help: "Only this channel id.", completion: .channelIDs) var channel: Int64?
     @Flag(help: "Only items not marked watched.") var unwatched = false

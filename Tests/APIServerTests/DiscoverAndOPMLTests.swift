@@ -1,20 +1,24 @@
 import Foundation
 import XCTest
 
-/// `/api/discover/search` over the library, `/api/feed/sync`, and OPML both ways.
+/// `/api/discover/*` (federated: the library's provider here; the others in `DiscoverRouteTests`),
+/// `/api/feed/sync`, and OPML both ways.
 final class DiscoverAndOPMLTests: XCTestCase {
     func testSearchAnswersTheBackendsShape() async throws {
         let h = try await APIHarness()
         _ = try await h.object("POST", "/api/subscriptions", body: #"{"url": "\#(h.feeds.url("/podcast.xml"))"}"#, status: 201)
-        let found = try await h.object("POST", "/api/discover/search", body: #"{"query": "concert", "platforms": ["podcast", "youtube"]}"#)
+        let found = try await h.object("POST", "/api/discover/search", body: #"{"query": "concert", "platforms": ["library"]}"#)
         XCTAssertEqual(Set(found.keys), ["query", "search_type", "total_results", "results", "by_platform", "timings", "total_duration_ms",
-                                         "platforms_searched"])
+                                         "platforms_searched", "platforms_failed"])
         XCTAssertEqual(found["total_results"] as? Int, 1)
-        XCTAssertEqual(found["platforms_searched"] as? [String], ["podcast", "youtube"])
+        XCTAssertEqual(found["platforms_searched"] as? [String], ["library"])
+        XCTAssertEqual(found["platforms_failed"] as? [String], [])
         let result = try XCTUnwrap((found["results"] as? [[String: Any]])?.first)
         XCTAssertEqual(result["title"] as? String, "Episode 2: A minute of A")
         XCTAssertEqual(result["upload_date"] as? String, "2026-11-07T09:00:00Z")
-        XCTAssertEqual((found["by_platform"] as? [String: [[String: Any]]])?["youtube"]?.count, 0)
+        XCTAssertEqual(result["subscribed"] as? Bool, true)
+        XCTAssertNotNil(result["item_id"] as? Int)
+        XCTAssertEqual((found["by_platform"] as? [String: [[String: Any]]])?["library"]?.count, 1)
         let bad = try await h.call("POST", "/api/discover/search", body: #"{"query": "x", "platforms": ["vimeo"]}"#)
         XCTAssertEqual(bad.status, 422, bad.text)
         let empty = try await h.call("POST", "/api/discover/search", body: #"{"query": "  "}"#)

@@ -23,6 +23,7 @@ Files under --root are served with ETag, Last-Modified, 304s and byte ranges. Te
   /html                  an HTML page, not a feed
   /big?mb=N[&chunked=1]  N MB of zeros, with Content-Length (or without, closing at the end)
   /echo                  the request's headers as JSON
+  /delay/S/PATH          the file PATH after S seconds (a provider that answers late; discovery)
   /feeds/videos.xml?channel_id=ID | ?playlist_id=ID
                          YouTube's feed URLs: the file youtube-feeds/ID.xml (so a test can
                          point Subscriber's youTubeOrigin here); pages such as /@handle or
@@ -90,7 +91,8 @@ class Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         url = urlsplit(self.path)
         self.query = {k: v[0] for k, v in parse_qs(url.query).items()}
-        self.entry = {"path": url.path, "status": 0, "encoding": None, "sent": 0}
+        self.entry = {"path": url.path, "status": 0, "encoding": None, "sent": 0,
+                      "query": url.query, "headers": dict(self.headers.items())}
         if url.path == "/stats":
             return self.send(200, json.dumps(self.server.stats.snapshot()).encode(), "application/json")
         self.server.stats.begin(url.path)
@@ -113,6 +115,10 @@ class Handler(BaseHTTPRequestHandler):
             return self.serve_whole(path[len("/norange/"):])
         if path.startswith("/redirect/"):
             return self.send(int(path.rsplit("/", 1)[1]), b"", headers={"Location": q.get("to", "/")})
+        if path.startswith("/delay/"):
+            _, _, seconds, rest = path.split("/", 3)
+            time.sleep(float(seconds))
+            return self.serve_file(rest)
         if path == "/loop":
             return self.send(302, b"", headers={"Location": "/loop"})
         if path == "/slow":

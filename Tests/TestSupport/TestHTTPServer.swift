@@ -13,6 +13,9 @@ public final class TestHTTPServer {
             public let status: Int
             public let encoding: String?
             public let sent: Int
+            /// The request's query string (without `?`) and header fields, as received.
+            public let query: String?
+            public let headers: [String: String]?
         }
         public let hits: [String: Int]
         public let log: [Entry]
