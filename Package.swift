@@ -133,7 +133,7 @@ let package = Package(
         // The HTTP API (`feedctl serve`): routes, wire shapes, the mapping from the library's
         // types, the request context (whose store a request acts on) and the authenticator slot.
         .target(name: "APIServer", dependencies: [
-            "FeedModel", "FeedText", "FeedParsing", "LibraryStore", "FeedIngest", "ControlProtocol", "ControlSocket",
+            "FeedModel", "FeedText", "FeedParsing", "LibraryStore", "FeedIngest", "ControlProtocol", "ControlSocket", "Accounts",
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
@@ -181,6 +181,7 @@ let package = Package(
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "NowPlaying", "TestSupport"]),
         .testTarget(name: "APIServerTests", dependencies: [
             "APIServer", "FeedIngest", "HTTPFetch", "LibrarySQLite", "LibraryStore", "FeedModel", "ControlProtocol", "TestSupport",
+            "Accounts",
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),

@@ -44,6 +44,10 @@ extension SQLiteLibrary: SyncDeviceStore {
         }
     }
 
+    public func syncClock() async throws(LibraryError) -> Int64 {
+        try await read { db in try Self.syncClock(db) }
+    }
+
     /// The sync clock's last reading (see `Schema.v13GPodder`).
     static func syncClock(_ db: Database) throws -> Int64 {
         try Int64.fetchOne(db, sql: "SELECT last FROM sync_clock") ?? 0

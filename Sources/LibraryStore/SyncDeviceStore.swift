@@ -13,4 +13,6 @@ public protocol SyncDeviceStore: Sendable {
     /// The user's subscriptions added and removed after `since` (feed URLs; a URL is in one list
     /// at most, by its latest change). With `since` 0, every subscription and no removals.
     func subscriptionChanges(since: Int64) async throws(LibraryError) -> SubscriptionChanges
+    /// The sync clock's last reading: what an upload answers as the next `since`.
+    func syncClock() async throws(LibraryError) -> Int64
 }

@@ -41,7 +41,9 @@ struct ServeCommand: AsyncParsableCommand {
             let store = try library.open()
             let app: any ApplicationProtocol
             do {
-                app = try APIServer.application(configuration: settings, authenticator: OpenOwner(library: store), log: log,
+                // gpodder.net sync checks its own credentials (a user with a password), whatever the mode.
+                let gpodder = GPodderAccounts(users: store, library: { store.acting(as: $0) })
+                app = try APIServer.application(configuration: settings, authenticator: OpenOwner(library: store), gpodder: gpodder, log: log,
                                                 onListening: { port in
                                                     log("listening on http://\(Self.hostForURL(address.host)):\(port)"
                                                         + " (open mode: no login, every request acts for the library's owner; loopback only)")
