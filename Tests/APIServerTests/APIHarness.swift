@@ -31,8 +31,11 @@ final class APIHarness: @unchecked Sendable {
         }
         let ports = AsyncStream<Int>.makeStream()
         let log = self.log
+        // gpodder sync checks its own credentials against the same library's users.
+        let store = library.library
+        let gpodder = GPodderAccounts(users: store, library: { store.acting(as: $0) })
         let app = try APIServer.application(configuration: configuration, authenticator: OpenOwner(library: library.library),
-                                            clock: { APIHarness.now }, log: { log.append($0) },
+                                            gpodder: gpodder, clock: { APIHarness.now }, log: { log.append($0) },
                                             onListening: { ports.continuation.yield($0) })
         var logger = Logger(label: "APIHarness")
         logger.logLevel = .warning
