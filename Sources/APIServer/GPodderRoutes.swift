@@ -195,11 +195,11 @@ struct GPodderRoutes {
         let query = QueryParameters(request)
         let since = try query.int("since", in: 0...Int.max) ?? 0
         let aggregated = try query.bool("aggregated") ?? false
-        let request = EpisodeActionQuery(since: Int64(since), podcast: query.string("podcast"), device: query.string("device"),
-                                         aggregated: aggregated)
+        let asked = EpisodeActionQuery(since: Int64(since), podcast: query.string("podcast"), device: query.string("device"),
+                                       aggregated: aggregated)
         let library = user.library
         let (actions, timestamp) = try await FeedRoutes.library { () async throws(LibraryError) in
-            try await library.episodeActions(request)
+            try await library.episodeActions(asked)
         }
         return GPodderActionChanges(actions: actions.map(GPodderAction.init), timestamp: timestamp)
     }
@@ -209,7 +209,8 @@ struct GPodderRoutes {
     func uploadActions(_ user: GPodderUser, _ request: Request, _ context: APIRequestContext) async throws -> GPodderUploadResult {
         let wire = try await RequestBody.decode([GPodderAction].self, request, context: context)
         let now = clock()
-        let actions = try wire.enumerated().map { index, action throws(APIError) in try action.episodeAction(index: index, now: now).get() }
+        var actions: [EpisodeAction] = []
+        for (index, action) in wire.enumerated() { actions.append(try action.episodeAction(index: index, now: now).get()) }
         for device in Set(actions.compactMap(\.device)).sorted() { try await register(device, user.library) }
         let library = user.library
         let timestamp = try await FeedRoutes.library { () async throws(LibraryError) in

@@ -129,7 +129,8 @@ extension SQLiteLibrary: EpisodeActionStore {
     /// is `play` at its end (only when its length is known: a position says nothing else),
     /// untouched or reset is `new`. Items without media or page URL have no episode URL to name.
     static func stateAction(_ row: Row) -> EpisodeAction? {
-        guard let episode: String = row["enclosure_url"] ?? row["url"] else { return nil }
+        let enclosure: String? = row["enclosure_url"], page: String? = row["url"]
+        guard let episode = enclosure ?? page else { return nil }
         let duration: Int? = row["duration"]
         let progress: Int = row["progress_seconds"]
         let time: Int64 = row["updated_at"]
