@@ -81,8 +81,10 @@ final class GPodderTests: XCTestCase {
         let laptop = try XCTUnwrap(results[2] as? [String: Any])
         XCTAssertEqual(laptop["add"] as? [String], [podcast])
         XCTAssertEqual(laptop["remove"] as? [String], [])
-        XCTAssertEqual(try await h.library.library.allChannels().map(\.feedURL), [podcast])
-        XCTAssertGreaterThan(try await h.library.library.channelSummaries().first?.items ?? 0, 0, "the feed was fetched")
+        let channels = try await h.library.library.allChannels().map(\.feedURL)
+        XCTAssertEqual(channels, [podcast])
+        let items = try await h.library.library.channelSummaries().first?.items ?? 0
+        XCTAssertGreaterThan(items, 0, "the feed was fetched")
         let devices = try XCTUnwrap(results[3] as? [[Any]])
         XCTAssertEqual(devices.map { $0[0] as? String }, ["laptop", "phone"])
         XCTAssertEqual(devices.last?[1] as? String, "My phone")
@@ -104,7 +106,8 @@ final class GPodderTests: XCTestCase {
         let later = try XCTUnwrap(results[2] as? [String: Any])
         XCTAssertEqual(later["add"] as? [String], [], "the atom feed came and went")
         XCTAssertEqual(later["remove"] as? [String], [atom])
-        XCTAssertEqual(try await h.library.library.allChannels().map(\.feedURL), [podcast])
+        let channelsAfter = try await h.library.library.allChannels().map(\.feedURL)
+        XCTAssertEqual(channelsAfter, [podcast])
 
         // bob's subscriptions are his own.
         results = try await mygpo(h, "bob", Self.bobPassword, [["op": "pull_subscriptions", "device": "phone", "since": 0]])
@@ -132,7 +135,8 @@ final class GPodderTests: XCTestCase {
         var shown = try await showProgress(h, id3)
         XCTAssertEqual(shown.progress, 42)
         XCTAssertFalse(shown.watched)
-        XCTAssertTrue(try await showProgress(h, id2).watched)
+        let heard = try await showProgress(h, id2).watched
+        XCTAssertTrue(heard)
 
         // since=0 is everything, positions kept; since the upload, nothing new.
         results = try await mygpo(h, owner, Self.password, [
@@ -228,13 +232,20 @@ final class GPodderTests: XCTestCase {
             return result.stdout
         }
         let base = h.base
-        XCTAssertEqual(try await curl(["-X", "POST", "-u", "bob:\(Self.bobPassword)", "-c", jar, "\(base)/api/2/auth/bob/login.json"]), "200")
+        let login = try await curl(["-X", "POST", "-u", "bob:\(Self.bobPassword)", "-c", jar, "\(base)/api/2/auth/bob/login.json"])
+        XCTAssertEqual(login, "200")
         XCTAssertTrue(try String(contentsOfFile: jar, encoding: .utf8).contains("sessionid"))
-        XCTAssertEqual(try await curl(["-b", jar, "\(base)/api/2/devices/bob.json"]), "200", "the cookie alone signs in")
-        XCTAssertEqual(try await curl(["-b", jar, "\(base)/api/2/devices/other.json"]), "401")
-        XCTAssertEqual(try await h.library.library.sessions(of: nil).count, 1)
-        XCTAssertEqual(try await curl(["-X", "POST", "-b", jar, "\(base)/api/2/auth/bob/logout.json"]), "200")
-        XCTAssertEqual(try await curl(["-b", jar, "\(base)/api/2/devices/bob.json"]), "401", "the session has ended")
-        XCTAssertEqual(try await curl(["-X", "POST", "-u", "bob:wrong-password", "\(base)/api/2/auth/bob/login.json"]), "401")
+        let withCookie = try await curl(["-b", jar, "\(base)/api/2/devices/bob.json"])
+        XCTAssertEqual(withCookie, "200", "the cookie alone signs in")
+        let otherUser = try await curl(["-b", jar, "\(base)/api/2/devices/other.json"])
+        XCTAssertEqual(otherUser, "401")
+        let sessions = try await h.library.library.sessions(of: nil).count
+        XCTAssertEqual(sessions, 1)
+        let logout = try await curl(["-X", "POST", "-b", jar, "\(base)/api/2/auth/bob/logout.json"])
+        XCTAssertEqual(logout, "200")
+        let afterLogout = try await curl(["-b", jar, "\(base)/api/2/devices/bob.json"])
+        XCTAssertEqual(afterLogout, "401", "the session has ended")
+        let wrongLogin = try await curl(["-X", "POST", "-u", "bob:wrong-password", "\(base)/api/2/auth/bob/login.json"])
+        XCTAssertEqual(wrongLogin, "401")
     }
 }
