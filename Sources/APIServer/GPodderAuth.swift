@@ -24,8 +24,12 @@ struct GPodderUser: Sendable {
     var id: UserID
     var name: String
     var library: any GPodderLibrary
-    /// The session the `sessionid` cookie named (nil when signed in with Basic).
+    /// The session the request is signed in with: the `sessionid` cookie's, or the one a Basic
+    /// sign-in was given.
     var sessionID: Int64?
+    /// A `Set-Cookie` for the answer: the session a Basic sign-in was given, when the request
+    /// did not already carry its cookie.
+    var setCookie: String? = nil
 }
 
 /// Why a gpodder.net request was refused: answered with a Basic challenge (urllib, which
@@ -48,8 +52,12 @@ struct GPodderRefusal: Error {
 
 /// The gpodder.net API's credentials, checked on every call: HTTP Basic (a user with a
 /// password: the owner has none until `feedctl user passwd`, so `--open` opens no sync), or the
-/// `sessionid` cookie `login.json` hands out (a session like any other: `user sessions` lists
-/// it, `user revoke` ends it). The user named in the path must be the one signed in.
+/// `sessionid` cookie (a session like any other: `user sessions` lists it, `user revoke` ends
+/// it). A Basic sign-in is answered with that cookie, as gpodder.net does: mygpoclient (urllib)
+/// sends Basic only after a challenge and gives its password out at most three times, so
+/// gPodder relies on the cookie. The same credentials get the same session back while it
+/// lives, so a client that ignores cookies (AntennaPod sends Basic on every call) makes one
+/// session, not one per request. The user named in the path must be the one signed in.
 /// Separate from the bearer-token `Authenticator`: gpodder clients speak neither bearer tokens
 /// nor `--open`.
 final class GPodderAuth: Sendable {
@@ -59,6 +67,8 @@ final class GPodderAuth: Sendable {
     /// Basic credentials bcrypt accepted, by the hash of name, password and stored hash, with
     /// when they lapse (`SyncRule.basicCacheSeconds`): clients send Basic on every call.
     private let verified = Mutex<[String: Int64]>([:])
+    /// The session handed to each Basic sign-in (by the same key): its token, to hand it again.
+    private let issued = Mutex<[String: (token: String, session: Int64)]>([:])
 
     init(accounts: GPodderAccounts?, clock: @escaping @Sendable () -> Int64) {
         self.accounts = accounts; self.clock = clock
@@ -70,7 +80,7 @@ final class GPodderAuth: Sendable {
         let now = clock()
         let user: GPodderUser
         if let header = request.headers[.authorization], header.lowercased().hasPrefix("basic ") {
-            user = try await basic(String(header.dropFirst(6)), accounts, now: now)
+            user = try await basic(String(header.dropFirst(6)), accounts, now: now, cookie: request.cookies["sessionid"]?.value)
         } else if let token = request.cookies["sessionid"]?.value, !token.isEmpty {
             guard let session = try await accounts.users.session(tokenHash: SessionToken.hash(of: token), now: now),
                   let found = try? await accounts.users.user(id: session.userID) else {
@@ -86,7 +96,12 @@ final class GPodderAuth: Sendable {
         return user
     }
 
-    private func basic(_ encoded: String, _ accounts: GPodderAccounts, now: Int64) async throws -> GPodderUser {
+    /// Forgets the token handed out for a session that ended (`logout.json`).
+    func forget(session: Int64) {
+        issued.withLock { table in table = table.filter { $0.value.session != session } }
+    }
+
+    private func basic(_ encoded: String, _ accounts: GPodderAccounts, now: Int64, cookie: String?) async throws -> GPodderUser {
         guard let data = Data(base64Encoded: encoded.trimmingCharacters(in: .whitespaces)),
               let text = String(data: data, encoding: .utf8), let colon = text.firstIndex(of: ":") else {
             throw GPodderRefusal.unauthorized("malformed Basic credentials")
@@ -118,6 +133,30 @@ final class GPodderAuth: Sendable {
             }
         }
         throttle.succeeded(name)
-        return GPodderUser(id: found.id, name: found.name, library: accounts.library(found.id), sessionID: nil)
+        let (token, session) = try await session(for: key, user: found.id, accounts, now: now)
+        return GPodderUser(id: found.id, name: found.name, library: accounts.library(found.id), sessionID: session,
+                           setCookie: cookie == token ? nil : Self.cookie(token))
+    }
+
+    /// The session handed to these credentials before, while it lives (not revoked, not
+    /// expired), else a new one.
+    private func session(for key: String, user: UserID, _ accounts: GPodderAccounts, now: Int64) async throws -> (String, Int64) {
+        if let known = issued.withLock({ $0[key] }),
+           let live = try await accounts.users.session(tokenHash: SessionToken.hash(of: known.token), now: now), live.userID == user {
+            return (known.token, live.id)
+        }
+        let token = SessionToken()
+        let session = try await FeedRoutes.library { () async throws(LibraryError) in
+            try await accounts.users.createSession(user: user, tokenHash: token.hash, deviceName: "gpodder", now: now)
+        }
+        issued.withLock { table in
+            if table.count > 1_000 { table.removeAll() }
+            table[key] = (token.text, session.id)
+        }
+        return (token.text, session.id)
+    }
+
+    static func cookie(_ token: String) -> String {
+        "sessionid=\(token); Path=/; Max-Age=\(SessionRule.lifetime); HttpOnly; SameSite=Lax"
     }
 }

@@ -51,7 +51,10 @@ struct GPodderRoutes {
                          _ body: (GPodderUser) async throws -> Response) async throws -> Response {
         let pathUser = context.parameters.get("user").map { $0.removingPercentEncoding ?? $0 }
         do {
-            return try await body(try await auth.user(request, pathUser: pathUser))
+            let user = try await auth.user(request, pathUser: pathUser)
+            var response = try await body(user)
+            if let cookie = user.setCookie, response.headers[.setCookie] == nil { response.headers[.setCookie] = cookie }
+            return response
         } catch let refusal as GPodderRefusal {
             return refusal.response
         }
@@ -59,25 +62,18 @@ struct GPodderRoutes {
 
     // MARK: Auth
 
-    /// A session for the signed-in user, as the `sessionid` cookie (HttpOnly, SameSite=Lax):
-    /// later calls may send it instead of Basic.
+    /// Signed in: a Basic sign-in's answer carries the `sessionid` cookie (HttpOnly,
+    /// SameSite=Lax) that later calls may send instead (`respond` adds it).
     func login(_ user: GPodderUser, _ request: Request) async throws -> Response {
-        guard user.sessionID == nil else { return Response(status: .ok) }
-        let token = SessionToken()
-        let users = try users()
-        try await FeedRoutes.library { () async throws(LibraryError) in
-            try await users.createSession(user: user.id, tokenHash: token.hash, deviceName: "gpodder", now: clock())
-        }
-        var headers = HTTPFields()
-        headers[.setCookie] = "sessionid=\(token.text); Path=/; Max-Age=\(SessionRule.lifetime); HttpOnly; SameSite=Lax"
-        return Response(status: .ok, headers: headers)
+        Response(status: .ok)
     }
 
-    /// Ends the session the cookie names (signed in with Basic, there is none to end).
+    /// Ends the session the request is signed in with, and clears the cookie.
     func logout(_ user: GPodderUser) async throws -> Response {
         if let id = user.sessionID {
             let users = try users()
             try await FeedRoutes.library { () async throws(LibraryError) in try await users.revokeSession(id: id) }
+            auth.forget(session: id)
         }
         var headers = HTTPFields()
         headers[.setCookie] = "sessionid=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax"

@@ -86,6 +86,31 @@ final class APIHarness: @unchecked Sendable {
         return Reply(status: http.statusCode, body: data, headers: fields)
     }
 
+    /// One request made with curl, for the gpodder routes: their 401 carries `WWW-Authenticate:
+    /// Basic`, on which URLSession on Linux waits forever when it has no credential to offer
+    /// (swift-corelibs-foundation #5456), where a real client answers or gives up.
+    func curl(_ method: String, _ path: String, body: String? = nil, headers: [String: String] = [:]) async throws -> Reply {
+        let dir = library.dir
+        let head = dir.file("curl-head-\(UUID().uuidString)"), out = dir.file("curl-body-\(UUID().uuidString)")
+        var arguments = ["-sS", "--max-time", "30", "-X", method, "-D", head, "-o", out, "-w", "%{http_code}"]
+        if let body { arguments += ["-H", "Content-Type: application/json", "--data-binary", body] }
+        for (name, value) in headers { arguments += ["-H", "\(name): \(value)"] }
+        arguments.append(base + path)
+        let command = arguments
+        let result = try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try ProcessRunner.capture("/usr/bin/curl", command, timeout: 40) })
+            }
+        }
+        let status = try XCTUnwrap(Int(result.stdout), "curl: \(result.stderr)")
+        var fields: [String: String] = [:]
+        for line in (try? String(contentsOfFile: head, encoding: .utf8))?.split(separator: "\r\n") ?? [] {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return Reply(status: status, body: (try? Data(contentsOf: URL(fileURLWithPath: out))) ?? Data(), headers: fields)
+    }
+
     /// A JSON object from a call that must answer `status`.
     func object(_ method: String, _ path: String, body: String? = nil, status: Int = 200,
                 file: StaticString = #filePath, line: UInt = #line) async throws -> [String: Any] {
