@@ -15,6 +15,7 @@ packages=(
   sox libsox-fmt-all                   # measuring what reached the sink
   libsystemd-dev dbus dbus-bin playerctl systemd  # MPRIS over sd-bus; the private test bus and its clients
   newsboat gpodder                     # OPML tests: both readers import our export
+  python3-mygpoclient                  # gpodder sync tests: gPodder's own client library against `feedctl serve`
   curl openssl                         # the test HTTP server: stats read with curl, HTTPS certificate made with openssl
 )
 if [[ "${1:-}" == "--bench" ]]; then

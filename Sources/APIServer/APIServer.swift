@@ -13,12 +13,12 @@ public enum APIServer {
     /// The application, ready to run (`runService()`), or why it must not start.
     /// `onListening` is told the port once the server listens (the tests ask for port 0).
     public static func application(
-        configuration: ServerConfiguration, authenticator: (any Authenticator)?,
+        configuration: ServerConfiguration, authenticator: (any Authenticator)?, gpodder: GPodderAccounts? = nil,
         clock: @escaping @Sendable () -> Int64 = { Clock.now() },
         log: @escaping @Sendable (String) -> Void = { _ in },
         onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws(ServerStartError) -> some ApplicationProtocol {
-        let router = try router(configuration: configuration, authenticator: authenticator, clock: clock, log: log)
+        let router = try router(configuration: configuration, authenticator: authenticator, gpodder: gpodder, clock: clock, log: log)
         var logger = Logger(label: "feedctl-serve")
         logger.logLevel = .warning
         let server: HTTPServerBuilder
@@ -49,13 +49,13 @@ public enum APIServer {
 
     /// The routes the application serves, as `METHOD /path` with `{name}` for parameters.
     public static func routes(configuration: ServerConfiguration, authenticator: any Authenticator) throws(ServerStartError) -> [String] {
-        try router(configuration: configuration, authenticator: authenticator, clock: { 0 }, log: { _ in }).routes.map {
+        try router(configuration: configuration, authenticator: authenticator, gpodder: nil, clock: { 0 }, log: { _ in }).routes.map {
             "\($0.method.rawValue) " + $0.path.description.split(separator: "/", omittingEmptySubsequences: false)
                 .map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/")
         }
     }
 
-    static func router(configuration: ServerConfiguration, authenticator: (any Authenticator)?,
+    static func router(configuration: ServerConfiguration, authenticator: (any Authenticator)?, gpodder: GPodderAccounts?,
                        clock: @escaping @Sendable () -> Int64, log: @escaping @Sendable (String) -> Void)
         throws(ServerStartError) -> Router<APIRequestContext> {
         if let refusal = configuration.check(hasAuthenticator: authenticator != nil) { throw refusal }
@@ -95,6 +95,10 @@ public enum APIServer {
         let player = router.group("api").add(middleware: AuthMiddleware(authenticator: authenticator)).add(middleware: OwnerOnlyMiddleware())
         PlayerRoutes(remote: PlayerRemote(socketPath: configuration.socketPath, database: configuration.database),
                      policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds)).add(to: player)
+        // gpodder.net sync: its own credentials (Basic or its session cookie) in every mode.
+        GPodderRoutes(auth: GPodderAuth(accounts: gpodder, clock: clock), clock: clock, fetcher: fetcher,
+                      policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds),
+                      youTubeOrigin: configuration.youTubeOrigin).add(to: router)
 
         return router
     }

@@ -94,6 +94,24 @@ enum OpenAPIDocument {
                 Operation(method: "post", path: "/api/\(base)/opml", summary: "Import an OPML document (the body)", response: "ImportResult"),
             ]
         }
+        // gpodder.net API v2 (AntennaPod, gPodder, Kasts): HTTP Basic or the `sessionid` cookie.
+        ops += [
+            Operation(method: "post", path: "/api/2/auth/{user}/login.json", summary: "gpodder: Basic → a `sessionid` cookie"),
+            Operation(method: "post", path: "/api/2/auth/{user}/logout.json", summary: "gpodder: end the cookie's session"),
+            Operation(method: "get", path: "/api/2/devices/{user}.json", summary: "gpodder: the user's devices", response: "GPodderDeviceList"),
+            Operation(method: "post", path: "/api/2/devices/{user}/{device}.json", summary: "gpodder: create or update a device (empty answer)",
+                      body: "GPodderDeviceBody"),
+            Operation(method: "get", path: "/api/2/subscriptions/{user}/{device}.json", summary: "gpodder: subscriptions added and removed since",
+                      query: [("since", "integer", "the last answer's timestamp; 0: all")], response: "GPodderSubscriptionChanges"),
+            Operation(method: "post", path: "/api/2/subscriptions/{user}/{device}.json", summary: "gpodder: add and remove subscriptions",
+                      body: "GPodderSubscriptionDelta", response: "GPodderUploadResult"),
+            Operation(method: "get", path: "/api/2/episodes/{user}.json", summary: "gpodder: episode actions since", query: [
+                ("since", "integer", "the last answer's timestamp; 0: all"), ("podcast", "string", "only this feed URL"),
+                ("device", "string", "only this device's uploads"), ("aggregated", "boolean", "only each episode's latest action"),
+            ], response: "GPodderActionChanges"),
+            Operation(method: "post", path: "/api/2/episodes/{user}.json", summary: "gpodder: upload episode actions", body: "GPodderActionList",
+                      response: "GPodderUploadResult"),
+        ]
         return ops
     }
 
@@ -105,6 +123,9 @@ enum OpenAPIDocument {
             var parameters: [[String: Any]] = []
             if op.path.contains("{id}") {
                 parameters.append(["name": "id", "in": "path", "required": true, "schema": ["type": "integer", "minimum": 1]])
+            }
+            for name in ["user", "device"] where op.path.contains("{\(name)}") {
+                parameters.append(["name": name, "in": "path", "required": true, "schema": ["type": "string"]])
             }
             for q in op.query { parameters.append(["name": q.name, "in": "query", "description": q.about, "schema": ["type": q.type]]) }
             if !parameters.isEmpty { operation["parameters"] = parameters }
@@ -252,5 +273,16 @@ enum OpenAPIDocument {
         "SpeedBody": object(["rate": number]),
         "VolumeBody": object(["volume": number]),
         "QueueBody": object(["targets": array(string), "next": bool], required: ["targets"]),
+        "GPodderDeviceList": array(object(["id": string, "caption": string, "type": string, "subscriptions": int])),
+        "GPodderDeviceBody": object(["caption": string, "type": string], required: []),
+        "GPodderSubscriptionChanges": object(["add": array(string), "remove": array(string), "timestamp": int]),
+        "GPodderSubscriptionDelta": object(["add": array(string), "remove": array(string)], required: []),
+        "GPodderUploadResult": object(["timestamp": int, "update_urls": array(array(string))]),
+        "GPodderAction": object([
+            "podcast": string, "episode": string, "guid": string, "action": string, "device": string, "timestamp": string,
+            "started": int, "position": int, "total": int,
+        ], required: ["podcast", "episode", "action"]),
+        "GPodderActionList": array(ref("GPodderAction")),
+        "GPodderActionChanges": object(["actions": array(ref("GPodderAction")), "timestamp": int]),
     ] }
 }

@@ -336,3 +336,32 @@ public enum DiscoveryMode {
     /// An item counts as started once it has this much progress (seconds) or is watched.
     public static let startedAfterSeconds = 0
 }
+
+/// gpodder.net sync (issue 15), what AntennaPod, gPodder and Kasts speak. Device ids are what
+/// gpodder.net accepts (letters, digits, `.`, `_`, `-`; at most `maxDeviceIDBytes`). A play
+/// action counts as the episode heard by `WatchRule`, with the action's `total` (else the
+/// item's duration) as the length. HTTP Basic is checked on every call: a name and password
+/// that passed bcrypt are remembered for `basicCacheSeconds` (keyed by their hash and the stored
+/// hash, so a new password takes effect at once) instead of paying bcrypt per request. A user
+/// name that failed `maxFailedLogins` times within `failedLoginWindow` seconds is refused
+/// (429) until the window has passed, before bcrypt runs.
+public enum SyncRule {
+    public static let maxDeviceIDBytes = 64
+    public static let basicCacheSeconds: Int64 = 300
+    public static let maxFailedLogins = 10
+    public static let failedLoginWindow: Int64 = 900
+
+    /// `id` when gpodder.net would accept it as a device id, else nil.
+    public static func validDeviceID(_ id: String) -> String? {
+        guard !id.isEmpty, id.utf8.count <= maxDeviceIDBytes,
+              id.utf8.allSatisfy({ $0.isASCIIAlphanumeric || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") })
+        else { return nil }
+        return id
+    }
+}
+
+extension UInt8 {
+    fileprivate var isASCIIAlphanumeric: Bool {
+        (0x30...0x39).contains(self) || (0x41...0x5A).contains(self) || (0x61...0x7A).contains(self)
+    }
+}

@@ -19,6 +19,7 @@ enum Schema {
         migrator.registerMigration("v10-feed-details", migrate: v10FeedDetails)
         migrator.registerMigration("v11-users", migrate: v11Users)
         migrator.registerMigration("v12-search-one-character-prefixes", migrate: v12SearchOneCharacterPrefixes)
+        migrator.registerMigration("v13-gpodder", migrate: v13GPodder)
         return migrator
     }
 
@@ -32,7 +33,7 @@ enum Schema {
     static let migrationNames = ["v1-initial", "v2-playback-speed", "v3-item-watch-state", "v4-chapters-cache",
                                  "v5-remembered-speed", "v6-speed-range", "v7-ids-never-reused",
                                  "v8-search", "v9-up-next-and-player-state", "v10-feed-details", "v11-users",
-                                 "v12-search-one-character-prefixes"]
+                                 "v12-search-one-character-prefixes", "v13-gpodder"]
 
     /// `SearchRule`'s weights as the search index's rank spells them (bm25's arguments follow
     /// the index's columns: title, notes, channel). A test checks the live index still says this.

@@ -59,7 +59,9 @@ struct ServeCommand: AsyncParsableCommand {
             let canLogIn = open ? true : try await store.users().contains(where: \.hasPassword)
             let app: any ApplicationProtocol
             do {
-                app = try APIServer.application(configuration: settings, authenticator: authenticator, log: log,
+                // gpodder.net sync checks its own credentials (a user with a password), whatever the mode.
+                let gpodder = GPodderAccounts(users: store, library: { store.acting(as: $0) })
+                app = try APIServer.application(configuration: settings, authenticator: authenticator, gpodder: gpodder, log: log,
                                                 onListening: { port in
                                                     log("listening on \(settings.scheme)://\(Self.hostForURL(address.host)):\(port) (\(mode))")
                                                     if !canLogIn {

@@ -45,7 +45,9 @@ final class APIHarness: @unchecked Sendable {
             : OpenOwner(library: store, users: store)
         var configuration = configuration
         if logins { configuration.open = false }
-        let app = try APIServer.application(configuration: configuration, authenticator: authenticator,
+        // gpodder sync checks its own credentials against the same library's users.
+        let gpodder = GPodderAccounts(users: store, library: { store.acting(as: $0) })
+        let app = try APIServer.application(configuration: configuration, authenticator: authenticator, gpodder: gpodder,
                                             clock: { clock.now }, log: { log.append($0) },
                                             onListening: { ports.continuation.yield($0) })
         var logger = Logger(label: "APIHarness")
@@ -109,6 +111,31 @@ final class APIHarness: @unchecked Sendable {
             if let name = name as? String, let value = value as? String { fields[name.lowercased()] = value }
         }
         return Reply(status: http.statusCode, body: data, headers: fields)
+    }
+
+    /// One request made with curl, for the gpodder routes: their 401 carries `WWW-Authenticate:
+    /// Basic`, on which URLSession on Linux waits forever when it has no credential to offer
+    /// (swift-corelibs-foundation #5456), where a real client answers or gives up.
+    func curl(_ method: String, _ path: String, body: String? = nil, headers: [String: String] = [:]) async throws -> Reply {
+        let dir = library.dir
+        let head = dir.file("curl-head-\(UUID().uuidString)"), out = dir.file("curl-body-\(UUID().uuidString)")
+        var arguments = ["-sS", "--max-time", "30", "-X", method, "-D", head, "-o", out, "-w", "%{http_code}"]
+        if let body { arguments += ["-H", "Content-Type: application/json", "--data-binary", body] }
+        for (name, value) in headers { arguments += ["-H", "\(name): \(value)"] }
+        arguments.append(base + path)
+        let command = arguments
+        let result = try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try ProcessRunner.capture("/usr/bin/curl", command, timeout: 40) })
+            }
+        }
+        let status = try XCTUnwrap(Int(result.stdout), "curl: \(result.stderr)")
+        var fields: [String: String] = [:]
+        for line in (try? String(contentsOfFile: head, encoding: .utf8))?.split(separator: "\r\n") ?? [] {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return Reply(status: status, body: (try? Data(contentsOf: URL(fileURLWithPath: out))) ?? Data(), headers: fields)
     }
 
     /// A JSON object from a call that must answer `status`.

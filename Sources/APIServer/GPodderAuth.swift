@@ -1,0 +1,162 @@
+import Accounts
+import FeedModel
+import Foundation
+import Hummingbird
+import LibraryStore
+import Synchronization
+
+/// What the gpodder.net routes act on for a user: subscribing goes through the ingest
+/// pipeline, devices and episode actions through their stores.
+public typealias GPodderLibrary = SyncStore & SyncDeviceStore & EpisodeActionStore
+
+/// The accounts the gpodder.net routes check credentials against, and each user's store.
+public struct GPodderAccounts: Sendable {
+    let users: any UserStore
+    let library: @Sendable (UserID) -> any GPodderLibrary
+
+    public init(users: any UserStore, library: @escaping @Sendable (UserID) -> any GPodderLibrary) {
+        self.users = users; self.library = library
+    }
+}
+
+/// A user the gpodder.net routes act for.
+struct GPodderUser: Sendable {
+    var id: UserID
+    var name: String
+    var library: any GPodderLibrary
+    /// The session the request is signed in with: the `sessionid` cookie's, or the one a Basic
+    /// sign-in was given.
+    var sessionID: Int64?
+    /// A `Set-Cookie` for the answer: the session a Basic sign-in was given, when the request
+    /// did not already carry its cookie.
+    var setCookie: String? = nil
+}
+
+/// Why a gpodder.net request was refused: answered with a Basic challenge (urllib, which
+/// mygpoclient uses, sends credentials only after one), or 429 with when to try again.
+struct GPodderRefusal: Error {
+    var status: HTTPResponse.Status
+    var detail: String
+    var retryAfter: Int64? = nil
+
+    static func unauthorized(_ detail: String) -> GPodderRefusal { GPodderRefusal(status: .unauthorized, detail: detail) }
+
+    var response: Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        if status == .unauthorized { headers[.wwwAuthenticate] = "Basic realm=\"feedctl\"" }
+        if let retryAfter { headers[.retryAfter] = String(retryAfter) }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: APIError.json(detail: detail))))
+    }
+}
+
+/// The gpodder.net API's credentials, checked on every call: HTTP Basic (a user with a
+/// password: the owner has none until `feedctl user passwd`, so `--open` opens no sync), or the
+/// `sessionid` cookie (a session like any other: `user sessions` lists it, `user revoke` ends
+/// it). A Basic sign-in is answered with that cookie, as gpodder.net does: mygpoclient (urllib)
+/// sends Basic only after a challenge and gives its password out at most three times, so
+/// gPodder relies on the cookie. The same credentials get the same session back while it
+/// lives, so a client that ignores cookies (AntennaPod sends Basic on every call) makes one
+/// session, not one per request. The user named in the path must be the one signed in.
+/// Separate from the bearer-token `Authenticator`: gpodder clients speak neither bearer tokens
+/// nor `--open`.
+final class GPodderAuth: Sendable {
+    let accounts: GPodderAccounts?
+    let clock: @Sendable () -> Int64
+    let throttle = GPodderLoginThrottle()
+    /// Basic credentials bcrypt accepted, by the hash of name, password and stored hash, with
+    /// when they lapse (`SyncRule.basicCacheSeconds`): clients send Basic on every call.
+    private let verified = Mutex<[String: Int64]>([:])
+    /// The session handed to each Basic sign-in (by the same key): its token, to hand it again.
+    private let issued = Mutex<[String: (token: String, session: Int64)]>([:])
+
+    init(accounts: GPodderAccounts?, clock: @escaping @Sendable () -> Int64) {
+        self.accounts = accounts; self.clock = clock
+    }
+
+    /// The user `request` acts for, checked against `pathUser` (the `{user}` of the route).
+    func user(_ request: Request, pathUser: String?) async throws -> GPodderUser {
+        guard let accounts else { throw GPodderRefusal.unauthorized("this server has no accounts to sync with") }
+        let now = clock()
+        let user: GPodderUser
+        if let header = request.headers[.authorization], header.lowercased().hasPrefix("basic ") {
+            user = try await basic(String(header.dropFirst(6)), accounts, now: now, cookie: request.cookies["sessionid"]?.value)
+        } else if let token = request.cookies["sessionid"]?.value, !token.isEmpty {
+            guard let session = try await accounts.users.session(tokenHash: SessionToken.hash(of: token), now: now),
+                  let found = try? await accounts.users.user(id: session.userID) else {
+                throw GPodderRefusal.unauthorized("the session has ended: log in again")
+            }
+            user = GPodderUser(id: found.id, name: found.name, library: accounts.library(found.id), sessionID: session.id)
+        } else {
+            throw GPodderRefusal.unauthorized("sign in with HTTP Basic (your feedctl user name and password)")
+        }
+        if let pathUser, pathUser != user.name {
+            throw GPodderRefusal.unauthorized("signed in as another user than the one the path names")
+        }
+        return user
+    }
+
+    /// Forgets the token handed out for a session that ended (`logout.json`).
+    func forget(session: Int64) {
+        issued.withLock { table in table = table.filter { $0.value.session != session } }
+    }
+
+    private func basic(_ encoded: String, _ accounts: GPodderAccounts, now: Int64, cookie: String?) async throws -> GPodderUser {
+        guard let data = Data(base64Encoded: encoded.trimmingCharacters(in: .whitespaces)),
+              let text = String(data: data, encoding: .utf8), let colon = text.firstIndex(of: ":") else {
+            throw GPodderRefusal.unauthorized("malformed Basic credentials")
+        }
+        let name = String(text[..<colon]), password = String(text[text.index(after: colon)...])
+        if let wait = throttle.retryAfter(name, now: now) {
+            throw GPodderRefusal(status: .tooManyRequests, detail: "too many failed logins for this user: try again in \(wait) s",
+                                 retryAfter: wait)
+        }
+        let wrong = GPodderRefusal.unauthorized("wrong user name or password")
+        let found: User, hash: String?
+        do throws(LibraryError) {
+            found = try await accounts.users.user(named: name)
+            hash = try await accounts.users.passwordHash(of: name)
+        } catch {
+            guard case .noUser = error else { throw APIError(error) }
+            throttle.failed(name, now: now)
+            throw wrong
+        }
+        guard let hash else { throttle.failed(name, now: now); throw wrong }
+        let key = SessionToken.hash(of: "\(name)\u{0}\(password)\u{0}\(hash)")
+        if !verified.withLock({ ($0[key] ?? 0) > now }) {
+            // bcrypt blocks for a good part of a second: not on the event loop.
+            let matches = await Task.detached { Password.verify(password, hash: hash) }.value
+            guard matches else { throttle.failed(name, now: now); throw wrong }
+            verified.withLock { table in
+                if table.count > 1_000 { table = table.filter { $0.value > now } }
+                table[key] = now + SyncRule.basicCacheSeconds
+            }
+        }
+        throttle.succeeded(name)
+        let (token, session) = try await session(for: key, user: found.id, accounts, now: now)
+        return GPodderUser(id: found.id, name: found.name, library: accounts.library(found.id), sessionID: session,
+                           setCookie: cookie == token ? nil : Self.cookie(token))
+    }
+
+    /// The session handed to these credentials before, while it lives (not revoked, not
+    /// expired), else a new one.
+    private func session(for key: String, user: UserID, _ accounts: GPodderAccounts, now: Int64) async throws -> (String, Int64) {
+        if let known = issued.withLock({ $0[key] }),
+           let live = try await accounts.users.session(tokenHash: SessionToken.hash(of: known.token), now: now), live.userID == user {
+            return (known.token, live.id)
+        }
+        let token = SessionToken()
+        let session = try await FeedRoutes.library { () async throws(LibraryError) in
+            try await accounts.users.createSession(user: user, tokenHash: token.hash, deviceName: "gpodder", now: now)
+        }
+        issued.withLock { table in
+            if table.count > 1_000 { table.removeAll() }
+            table[key] = (token.text, session.id)
+        }
+        return (token.text, session.id)
+    }
+
+    static func cookie(_ token: String) -> String {
+        "sessionid=\(token); Path=/; Max-Age=\(SessionRule.lifetime); HttpOnly; SameSite=Lax"
+    }
+}
