@@ -67,6 +67,8 @@ public enum APIServer {
                            youTubeOrigin: configuration.youTubeOrigin).add(to: api)
         OPMLRoutes(clock: clock, policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds)).add(to: api)
         DiscoverRoutes().add(to: api)
+        SavedVideoRoutes(clock: clock, policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds)).add(to: api)
+        CollectionRoutes(clock: clock).add(to: api)
         PlayerRoutes(remote: PlayerRemote(socketPath: configuration.socketPath, database: configuration.database),
                      policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds)).add(to: api)
 

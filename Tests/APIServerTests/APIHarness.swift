@@ -22,8 +22,11 @@ final class APIHarness: @unchecked Sendable {
     let log = LogLines()
     private let group: ServiceGroup
 
+    /// `authenticator` (made from the library) replaces `--open`'s owner: tests of two users
+    /// name the user per request.
     init(configuration: ServerConfiguration = ServerConfiguration(host: "127.0.0.1", port: 0, open: true,
-                                                                   allowPrivateFeeds: true, version: "test")) async throws {
+                                                                   allowPrivateFeeds: true, version: "test"),
+         authenticator: (@Sendable (SQLiteLibrary) async throws -> any Authenticator)? = nil) async throws {
         library = try TestLibrary()
         feeds = try TestHTTPServer()
         for name in ["podcast.xml", "youtube.xml", "atom.xml"] {
@@ -31,7 +34,8 @@ final class APIHarness: @unchecked Sendable {
         }
         let ports = AsyncStream<Int>.makeStream()
         let log = self.log
-        let app = try APIServer.application(configuration: configuration, authenticator: OpenOwner(library: library.library),
+        let chosen = try await authenticator?(library.library) ?? OpenOwner(library: library.library)
+        let app = try APIServer.application(configuration: configuration, authenticator: chosen,
                                             clock: { APIHarness.now }, log: { log.append($0) },
                                             onListening: { ports.continuation.yield($0) })
         var logger = Logger(label: "APIHarness")
