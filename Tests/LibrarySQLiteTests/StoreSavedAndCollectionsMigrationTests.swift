@@ -76,5 +76,12 @@ import Testing
         #expect(try await library.collection("Later").map(\.id) == [44, 43, 42])
         try await library.unsave(42)
         #expect(try await library.savedVideos(SavedVideoQuery()).videos.map(\.itemID) == [43])
+
+        // A page saved by URL is not an item: the CLI's `saved` lists the items only.
+        let page = try await library.saveVideo(page: SavedPage(platform: "web", videoID: "https://p.example/v",
+                                                               videoURL: "https://p.example/v", title: "P"), notes: nil, now: 1100)
+        #expect(page.created && page.video.itemID == nil)
+        #expect(try await library.saved().map(\.id) == [43])
+        #expect(try await library.savedVideos(SavedVideoQuery()).total == 2)
     }
 }
