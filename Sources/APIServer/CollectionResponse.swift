@@ -135,3 +135,14 @@ struct CollectionProgressBody: Decodable {
     var progressSeconds: Int
     enum CodingKeys: String, CodingKey { case progressSeconds = "progress_seconds" }
 }
+
+/// `GET /api/collections/export/{id}`: the backend's `CollectionExport`.
+struct CollectionExport: Encodable, Sendable {
+    var name: String
+    var slug: String
+    @Nullable var description: String?
+    var itemCount: Int
+    var createdAt: String
+    var items: [CollectionItemResponse]
+    enum CodingKeys: String, CodingKey { case name, slug, description, itemCount = "item_count", createdAt = "created_at", items }
+}

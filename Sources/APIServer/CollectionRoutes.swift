@@ -19,6 +19,11 @@ struct CollectionRoutes {
             let body = try await RequestBody.decode(CreateCollectionBody.self, request, context: context)
             return try await create(body, context)
         }
+        group.post("collections/quick-add") { request, context in
+            let body = try await RequestBody.decode(AddCollectionItemBody.self, request, context: context)
+            return try await quickAdd(body, context)
+        }
+        group.get("collections/export/:id") { _, context in try await export(pathID(context), context) }
         group.get("collections/:id") { _, context in try await collection(pathID(context), context) }
         group.put("collections/:id") { request, context in
             let body = try await RequestBody.decode(UpdateCollectionBody.self, request, context: context)
@@ -113,6 +118,34 @@ struct CollectionRoutes {
         let entry = try await FeedRoutes.library { () async throws(LibraryError) in try await library.addToCollection(id: id, item: item, now: now) }
         return EditedResponse(status: .created, response: CollectionItemResponse(entry))
     }
+
+    /// The backend's quick-add: the item goes to the user's "Favorites", made when missing;
+    /// 409 when it is there already.
+    func quickAdd(_ body: AddCollectionItemBody, _ context: APIRequestContext) async throws -> EditedResponse<CollectionItemResponse> {
+        let library = try context.library()
+        let now = clock()
+        let favorites = try await FeedRoutes.library { () async throws(LibraryError) in
+            if let found = try await library.collectionDetails().first(where: { $0.name == Self.favorites }) { return found.id }
+            return try await library.createCollection(Self.favorites, description: "Quick-saved favorites", now: now).id
+        }
+        return try await addItem(favorites, body, context)
+    }
+
+    /// The backend's export: the collection and its items as a JSON attachment named by its slug.
+    func export(_ id: Int64, _ context: APIRequestContext) async throws -> Response {
+        let collection = try await collection(id, context)
+        let export = CollectionExport(name: collection.collection.name, slug: collection.collection.slug,
+                                      description: collection.collection.description, itemCount: collection.collection.itemCount,
+                                      createdAt: collection.collection.createdAt, items: collection.items)
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        headers[.contentDisposition] = "attachment; filename=\"\(collection.collection.slug).json\""
+        let data = try APIRequestContext.encoder.encode(export)
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// The collection quick-add fills (the backend's name).
+    static let favorites = "Favorites"
 
     /// Sets an item's watch state through its collection: 404 unless the item is in it.
     func setState(_ id: Int64, _ item: Int64, _ context: APIRequestContext,

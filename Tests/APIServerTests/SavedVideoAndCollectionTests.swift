@@ -316,6 +316,24 @@ final class SavedVideoAndCollectionTests: XCTestCase {
         XCTAssertEqual(list["total"] as? Int, 2)
         XCTAssertEqual(try items(list).map { $0["name"] as? String }, ["Later", "Long drive"], "by sort order, then name")
 
+        // The backend's quick-add (Favorites, made on first use) and export.
+        let quick = try await h.object("POST", "/api/collections/quick-add", body: #"{"item_type": "podcast_episode", "url": "\#(media[2])"}"#, status: 201)
+        XCTAssertEqual(quick["id"] as? Int, ids[2])
+        let quickAgain = try await h.call("POST", "/api/collections/quick-add", body: #"{"item_id": \#(ids[2])}"#)
+        XCTAssertEqual(quickAgain.status, 409, quickAgain.text)
+        let withFavorites = try await h.object("GET", "/api/collections")
+        let favorites = try XCTUnwrap(try items(withFavorites).first { $0["name"] as? String == "Favorites" })
+        XCTAssertEqual(favorites["description"] as? String, "Quick-saved favorites")
+        XCTAssertEqual(favorites["item_count"] as? Int, 1)
+        let exported = try await h.call("GET", "/api/collections/export/\(id)")
+        XCTAssertEqual(exported.status, 200, exported.text)
+        XCTAssertEqual(exported.headers["content-disposition"], #"attachment; filename="long-drive.json""#)
+        let document = try exported.object()
+        XCTAssertEqual(Set(document.keys), ["name", "slug", "description", "item_count", "created_at", "items"])
+        XCTAssertEqual(try items(document).map { $0["id"] as? Int }, [ids[2], ids[1]])
+        let missingExport = try await h.call("GET", "/api/collections/export/9999")
+        XCTAssertEqual(missingExport.status, 404)
+
         let v14 = try await h.call("DELETE", "/api/collections/\(id)").status
         XCTAssertEqual(v14, 204)
         let v15 = try await h.call("GET", "/api/collections/\(id)").status
