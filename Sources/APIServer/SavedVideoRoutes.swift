@@ -111,7 +111,18 @@ struct SavedVideoRoutes {
         guard url.utf8.count <= 8192 else { throw APIError.unprocessable("\(field) is longer than 8 KB") }
         let now = clock()
         let notes = body.notes
-        if let item = try await FeedRoutes.library({ () async throws(LibraryError) in try await library.itemID(forURL: url) }) {
+        // The library's item: by its URL, else the same YouTube or Rumble video by another URL
+        // (`youtu.be/ID`, `/shorts/ID`) or by the platform and video id the body names.
+        let identity = SavedPageIdentity(url: url)
+        let named = body.platform.flatMap { Platform(rawValue: $0.lowercased()) }.flatMap { platform in body.videoID.map { (platform, $0) } }
+        let known = try await FeedRoutes.library { () async throws(LibraryError) -> Int64? in
+            if let item = try await library.itemID(forURL: url) { return item }
+            if let platform = Platform(rawValue: identity.platform), identity.videoID != url,
+               let item = try await library.itemID(platform: platform, videoID: identity.videoID) { return item }
+            if let (platform, videoID) = named { return try await library.itemID(platform: platform, videoID: videoID) }
+            return nil
+        }
+        if let item = known {
             let saved = try await FeedRoutes.library { () async throws(LibraryError) in try await library.saveVideo(item: item, notes: notes, now: now) }
             return EditedResponse(status: .created, response: SavedVideoResponse(saved.video))
         }

@@ -61,6 +61,18 @@ extension SQLiteLibrary {
         }
     }
 
+    public func itemID(platform: Platform, videoID: String) async throws(LibraryError) -> Int64? {
+        let user = user
+        // From the user's subscriptions outward: one probe of UNIQUE (channel_id, item_id) each.
+        return try await read { db in
+            try Int64.fetchOne(db, sql: """
+                SELECT i.id FROM subscriptions s CROSS JOIN channels c ON c.id = s.channel_id
+                CROSS JOIN items i ON i.channel_id = s.channel_id AND i.item_id = ?2
+                WHERE s.user_id = ?1 AND c.platform = ?3 ORDER BY i.id LIMIT 1
+                """, arguments: [user.rawValue, videoID, platform.rawValue])
+        }
+    }
+
     public func saveVideo(item: Int64, notes: String?, now: Int64) async throws(LibraryError) -> (video: SavedVideo, created: Bool) {
         let user = user
         return try await write { db in

@@ -168,6 +168,9 @@ public protocol SavedVideoStore: Sendable {
     func savedVideo(id: Int64) async throws(LibraryError) -> SavedVideo
     /// The user's library item whose page or media URL is `url`, if there is one.
     func itemID(forURL url: String) async throws(LibraryError) -> Int64?
+    /// The user's library item that is `platform`'s video `videoID` (the parser's item id: a
+    /// YouTube video id, a Rumble `v…` token), if there is one: the same video by another URL.
+    func itemID(platform: Platform, videoID: String) async throws(LibraryError) -> Int64?
     /// Saves library item `item` (`noItem` if the user cannot see it). Saving twice answers the
     /// first save, unchanged (`created` false), as the backend does.
     func saveVideo(item: Int64, notes: String?, now: Int64) async throws(LibraryError) -> (video: SavedVideo, created: Bool)

@@ -174,6 +174,25 @@ final class SavedVideoAndCollectionTests: XCTestCase {
         XCTAssertEqual(v7, 1)
     }
 
+    /// A YouTube video of a subscribed channel, saved by another of its URLs (`youtu.be/ID`), or
+    /// by the backend's body naming its platform and video id, is the library's item.
+    func testAVideoSavedByAnotherURLIsTheLibrarysItem() async throws {
+        let h = try await APIHarness()
+        let channel = try await h.object("POST", "/api/channels", body: #"{"channel_url": "\#(h.feeds.url("/youtube.xml"))"}"#, status: 201)
+        XCTAssertEqual(channel["platform"] as? String, "youtube")
+        let short = try await h.object("POST", "/api/saved-videos", body: #"{"video_url": "https://youtu.be/dQw4w9WgXcQ"}"#, status: 201)
+        let item = try XCTUnwrap(short["item_id"] as? Int)
+        XCTAssertEqual(short["video_url"] as? String, "https://www.youtube.com/watch?v=dQw4w9WgXcQ")
+        XCTAssertEqual(short["platform"] as? String, "youtube")
+        let full = try await h.object("POST", "/api/saved-videos", body: """
+            {"platform": "youtube", "video_id": "aBcDeFgHiJk", "video_url": "https://m.youtube.com/watch?v=aBcDeFgHiJk&t=3", "title": "T"}
+            """, status: 201)
+        let other = try XCTUnwrap(full["item_id"] as? Int)
+        XCTAssertNotEqual(other, item)
+        let list = try await h.object("GET", "/api/saved-videos?platform=youtube")
+        XCTAssertEqual(list["total"] as? Int, 2)
+    }
+
     /// A bare URL the library does not hold: the server reads the page (Open Graph over JSON-LD
     /// over `<title>`; relative links resolved), where the backend answers 422.
     func testSavingAnUnknownPageReadsItsMetadata() async throws {
