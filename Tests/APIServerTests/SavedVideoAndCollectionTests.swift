@@ -37,8 +37,8 @@ final class SavedVideoAndCollectionTests: XCTestCase {
 
     private func subscribed(_ h: APIHarness) async throws -> [[String: Any]] {
         _ = try await h.object("POST", "/api/channels", body: #"{"channel_url": "\#(h.feeds.url("/podcast.xml"))"}"#, status: 201)
-        let v1 = try await h.object("GET", "/api/feed?sort_by=oldest")["items"] as? [[String: Any]]
-        return try XCTUnwrap(v1)
+        let feedItems = try await h.object("GET", "/api/feed?sort_by=oldest")["items"] as? [[String: Any]]
+        return try XCTUnwrap(feedItems)
     }
 
     private func items(_ object: [String: Any]) throws -> [[String: Any]] { try XCTUnwrap(object["items"] as? [[String: Any]]) }
@@ -91,12 +91,12 @@ final class SavedVideoAndCollectionTests: XCTestCase {
 
         let deleted = try await h.call("DELETE", "/api/saved-videos/\(id)")
         XCTAssertEqual(deleted.status, 204)
-        let v2 = try await h.call("DELETE", "/api/saved-videos/\(id)").status
-        XCTAssertEqual(v2, 404)
-        let v3 = try await h.call("GET", "/api/saved-videos/\(id)").status
-        XCTAssertEqual(v3, 404)
-        let v4 = try await h.object("GET", "/api/saved-videos")["total"] as? Int
-        XCTAssertEqual(v4, 0)
+        let deletedAgain = try await h.call("DELETE", "/api/saved-videos/\(id)").status
+        XCTAssertEqual(deletedAgain, 404)
+        let gotAfterDelete = try await h.call("GET", "/api/saved-videos/\(id)").status
+        XCTAssertEqual(gotAfterDelete, 404)
+        let totalAfterDelete = try await h.object("GET", "/api/saved-videos")["total"] as? Int
+        XCTAssertEqual(totalAfterDelete, 0)
         let stillThere = try await h.call("GET", "/api/feed/items/\(try XCTUnwrap(third["id"] as? Int))")
         XCTAssertEqual(stillThere.status, 200, "unsaving leaves the item in the library")
     }
@@ -133,8 +133,8 @@ final class SavedVideoAndCollectionTests: XCTestCase {
         let paged = try await h.object("GET", "/api/saved-videos?limit=1&offset=1")
         XCTAssertEqual(paged["total"] as? Int, 2)
         XCTAssertEqual(try items(paged).map { $0["id"] as? Int }, [id], "newest first: the episode was saved last")
-        let v5 = try await h.object("GET", "/api/saved-videos/\(id)")["title"] as? String
-        XCTAssertEqual(v5, "A song")
+        let gotTitle = try await h.object("GET", "/api/saved-videos/\(id)")["title"] as? String
+        XCTAssertEqual(gotTitle, "A song")
 
         let noted = try await h.object("PUT", "/api/saved-videos/\(id)", body: #"{"notes": "watch with Ana"}"#)
         XCTAssertEqual(noted["notes"] as? String, "watch with Ana")
@@ -168,10 +168,10 @@ final class SavedVideoAndCollectionTests: XCTestCase {
         XCTAssertEqual(again["id"] as? Int, id)
         XCTAssertEqual(again["title"] as? String, "A song")
 
-        let v6 = try await h.call("DELETE", "/api/saved-videos/\(id)").status
-        XCTAssertEqual(v6, 204)
-        let v7 = try await h.object("GET", "/api/saved-videos")["total"] as? Int
-        XCTAssertEqual(v7, 1)
+        let deleteStatus = try await h.call("DELETE", "/api/saved-videos/\(id)").status
+        XCTAssertEqual(deleteStatus, 204)
+        let totalLeft = try await h.object("GET", "/api/saved-videos")["total"] as? Int
+        XCTAssertEqual(totalLeft, 1)
     }
 
     /// A YouTube video of a subscribed channel, saved by another of its URLs (`youtu.be/ID`), or
@@ -226,8 +226,8 @@ final class SavedVideoAndCollectionTests: XCTestCase {
         let missing = try await h.call("POST", "/api/saved-videos", body: #"{"video_url": "\#(h.feeds.url("/nope.html"))"}"#)
         XCTAssertEqual(missing.status, 400, missing.text)
         XCTAssertTrue(missing.text.contains("404"), missing.text)
-        let v8 = try await h.object("GET", "/api/saved-videos")["total"] as? Int
-        XCTAssertEqual(v8, 2)
+        let totalSaved = try await h.object("GET", "/api/saved-videos")["total"] as? Int
+        XCTAssertEqual(totalSaved, 2)
     }
 
     /// Without --allow-private-feeds a page on a local address is not fetched: 400, nothing saved.
@@ -244,8 +244,8 @@ final class SavedVideoAndCollectionTests: XCTestCase {
         }
         let file = try await h.call("POST", "/api/saved-videos", body: #"{"video_url": "file:///etc/passwd"}"#)
         XCTAssertEqual(file.status, 400, file.text)
-        let v9 = try await h.object("GET", "/api/saved-videos")["total"] as? Int
-        XCTAssertEqual(v9, 0)
+        let totalSaved = try await h.object("GET", "/api/saved-videos")["total"] as? Int
+        XCTAssertEqual(totalSaved, 0)
     }
 
     // MARK: Collections
@@ -289,8 +289,8 @@ final class SavedVideoAndCollectionTests: XCTestCase {
         XCTAssertEqual(twice.status, 409, twice.text)
         let unknown = try await h.call("POST", "/api/collections/\(id)/items", body: #"{"item_type": "video", "url": "https://elsewhere.example/v"}"#)
         XCTAssertEqual(unknown.status, 422, unknown.text)
-        let v10 = try await h.call("POST", "/api/collections/\(id)/items", body: #"{"item_id": 9999}"#).status
-        XCTAssertEqual(v10, 404)
+        let unknownItem = try await h.call("POST", "/api/collections/\(id)/items", body: #"{"item_id": 9999}"#).status
+        XCTAssertEqual(unknownItem, 404)
 
         let reordered = try await h.call("POST", "/api/collections/\(id)/items/reorder", body: #"{"item_ids": [\#(ids[2]), \#(ids[0])]}"#)
         XCTAssertEqual(reordered.status, 204, reordered.text)
@@ -302,21 +302,21 @@ final class SavedVideoAndCollectionTests: XCTestCase {
         let badOrder = try await h.call("POST", "/api/collections/\(id)/items/reorder", body: #"{"item_ids": [9999]}"#)
         XCTAssertEqual(badOrder.status, 404, badOrder.text)
         // The CLI sees the same collection, in the same order.
-        let v11 = try await h.library.library.collection("Road trip").map { Int($0.id) }
-        XCTAssertEqual(v11, [ids[2], ids[0], ids[1]])
+        let cliOrder = try await h.library.library.collection("Road trip").map { Int($0.id) }
+        XCTAssertEqual(cliOrder, [ids[2], ids[0], ids[1]])
 
         let watched = try await h.object("PUT", "/api/collections/\(id)/items/\(ids[0])/watched", body: #"{"is_watched": true}"#)
         XCTAssertEqual(watched["is_watched"] as? Bool, true)
         XCTAssertTrue(isWireDate(watched["watched_at"]))
         let progress = try await h.object("PUT", "/api/collections/\(id)/items/\(ids[1])/progress", body: #"{"progress_seconds": 9}"#)
         XCTAssertEqual(progress["watch_progress_seconds"] as? Int, 9)
-        let v12 = try await h.object("GET", "/api/feed/items/\(ids[1])")["watch_progress_seconds"] as? Int
-        XCTAssertEqual(v12, 9)
+        let feedProgress = try await h.object("GET", "/api/feed/items/\(ids[1])")["watch_progress_seconds"] as? Int
+        XCTAssertEqual(feedProgress, 9)
 
         let removed = try await h.call("DELETE", "/api/collections/\(id)/items/\(ids[0])")
         XCTAssertEqual(removed.status, 204)
-        let v13 = try await h.call("DELETE", "/api/collections/\(id)/items/\(ids[0])").status
-        XCTAssertEqual(v13, 404)
+        let removedAgain = try await h.call("DELETE", "/api/collections/\(id)/items/\(ids[0])").status
+        XCTAssertEqual(removedAgain, 404)
         full = try await h.object("GET", "/api/collections/\(id)")
         XCTAssertEqual(try items(full).map { $0["sort_order"] as? Int }, [1, 2])
 
@@ -353,14 +353,14 @@ final class SavedVideoAndCollectionTests: XCTestCase {
         let missingExport = try await h.call("GET", "/api/collections/export/9999")
         XCTAssertEqual(missingExport.status, 404)
 
-        let v14 = try await h.call("DELETE", "/api/collections/\(id)").status
-        XCTAssertEqual(v14, 204)
-        let v15 = try await h.call("GET", "/api/collections/\(id)").status
-        XCTAssertEqual(v15, 404)
-        let v16 = try await h.call("DELETE", "/api/collections/\(id)").status
-        XCTAssertEqual(v16, 404)
-        let v17 = try await h.call("GET", "/api/feed/items/\(ids[1])").status
-        XCTAssertEqual(v17, 200, "its items stay in the library")
+        let deleteStatus = try await h.call("DELETE", "/api/collections/\(id)").status
+        XCTAssertEqual(deleteStatus, 204)
+        let gotAfterDelete = try await h.call("GET", "/api/collections/\(id)").status
+        XCTAssertEqual(gotAfterDelete, 404)
+        let deletedAgain = try await h.call("DELETE", "/api/collections/\(id)").status
+        XCTAssertEqual(deletedAgain, 404)
+        let itemStatus = try await h.call("GET", "/api/feed/items/\(ids[1])").status
+        XCTAssertEqual(itemStatus, 200, "its items stay in the library")
     }
 
     // MARK: Bad input
@@ -368,8 +368,8 @@ final class SavedVideoAndCollectionTests: XCTestCase {
     func testMalformedBodiesAndParametersAreRefusedNever500() async throws {
         let h = try await APIHarness()
         _ = try await subscribed(h)
-        let v18 = try await h.object("POST", "/api/collections", body: #"{"name": "C"}"#, status: 201)["id"] as? Int
-        let collection = try XCTUnwrap(v18)
+        let collectionID = try await h.object("POST", "/api/collections", body: #"{"name": "C"}"#, status: 201)["id"] as? Int
+        let collection = try XCTUnwrap(collectionID)
         let savedReply = try await h.object("POST", "/api/saved-videos", body: """
             {"platform": "youtube", "video_id": "x", "video_url": "https://www.youtube.com/watch?v=x", "title": "X"}
             """, status: 201)
@@ -418,10 +418,10 @@ final class SavedVideoAndCollectionTests: XCTestCase {
             XCTAssertEqual(reply.status, status, "\(method) \(path) \(body ?? ""): \(reply.text)")
             XCTAssertNotNil(try reply.object()["detail"] as? String, "\(method) \(path): \(reply.text)")
         }
-        let v19 = try await h.object("GET", "/api/saved-videos")["total"] as? Int
-        XCTAssertEqual(v19, 1, "nothing saved by a refused request")
-        let v20 = try await h.object("GET", "/api/collections")["total"] as? Int
-        XCTAssertEqual(v20, 1)
+        let totalSaved = try await h.object("GET", "/api/saved-videos")["total"] as? Int
+        XCTAssertEqual(totalSaved, 1, "nothing saved by a refused request")
+        let totalCollections = try await h.object("GET", "/api/collections")["total"] as? Int
+        XCTAssertEqual(totalCollections, 1)
     }
 
     // MARK: Two users
@@ -439,14 +439,14 @@ final class SavedVideoAndCollectionTests: XCTestCase {
         let bobChannel = try await bob(h, "POST", "/api/channels", #"{"channel_url": "\#(h.feeds.url("/podcast.xml"))"}"#)
         XCTAssertEqual(bobChannel.status, 201, bobChannel.text)
 
-        let v21 = try await h.object("POST", "/api/saved-videos", body: #"{"video_url": "\#(media)"}"#, status: 201)["id"] as? Int
-        let saved = try XCTUnwrap(v21)
+        let savedID = try await h.object("POST", "/api/saved-videos", body: #"{"video_url": "\#(media)"}"#, status: 201)["id"] as? Int
+        let saved = try XCTUnwrap(savedID)
         let pageReply = try await h.object("POST", "/api/saved-videos", body: """
             {"platform": "web", "video_id": "p", "video_url": "https://a.example/p", "title": "P"}
             """, status: 201)
         let page = try XCTUnwrap(pageReply["id"] as? Int)
-        let v22 = try await h.object("POST", "/api/collections", body: #"{"name": "Mine"}"#, status: 201)["id"] as? Int
-        let collection = try XCTUnwrap(v22)
+        let collectionID = try await h.object("POST", "/api/collections", body: #"{"name": "Mine"}"#, status: 201)["id"] as? Int
+        let collection = try XCTUnwrap(collectionID)
         let itemID = try XCTUnwrap(ownerFeed.first?["id"] as? Int)
         _ = try await h.object("POST", "/api/collections/\(collection)/items", body: #"{"item_id": \#(itemID)}"#, status: 201)
 
@@ -468,28 +468,28 @@ final class SavedVideoAndCollectionTests: XCTestCase {
             let reply = try await bob(h, method, path, body)
             XCTAssertEqual(reply.status, 404, "\(method) \(path): \(reply.text)")
         }
-        let v23 = try await bob(h, "GET", "/api/saved-videos", nil).object()["total"] as? Int
-        XCTAssertEqual(v23, 0)
-        let v24 = try await bob(h, "GET", "/api/collections", nil).object()["total"] as? Int
-        XCTAssertEqual(v24, 0)
+        let bobSavedTotal = try await bob(h, "GET", "/api/saved-videos", nil).object()["total"] as? Int
+        XCTAssertEqual(bobSavedTotal, 0)
+        let bobCollectionsTotal = try await bob(h, "GET", "/api/collections", nil).object()["total"] as? Int
+        XCTAssertEqual(bobCollectionsTotal, 0)
 
         // Bob saves the same item: his own saved video, with his own watch state.
         let bobSaved = try await bob(h, "POST", "/api/saved-videos", #"{"video_url": "\#(media)"}"#)
         XCTAssertEqual(bobSaved.status, 201, bobSaved.text)
         let bobID = try XCTUnwrap(try bobSaved.object()["id"] as? Int)
         XCTAssertNotEqual(bobID, saved)
-        let v25 = try await bob(h, "PUT", "/api/saved-videos/\(bobID)/watched", nil).status
-        XCTAssertEqual(v25, 200)
-        let v26 = try await h.object("GET", "/api/saved-videos/\(saved)")["is_watched"] as? Bool
-        XCTAssertEqual(v26, false)
-        let v27 = try await h.call("GET", "/api/saved-videos/\(bobID)").status
-        XCTAssertEqual(v27, 404)
+        let bobWatched = try await bob(h, "PUT", "/api/saved-videos/\(bobID)/watched", nil).status
+        XCTAssertEqual(bobWatched, 200)
+        let ownerWatched = try await h.object("GET", "/api/saved-videos/\(saved)")["is_watched"] as? Bool
+        XCTAssertEqual(ownerWatched, false)
+        let ownerGetsBobs = try await h.call("GET", "/api/saved-videos/\(bobID)").status
+        XCTAssertEqual(ownerGetsBobs, 404)
         let bobMine = try await bob(h, "POST", "/api/collections", #"{"name": "Mine"}"#)
         XCTAssertEqual(bobMine.status, 201, "names are unique per user: \(bobMine.text)")
 
         // Nothing of the owner's changed.
-        let v28 = try await h.object("GET", "/api/saved-videos")["total"] as? Int
-        XCTAssertEqual(v28, 2)
+        let ownerTotal = try await h.object("GET", "/api/saved-videos")["total"] as? Int
+        XCTAssertEqual(ownerTotal, 2)
         let mine = try await h.object("GET", "/api/collections/\(collection)")
         XCTAssertEqual(mine["name"] as? String, "Mine")
         XCTAssertEqual(try items(mine).map { $0["id"] as? Int }, [itemID])
