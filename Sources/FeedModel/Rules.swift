@@ -38,6 +38,9 @@ public enum SavedPageRule {
     public static let maxOEmbedBytes = 65_536
     /// Seconds the page's fetch may take in all: a client waits for it.
     public static let totalTimeout = 20.0
+    /// The most kept of any one thing a page says (a title, a description): a page's meta
+    /// attribute can be as large as the page.
+    public static let maxFieldCharacters = 10_000
 }
 
 /// Playback speed: the range people can choose, its step, and how a speed is written.

@@ -1,3 +1,4 @@
+import FeedModel
 import XCTest
 @testable import FeedParsing
 
@@ -49,6 +50,8 @@ final class VideoPageMetadataTests: XCTestCase {
         XCTAssertEqual(filled.thumbnailURL, "https://i.example/t.jpg")
         filled.fill(fromOEmbed: Array("<html>".utf8))
         XCTAssertEqual(filled.channelName, "A")
+        let huge = read(#"<meta property="og:description" content="\#(String(repeating: "word ", count: 100_000))">"#)
+        XCTAssertEqual(huge.description?.count, SavedPageRule.maxFieldCharacters)
         for junk in ["", "\u{0}\u{1}", "<<<>>>", String(repeating: "<div>", count: 5000)] {
             XCTAssertEqual(read(junk), VideoPageMetadata(), "nothing named, nothing invented: \(junk.prefix(20))")
         }

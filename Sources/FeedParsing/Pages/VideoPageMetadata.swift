@@ -1,3 +1,4 @@
+import FeedModel
 import FeedText
 import Foundation
 
@@ -41,7 +42,7 @@ public struct VideoPageMetadata: Sendable, Equatable {
         func clean(_ text: String?) -> String? {
             guard let text else { return nil }
             let collapsed = text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
-            return collapsed.isEmpty ? nil : collapsed
+            return collapsed.isEmpty ? nil : String(collapsed.prefix(SavedPageRule.maxFieldCharacters))
         }
         func resolve(_ link: String?) -> String? { clean(link).map { URLs.resolve($0, against: documentURL) } }
         page.title = clean(og["og:title"]) ?? clean(ld?["name"] as? String) ?? clean(og["twitter:title"]) ?? clean(scanner.title)
