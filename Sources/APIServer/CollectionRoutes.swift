@@ -125,8 +125,8 @@ struct CollectionRoutes {
         let library = try context.library()
         let now = clock()
         let favorites = try await FeedRoutes.library { () async throws(LibraryError) in
-            if let found = try await library.collectionDetails().first(where: { $0.name == Self.favorites }) { return found.id }
-            return try await library.createCollection(Self.favorites, description: "Quick-saved favorites", now: now).id
+            if let found = try await library.collectionDetails().first(where: { $0.name == CollectionRule.favoritesName }) { return found.id }
+            return try await library.createCollection(CollectionRule.favoritesName, description: "Quick-saved favorites", now: now).id
         }
         return try await addItem(favorites, body, context)
     }
@@ -143,9 +143,6 @@ struct CollectionRoutes {
         let data = try APIRequestContext.encoder.encode(export)
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
-
-    /// The collection quick-add fills (the backend's name).
-    static let favorites = "Favorites"
 
     /// Sets an item's watch state through its collection: 404 unless the item is in it.
     func setState(_ id: Int64, _ item: Int64, _ context: APIRequestContext,
@@ -164,14 +161,18 @@ struct CollectionRoutes {
         return CollectionItemResponse(entry)
     }
 
-    /// The backend's bounds: a name of 1–100 characters, a description of at most 500.
+    /// The backend's bounds (`CollectionRule`): a name of 1–100 characters, a description of at most 500.
     static func check(name: String?, description: String?) throws(APIError) {
         if let name {
             let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
             if trimmed.isEmpty { throw .unprocessable("name must not be empty") }
-            if trimmed.count > 100 { throw .unprocessable("name is longer than 100 characters") }
+            if trimmed.count > CollectionRule.maxNameCharacters {
+                throw .unprocessable("name is longer than \(CollectionRule.maxNameCharacters) characters")
+            }
         }
-        if let description, description.count > 500 { throw .unprocessable("description is longer than 500 characters") }
+        if let description, description.count > CollectionRule.maxDescriptionCharacters {
+            throw .unprocessable("description is longer than \(CollectionRule.maxDescriptionCharacters) characters")
+        }
     }
 }
 

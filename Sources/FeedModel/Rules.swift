@@ -43,6 +43,14 @@ public enum SavedPageRule {
     public static let maxFieldCharacters = 10_000
 }
 
+/// Collections as the API takes them (the backend's bounds, `app/schemas/collection.py`).
+public enum CollectionRule {
+    public static let maxNameCharacters = 100
+    public static let maxDescriptionCharacters = 500
+    /// The collection `POST /api/collections/quick-add` fills, made on first use.
+    public static let favoritesName = "Favorites"
+}
+
 /// Playback speed: the range people can choose, its step, and how a speed is written.
 public enum PlaybackSpeed {
     public static let range: ClosedRange<Double> = 0.5...3.0
