@@ -21,7 +21,7 @@ public struct APIError: Error, Sendable, HTTPResponseError {
     /// only a failing database is 500.
     init(_ error: LibraryError) {
         switch error {
-        case .noItem, .noItems, .noChannel, .noCollection, .noUser, .noSession: self.init(.notFound, error.description)
+        case .noItem, .noItems, .noChannel, .noCollection, .noCollectionID, .noSavedVideo, .noUser, .noSession: self.init(.notFound, error.description)
         case .collectionExists, .alreadyInCollection, .userExists: self.init(.conflict, error.description)
         case .notInCollection: self.init(.notFound, error.description)
         case .invalid: self.init(.unprocessableContent, error.description)

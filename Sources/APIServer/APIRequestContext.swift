@@ -6,7 +6,7 @@ import LibraryStore
 /// What the API reads and writes for one user: the store's protocols, never the SQLite class.
 /// Today every request acts for the library's owner; the multi-user store (issue 15) hands each
 /// user their own view behind the same protocols, so no route changes with it.
-public typealias APILibrary = SyncStore & ItemStore & ItemRecordStore & ListeningStore & SearchStore & CollectionStore
+public typealias APILibrary = SyncStore & ItemStore & ItemRecordStore & ListeningStore & SearchStore & CollectionStore & SavedVideoStore
 
 /// Whom a request acts for, and the store that is theirs.
 public struct APIUser: Sendable {

@@ -91,6 +91,8 @@ public enum APIServer {
         OPMLRoutes(clock: clock, fetcher: fetcher, policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds)).add(to: api)
         DiscoverRoutes(clock: clock, fetcher: fetcher, policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds),
                        youTubeOrigin: configuration.youTubeOrigin).add(to: api)
+        SavedVideoRoutes(clock: clock, fetcher: fetcher, policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds)).add(to: api)
+        CollectionRoutes(clock: clock).add(to: api)
         UserRoutes(authenticator: authenticator, clock: clock).add(to: api)
         let player = router.group("api").add(middleware: AuthMiddleware(authenticator: authenticator)).add(middleware: OwnerOnlyMiddleware())
         PlayerRoutes(remote: PlayerRemote(socketPath: configuration.socketPath, database: configuration.database),

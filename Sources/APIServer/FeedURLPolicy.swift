@@ -29,6 +29,22 @@ struct FeedURLPolicy: Sendable {
         return nil
     }
 
+    /// Why the web page at `url` (a video saved by its URL) may not be fetched, or nil. Any
+    /// host is checked, YouTube's and Rumble's too: the server fetches the page as given.
+    func refusal(forPage url: String) -> String? {
+        let lower = url.lowercased()
+        guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else {
+            return "\(url): only http and https pages can be read"
+        }
+        guard !allowPrivate else { return nil }
+        guard let host = URLComponents(string: url)?.host, !host.isEmpty else { return "\(url): not a URL with a host" }
+        let name = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        if let local = Self.resolve(name).first(where: Self.isLocal) {
+            return "\(url): refused: \(host) is a local address (\(local)); the server fetches pages only from public addresses unless started with --allow-private-feeds"
+        }
+        return nil
+    }
+
     /// Every address `host` resolves to, as text.
     static func resolve(_ host: String) -> [String] {
         var hints = addrinfo()

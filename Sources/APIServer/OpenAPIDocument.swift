@@ -78,6 +78,48 @@ enum OpenAPIDocument {
             Operation(method: "post", path: "/api/player/speed", summary: "Set the speed (0.5–3)", body: "SpeedBody", response: "PlayerStatus"),
             Operation(method: "post", path: "/api/player/volume", summary: "Set the volume (0–1)", body: "VolumeBody", response: "PlayerStatus"),
             Operation(method: "post", path: "/api/player/queue", summary: "Add to the up-next queue", body: "QueueBody", response: "QueueResponse"),
+            Operation(method: "get", path: "/api/saved-videos", summary: "Saved videos, most recently saved first", query: [
+                ("platform", "string", "youtube, rumble, podcast, web, or a platform a client saved with"),
+                ("is_watched", "boolean", "only (un)watched"), ("limit", "integer", "1–100, default 50"), ("offset", "integer", "≥ 0"),
+            ], response: "SavedVideoList"),
+            Operation(method: "post", path: "/api/saved-videos",
+                      summary: "Save: the guide's {video_url} (a library item's page or media URL, else the page is read) or the backend's full body; 201, the first save when saved before",
+                      body: "SaveVideoBody", response: "SavedVideo", status: "201"),
+            Operation(method: "post", path: "/api/saved-videos/from-url", summary: "Save by URL (the library's item, else the page is read); 201",
+                      body: "SaveFromURLBody", response: "SavedVideo", status: "201"),
+            Operation(method: "get", path: "/api/saved-videos/stats", summary: "Counts of saved videos", response: "SavedVideoStats"),
+            Operation(method: "get", path: "/api/saved-videos/check", summary: "Whether a video is saved", query: [
+                ("platform", "string", "required"), ("video_id", "string", "required"),
+            ], response: "SavedVideoCheck"),
+            Operation(method: "get", path: "/api/saved-videos/{id}", summary: "One saved video", response: "SavedVideo"),
+            Operation(method: "put", path: "/api/saved-videos/{id}", summary: "Set notes, is_watched, watch_progress_seconds",
+                      body: "UpdateSavedVideoBody", response: "SavedVideo"),
+            Operation(method: "put", path: "/api/saved-videos/{id}/watched", summary: "Mark watched",
+                      query: [("progress_seconds", "integer", "≥ 0, optional")], response: "SavedVideo"),
+            Operation(method: "put", path: "/api/saved-videos/{id}/unwatched", summary: "Mark unwatched", response: "SavedVideo"),
+            Operation(method: "put", path: "/api/saved-videos/{id}/progress", summary: "Set progress",
+                      query: [("progress_seconds", "integer", "required, ≥ 0")], response: "SavedVideo"),
+            Operation(method: "delete", path: "/api/saved-videos/{id}", summary: "Unsave (the item stays in the library)", status: "204"),
+            Operation(method: "get", path: "/api/collections", summary: "Collections, by sort order then name", response: "CollectionList"),
+            Operation(method: "post", path: "/api/collections", summary: "Create a collection (409 on a duplicate name)",
+                      body: "CreateCollectionBody", response: "Collection", status: "201"),
+            Operation(method: "post", path: "/api/collections/quick-add", summary: "Add a library item to Favorites (made when missing); 409 if there",
+                      body: "AddCollectionItemBody", response: "CollectionItem", status: "201"),
+            Operation(method: "get", path: "/api/collections/export/{id}", summary: "A collection and its items as a JSON attachment",
+                      response: "CollectionExport"),
+            Operation(method: "get", path: "/api/collections/{id}", summary: "A collection with its items", response: "CollectionWithItems"),
+            Operation(method: "put", path: "/api/collections/{id}", summary: "Rename, describe or sort a collection",
+                      body: "UpdateCollectionBody", response: "Collection"),
+            Operation(method: "delete", path: "/api/collections/{id}", summary: "Delete a collection (its items stay in the library)", status: "204"),
+            Operation(method: "post", path: "/api/collections/{id}/items", summary: "Add a library item (by its page or media url, or item_id); 409 if there",
+                      body: "AddCollectionItemBody", response: "CollectionItem", status: "201"),
+            Operation(method: "post", path: "/api/collections/{id}/items/reorder", summary: "Put these items first, in this order",
+                      body: "ReorderBody", status: "204"),
+            Operation(method: "delete", path: "/api/collections/{id}/items/{item_id}", summary: "Remove an item", status: "204"),
+            Operation(method: "put", path: "/api/collections/{id}/items/{item_id}/watched", summary: "Mark the item watched or not",
+                      body: "CollectionWatchedBody", response: "CollectionItem"),
+            Operation(method: "put", path: "/api/collections/{id}/items/{item_id}/progress", summary: "Set the item's progress",
+                      body: "CollectionProgressBody", response: "CollectionItem"),
         ]
         for (base, form) in [("subscriptions", "the iOS guide's name"), ("channels", "the backend's name")] {
             ops += [
@@ -121,8 +163,8 @@ enum OpenAPIDocument {
         for op in operations() {
             var operation: [String: Any] = ["summary": op.summary, "operationId": "\(op.method)_\(op.path)"]
             var parameters: [[String: Any]] = []
-            if op.path.contains("{id}") {
-                parameters.append(["name": "id", "in": "path", "required": true, "schema": ["type": "integer", "minimum": 1]])
+            for name in ["id", "item_id"] where op.path.contains("{\(name)}") {
+                parameters.append(["name": name, "in": "path", "required": true, "schema": ["type": "integer", "minimum": 1]])
             }
             for name in ["user", "device"] where op.path.contains("{\(name)}") {
                 parameters.append(["name": name, "in": "path", "required": true, "schema": ["type": "string"]])
@@ -284,5 +326,46 @@ enum OpenAPIDocument {
         ], required: ["podcast", "episode", "action"]),
         "GPodderActionList": array(ref("GPodderAction")),
         "GPodderActionChanges": object(["actions": array(ref("GPodderAction")), "timestamp": int]),
+        "SavedVideo": object([
+            "id": int, "platform": string, "video_id": string, "video_url": string, "title": string, "description": nullable(string),
+            "thumbnail_url": nullable(string), "duration_seconds": nullable(int), "view_count": nullable(int), "upload_date": nullable(date),
+            "channel_name": nullable(string), "channel_id": nullable(string), "channel_url": nullable(string), "is_watched": bool,
+            "watched_at": nullable(date), "watch_progress_seconds": nullable(int), "notes": nullable(string), "saved_at": date,
+            "updated_at": date, "duration_formatted": string, "item_id": nullable(int),
+        ]),
+        "SavedVideoList": object(["items": array(ref("SavedVideo")), "total": int]),
+        "SavedVideoStats": object(["total_videos": int, "watched_videos": int, "unwatched_videos": int,
+                                   "by_platform": ["type": "object", "additionalProperties": int]]),
+        "SavedVideoCheck": object(["is_saved": bool, "platform": string, "video_id": string]),
+        "SaveVideoBody": object([
+            "video_url": string, "platform": string, "video_id": string, "title": string, "description": nullable(string),
+            "thumbnail_url": nullable(string), "duration_seconds": nullable(int), "view_count": nullable(int), "upload_date": nullable(date),
+            "channel_name": nullable(string), "channel_id": nullable(string), "channel_url": nullable(string), "notes": nullable(string),
+        ], required: ["video_url"]),
+        "SaveFromURLBody": object(["url": string, "notes": nullable(string)], required: ["url"]),
+        "UpdateSavedVideoBody": object(["notes": string, "is_watched": bool, "watch_progress_seconds": int], required: []),
+        "Collection": object([
+            "id": int, "name": string, "slug": string, "description": nullable(string), "cover_url": nullable(string),
+            "sort_order": int, "item_count": int, "created_at": date, "updated_at": date,
+        ]),
+        "CollectionWithItems": object([
+            "id": int, "name": string, "slug": string, "description": nullable(string), "cover_url": nullable(string),
+            "sort_order": int, "item_count": int, "created_at": date, "updated_at": date, "items": array(ref("CollectionItem")),
+        ]),
+        "CollectionList": object(["items": array(ref("Collection")), "total": int]),
+        "CollectionExport": object(["name": string, "slug": string, "description": nullable(string), "item_count": int,
+                                    "created_at": date, "items": array(ref("CollectionItem"))]),
+        "CollectionItem": object([
+            "id": int, "item_type": string, "url": string, "thumbnail_url": nullable(string), "title": nullable(string),
+            "source_url": nullable(string), "domain": nullable(string), "embed_type": nullable(string), "video_id": nullable(string),
+            "sort_order": int, "added_at": date, "is_watched": bool, "watched_at": nullable(date), "watch_progress_seconds": nullable(int),
+        ]),
+        "CreateCollectionBody": object(["name": string, "description": nullable(string)], required: ["name"]),
+        "UpdateCollectionBody": object(["name": string, "description": nullable(string), "sort_order": int], required: []),
+        "AddCollectionItemBody": object(["item_type": string, "url": string, "item_id": int, "thumbnail_url": nullable(string),
+                                         "title": nullable(string)], required: []),
+        "ReorderBody": object(["item_ids": array(int)]),
+        "CollectionWatchedBody": object(["is_watched": bool]),
+        "CollectionProgressBody": object(["progress_seconds": int]),
     ] }
 }

@@ -29,6 +29,28 @@ public enum APILimits {
     public static let defaultPerPage = 50
 }
 
+/// Saving a video by its URL when the library does not hold it (`POST /api/saved-videos`): the
+/// server reads the page for its title, picture and duration, as far as this.
+public enum SavedPageRule {
+    /// The largest page read (a YouTube watch page is about 1 MB).
+    public static let maxPageBytes = 5_000_000
+    /// The largest oEmbed document read.
+    public static let maxOEmbedBytes = 65_536
+    /// Seconds the page's fetch may take in all: a client waits for it.
+    public static let totalTimeout = 20.0
+    /// The most kept of any one thing a page says (a title, a description): a page's meta
+    /// attribute can be as large as the page.
+    public static let maxFieldCharacters = 10_000
+}
+
+/// Collections as the API takes them (the backend's bounds, `app/schemas/collection.py`).
+public enum CollectionRule {
+    public static let maxNameCharacters = 100
+    public static let maxDescriptionCharacters = 500
+    /// The collection `POST /api/collections/quick-add` fills, made on first use.
+    public static let favoritesName = "Favorites"
+}
+
 /// Playback speed: the range people can choose, its step, and how a speed is written.
 public enum PlaybackSpeed {
     public static let range: ClosedRange<Double> = 0.5...3.0

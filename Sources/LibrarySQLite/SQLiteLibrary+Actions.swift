@@ -102,9 +102,9 @@ extension SQLiteLibrary {
         let user = user
         return try await write { db in
             try Self.requireItems(ids, user: user, db)
-            let insert = try db.cachedStatement(sql: "INSERT INTO saved_items (user_id, item, saved_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")
+            let insert = try db.cachedStatement(sql: "INSERT INTO saved_items (user_id, item, saved_at, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING")
             return try ids.filter { id in
-                try insert.execute(arguments: [user.rawValue, id, now])
+                try insert.execute(arguments: [user.rawValue, id, now, now])
                 return db.changesCount > 0
             }
         }
@@ -129,7 +129,7 @@ extension SQLiteLibrary {
     public func saved() async throws(LibraryError) -> [LibraryItem] {
         let user = user
         return try await read { db in
-            let ids = try Int64.fetchAll(db, sql: "SELECT item FROM saved_items WHERE user_id = ? ORDER BY saved_at DESC, rowid DESC",
+            let ids = try Int64.fetchAll(db, sql: "SELECT item FROM saved_items WHERE user_id = ? AND item IS NOT NULL ORDER BY saved_at DESC, id DESC",
                                          arguments: [user.rawValue])
             return try LibraryItem.fetchAll(db, ids: ids, user: user)
         }

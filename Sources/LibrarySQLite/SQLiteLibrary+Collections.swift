@@ -9,8 +9,8 @@ extension SQLiteLibrary {
         let user = user
         try await write { db in
             if try Self.collectionID(name, user: user, db) != nil { throw LibraryError.collectionExists(name) }
-            try db.execute(sql: "INSERT INTO collections (user_id, name, created_at) VALUES (?, ?, ?)",
-                           arguments: [user.rawValue, name, now])
+            try db.execute(sql: "INSERT INTO collections (user_id, name, created_at, updated_at) VALUES (?, ?, ?, ?)",
+                           arguments: [user.rawValue, name, now, now])
         }
     }
 

@@ -20,6 +20,7 @@ enum Schema {
         migrator.registerMigration("v11-users", migrate: v11Users)
         migrator.registerMigration("v12-search-one-character-prefixes", migrate: v12SearchOneCharacterPrefixes)
         migrator.registerMigration("v13-gpodder", migrate: v13GPodder)
+        migrator.registerMigration("v14-saved-and-collections", migrate: v14SavedAndCollections)
         return migrator
     }
 
@@ -33,7 +34,8 @@ enum Schema {
     static let migrationNames = ["v1-initial", "v2-playback-speed", "v3-item-watch-state", "v4-chapters-cache",
                                  "v5-remembered-speed", "v6-speed-range", "v7-ids-never-reused",
                                  "v8-search", "v9-up-next-and-player-state", "v10-feed-details", "v11-users",
-                                 "v12-search-one-character-prefixes", "v13-gpodder"]
+                                 "v12-search-one-character-prefixes", "v13-gpodder",
+                                 "v14-saved-and-collections"]
 
     /// `SearchRule`'s weights as the search index's rank spells them (bm25's arguments follow
     /// the index's columns: title, notes, channel). A test checks the live index still says this.
@@ -652,6 +654,59 @@ enum Schema {
             INSERT INTO items_search (rowid, title, notes, channel)
                 SELECT id, title, notes, channel FROM items_search_source
                 WHERE id <= (SELECT indexed_upto FROM search_state WHERE id = 1);
+            """)
+    }
+
+    /// Saved videos and collections as the WebSearch API has them (issue 15). A saved video gets
+    /// its own id (the API's `/saved-videos/{id}`), notes and an update time, and may be a page
+    /// that is not in the library (`item` NULL: saved by URL, with what its page or the client
+    /// said about it, and its own watch state; a library item's watch state stays in
+    /// `watch_state`). Collections get a description, a cover, a sort order and an update time;
+    /// their items keep their positions. Every saved item and collection stays, with its times,
+    /// ids and order.
+    static func v14SavedAndCollections(_ db: Database) throws {
+        let owner = "user_id INTEGER NOT NULL DEFAULT \(ownerID) REFERENCES users(id) ON DELETE CASCADE"
+        try db.execute(sql: """
+            CREATE TABLE saved_items_v12 (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                \(owner),
+                item INTEGER REFERENCES items(id) ON DELETE CASCADE,
+                platform TEXT CHECK (platform <> ''),
+                video_id TEXT CHECK (video_id <> ''),
+                video_url TEXT CHECK (video_url <> ''),
+                title TEXT,
+                description TEXT,
+                thumbnail_url TEXT,
+                duration_seconds INTEGER CHECK (duration_seconds >= 0),
+                view_count INTEGER CHECK (view_count >= 0),
+                upload_date INTEGER,
+                channel_name TEXT,
+                channel_ref TEXT,
+                channel_url TEXT,
+                watched INTEGER NOT NULL DEFAULT 0 CHECK (watched IN (0, 1)),
+                watched_at INTEGER,
+                progress_seconds INTEGER NOT NULL DEFAULT 0 CHECK (progress_seconds >= 0),
+                notes TEXT,
+                saved_at INTEGER NOT NULL,
+                updated_at INTEGER NOT NULL,
+                -- A library item, or a page saved by URL with what names it.
+                CHECK (item IS NOT NULL OR (platform IS NOT NULL AND video_id IS NOT NULL AND video_url IS NOT NULL AND title IS NOT NULL)),
+                UNIQUE (user_id, item)
+            ) STRICT;
+            INSERT INTO saved_items_v12 (user_id, item, saved_at, updated_at)
+                SELECT user_id, item, saved_at, saved_at FROM saved_items ORDER BY saved_at, rowid;
+            DROP TABLE saved_items;
+            ALTER TABLE saved_items_v12 RENAME TO saved_items;
+            CREATE INDEX saved_items_item ON saved_items (item);
+            -- Saving a page twice finds the first (the backend's rule: one per platform and video id).
+            CREATE UNIQUE INDEX saved_items_page ON saved_items (user_id, platform, video_id) WHERE item IS NULL;
+            CREATE INDEX saved_items_saved ON saved_items (user_id, saved_at);
+
+            ALTER TABLE collections ADD COLUMN description TEXT;
+            ALTER TABLE collections ADD COLUMN cover_url TEXT;
+            ALTER TABLE collections ADD COLUMN sort_order INTEGER NOT NULL DEFAULT 0 CHECK (sort_order >= 0);
+            ALTER TABLE collections ADD COLUMN updated_at INTEGER;
+            UPDATE collections SET updated_at = created_at;
             """)
     }
 }

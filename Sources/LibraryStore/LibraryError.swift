@@ -5,6 +5,10 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible, Sendable {
     case noItems([Int64])
     case noChannel(Int64)
     case noCollection(String)
+    /// No collection with that id (the API names collections by id).
+    case noCollectionID(Int64)
+    /// No saved video with that id.
+    case noSavedVideo(Int64)
     case collectionExists(String)
     case alreadyInCollection(item: Int64, collection: String)
     case notInCollection(item: Int64, collection: String)
@@ -24,6 +28,8 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible, Sendable {
         case .noItems(let ids): return "no items \(ids.map(String.init).joined(separator: ", "))"
         case .noChannel(let id): return "no channel \(id)"
         case .noCollection(let name): return "no collection \(quoted(name))"
+        case .noCollectionID(let id): return "no collection \(id)"
+        case .noSavedVideo(let id): return "no saved video \(id)"
         case .collectionExists(let name): return "collection \(quoted(name)) already exists"
         case .alreadyInCollection(let item, let name): return "item \(item) is already in collection \(quoted(name))"
         case .notInCollection(let item, let name): return "item \(item) is not in collection \(quoted(name))"

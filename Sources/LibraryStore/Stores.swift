@@ -134,6 +134,53 @@ public protocol CollectionStore: Sendable {
     func moveToCollection(item id: Int64, from source: String, to destination: String, now: Int64) async throws(LibraryError)
     /// Deletes collection `name`; its items stay in the library.
     func deleteCollection(_ name: String) async throws(LibraryError)
+
+    // By id, as the API names them (another user's id is `noCollectionID`, as one that never was).
+    /// All collections with their details, by sort order, then name.
+    func collectionDetails() async throws(LibraryError) -> [CollectionDetails]
+    /// Collection `id`'s details.
+    func collectionDetails(id: Int64) async throws(LibraryError) -> CollectionDetails
+    /// Creates a collection; `collectionExists` if the name is taken.
+    func createCollection(_ name: String, description: String?, now: Int64) async throws(LibraryError) -> CollectionDetails
+    /// Renames, describes or re-sorts collection `id`; `collectionExists` if the new name is taken.
+    func updateCollection(id: Int64, _ change: CollectionChange, now: Int64) async throws(LibraryError) -> CollectionDetails
+    /// Deletes collection `id`; its items stay in the library.
+    func deleteCollection(id: Int64) async throws(LibraryError)
+    /// Collection `id`'s items, in order.
+    func collectionEntries(id: Int64) async throws(LibraryError) -> [CollectionEntry]
+    /// Appends item `item` to collection `id` (`alreadyInCollection` if it is there); the first
+    /// item with a thumbnail becomes the cover of a collection without one.
+    func addToCollection(id: Int64, item: Int64, now: Int64) async throws(LibraryError) -> CollectionEntry
+    /// Removes item `item` from collection `id`; `notInCollection` if it is not there.
+    func removeFromCollection(id: Int64, item: Int64, now: Int64) async throws(LibraryError)
+    /// Puts the items given first, in that order, the others after them as they were; all or
+    /// none: every id must be in the collection.
+    func reorderCollection(id: Int64, items: [Int64], now: Int64) async throws(LibraryError)
+}
+
+/// Saved videos as the API has them: library items and pages saved by URL, each with its own
+/// id, notes and watch state. The CLI's `save`/`saved` (`ListeningStore`, `ItemStore`) see the
+/// library items among them.
+public protocol SavedVideoStore: Sendable {
+    /// One page of saved videos, most recently saved first, and how many match in all.
+    func savedVideos(_ query: SavedVideoQuery) async throws(LibraryError) -> (videos: [SavedVideo], total: Int)
+    /// Saved video `id`; `noSavedVideo` if the user has none by that id.
+    func savedVideo(id: Int64) async throws(LibraryError) -> SavedVideo
+    /// The user's library item whose page or media URL is `url`, if there is one.
+    func itemID(forURL url: String) async throws(LibraryError) -> Int64?
+    /// The user's library item that is `platform`'s video `videoID` (the parser's item id: a
+    /// YouTube video id, a Rumble `v…` token), if there is one: the same video by another URL.
+    func itemID(platform: Platform, videoID: String) async throws(LibraryError) -> Int64?
+    /// Saves library item `item` (`noItem` if the user cannot see it). Saving twice answers the
+    /// first save, unchanged (`created` false), as the backend does.
+    func saveVideo(item: Int64, notes: String?, now: Int64) async throws(LibraryError) -> (video: SavedVideo, created: Bool)
+    /// Saves a page the library does not hold. A page with the same platform and video id saved
+    /// before is answered unchanged (`created` false).
+    func saveVideo(page: SavedPage, notes: String?, now: Int64) async throws(LibraryError) -> (video: SavedVideo, created: Bool)
+    /// Sets notes, the watched mark or the progress (a library item's are the item's own).
+    func updateSavedVideo(id: Int64, _ change: SavedVideoChange, now: Int64) async throws(LibraryError) -> SavedVideo
+    /// Unsaves saved video `id` (its item stays in the library).
+    func deleteSavedVideo(id: Int64) async throws(LibraryError)
 }
 
 /// The up-next queue, kept in the library so it survives restarts. Positions are 1-based and
@@ -241,7 +288,7 @@ public typealias PlayerLibrary = ItemStore & ChannelStore & ListeningStore & Cha
 
 /// The whole library.
 public protocol LibraryStore: SyncStore, ItemStore, SearchStore, ListeningStore, CollectionStore, ChapterCache, DownloadCatalog,
-    UpNextStore, PlayerStateStore, ItemRecordStore {}
+    UpNextStore, PlayerStateStore, ItemRecordStore, SavedVideoStore {}
 
 extension ItemStore {
     /// The feed with the CLI's defaults: newest first, 50 items, catch-up's default window.

@@ -27,10 +27,12 @@ final class APIHarness: @unchecked Sendable {
     private let group: ServiceGroup
 
     /// With `logins`, the server runs as `feedctl serve` without `--open` (`TokenAuthenticator`
-    /// on the harness's clock); otherwise as `--open`.
+    /// on the harness's clock); otherwise as `--open`. `authenticator` (made from the library)
+    /// replaces either: tests of two users name the user per request.
     init(configuration: ServerConfiguration = ServerConfiguration(host: "127.0.0.1", port: 0, open: true,
                                                                    allowPrivateFeeds: true, version: "test"),
-         logins: Bool = false) async throws {
+         logins: Bool = false,
+         authenticator: (@Sendable (SQLiteLibrary) async throws -> any Authenticator)? = nil) async throws {
         library = try TestLibrary()
         feeds = try TestHTTPServer()
         for name in ["podcast.xml", "youtube.xml", "atom.xml"] {
@@ -40,14 +42,19 @@ final class APIHarness: @unchecked Sendable {
         let log = self.log
         let clock = self.clock
         let store = library.library
-        let authenticator: any Authenticator = logins
-            ? TokenAuthenticator(users: store, library: { store.acting(as: $0) }, clock: { clock.now })
-            : OpenOwner(library: store, users: store)
+        let chosen: any Authenticator
+        if let authenticator {
+            chosen = try await authenticator(store)
+        } else if logins {
+            chosen = TokenAuthenticator(users: store, library: { store.acting(as: $0) }, clock: { clock.now })
+        } else {
+            chosen = OpenOwner(library: store, users: store)
+        }
         var configuration = configuration
         if logins { configuration.open = false }
         // gpodder sync checks its own credentials against the same library's users.
         let gpodder = GPodderAccounts(users: store, library: { store.acting(as: $0) })
-        let app = try APIServer.application(configuration: configuration, authenticator: authenticator, gpodder: gpodder,
+        let app = try APIServer.application(configuration: configuration, authenticator: chosen, gpodder: gpodder,
                                             clock: { clock.now }, log: { log.append($0) },
                                             onListening: { ports.continuation.yield($0) })
         var logger = Logger(label: "APIHarness")

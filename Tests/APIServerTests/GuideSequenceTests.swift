@@ -111,6 +111,31 @@ final class GuideSequenceTests: XCTestCase {
         XCTAssertEqual(unwatched["is_watched"] as? Bool, false)
         XCTAssertTrue(unwatched["watched_at"] is NSNull)
 
+        // getSavedVideos, saveVideo(videoUrl:) → POST /saved-videos {"video_url"}, unsaveVideo(id:).
+        let noneSaved = try await h.object("GET", "/api/saved-videos")
+        XCTAssertEqual(noneSaved["total"] as? Int, 0)
+        XCTAssertEqual((noneSaved["items"] as? [[String: Any]])?.count, 0)
+        let saved = try await h.object("POST", "/api/saved-videos", body: #"{"video_url": "\#(h.feeds.url("/media/tones-60s.mp3"))"}"#, status: 201)
+        XCTAssertEqual(Set(saved.keys), SavedVideoAndCollectionTests.savedKeys)
+        XCTAssertEqual(saved["title"] as? String, "Episode 3: Four tones")
+        XCTAssertEqual(saved["item_id"] as? Int, itemID)
+        XCTAssertTrue(isWireDate(saved["saved_at"]))
+        let savedID = try XCTUnwrap(saved["id"] as? Int)
+        let savedList = try await h.object("GET", "/api/saved-videos")
+        XCTAssertEqual((savedList["items"] as? [[String: Any]])?.map { $0["id"] as? Int }, [savedID])
+        let unsaved = try await h.call("DELETE", "/api/saved-videos/\(savedID)")
+        XCTAssertEqual(unsaved.status, 204)
+        XCTAssertEqual(unsaved.body.count, 0)
+
+        // getCollections, createCollection(name:) → POST /collections {"name"}.
+        let created = try await h.object("POST", "/api/collections", body: #"{"name": "Later"}"#, status: 201)
+        XCTAssertEqual(Set(created.keys), SavedVideoAndCollectionTests.collectionKeys)
+        XCTAssertEqual(created["item_count"] as? Int, 0)
+        XCTAssertTrue(isWireDate(created["created_at"]))
+        let collections = try await h.object("GET", "/api/collections")
+        XCTAssertEqual(collections["total"] as? Int, 1)
+        XCTAssertEqual((collections["items"] as? [[String: Any]])?.map { $0["name"] as? String }, ["Later"])
+
         // syncChannel(id:) → POST /subscriptions/{id}/sync.
         let sync = try await h.object("POST", "/api/subscriptions/\(channelID)/sync")
         XCTAssertEqual(Set(sync.keys), ["channel_id", "channel_name", "success", "new_videos", "error"])

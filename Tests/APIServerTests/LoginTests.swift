@@ -299,12 +299,18 @@ final class LoginTests: XCTestCase {
         ]
         for route in privateRoutes {
             let parts = route.split(separator: " ")
+            // gpodder.net's routes (`/api/2/`) take their own credentials, Basic or their cookie,
+            // for the user in the path (here another user than alice, whose Basic is tried).
+            let gpodder = parts[1].hasPrefix("/api/2/")
             let method = String(parts[0]), path = String(parts[1]).replacingOccurrences(of: "{id}", with: "1")
+                .replacingOccurrences(of: "{user}", with: "root").replacingOccurrences(of: "{device}", with: "phone")
             let body = ["POST", "PUT", "PATCH"].contains(method) ? "{}" : nil
             for (what, headers) in credentials {
-                let reply = try await h.call(method, path, body: body, headers: headers)
+                // curl for gpodder's: URLSession on Linux waits forever on a Basic challenge.
+                let reply = gpodder ? try await h.curl(method, path, body: body, headers: headers)
+                                    : try await h.call(method, path, body: body, headers: headers)
                 XCTAssertEqual(reply.status, 401, "\(route) with \(what): \(reply.text)")
-                XCTAssertEqual(reply.headers["www-authenticate"], "Bearer", route)
+                XCTAssertEqual(reply.headers["www-authenticate"], gpodder ? #"Basic realm="feedctl""# : "Bearer", route)
             }
         }
         for route in APIServer.publicRoutes.sorted() {

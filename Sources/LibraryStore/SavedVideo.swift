@@ -1,0 +1,80 @@
+import FeedModel
+
+/// A saved video (the API's `/saved-videos`): a library item, or a page saved by its URL that
+/// the library does not hold. Either way it has its own id, notes and watch state (a library
+/// item's is the item's own, shared with the feed; a page's is kept with it).
+public struct SavedVideo: Sendable, Equatable {
+    /// The saved video's own id (not the item's).
+    public var id: Int64
+    /// The library item, when it is one.
+    public var itemID: Int64?
+    /// The library channel of that item.
+    public var libraryChannelID: Int64?
+    public var page: SavedPage
+    public var watched: Bool
+    public var watchedAt: Int64?
+    public var progressSeconds: Int
+    public var notes: String?
+    public var savedAt: Int64
+    public var updatedAt: Int64
+
+    public init(id: Int64, itemID: Int64?, libraryChannelID: Int64?, page: SavedPage, watched: Bool, watchedAt: Int64?,
+                progressSeconds: Int, notes: String?, savedAt: Int64, updatedAt: Int64) {
+        self.id = id; self.itemID = itemID; self.libraryChannelID = libraryChannelID; self.page = page
+        self.watched = watched; self.watchedAt = watchedAt; self.progressSeconds = progressSeconds
+        self.notes = notes; self.savedAt = savedAt; self.updatedAt = updatedAt
+    }
+}
+
+/// What names and describes a saved page: for a library item, read from the item; for a page
+/// saved by URL, what the client sent or the page said (Open Graph, JSON-LD, oEmbed).
+/// `platform` is the backend's free-form platform name (`youtube`, `rumble`, `podcast`, or any
+/// other a client sends, such as `odysee`): pages from anywhere can be saved.
+public struct SavedPage: Sendable, Equatable {
+    public var platform: String
+    public var videoID: String
+    public var videoURL: String
+    public var title: String
+    public var description: String?
+    public var thumbnailURL: String?
+    public var durationSeconds: Int?
+    public var viewCount: Int?
+    /// Unix seconds.
+    public var uploadDate: Int64?
+    public var channelName: String?
+    /// The platform's id of the channel (the backend's `channel_id`, a string).
+    public var channelRef: String?
+    public var channelURL: String?
+
+    public init(platform: String, videoID: String, videoURL: String, title: String, description: String? = nil,
+                thumbnailURL: String? = nil, durationSeconds: Int? = nil, viewCount: Int? = nil, uploadDate: Int64? = nil,
+                channelName: String? = nil, channelRef: String? = nil, channelURL: String? = nil) {
+        self.platform = platform; self.videoID = videoID; self.videoURL = videoURL; self.title = title
+        self.description = description; self.thumbnailURL = thumbnailURL; self.durationSeconds = durationSeconds
+        self.viewCount = viewCount; self.uploadDate = uploadDate; self.channelName = channelName
+        self.channelRef = channelRef; self.channelURL = channelURL
+    }
+}
+
+/// Which saved videos to list (`GET /api/saved-videos`), most recently saved first.
+public struct SavedVideoQuery: Sendable, Equatable {
+    public var platform: String?
+    public var watched: Bool?
+    public var limit: Int
+    public var offset: Int
+
+    public init(platform: String? = nil, watched: Bool? = nil, limit: Int = 50, offset: Int = 0) {
+        self.platform = platform; self.watched = watched; self.limit = limit; self.offset = offset
+    }
+}
+
+/// A change to a saved video: each field given is set, the others stay.
+public struct SavedVideoChange: Sendable, Equatable {
+    public var notes: String?
+    public var watched: Bool?
+    public var progressSeconds: Int?
+
+    public init(notes: String? = nil, watched: Bool? = nil, progressSeconds: Int? = nil) {
+        self.notes = notes; self.watched = watched; self.progressSeconds = progressSeconds
+    }
+}
