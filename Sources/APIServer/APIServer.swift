@@ -98,7 +98,9 @@ public enum APIServer {
         PlayerRoutes(remote: PlayerRemote(socketPath: configuration.socketPath, database: configuration.database),
                      policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds)).add(to: player)
         // gpodder.net sync: its own credentials (Basic or its session cookie) in every mode.
-        GPodderRoutes(auth: GPodderAuth(accounts: gpodder, clock: clock), clock: clock, fetcher: fetcher,
+        GPodderRoutes(auth: GPodderAuth(accounts: gpodder, clock: clock, attempts: authenticator.logins?.attempts ?? LoginAttempts(),
+                                         secure: configuration.tls != nil),
+                      clock: clock, fetcher: fetcher,
                       policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds),
                       youTubeOrigin: configuration.youTubeOrigin).add(to: router)
 

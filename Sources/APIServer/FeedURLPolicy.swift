@@ -20,13 +20,10 @@ struct FeedURLPolicy: Sendable {
         guard !allowPrivate, let target = SubscriptionURL.classify(url) else { return nil }
         // YouTube and Rumble forms are fetched from those sites, whatever host was typed.
         guard case .feed(let feedURL) = target, let host = URLComponents(string: feedURL)?.host, !host.isEmpty else { return nil }
-        let name = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        let addresses = Self.resolve(name)
-        if addresses.isEmpty { return nil }  // unresolvable: the fetch fails with its own message
-        if let local = addresses.first(where: Self.isLocal) {
-            return "\(url): refused: \(host) is a local address (\(local)); the server fetches feeds only from public addresses unless started with --allow-private-feeds"
+        // Unresolvable: the fetch fails with its own message.
+        return Self.localAddress(of: host).map {
+            "\(url): refused: \(host) is a local address (\($0)); the server fetches feeds only from public addresses unless started with --allow-private-feeds"
         }
-        return nil
     }
 
     /// Why the web page at `url` (a video saved by its URL) may not be fetched, or nil. Any
@@ -38,11 +35,15 @@ struct FeedURLPolicy: Sendable {
         }
         guard !allowPrivate else { return nil }
         guard let host = URLComponents(string: url)?.host, !host.isEmpty else { return "\(url): not a URL with a host" }
-        let name = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        if let local = Self.resolve(name).first(where: Self.isLocal) {
-            return "\(url): refused: \(host) is a local address (\(local)); the server fetches pages only from public addresses unless started with --allow-private-feeds"
+        return Self.localAddress(of: host).map {
+            "\(url): refused: \(host) is a local address (\($0)); the server fetches pages only from public addresses unless started with --allow-private-feeds"
         }
-        return nil
+    }
+
+    /// The first local address `host` (a URL's host, IPv6 in brackets) resolves to, nil when none does.
+    static func localAddress(of host: String) -> String? {
+        let name = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        return resolve(name).first(where: isLocal)
     }
 
     /// Every address `host` resolves to, as text.

@@ -63,29 +63,32 @@ struct GPodderRefusal: Error {
 final class GPodderAuth: Sendable {
     let accounts: GPodderAccounts?
     let clock: @Sendable () -> Int64
-    let throttle = GPodderLoginThrottle()
+    /// The server's login throttle (`TokenAuthenticator.attempts` when it takes logins): a
+    /// guess through either door counts against both.
+    let attempts: LoginAttempts
+    /// Served over TLS: the `sessionid` cookie is `Secure`.
+    let secure: Bool
     /// Basic credentials bcrypt accepted, by the hash of name, password and stored hash, with
     /// when they lapse (`SyncRule.basicCacheSeconds`): clients send Basic on every call.
     private let verified = Mutex<[String: Int64]>([:])
     /// The session handed to each Basic sign-in (by the same key): its token, to hand it again.
     private let issued = Mutex<[String: (token: String, session: Int64)]>([:])
 
-    init(accounts: GPodderAccounts?, clock: @escaping @Sendable () -> Int64) {
-        self.accounts = accounts; self.clock = clock
+    init(accounts: GPodderAccounts?, clock: @escaping @Sendable () -> Int64, attempts: LoginAttempts, secure: Bool) {
+        self.accounts = accounts; self.clock = clock; self.attempts = attempts; self.secure = secure
     }
 
-    /// The user `request` acts for, checked against `pathUser` (the `{user}` of the route).
-    func user(_ request: Request, pathUser: String?) async throws -> GPodderUser {
+    /// The user `request` (from `address`) acts for, checked against `pathUser` (the `{user}` of the route).
+    func user(_ request: Request, address: String, pathUser: String?) async throws -> GPodderUser {
         guard let accounts else { throw GPodderRefusal.unauthorized("this server has no accounts to sync with") }
         let now = clock()
         let user: GPodderUser
         if let header = request.headers[.authorization], header.lowercased().hasPrefix("basic ") {
-            user = try await basic(String(header.dropFirst(6)), accounts, now: now, cookie: request.cookies["sessionid"]?.value)
+            user = try await basic(String(header.dropFirst(6)), accounts, address: address, now: now,
+                                   cookie: request.cookies["sessionid"]?.value)
         } else if let token = request.cookies["sessionid"]?.value, !token.isEmpty {
-            guard let session = try await accounts.users.session(tokenHash: SessionToken.hash(of: token), now: now),
-                  let found = try? await accounts.users.user(id: session.userID) else {
-                throw GPodderRefusal.unauthorized("the session has ended: log in again")
-            }
+            guard let (session, found) = try await TokenAuthenticator.liveSession(SessionToken(presented: token), accounts.users, now: now)
+            else { throw GPodderRefusal.unauthorized("the session has ended: log in again") }
             user = GPodderUser(id: found.id, name: found.name, library: accounts.library(found.id), sessionID: session.id)
         } else {
             throw GPodderRefusal.unauthorized("sign in with HTTP Basic (your feedctl user name and password)")
@@ -101,41 +104,40 @@ final class GPodderAuth: Sendable {
         issued.withLock { table in table = table.filter { $0.value.session != session } }
     }
 
-    private func basic(_ encoded: String, _ accounts: GPodderAccounts, now: Int64, cookie: String?) async throws -> GPodderUser {
+    private func basic(_ encoded: String, _ accounts: GPodderAccounts, address: String, now: Int64, cookie: String?) async throws -> GPodderUser {
         guard let data = Data(base64Encoded: encoded.trimmingCharacters(in: .whitespaces)),
               let text = String(data: data, encoding: .utf8), let colon = text.firstIndex(of: ":") else {
             throw GPodderRefusal.unauthorized("malformed Basic credentials")
         }
         let name = String(text[..<colon]), password = String(text[text.index(after: colon)...])
-        if let wait = throttle.retryAfter(name, now: now) {
-            throw GPodderRefusal(status: .tooManyRequests, detail: "too many failed logins for this user: try again in \(wait) s",
-                                 retryAfter: wait)
-        }
         let wrong = GPodderRefusal.unauthorized("wrong user name or password")
-        let found: User, hash: String?
+        var found: User?, hash: String?
         do throws(LibraryError) {
-            found = try await accounts.users.user(named: name)
-            hash = try await accounts.users.passwordHash(of: name)
+            let user = try await accounts.users.user(named: name)
+            (found, hash) = (user, try await accounts.users.passwordHash(of: name))
         } catch {
             guard case .noUser = error else { throw APIError(error) }
-            throttle.failed(name, now: now)
-            throw wrong
         }
-        guard let hash else { throttle.failed(name, now: now); throw wrong }
-        let key = SessionToken.hash(of: "\(name)\u{0}\(password)\u{0}\(hash)")
-        if !verified.withLock({ ($0[key] ?? 0) > now }) {
-            // bcrypt blocks for a good part of a second: not on the event loop.
-            let matches = await Task.detached { Password.verify(password, hash: hash) }.value
-            guard matches else { throttle.failed(name, now: now); throw wrong }
+        let key = SessionToken.hash(of: "\(name)\u{0}\(password)\u{0}\(hash ?? "")")
+        if hash == nil || !verified.withLock({ ($0[key] ?? 0) > now }) {
+            // Counted when it starts, forgiven when it succeeds (`LoginAttempts`).
+            if let wait = await attempts.begin(user: name, address: address, now: now) {
+                throw GPodderRefusal(status: .tooManyRequests, detail: "too many failed logins for this user: try again in \(wait) s",
+                                     retryAfter: wait)
+            }
+            guard let hash else { throw wrong }
+            let matches = await TokenAuthenticator.offLoop { Password.verify(password, hash: hash) }
+            guard matches else { throw wrong }
+            await attempts.succeeded(user: name, address: address, at: now)
             verified.withLock { table in
                 if table.count > 1_000 { table = table.filter { $0.value > now } }
                 table[key] = now + SyncRule.basicCacheSeconds
             }
         }
-        throttle.succeeded(name)
+        guard let found else { throw wrong }
         let (token, session) = try await session(for: key, user: found.id, accounts, now: now)
         return GPodderUser(id: found.id, name: found.name, library: accounts.library(found.id), sessionID: session,
-                           setCookie: cookie == token ? nil : Self.cookie(token))
+                           setCookie: cookie == token ? nil : sessionCookie(token))
     }
 
     /// The session handed to these credentials before, while it lives (not revoked, not
@@ -156,7 +158,7 @@ final class GPodderAuth: Sendable {
         return (token.text, session.id)
     }
 
-    static func cookie(_ token: String) -> String {
-        "sessionid=\(token); Path=/; Max-Age=\(SessionRule.lifetime); HttpOnly; SameSite=Lax"
+    func sessionCookie(_ token: String) -> String {
+        SessionCookie.set(SessionToken(presented: token), named: "sessionid", secure: secure)
     }
 }

@@ -54,7 +54,7 @@ struct GPodderRoutes {
                          _ body: (GPodderUser) async throws -> Response) async throws -> Response {
         let pathUser = context.parameters.get("user").map { $0.removingPercentEncoding ?? $0 }
         do {
-            let user = try await auth.user(request, pathUser: pathUser)
+            let user = try await auth.user(request, address: context.peerAddress ?? "unknown", pathUser: pathUser)
             var response = try await body(user)
             if let cookie = user.setCookie, response.headers[.setCookie] == nil { response.headers[.setCookie] = cookie }
             return response
@@ -79,7 +79,7 @@ struct GPodderRoutes {
             auth.forget(session: id)
         }
         var headers = HTTPFields()
-        headers[.setCookie] = "sessionid=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax"
+        headers[.setCookie] = SessionCookie.clear(named: "sessionid", secure: auth.secure)
         return Response(status: .ok, headers: headers)
     }
 

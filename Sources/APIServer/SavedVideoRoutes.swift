@@ -162,7 +162,7 @@ struct SavedVideoRoutes {
         let policy = policy
         let read: (finalURL: String, metadata: VideoPageMetadata)
         do {
-            read = try await VideoPageReader(fetcher: fetcher).read(url, mayFetch: { policy.refusal(forPage: $0) == nil })
+            read = try await VideoPageReader(fetcher: fetcher).read(url)
         } catch {
             throw .badRequest(error.description)
         }

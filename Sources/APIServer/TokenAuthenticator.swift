@@ -19,7 +19,8 @@ public struct TokenAuthenticator: Authenticator {
     private let store: any UserStore
     private let library: @Sendable (UserID) -> any APILibrary
     private let clock: @Sendable () -> Int64
-    private let attempts = LoginAttempts()
+    /// The server's login throttle; gpodder.net's Basic sign-ins count against it too.
+    let attempts = LoginAttempts()
 
     /// `library` gives a user's own view of the library (`SQLiteLibrary.acting(as:)`); `clock`
     /// is the time sessions are created and checked at (tests move it).
@@ -38,15 +39,20 @@ public struct TokenAuthenticator: Authenticator {
 
     /// The user whose live session `token` is, with that session; nil for anything else.
     func user(presenting token: SessionToken) async throws -> APIUser? {
-        guard let session = try await store.session(tokenHash: token.hash, now: clock()) else { return nil }
-        let user: User
+        guard let (session, user) = try await Self.liveSession(token, store, now: clock()) else { return nil }
+        return APIUser(id: user.id, name: user.name, isAdmin: user.isAdmin, hasPassword: user.hasPassword,
+                       sessionID: session.id, library: library(user.id))
+    }
+
+    /// The live session `token` opens and its user; nil for anything else (the gpodder.net
+    /// routes' `sessionid` cookie is such a token too).
+    static func liveSession(_ token: SessionToken, _ store: any UserStore, now: Int64) async throws -> (Session, User)? {
+        guard let session = try await store.session(tokenHash: token.hash, now: now) else { return nil }
         do throws(LibraryError) {
-            user = try await store.user(id: session.userID)
+            return (session, try await store.user(id: session.userID))
         } catch .noUser {
             return nil  // removed while the request was on its way: its sessions went with it
         }
-        return APIUser(id: user.id, name: user.name, isAdmin: user.isAdmin, hasPassword: user.hasPassword,
-                       sessionID: session.id, library: library(user.id))
     }
 
     /// The token a request presents: the bearer token, else the `session_token` cookie. Text that
@@ -126,13 +132,14 @@ public struct TokenAuthenticator: Authenticator {
 enum SessionCookie {
     static let name = "session_token"
 
-    /// `secure` (served over TLS, `--tls-cert`): browsers then send it only over HTTPS.
-    static func set(_ token: SessionToken, secure: Bool) -> String {
-        "\(name)=\(token.text); Path=/; Max-Age=\(SessionRule.lifetime); HttpOnly; SameSite=Lax" + (secure ? "; Secure" : "")
+    /// `secure` (served over TLS, `--tls-cert`): browsers then send it only over HTTPS. `named`:
+    /// gpodder.net's clients call theirs `sessionid`.
+    static func set(_ token: SessionToken, named cookie: String = name, secure: Bool) -> String {
+        "\(cookie)=\(token.text); Path=/; Max-Age=\(SessionRule.lifetime); HttpOnly; SameSite=Lax" + (secure ? "; Secure" : "")
     }
 
     /// What logout sends: the cookie, emptied and expired.
-    static func clear(secure: Bool) -> String {
-        "\(name)=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax" + (secure ? "; Secure" : "")
+    static func clear(named cookie: String = name, secure: Bool) -> String {
+        "\(cookie)=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax" + (secure ? "; Secure" : "")
     }
 }

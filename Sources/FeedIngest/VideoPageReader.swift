@@ -12,9 +12,9 @@ public struct VideoPageReader: Sendable {
     public init(fetcher: Fetcher = .shared) { self.fetcher = fetcher }
 
     /// The page at `url` (after redirects: `finalURL`) and what it says. Throws `SyncError`
-    /// (the URL, then why) when the page cannot be fetched. `mayFetch` decides whether the
-    /// page's oEmbed link may be followed (the server's private-address policy).
-    public func read(_ url: String, mayFetch: @Sendable (String) -> Bool) async throws(SyncError)
+    /// (the URL, then why) when the page cannot be fetched. The page's oEmbed link goes through
+    /// the same fetcher (the server's refuses private addresses itself).
+    public func read(_ url: String) async throws(SyncError)
         -> (finalURL: String, metadata: VideoPageMetadata) {
         let limits = SyncLimits(totalTimeout: SavedPageRule.totalTimeout, maxBytes: SavedPageRule.maxPageBytes)
         let response: FetchResponse
@@ -25,7 +25,7 @@ public struct VideoPageReader: Sendable {
         }
         var metadata = VideoPageMetadata.parse(html: response.body, documentURL: response.finalURL)
         if metadata.title == nil || metadata.thumbnailURL == nil, let oEmbed = metadata.oEmbedURL,
-           oEmbed.hasPrefix("http://") || oEmbed.hasPrefix("https://"), mayFetch(oEmbed) {
+           oEmbed.hasPrefix("http://") || oEmbed.hasPrefix("https://") {
             let request = SyncLimits(totalTimeout: SavedPageRule.totalTimeout, maxBytes: SavedPageRule.maxOEmbedBytes).request(oEmbed)
             // The oEmbed document only fills gaps: a page without one is still saved.
             if let document = try? await fetcher.fetch(request) { metadata.fill(fromOEmbed: document.body) }

@@ -364,14 +364,11 @@ public enum DiscoveryMode {
 /// action counts as the episode heard by `WatchRule`, with the action's `total` (else the
 /// item's duration) as the length. HTTP Basic is checked on every call: a name and password
 /// that passed bcrypt are remembered for `basicCacheSeconds` (keyed by their hash and the stored
-/// hash, so a new password takes effect at once) instead of paying bcrypt per request. A user
-/// name that failed `maxFailedLogins` times within `failedLoginWindow` seconds is refused
-/// (429) until the window has passed, before bcrypt runs.
+/// hash, so a new password takes effect at once) instead of paying bcrypt per request. Failed
+/// sign-ins count against `LoginThrottle`, with the server's logins.
 public enum SyncRule {
     public static let maxDeviceIDBytes = 64
     public static let basicCacheSeconds: Int64 = 300
-    public static let maxFailedLogins = 10
-    public static let failedLoginWindow: Int64 = 900
 
     /// `id` when gpodder.net would accept it as a device id, else nil.
     public static func validDeviceID(_ id: String) -> String? {

@@ -219,6 +219,25 @@ final class GPodderTests: XCTestCase {
         XCTAssertEqual((none[0] as? [String: Any])?["error"] as? String, "Unauthorized")
     }
 
+    /// Failed Basic sign-ins count against the server's login throttle (`LoginThrottle`), which
+    /// the token logins share: past it, either door answers 429 with Retry-After, the right
+    /// password included.
+    func testFailedSignInsAreThrottledWithTheServersLogins() async throws {
+        let h = try await APIHarness(logins: true)
+        try await h.addUser("bob", password: Self.bobPassword, admin: false)
+        let wrong = "Basic " + Data("bob:not-the-password".utf8).base64EncodedString()
+        for _ in 0..<LoginThrottle.maxFailuresPerUser {
+            let refused = try await h.curl("GET", "/api/2/devices/bob.json", headers: ["Authorization": wrong])
+            XCTAssertEqual(refused.status, 401, refused.text)
+        }
+        let right = "Basic " + Data("bob:\(Self.bobPassword)".utf8).base64EncodedString()
+        let throttled = try await h.curl("GET", "/api/2/devices/bob.json", headers: ["Authorization": right])
+        XCTAssertEqual(throttled.status, 429, throttled.text)
+        XCTAssertNotNil(throttled.headers["retry-after"])
+        let login = try await h.call("POST", "/api/auth/login", body: #"{"username": "bob", "password": "\#(Self.bobPassword)"}"#)
+        XCTAssertEqual(login.status, 429, "the same throttle: \(login.text)")
+    }
+
     func testLoginGivesASessionCookieAndLogoutEndsIt() async throws {
         let (h, _) = try await harness()
         let jar = h.library.dir.file("cookies.txt")
