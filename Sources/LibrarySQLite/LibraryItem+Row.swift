@@ -19,11 +19,11 @@ extension LibraryItem {
 
     /// Reads a row of `selection` by position: by-name lookups cost more than the query
     /// itself on a first page.
-    init(row: Row) {
-        self.init(id: row[0], itemID: row[1], channelID: row[2], channel: row[3],
-                  platform: Platform(rawValue: row[4]) ?? .podcast, title: row[5], url: row[6], published: row[7],
-                  duration: row[8], isShort: row[9], watched: row[10], progress: row[11], enclosureURL: row[12],
-                  thumbnail: row[13])
+    init(row: some ColumnValues) {
+        self.init(id: row.int64(0) ?? 0, itemID: row.text(1) ?? "", channelID: row.int64(2) ?? 0, channel: row.text(3) ?? "",
+                  platform: row.text(4).flatMap(Platform.init(rawValue:)) ?? .podcast, title: row.text(5) ?? "", url: row.text(6),
+                  published: row.int64(7), duration: row.int(8), isShort: row.bool(9), watched: row.bool(10),
+                  progress: row.int(11) ?? 0, enclosureURL: row.text(12), thumbnail: row.text(13))
     }
 
     /// The items with these ids that `user` can see (in channels they follow), in the order given.
@@ -32,7 +32,7 @@ extension LibraryItem {
         let marks = ids.map { _ in "?" }.joined(separator: ",")
         // Cached per list length: preparing this statement costs more than running it.
         let statement = try db.cachedStatement(sql: "SELECT \(selection) FROM items i \(joins) WHERE i.id IN (\(marks))")
-        let items = try Row.fetchAll(statement, arguments: StatementArguments([user.rawValue] + ids)).map(LibraryItem.init(row:))
+        let items = try StatementColumns.fetchAll(statement, arguments: StatementArguments([user.rawValue] + ids), LibraryItem.init(row:))
         let byID = Dictionary(items.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         return ids.compactMap { byID[$0] }
     }

@@ -61,7 +61,7 @@ extension SQLiteLibrary {
             ORDER BY i.published DESC, i.discovered_at DESC, i.id DESC
             LIMIT ? OFFSET ?
             """
-        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map(LibraryItem.init(row:))
+        return try StatementColumns.fetchAll(db.cachedStatement(sql: sql), arguments: arguments, LibraryItem.init(row:))
     }
 
     private static func catchUp(_ db: Database, user: UserID, filter: FeedFilter, limit: Int, offset: Int,

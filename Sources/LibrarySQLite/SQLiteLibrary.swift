@@ -125,6 +125,15 @@ public final class SQLiteLibrary: LibraryStore, UserStore {
         do { return try await pool.read(body) } catch { throw LibraryError.wrap(error, path: path) }
     }
 
+    /// A short read on the caller's thread: GRDB's synchronous read, which libdispatch runs in
+    /// place. For the server's per-request reads that take well under a millisecond (a session,
+    /// a feed page with its summed total), where the async `read`'s two thread switches cost more
+    /// than the query (bench/serve). A WAL reader never waits for a writer, so the caller is held
+    /// only for the query itself. Never for a read whose cost grows with the library.
+    package func readNow<T>(_ body: (Database) throws -> T) throws(LibraryError) -> T {
+        do { return try pool.read(body) } catch { throw LibraryError.wrap(error, path: path) }
+    }
+
     package func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(LibraryError) -> T {
         do { return try await pool.write(body) } catch { throw LibraryError.wrap(error, path: path) }
     }

@@ -21,6 +21,7 @@ enum Schema {
         migrator.registerMigration("v12-search-one-character-prefixes", migrate: v12SearchOneCharacterPrefixes)
         migrator.registerMigration("v13-gpodder", migrate: v13GPodder)
         migrator.registerMigration("v14-saved-and-collections", migrate: v14SavedAndCollections)
+        migrator.registerMigration("v15-feed-item-counts", migrate: v15FeedItemCounts)
         return migrator
     }
 
@@ -35,7 +36,7 @@ enum Schema {
                                  "v5-remembered-speed", "v6-speed-range", "v7-ids-never-reused",
                                  "v8-search", "v9-up-next-and-player-state", "v10-feed-details", "v11-users",
                                  "v12-search-one-character-prefixes", "v13-gpodder",
-                                 "v14-saved-and-collections"]
+                                 "v14-saved-and-collections", "v15-feed-item-counts"]
 
     /// `SearchRule`'s weights as the search index's rank spells them (bm25's arguments follow
     /// the index's columns: title, notes, channel). A test checks the live index still says this.
@@ -707,6 +708,44 @@ enum Schema {
             ALTER TABLE collections ADD COLUMN sort_order INTEGER NOT NULL DEFAULT 0 CHECK (sort_order >= 0);
             ALTER TABLE collections ADD COLUMN updated_at INTEGER;
             UPDATE collections SET updated_at = created_at;
+            """)
+    }
+
+    /// How many items each subscription's channel has, and each user's feed in all, kept by
+    /// triggers, so a feed page's `total` is one row (the whole feed) or a sum over the user's
+    /// subscriptions (a platform or channels: one range of the primary key) instead of a count
+    /// through the per-user joins (11 ms per request on the 35k-item library, the whole cost of
+    /// `GET /api/feed`). Every path that adds or removes an item (ingest's upsert, a channel's
+    /// cascade) passes through the item triggers, which move the subscriptions' counts, whose
+    /// trigger moves their users' totals; a new subscription counts its channel's items once
+    /// (`items_channel_published`). When a channel goes, its subscriptions go with it, whichever
+    /// the cascade deletes first: either way the user's total loses the channel's items once.
+    static func v15FeedItemCounts(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE subscriptions ADD COLUMN items INTEGER NOT NULL DEFAULT 0 CHECK (items >= 0);
+            UPDATE subscriptions SET items = (SELECT count(*) FROM items WHERE channel_id = subscriptions.channel_id);
+            ALTER TABLE users ADD COLUMN feed_items INTEGER NOT NULL DEFAULT 0 CHECK (feed_items >= 0);
+            UPDATE users SET feed_items = (SELECT coalesce(sum(items), 0) FROM subscriptions WHERE user_id = users.id);
+            CREATE TRIGGER subscriptions_items_moved AFTER UPDATE OF items ON subscriptions BEGIN
+                UPDATE users SET feed_items = feed_items - OLD.items + NEW.items WHERE id = NEW.user_id;
+            END;
+            CREATE TRIGGER subscriptions_uncounted AFTER DELETE ON subscriptions BEGIN
+                UPDATE users SET feed_items = feed_items - OLD.items WHERE id = OLD.user_id;
+            END;
+            CREATE TRIGGER subscriptions_counted AFTER INSERT ON subscriptions BEGIN
+                UPDATE subscriptions SET items = (SELECT count(*) FROM items WHERE channel_id = NEW.channel_id)
+                    WHERE user_id = NEW.user_id AND channel_id = NEW.channel_id;
+            END;
+            CREATE TRIGGER items_counted AFTER INSERT ON items BEGIN
+                UPDATE subscriptions SET items = items + 1 WHERE channel_id = NEW.channel_id;
+            END;
+            CREATE TRIGGER items_uncounted AFTER DELETE ON items BEGIN
+                UPDATE subscriptions SET items = items - 1 WHERE channel_id = OLD.channel_id;
+            END;
+            CREATE TRIGGER items_moved AFTER UPDATE OF channel_id ON items WHEN OLD.channel_id <> NEW.channel_id BEGIN
+                UPDATE subscriptions SET items = items - 1 WHERE channel_id = OLD.channel_id;
+                UPDATE subscriptions SET items = items + 1 WHERE channel_id = NEW.channel_id;
+            END;
             """)
     }
 }

@@ -1,0 +1,131 @@
+import FeedModel
+import Foundation
+import GRDB
+@testable import LibrarySQLite
+import LibraryStore
+import TestSupport
+import Testing
+
+/// v15-feed-item-counts: a feed page's `total` comes from per-user and per-subscription item
+/// counts kept by triggers (and the user's watched rows), not from counting. Checked against the items the
+/// pages actually hold, for two users with different channels and watch state, through every
+/// way items arrive and leave: ingest, a re-ingest that changes items (the upsert's update
+/// path must not count twice), a new episode, a channel one user leaves, and one its last
+/// follower removes.
+@Suite struct StoreItemCountTests {
+    let t: TestLibrary
+    var owner: SQLiteLibrary { t.library }
+    let bob: SQLiteLibrary
+    let shared: Int64, mine: Int64, video: Int64
+
+    init() async throws {
+        t = try TestLibrary()
+        bob = t.library.acting(as: try await t.library.addUser(name: "bob", isAdmin: false, passwordHash: nil, now: 1).id)
+        let owner = t.library
+        shared = try await owner.addTestChannel("shared")
+        mine = try await owner.addTestChannel("mine")
+        video = try await owner.addTestChannel("video", platform: .youtube)
+        _ = try await owner.ingest(items: (1...7).map { item("s\($0)", published: Int64($0) * 100) }, channelID: shared, now: 10)
+        _ = try await owner.ingest(items: (1...4).map { item("m\($0)", published: Int64($0) * 90) }, channelID: mine, now: 10)
+        _ = try await owner.ingest(items: (1...5).map { item("v\($0)", published: Int64($0) * 80) }, channelID: video, now: 10)
+        #expect(try await bob.addTestChannel("shared") == shared)
+        #expect(try await bob.addTestChannel("video", platform: .youtube) == video)
+        try await owner.setWatched([try await owner.id(of: "s1"), try await owner.id(of: "m2"), try await owner.id(of: "v3")], now: 20)
+        try await owner.setProgress(try await owner.id(of: "s2"), seconds: 30, now: 21)
+        try await bob.setWatched([try await owner.id(of: "s1"), try await owner.id(of: "s5")], now: 22)
+        // Watched, then not: a watch_state row that is not watched.
+        try await bob.setWatched([try await owner.id(of: "v1")], now: 23)
+        try await bob.setWatched([try await owner.id(of: "v1")], watched: false, now: 24)
+    }
+
+    /// Every filter the fast total answers, and one it counts, each total against the items
+    /// its pages hold (walked three at a time, so several pages each).
+    private func expectTotalsMatchTheirItems(_ library: SQLiteLibrary, _ label: String) async throws {
+        let channels = try await library.allChannels().map(\.id)
+        var selections: [[Int64]] = [[]] + channels.map { [$0] }
+        selections.append(channels)
+        selections.append([9_999] + channels.prefix(1))
+        for watch in [WatchFilter.all, .unwatched, .watched] {
+            for platform in [nil, Platform.podcast, .youtube] {
+                for channelIDs in selections {
+                    let query = ItemPageQuery(watch: watch, platform: platform, channelIDs: channelIDs, limit: 3)
+                    var seen: [Int64] = []
+                    var pageNumber = 1
+                    var total = -1
+                    while true {
+                        var q = query
+                        q.page = pageNumber
+                        let page = try await library.itemPage(q)
+                        if total == -1 { total = page.total } else { #expect(page.total == total) }
+                        if page.items.isEmpty { break }
+                        seen += page.items.map(\.item.id)
+                        pageNumber += 1
+                    }
+                    #expect(Set(seen).count == seen.count)
+                    #expect(total == seen.count, "\(label): \(watch) \(String(describing: platform)) \(channelIDs)")
+                }
+            }
+        }
+        // A filter the counts do not answer is counted, and agrees.
+        let counted = try await library.itemPage(ItemPageQuery(publishedSince: 0, limit: 100))
+        let summed = try await library.itemPage(ItemPageQuery(limit: 100))
+        #expect(counted.total == summed.total)
+    }
+
+    @Test func totalsFollowIngestUpdatesNewItemsAndRemovals() async throws {
+        try await expectTotalsMatchTheirItems(owner, "owner")
+        try await expectTotalsMatchTheirItems(bob, "bob")
+        #expect(try await owner.itemPage(ItemPageQuery()).total == 16)
+        #expect(try await owner.itemPage(ItemPageQuery(watch: .unwatched)).total == 13)
+        #expect(try await bob.itemPage(ItemPageQuery(watch: .watched)).total == 2)
+
+        // The same items again with new titles (the upsert's update path), and one new one.
+        _ = try await owner.ingest(items: (1...8).map { item("s\($0)", published: Int64($0) * 100, title: "Changed \($0)") },
+                                   channelID: shared, now: 30)
+        #expect(try await owner.itemPage(ItemPageQuery(channelIDs: [shared])).total == 8)
+        #expect(try await bob.itemPage(ItemPageQuery()).total == 13)
+        try await expectTotalsMatchTheirItems(owner, "owner after re-ingest")
+        try await expectTotalsMatchTheirItems(bob, "bob after re-ingest")
+
+        // Bob leaves the shared channel (it stays, with its count, for the owner); the owner
+        // removes `mine`, its last follower (its items and count go).
+        try await bob.removeChannel(id: shared)
+        try await owner.removeChannel(id: mine)
+        #expect(try await bob.itemPage(ItemPageQuery()).total == 5)
+        #expect(try await owner.itemPage(ItemPageQuery()).total == 13)
+        try await expectTotalsMatchTheirItems(owner, "owner after removals")
+        try await expectTotalsMatchTheirItems(bob, "bob after removals")
+        let counts = try await owner.read { db in
+            try Row.fetchAll(db, sql: "SELECT user_id, channel_id, items FROM subscriptions ORDER BY user_id, channel_id").map { [$0[0], $0[1], $0[2]] as [Int64] }
+        }
+        #expect(counts == [[1, shared, 8], [1, video, 5], [bob.user.rawValue, video, 5]])
+        let totals = try await owner.read { db in try Int.fetchAll(db, sql: "SELECT feed_items FROM users ORDER BY id") }
+        #expect(totals == [13, 5])
+
+        // A subscription made now counts what its channel already has.
+        #expect(try await bob.addTestChannel("shared") == shared)
+        #expect(try await bob.itemPage(ItemPageQuery()).total == 13)
+        try await expectTotalsMatchTheirItems(bob, "bob subscribed again")
+    }
+
+    @Test func aV14LibraryIsCountedWhenItMigrates() async throws {
+        let dir = TempDir()
+        let path = dir.file("v14.sqlite")
+        do {
+            let old = try SQLiteLibrary(path: path, migrateUpTo: "v14-saved-and-collections")
+            let a = try await old.addTestChannel("a"), b = try await old.addTestChannel("b")
+            _ = try await old.addTestChannel("empty")
+            _ = try await old.ingest(items: (1...6).map { item("a\($0)", published: 100) }, channelID: a, now: 10)
+            _ = try await old.ingest(items: (1...3).map { item("b\($0)", published: 100) }, channelID: b, now: 10)
+            try await old.setWatched([try await old.id(of: "a2")], now: 20)
+        }
+        let library = try SQLiteLibrary(path: path)
+        #expect(try await library.appliedMigrations() == Schema.migrationNames)
+        let counts = try await library.read { db in try Int.fetchAll(db, sql: "SELECT items FROM subscriptions ORDER BY channel_id") }
+        #expect(counts == [6, 3, 0])
+        #expect(try await library.read { db in try Int.fetchAll(db, sql: "SELECT feed_items FROM users") } == [9])
+        #expect(try await library.itemPage(ItemPageQuery()).total == 9)
+        #expect(try await library.itemPage(ItemPageQuery(watch: .unwatched)).total == 8)
+        try await expectTotalsMatchTheirItems(library, "migrated")
+    }
+}
