@@ -144,8 +144,8 @@ final class GPodderAuth: Sendable {
     /// expired), else a new one.
     private func session(for key: String, user: UserID, _ accounts: GPodderAccounts, now: Int64) async throws -> (String, Int64) {
         if let known = issued.withLock({ $0[key] }),
-           let live = try await accounts.users.session(tokenHash: SessionToken.hash(of: known.token), now: now), live.userID == user {
-            return (known.token, live.id)
+           let live = try await accounts.users.session(tokenHash: SessionToken.hash(of: known.token), now: now), live.user.id == user {
+            return (known.token, live.session.id)
         }
         let token = SessionToken()
         let session = try await FeedRoutes.library { () async throws(LibraryError) in

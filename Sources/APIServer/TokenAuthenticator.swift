@@ -47,12 +47,8 @@ public struct TokenAuthenticator: Authenticator {
     /// The live session `token` opens and its user; nil for anything else (the gpodder.net
     /// routes' `sessionid` cookie is such a token too).
     static func liveSession(_ token: SessionToken, _ store: any UserStore, now: Int64) async throws -> (Session, User)? {
-        guard let session = try await store.session(tokenHash: token.hash, now: now) else { return nil }
-        do throws(LibraryError) {
-            return (session, try await store.user(id: session.userID))
-        } catch .noUser {
-            return nil  // removed while the request was on its way: its sessions went with it
-        }
+        guard let live = try await store.session(tokenHash: token.hash, now: now) else { return nil }
+        return (live.session, live.user)
     }
 
     /// The token a request presents: the bearer token, else the `session_token` cookie. Text that

@@ -83,20 +83,29 @@ extension SQLiteLibrary {
         }
     }
 
-    public func session(tokenHash: String, now: Int64) async throws(LibraryError) -> Session? {
-        // A read on most requests: "last used" moves only when it is `lastUsedResolution` old.
-        let found = try await read { db in
-            try Self.sessions(db, "WHERE token_hash = ? AND expires_at > ?", [tokenHash, now]).first
+    public func session(tokenHash: String, now: Int64) async throws(LibraryError) -> LiveSession? {
+        // One read on most requests: "last used" moves only when it is `lastUsedResolution` old.
+        let found = try readNow { db -> LiveSession? in
+            let statement = try db.cachedStatement(sql: """
+                SELECT s.id, s.user_id, s.device_name, s.created_at, s.expires_at, s.last_used_at,
+                       u.name, u.is_admin, u.password_hash IS NOT NULL, u.created_at
+                FROM sessions s CROSS JOIN users u ON u.id = s.user_id WHERE s.token_hash = ? AND s.expires_at > ?
+                """)
+            return try Row.fetchOne(statement, arguments: [tokenHash, now]).map { row in
+                let user = UserID(row[1])
+                return LiveSession(session: Session(id: row[0], userID: user, deviceName: row[2], createdAt: row[3], expiresAt: row[4], lastUsedAt: row[5]),
+                                   user: User(id: user, name: row[6], isAdmin: row[7], hasPassword: row[8], createdAt: row[9]))
+            }
         }
-        guard var session = found else { return nil }
-        if let last = session.lastUsedAt, now - last < SessionRule.lastUsedResolution, now >= last { return session }
-        let id = session.id
+        guard var live = found else { return nil }
+        if let last = live.session.lastUsedAt, now - last < SessionRule.lastUsedResolution, now >= last { return live }
+        let id = live.session.id
         let stillThere = try await write { db in
             try db.execute(sql: "UPDATE sessions SET last_used_at = ? WHERE id = ?", arguments: [now, id])
             return db.changesCount > 0
         }
-        session.lastUsedAt = now
-        return stillThere ? session : nil  // revoked meanwhile
+        live.session.lastUsedAt = now
+        return stillThere ? live : nil  // revoked meanwhile
     }
 
     public func sessions(of user: UserID?) async throws(LibraryError) -> [Session] {

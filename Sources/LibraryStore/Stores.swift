@@ -270,9 +270,10 @@ public protocol UserStore: Sendable {
     /// Opens a session for `user`, keyed by the token's hash; it expires `SessionRule.lifetime` after `now`.
     @discardableResult
     func createSession(user: UserID, tokenHash: String, deviceName: String?, now: Int64) async throws(LibraryError) -> Session
-    /// The live session whose token hashes to `tokenHash` (nil if none, or expired at `now`);
-    /// finding it records `now` as its last use.
-    func session(tokenHash: String, now: Int64) async throws(LibraryError) -> Session?
+    /// The live session whose token hashes to `tokenHash`, with its user (nil if none, or
+    /// expired at `now`); finding it records `now` as its last use. Every authenticated request
+    /// asks this: one read.
+    func session(tokenHash: String, now: Int64) async throws(LibraryError) -> LiveSession?
     /// A user's sessions (every user's when nil), newest first, expired ones included.
     func sessions(of user: UserID?) async throws(LibraryError) -> [Session]
     /// Ends session `id`; `noSession` if there is none.

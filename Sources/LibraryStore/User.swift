@@ -25,6 +25,13 @@ public struct User: Sendable, Equatable {
 }
 
 /// A login session as the library keeps it: never the token, only its hash.
+/// A live session and whose it is: what a request's token opens.
+public struct LiveSession: Sendable, Equatable {
+    public var session: Session
+    public var user: User
+    public init(session: Session, user: User) { self.session = session; self.user = user }
+}
+
 public struct Session: Sendable, Equatable {
     public var id: Int64
     public var userID: UserID

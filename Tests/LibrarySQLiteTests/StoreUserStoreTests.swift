@@ -82,16 +82,17 @@ import Testing
 
         // Looking a session up touches it; an unknown or expired hash finds none.
         let found = try await t.library.session(tokenHash: "hash-1", now: 150)
-        #expect(found?.id == s1.id && found?.lastUsedAt == 150)
+        #expect(found?.session.id == s1.id && found?.session.lastUsedAt == 150)
+        #expect(found?.user == bob)
         #expect(try await t.library.session(tokenHash: "nope", now: 150) == nil)
         #expect(try await t.library.session(tokenHash: "hash-1", now: s1.expiresAt) == nil)
         #expect(try await t.library.sessions(of: bob.id).first { $0.id == s1.id }?.lastUsedAt == 150, "an expired lookup does not touch it")
         // "Last used" moves at most once per `SessionRule.lastUsedResolution`: most lookups only read.
         let soon = try await t.library.session(tokenHash: "hash-1", now: 150 + SessionRule.lastUsedResolution - 1)
-        #expect(soon?.lastUsedAt == 150)
+        #expect(soon?.session.lastUsedAt == 150)
         #expect(try await t.library.sessions(of: bob.id).first { $0.id == s1.id }?.lastUsedAt == 150)
         let later = try await t.library.session(tokenHash: "hash-1", now: 150 + SessionRule.lastUsedResolution)
-        #expect(later?.lastUsedAt == 150 + SessionRule.lastUsedResolution)
+        #expect(later?.session.lastUsedAt == 150 + SessionRule.lastUsedResolution)
         #expect(try await t.library.sessions(of: bob.id).first { $0.id == s1.id }?.lastUsedAt == 150 + SessionRule.lastUsedResolution)
 
         #expect(try await t.library.sessions(of: bob.id).map(\.id) == [s2.id, s1.id])
@@ -101,6 +102,6 @@ import Testing
         #expect(try await t.library.session(tokenHash: "hash-2", now: 250) == nil)
         #expect(try await t.library.revokeSessions(of: bob.id) == 1)
         #expect(try await t.library.sessions(of: nil).map(\.id) == [s3.id])
-        #expect(try await t.library.session(tokenHash: "hash-3", now: 400)?.userID == .owner)
+        #expect(try await t.library.session(tokenHash: "hash-3", now: 400)?.user.id == .owner)
     }
 }
