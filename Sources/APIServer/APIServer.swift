@@ -131,7 +131,7 @@ struct AuthMode: ResponseEncodable, Sendable {
     enum CodingKeys: String, CodingKey { case mode, allowGuest = "allow_guest" }
 }
 
-extension FeedResponse: ResponseEncodable {}
+
 extension FeedItemResponse: ResponseEncodable {}
 extension ChannelGroupedFeedResponse: ResponseEncodable {}
 extension ChannelResponse: ResponseEncodable {}

@@ -94,3 +94,53 @@ struct FeedResponse: Encodable, Sendable {
 
     enum CodingKeys: String, CodingKey { case items, total, page, perPage = "per_page", hasMore = "has_more" }
 }
+
+extension FeedItemResponse {
+    /// The `Encodable` form's JSON, key for key (`FastJSONTests` compares them).
+    func write(to out: inout JSONOutput) {
+        out.object { out in
+            out.key("id"); out.int(id)
+            out.key("channel_id"); out.int(channelID)
+            out.key("platform"); out.string(platform)
+            out.key("video_id"); out.string(videoID)
+            out.key("video_url"); out.string(videoURL)
+            out.key("title"); out.string(title)
+            out.key("description"); out.string(description)
+            out.key("thumbnail_url"); out.string(thumbnailURL)
+            out.key("duration_seconds"); out.int(durationSeconds)
+            out.key("view_count"); out.int(viewCount)
+            out.key("like_count"); out.int(likeCount)
+            out.key("tags"); out.strings(tags)
+            out.key("upload_date"); out.string(uploadDate)
+            out.key("categories"); out.strings(categories)
+            out.key("audio_url"); out.string(audioURL)
+            out.key("audio_file_size"); out.int(audioFileSize)
+            out.key("audio_mime_type"); out.string(audioMimeType)
+            out.key("video_stream_url"); out.string(videoStreamURL)
+            out.key("content_type"); out.string(contentType)
+            out.key("is_watched"); out.bool(isWatched)
+            out.key("watched_at"); out.string(watchedAt)
+            out.key("watch_progress_seconds"); out.int(watchProgressSeconds)
+            out.key("discovered_at"); out.string(discoveredAt)
+            out.key("duration_formatted"); out.string(durationFormatted)
+            out.key("is_recent"); out.bool(isRecent)
+            out.key("channel_name"); out.string(channelName)
+            out.key("channel_avatar_url"); out.string(channelAvatarURL)
+        }
+    }
+}
+
+extension FeedResponse: FastJSON {
+    func write(to out: inout JSONOutput) {
+        out.object { out in
+            out.key("items"); out.array(items) { out, item in item.write(to: &out) }
+            out.key("total"); out.int(total)
+            out.key("page"); out.int(page)
+            out.key("per_page"); out.int(perPage)
+            out.key("has_more"); out.bool(hasMore)
+        }
+    }
+
+    /// A page of 50 items is ~45 KB.
+    var expectedSize: Int { 1024 + items.count * 1024 }
+}
