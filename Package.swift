@@ -12,19 +12,23 @@ let staticSwiftFlag: [String] = ["-static-stdlib"]
 let staticSwiftInRelease: [LinkerSetting] = [.unsafeFlags(staticSwiftFlag, .when(configuration: .release))]
 let staticSwiftModuleInRelease: [SwiftSetting] = [.unsafeFlags(staticSwiftFlag, .when(configuration: .release))]
 
-/// The daemon's release link (lld, which the toolchain ships) packs the functions that start-up
-/// and playback run next to each other (hot-functions.order, made by scripts/link-order.sh): the
-/// kernel maps code in 64 KB runs, so scattered hot code made ~13 MB of it resident. Relative
+/// The release link of the long-running programs (lld, which the toolchain ships) packs the
+/// functions they run next to each other (`hot-functions.order` beside their sources, made by
+/// scripts/link-order.sh for the daemon and scripts/link-order-serve.sh for the server): the
+/// kernel maps code in 64 KB runs, so scattered hot code made most of it resident. Relative
 /// relocations are packed (RELR: 16 KB instead of 2 MB for the loader to read; glibc ≥ 2.36),
-/// and its symbols are not exported (no plugin looks them up; every library's symbol lookups
-/// would search them first). The daemon's peak memory while playing: 56.7 → 47.5 MB (bench/playback).
-let daemonLinkInRelease: [LinkerSetting] = [.unsafeFlags([
-    "-use-ld=lld",
-    "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/feedctl-daemon/hot-functions.order",
-    "-Xlinker", "--no-warn-symbol-ordering",
-    "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
-    "-Xlinker", "--no-export-dynamic",
-], .when(configuration: .release))]
+/// and their symbols are not exported (no plugin looks them up; every library's symbol lookups
+/// would search them first). The daemon's peak memory while playing: 56.7 → 47.5 MB
+/// (bench/playback); the server's idle RSS: see bench/serve.
+func packedLinkInRelease(_ target: String) -> [LinkerSetting] {
+    [.unsafeFlags([
+        "-use-ld=lld",
+        "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/\(target)/hot-functions.order",
+        "-Xlinker", "--no-warn-symbol-ordering",
+        "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+        "-Xlinker", "--no-export-dynamic",
+    ], .when(configuration: .release))]
+}
 
 let package = Package(
     name: "feedctl",
@@ -137,7 +141,7 @@ let package = Package(
             "PlayerService", "PlayerCore", "MPRIS", "ControlSocket", "CLISupport", "FeedIngest", "Downloads", "FeedModel",
             "UserConfig", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], exclude: ["hot-functions.order"],
-        swiftSettings: staticSwiftModuleInRelease, linkerSettings: staticSwiftInRelease + daemonLinkInRelease),
+        swiftSettings: staticSwiftModuleInRelease, linkerSettings: staticSwiftInRelease + packedLinkInRelease("feedctl-daemon")),
         // The HTTP API (`feedctl serve`): routes, wire shapes, the mapping from the library's
         // types, the request context (whose store a request acts on), logins and the token check
         // (Accounts: bcrypt and session tokens).
@@ -151,8 +155,11 @@ let package = Package(
         .executableTarget(name: "feedctl-serve", dependencies: [
             "APIServer", "FeedIngest", "HTTPFetch", "LibrarySQLite", "LibraryStore", "CLISupport", "FeedModel",
             .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ], swiftSettings: staticSwiftModuleInRelease, linkerSettings: staticSwiftInRelease),
+        ], exclude: ["hot-functions.order"],
+        swiftSettings: staticSwiftModuleInRelease, linkerSettings: staticSwiftInRelease + packedLinkInRelease("feedctl-serve")),
 
         // The parsers' fuzz target: a replay tool here; scripts/fuzz.sh builds it with libFuzzer
         // and ASan (-D FUZZING) and runs it for a bounded time over fuzz/corpus.

@@ -24,19 +24,22 @@ swift build -c release --product feedctl-daemon 2>&1 | grep -E "error" && fail "
 swift build -c release --product feedctl 2>&1 | grep -E "error" && fail "build failed"
 swift build -c release --product feedctl-serve 2>&1 | grep -E "error" && fail "build failed"
 bin=$(swift build -c release --show-bin-path)
-readelf -p .comment "$bin/feedctl-daemon" | grep -q "Linker: LLD" || fail "feedctl-daemon was not linked with lld"
-# The hot-function order names mangled symbols: moving code to another module or type renames
-# them and silently makes the list stale (lld ignores unknown names). scripts/link-order.sh
-# regenerates it; at least 90 % of its names must be functions of this daemon.
-order=Sources/feedctl-daemon/hot-functions.order
-read -r listed found < <(python3 - "$order" <(nm --defined-only -P "$bin/feedctl-daemon") <<'EOF'
+# The hot-function orders name mangled symbols: moving code to another module or type renames
+# them and silently makes a list stale (lld ignores unknown names). scripts/link-order.sh (the
+# daemon) and scripts/link-order-serve.sh (the server) regenerate them; at least 90 % of a list's
+# names must be functions of its program.
+for program in feedctl-daemon feedctl-serve; do
+  readelf -p .comment "$bin/$program" | grep -q "Linker: LLD" || fail "$program was not linked with lld"
+  order=Sources/$program/hot-functions.order
+  read -r listed found < <(python3 - "$order" <(nm --defined-only -P "$bin/$program") <<'EOF'
 import sys
 names = {l.strip() for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")}
 defined = {l.split()[0] for l in open(sys.argv[2]) if l.strip()}
 print(len(names), len(names & defined))
 EOF
 )
-(( found * 10 >= listed * 9 )) || fail "only $found of the $listed functions in $order exist in feedctl-daemon: rerun scripts/link-order.sh"
+  (( found * 10 >= listed * 9 )) || fail "only $found of the $listed functions in $order exist in $program: regenerate it (scripts/link-order*.sh)"
+done
 
 # Installed as a user would (scripts/install.sh), then played from there with the build tree's
 # FFmpeg out of the way: the installed daemon must find its own copy, relative to itself.
