@@ -10,7 +10,8 @@ import LibraryStore
 /// asks every provider at once (`FederatedSearch`: iTunes, Podcast Index with its key, YouTube
 /// through yt-dlp, Rumble's search pages, the library) and answers the backend's
 /// `VideoSearchResponse` or `ChannelSearchResponse`; `GET /api/discover/platforms` lists the
-/// providers; `POST /api/discover/quick-save {url}` follows the channel a URL names.
+/// providers; `POST /api/discover/quick-save {url}` saves the video a URL names (a library
+/// item's page or media, a YouTube or Rumble video page) or follows the channel it names.
 struct DiscoverRoutes {
     let clock: @Sendable () -> Int64
     /// The server's fetcher (public addresses only): quick-save subscribes through it. The
@@ -88,12 +89,24 @@ struct DiscoverRoutes {
         return PlatformListResponse(platforms: platforms, total: platforms.count)
     }
 
-    /// Follows what the URL names, through `channel add`'s path: a feed, a channel page, or a
-    /// video page (YouTube's `watch?v=`: its channel). Saving a video the library does not
-    /// hold needs saved videos of its own, which the server does not serve yet.
+    /// Saves the video a URL names, as `POST /api/saved-videos` does (201, type `video`): a
+    /// library item's page or media URL, or a YouTube or Rumble video page (read for its title
+    /// and picture when the library does not hold it). Anything else is followed through
+    /// `channel add`'s path (type `channel`; 201, or 200 when already followed): a feed or a
+    /// channel page. The backend only looks the URL up and answers it; this does what the name
+    /// says, so the app's "quick save" lands in Saved or Subscriptions.
     func quickSave(_ body: QuickSaveBody, _ context: APIRequestContext) async throws -> EditedResponse<QuickSaveResponse> {
         let url = body.url.trimmingWhitespace()
         guard !url.isEmpty else { throw APIError.unprocessable("url is required") }
+        let library = try context.library()
+        let identity = SavedPageIdentity(url: url)
+        let inLibrary = try await FeedRoutes.library { () async throws(LibraryError) in try await library.itemID(forURL: url) } != nil
+        if inLibrary || identity.namesAVideo(url) {
+            let saved = try await SavedVideoRoutes(clock: clock, fetcher: fetcher, policy: policy)
+                .save(SaveVideoBody(), url: url, field: "url", context).responseGenerator
+            return EditedResponse(status: .created, response: QuickSaveResponse(
+                type: "video", platform: saved.platform, saved: .video(VideoResult(saved)), message: "Saved: \(saved.title)"))
+        }
         let subscribed = try await SubscriptionRoutes(clock: clock, fetcher: fetcher, policy: policy, youTubeOrigin: youTubeOrigin)
             .subscribe(url, context)
         let channel = subscribed.responseGenerator
@@ -102,7 +115,7 @@ struct DiscoverRoutes {
                                   name: channel.name, avatarURL: channel.avatarURL, videoCount: channel.videoCount,
                                   feedURL: channel.feedURL, subscribed: true, libraryChannelID: channel.id)
         return EditedResponse(status: subscribed.status, response: QuickSaveResponse(
-            type: "channel", platform: channel.platform, saved: saved,
+            type: "channel", platform: channel.platform, saved: .channel(saved),
             message: already ? "Already subscribed: \(channel.name)" : "Subscribed: \(channel.name)"))
     }
 }
@@ -202,6 +215,16 @@ struct VideoResult: Encodable, Sendable {
     var subscribed: Bool
     var provider: String
 
+    /// A video just saved (quick-save): the library's item, subscribed, or a page read from the
+    /// web (`provider` "page").
+    init(_ saved: SavedVideoResponse) {
+        platform = saved.platform; videoID = saved.videoID; videoURL = saved.videoURL; title = saved.title
+        description = saved.description; thumbnailURL = saved.thumbnailURL; durationSeconds = saved.durationSeconds
+        viewCount = saved.viewCount.map(Int64.init); uploadDate = saved.uploadDate; channelName = saved.channelName
+        channelID = saved.channelID; channelURL = saved.channelURL; itemID = saved.itemID
+        subscribed = saved.itemID != nil; provider = saved.itemID != nil ? "library" : "page"
+    }
+
     init(_ result: DiscoveryResult) {
         platform = result.platform.rawValue; videoID = result.id; videoURL = result.url; title = result.title
         description = result.description; thumbnailURL = result.thumbnail; durationSeconds = result.duration
@@ -280,6 +303,19 @@ struct PlatformListResponse: ResponseEncodable, Sendable {
 struct QuickSaveResponse: ResponseEncodable, Sendable {
     var type: String
     var platform: String
-    var saved: ChannelResult
+    var saved: Saved
     var message: String
+
+    /// The backend's `VideoResultSchema | ChannelResultSchema`.
+    enum Saved: Encodable, Sendable {
+        case video(VideoResult)
+        case channel(ChannelResult)
+
+        func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .video(let video): try video.encode(to: encoder)
+            case .channel(let channel): try channel.encode(to: encoder)
+            }
+        }
+    }
 }

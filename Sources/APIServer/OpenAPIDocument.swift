@@ -65,7 +65,7 @@ enum OpenAPIDocument {
                       summary: "Search every discovery provider at once (type videos: VideoSearchResponse; channels: ChannelSearchResponse)",
                       body: "SearchBody", response: "DiscoverSearchResponse"),
             Operation(method: "get", path: "/api/discover/platforms", summary: "The discovery providers", response: "PlatformList"),
-            Operation(method: "post", path: "/api/discover/quick-save", summary: "Follow the channel a URL names (201; 200 when already followed)",
+            Operation(method: "post", path: "/api/discover/quick-save", summary: "Save the video a URL names (201), else follow the channel it names (201; 200 when already followed)",
                       body: "QuickSaveBody", response: "QuickSaveResponse", status: "201"),
             Operation(method: "get", path: "/api/player", summary: "The player's status (the status contract)", response: "PlayerStatus"),
             Operation(method: "get", path: "/api/player/queue", summary: "The up-next queue", response: "QueueResponse"),
@@ -303,7 +303,7 @@ enum OpenAPIDocument {
             "total": int,
         ]),
         "QuickSaveBody": object(["url": string]),
-        "QuickSaveResponse": object(["type": string, "platform": string, "saved": ref("ChannelResult"), "message": string]),
+        "QuickSaveResponse": object(["type": string, "platform": string, "saved": ["oneOf": [ref("VideoResult"), ref("ChannelResult")]], "message": string]),
         "PlayerStatus": object([
             "status": string, "position": number, "duration": nullable(number), "title": nullable(string), "artist": nullable(string),
             "item_id": nullable(int), "url": nullable(string), "volume": number, "rate": number, "chapter": nullable(string),

@@ -182,6 +182,10 @@ struct SavedPageIdentity: Equatable {
     var platform: String
     var videoID: String
 
+    /// Whether `url` is a YouTube or Rumble video's page (its id read from it), not a channel's
+    /// or any other page.
+    func namesAVideo(_ url: String) -> Bool { platform != "web" && videoID != url }
+
     init(url: String) {
         let parts = URLComponents(string: url)
         let path = (parts?.path ?? "").split(separator: "/").map(String.init)

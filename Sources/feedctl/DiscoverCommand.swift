@@ -32,7 +32,7 @@ struct DiscoverCommand: AsyncParsableCommand {
         @Flag(help: "Videos and episodes (the default).") var videos = false
         @Option(help: "Results per provider (1–\(DiscoveryRule.maxPerProvider)).") var limit = DiscoveryRule.defaultPerProvider
         @Option(help: ArgumentHelp("Subscribe to result N's channel or podcast.", valueName: "N")) var subscribe: Int?
-        @Option(help: ArgumentHelp("Save result N (a library item).", valueName: "N")) var save: Int?
+        @Option(help: ArgumentHelp("Save result N (a library item, or a video page the library does not hold).", valueName: "N")) var save: Int?
         @Option(help: ArgumentHelp("Play result N (through the daemon).", valueName: "N")) var play: Int?
         @Argument(help: "Words to look for.") var words: [String]
 
@@ -115,12 +115,24 @@ struct DiscoverCommand: AsyncParsableCommand {
             }
         }
 
-        static func save(_ result: DiscoveryResult, number: Int, library: some LibraryStore) async throws {
-            guard let id = result.libraryItemID else {
-                throw CommandError("result \(number) (\(result.title)) is not in your library: --subscribe \(number) follows its channel, then its items can be saved")
+        /// A library item is saved as `feedctl save` saves it; a video the library does not hold
+        /// (a YouTube or Rumble search result) is saved as the page it is, with what the search
+        /// said about it (`feedctl saved` lists it; the app's Saved tab shows it).
+        static func save(_ result: DiscoveryResult, number: Int, library: some LibraryStore & SavedVideoStore) async throws {
+            if let id = result.libraryItemID {
+                let new = try await library.save([id], now: Clock.now())
+                print(new.isEmpty ? "already saved: \(id)" : "saved 1 item: \(id)")
+                return
             }
-            let new = try await library.save([id], now: Clock.now())
-            print(new.isEmpty ? "already saved: \(id)" : "saved 1 item: \(id)")
+            guard result.kind == .video else {
+                throw CommandError("result \(number) (\(result.title)) is a channel: --subscribe \(number) follows it")
+            }
+            let page = SavedPage(platform: result.platform.rawValue, videoID: result.id, videoURL: result.url, title: result.title,
+                                 description: result.description, thumbnailURL: result.thumbnail, durationSeconds: result.duration,
+                                 viewCount: result.views.map { Int(clamping: $0) }, uploadDate: result.published,
+                                 channelName: result.channelName, channelRef: result.channelID, channelURL: result.channelURL)
+            let (video, created) = try await library.saveVideo(page: page, notes: nil, now: Clock.now())
+            print("\(created ? "saved" : "already saved"): page \(video.id), \(Terminal.printable(video.page.title)) (not in your library)")
         }
 
         /// ` 3. [podcast] Title — Channel  4:05  ✓ subscribed`, cut to the terminal.

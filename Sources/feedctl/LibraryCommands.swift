@@ -291,17 +291,58 @@ struct UnsaveCommand: AsyncParsableCommand {
 }
 
 struct SavedCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "saved", abstract: "List saved items.")
+    static let configuration = CommandConfiguration(
+        commandName: "saved", abstract: "List saved items, then saved pages the library does not hold.",
+        discussion: "Pages are videos saved from a search (discover --save N) or by the app; --pages lists only them.")
     @OptionGroup var library: LibraryOptions
     @OptionGroup var output: OutputOptions
+    @Flag(help: "Only the saved pages the library does not hold (with --json: their own shape).") var pages = false
+
     func run() async throws {
         try await runReporting {
-            let items = try await library.open().saved()
-            if output.json { return try printJSON(items) }
-            if items.isEmpty { print("nothing saved"); return }
+            let lib = try library.open()
+            let items = pages ? [] : try await lib.saved()
+            if output.json && !pages { return try printJSON(items) }
+            let saved = try await Self.pages(of: lib)
+            if output.json { return try printJSON(saved.map(SavedPageJSON.init)) }
+            if items.isEmpty && saved.isEmpty { print(pages ? "no saved pages" : "nothing saved"); return }
             items.forEach { print(ItemLine.format($0)) }
+            for video in saved {
+                let page = video.page
+                let channel = page.channelName.map { " — " + Terminal.printable($0) } ?? ""
+                print(Terminal.fit("  page \(video.id)  [\(page.platform)] \(Terminal.printable(page.title))\(channel)  \(page.videoURL)",
+                                   width: Terminal.width))
+            }
         }
     }
+
+    /// Every saved page outside the library, most recently saved first.
+    static func pages(of library: some SavedVideoStore) async throws -> [SavedVideo] {
+        var pages: [SavedVideo] = []
+        var offset = 0
+        while true {
+            let (videos, total) = try await library.savedVideos(SavedVideoQuery(limit: 500, offset: offset))
+            pages += videos.filter { $0.itemID == nil }
+            offset += videos.count
+            if videos.isEmpty || offset >= total { return pages }
+        }
+    }
+}
+
+/// `saved --pages --json`: a page saved outside the library.
+struct SavedPageJSON: Encodable {
+    var id: Int64
+    var platform: String
+    var videoID: String
+    var url: String
+    var title: String
+    var channel: String?
+    var savedAt: Int64
+    init(_ video: SavedVideo) {
+        id = video.id; platform = video.page.platform; videoID = video.page.videoID; url = video.page.videoURL
+        title = video.page.title; channel = video.page.channelName; savedAt = video.savedAt
+    }
+    enum CodingKeys: String, CodingKey { case id, platform, videoID = "video_id", url, title, channel, savedAt = "saved_at" }
 }
 
 struct HistoryCommand: AsyncParsableCommand {

@@ -64,6 +64,25 @@ final class DiscoverRouteTests: XCTestCase {
         let marked = try await h.object("POST", "/api/discover/search", body: #"{"query": "tone", "platforms": ["itunes"], "type": "channels"}"#)
         XCTAssertEqual((marked["results"] as? [[String: Any]])?.map { $0["subscribed"] as? Bool }, [true, false])
 
+        // A URL that is one of its episodes (here its media) is saved, not followed: it lands in Saved.
+        let page = try await h.object("GET", "/api/feed?per_page=1")
+        let episode = try XCTUnwrap((page["items"] as? [[String: Any]])?.first)
+        let media = try XCTUnwrap(episode["audio_url"] as? String)
+        let video = try await h.object("POST", "/api/discover/quick-save", body: #"{"url": "\#(media)"}"#, status: 201)
+        XCTAssertEqual(video["type"] as? String, "video")
+        XCTAssertEqual(video["message"] as? String, "Saved: \(episode["title"] as? String ?? "")")
+        let savedVideo = try XCTUnwrap(video["saved"] as? [String: Any])
+        XCTAssertEqual(savedVideo["item_id"] as? Int, episode["id"] as? Int)
+        XCTAssertEqual(savedVideo["subscribed"] as? Bool, true)
+        XCTAssertEqual(savedVideo["provider"] as? String, "library")
+        XCTAssertEqual(Set(savedVideo.keys), ["platform", "video_id", "video_url", "title", "description", "thumbnail_url", "duration_seconds",
+                                              "view_count", "upload_date", "channel_name", "channel_id", "channel_url", "channel_avatar_url",
+                                              "like_count", "tags", "audio_url", "feed_url", "item_id", "subscribed", "provider"])
+        _ = try await h.object("POST", "/api/discover/quick-save", body: #"{"url": "\#(media)"}"#, status: 201)
+        let savedList = try await h.object("GET", "/api/saved-videos")
+        XCTAssertEqual(savedList["total"] as? Int, 1, "saved once")
+        XCTAssertEqual((savedList["items"] as? [[String: Any]])?.first?["item_id"] as? Int, episode["id"] as? Int)
+
         let playlists = try await h.call("POST", "/api/discover/search", body: #"{"query": "tone", "type": "playlists"}"#)
         XCTAssertEqual(playlists.status, 422, playlists.text)
         let many = try await h.call("POST", "/api/discover/search", body: #"{"query": "tone", "max_per_platform": 51}"#)

@@ -83,9 +83,49 @@ final class DiscoverCommandTests: XCTestCase {
         let noSuch = try feedctl(["discover", "tone", "--channels", "--platform", "itunes", "--save", "9"])
         XCTAssertEqual(noSuch.status, 1)
         XCTAssertTrue(noSuch.stderr.hasSuffix("feedctl: no result 9: the search found 2 results\n"), noSuch.stderr)
-        let notInLibrary = try feedctl(["discover", "tone", "--channels", "--platform", "itunes", "--save", "2"])
-        XCTAssertEqual(notInLibrary.status, 1)
-        XCTAssertTrue(notInLibrary.stderr.contains("result 2 (Tone Deaf) is not in your library"), notInLibrary.stderr)
+        let aChannel = try feedctl(["discover", "tone", "--channels", "--platform", "itunes", "--save", "2"])
+        XCTAssertEqual(aChannel.status, 1)
+        XCTAssertTrue(aChannel.stderr.contains("result 2 (Tone Deaf) is a channel: --subscribe 2 follows it"), aChannel.stderr)
+    }
+
+    /// Stands in for Rumble's `/search/video` and `/search/channel` pages (their markup today, one
+    /// card each): a video the library does not hold is saved as its page, a channel is not.
+    func testSavingAVideoTheLibraryDoesNotHoldSavesItsPage() throws {
+        try server.write("rumble/search/video", """
+            <!DOCTYPE html><html><body><main><div class="videostream__list">
+            <div class="videostream thumbnail__grid--item" data-video-id="1">
+              <a class="videostream__link link" href="/v5abc12-sourdough-at-home.html?e9s=src_v1_s"></a>
+              <div class="thumbnail__thumb"><img class="thumbnail__image" src="https://1a-1791.com/video/s8/1/a.jpg" alt="">
+                <div class="videostream__status videostream__status--duration">12:34</div></div>
+              <div class="videostream__footer"><h3 class="thumbnail__title" title="Sourdough at home">Sourdough at home</h3>
+                <a class="channel__link link" href="/c/BreadTV"><span class="channel__name" title="BreadTV">BreadTV</span></a></div>
+            </div></div></main></body></html>
+            """)
+        try server.write("rumble/search/channel", """
+            <!DOCTYPE html><html><body><main><ol class="videostream__list">
+            <li class="video-listing-entry"><article class="channel-item">
+              <a class="channel-item--a" href="/c/BreadTV"><h3 class="channel-item--title">BreadTV</h3></a>
+            </article></li></ol></main></body></html>
+            """)
+        let saved = try feedctl(["discover", "sourdough", "--platform", "rumble", "--save", "1"])
+        XCTAssertEqual(saved.status, 0, saved.stderr)
+        XCTAssertEqual(saved.stdout, "saved: page 1, Sourdough at home (not in your library)\n")
+        let again = try feedctl(["discover", "sourdough", "--platform", "rumble", "--save", "1"])
+        XCTAssertEqual(again.stdout, "already saved: page 1, Sourdough at home (not in your library)\n", again.stderr)
+
+        let list = try feedctl(["saved"])
+        XCTAssertEqual(list.stdout, "  page 1  [rumble] Sourdough at home — BreadTV  https://rumble.com/v5abc12-sourdough-at-home.html\n", list.stderr)
+        let json = try feedctl(["saved", "--pages", "--json"])
+        let pages = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(pages.count, 1)
+        XCTAssertEqual(pages.first?["video_id"] as? String, "v5abc12")
+        XCTAssertEqual(pages.first?["url"] as? String, "https://rumble.com/v5abc12-sourdough-at-home.html")
+        XCTAssertEqual(pages.first?["channel"] as? String, "BreadTV")
+        XCTAssertEqual(try feedctl(["saved", "--json"]).stdout, "[]\n", "--json alone: library items, as before")
+
+        let channel = try feedctl(["discover", "sourdough", "--platform", "rumble", "--channels", "--save", "1"])
+        XCTAssertEqual(channel.status, 1)
+        XCTAssertTrue(channel.stderr.hasSuffix("feedctl: result 1 (BreadTV) is a channel: --subscribe 1 follows it\n"), channel.stderr)
     }
 
     /// Stands in for Apple's chart (the iTunes RSS generator's JSON) and the iTunes lookup.
