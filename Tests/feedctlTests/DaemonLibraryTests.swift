@@ -57,6 +57,21 @@ final class DaemonLibraryTests: DaemonTestCase {
 
     func progress(_ id: String) throws -> Int { try XCTUnwrap((try show(id)["progress"] as? NSNumber)?.intValue) }
 
+    /// `discover … --play N` (issue 16): result N, a library item here, is played by the daemon
+    /// as `play ID` plays it, and heard.
+    func testDiscoverPlaysAResultThroughTheDaemon() throws {
+        let id = try item("Short")
+        try startDaemon()
+        let found = try feedctl("discover", "short", "--platform", "library", "--play", "1")
+        XCTAssertEqual(found.status, 0, found.stderr)
+        XCTAssertTrue(found.stdout.hasPrefix("[playing] Short — Tone Show\n"), found.stdout)
+        let playing = try status()
+        XCTAssertEqual(playing.string("status"), "playing")
+        XCTAssertEqual((playing["item_id"] as? NSNumber)?.stringValue, id)
+        assertTone(try record(0.6), 550, "discover's result 1, through the daemon")
+        try succeed("stop")
+    }
+
     func testProgressIsSavedAndPlaybackResumesFromIt() throws {
         let id = try item("Segments")
         try startDaemon()
