@@ -153,7 +153,7 @@ let package = Package(
         ]),
         // The server `feedctl serve` runs: its own process, so the daemon's memory is unaffected.
         .executableTarget(name: "feedctl-serve", dependencies: [
-            "APIServer", "FeedIngest", "HTTPFetch", "LibrarySQLite", "LibraryStore", "CLISupport", "FeedModel",
+            "APIServer", "FeedIngest", "HTTPFetch", "LibrarySQLite", "LibraryStore", "CLISupport", "FeedModel", "UserConfig",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),

@@ -1,3 +1,4 @@
+import Discovery
 import FeedModel
 import HTTPFetch
 import Foundation
@@ -89,8 +90,10 @@ public enum APIServer {
         SubscriptionRoutes(clock: clock, fetcher: fetcher, policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds),
                            youTubeOrigin: configuration.youTubeOrigin).add(to: api)
         OPMLRoutes(clock: clock, fetcher: fetcher, policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds)).add(to: api)
+        let discoveryEnvironment = configuration.discoveryEnvironment ?? ProcessInfo.processInfo.environment
         DiscoverRoutes(clock: clock, fetcher: fetcher, policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds),
-                       youTubeOrigin: configuration.youTubeOrigin).add(to: api)
+                       youTubeOrigin: configuration.youTubeOrigin,
+                       settings: Result { () throws(DiscoveryError) in try DiscoverySettings(environment: discoveryEnvironment) }).add(to: api)
         SavedVideoRoutes(clock: clock, fetcher: fetcher, policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds)).add(to: api)
         CollectionRoutes(clock: clock).add(to: api)
         UserRoutes(authenticator: authenticator, clock: clock).add(to: api)

@@ -20,13 +20,18 @@ public struct ServerConfiguration: Sendable {
     /// `--tls-cert`/`--tls-key`: serve HTTPS with these PEM files; nil is plain HTTP (behind a
     /// reverse proxy that terminates TLS, or on loopback).
     public var tls: TLSFiles?
+    /// The variables discovery's providers are configured from (`DiscoverySettings`): the config
+    /// file's `[discover]` under the process's environment (`feedctl serve`); nil: the
+    /// environment alone.
+    public var discoveryEnvironment: [String: String]?
 
     public init(host: String = "127.0.0.1", port: Int = 8000, open: Bool = false, corsOrigin: String? = nil,
                 allowPrivateFeeds: Bool = false, version: String = "", youTubeOrigin: String = "https://www.youtube.com",
-                socketPath: String = "/nonexistent/player.sock", database: String? = nil, tls: TLSFiles? = nil) {
+                socketPath: String = "/nonexistent/player.sock", database: String? = nil, tls: TLSFiles? = nil,
+                discoveryEnvironment: [String: String]? = nil) {
         self.host = host; self.port = port; self.open = open; self.corsOrigin = corsOrigin
         self.allowPrivateFeeds = allowPrivateFeeds; self.version = version; self.youTubeOrigin = youTubeOrigin
-        self.socketPath = socketPath; self.database = database; self.tls = tls
+        self.socketPath = socketPath; self.database = database; self.tls = tls; self.discoveryEnvironment = discoveryEnvironment
     }
 
     /// `http` or `https`, as the start line and the cookie's `Secure` need it.

@@ -18,8 +18,20 @@ public struct Config: Sendable, Equatable {
     public var autoDownload: Int = 0
     /// Days after an item was played that its download is deleted; 0: never.
     public var deletePlayedAfterDays: Double = 0
+    /// `[discover]`: where discovery's providers are and how they are bounded (`feedctl discover`,
+    /// `feedctl serve`), by provider name; unset keys keep discovery's built-in values, and the
+    /// environment's `FEEDCTL_DISCOVER_*` win over the file (`discoveryEnvironment(overlaying:)`).
+    public var discoverURLs: [String: String] = [:]
+    public var discoverTimeouts: [String: Double] = [:]
+    public var discoverMaxKB: [String: Double] = [:]
+    public var ytdlp: String?
+    public var podcastIndexKey: String?
+    public var podcastIndexSecret: String?
 
     public init() {}
+
+    /// The providers with a base URL (the library has none: only its timeout).
+    static let remoteProviders = ["itunes", "podcastindex", "youtube", "rumble", "toplist"]
 
     /// Every key, in the order `config list` prints them.
     public static let settings: [Setting] = [
@@ -37,7 +49,36 @@ public struct Config: Sendable, Equatable {
                 help: "newest episodes kept downloaded per podcast channel after each sync (0: off)"),
         Setting("downloads.delete_played_after", unit: "days", range: 0...3650, \.deletePlayedAfterDays,
                 help: "delete a download this long after its item was played (0: never)"),
+    ] + remoteProviders.flatMap { name in [
+        Setting("discover.\(name)_url", .httpURL, \.discoverURLs[name], help: "\(name)'s base URL (discover, serve)"),
+        Setting("discover.\(name)_timeout", unit: "seconds", range: 0.001...600, \.discoverTimeouts[name],
+                help: "how long \(name) may take"),
+        Setting("discover.\(name)_max_kb", unit: "KB", range: 1...Double(FeedLimits.maxBytes / 1024), whole: true, \.discoverMaxKB[name],
+                help: "the most of \(name)'s answer that is read"),
+    ] } + [
+        Setting("discover.library_timeout", unit: "seconds", range: 0.001...600, \.discoverTimeouts["library"],
+                help: "how long the library's search may take"),
+        Setting("discover.ytdlp", .anyText, \.ytdlp, help: "yt-dlp's path, for YouTube search"),
+        Setting("discover.podcastindex_key", .anyText, \.podcastIndexKey, help: "Podcast Index's API key (with its secret)"),
+        Setting("discover.podcastindex_secret", .secret, \.podcastIndexSecret, help: "Podcast Index's API secret"),
     ]
+
+    /// The variables discovery's settings are read from (`DiscoverySettings(environment:)`): the
+    /// file's `[discover]` keys under their names there, then `environment` over them.
+    public func discoveryEnvironment(overlaying environment: [String: String]) -> [String: String] {
+        var merged: [String: String] = [:]
+        for setting in Self.settings where setting.name.hasPrefix("discover.") {
+            if let value = setting.value(in: self) { merged[Self.environmentName(of: setting.name)] = value }
+        }
+        return merged.merging(environment) { _, fromEnvironment in fromEnvironment }
+    }
+
+    /// `discover.itunes_url` → `FEEDCTL_DISCOVER_ITUNES_URL`; Podcast Index's key and secret are
+    /// `FEEDCTL_PODCASTINDEX_KEY` and `…_SECRET`.
+    static func environmentName(of key: String) -> String {
+        let name = key.dropFirst("discover.".count).uppercased()
+        return name.hasPrefix("PODCASTINDEX_KEY") || name.hasPrefix("PODCASTINDEX_SECRET") ? "FEEDCTL_\(name)" : "FEEDCTL_DISCOVER_\(name)"
+    }
 
     public static func setting(named name: String) throws(ConfigError) -> Setting {
         guard let setting = settings.first(where: { $0.name == name }) else {

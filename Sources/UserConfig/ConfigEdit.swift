@@ -26,8 +26,8 @@ public enum ConfigEdit {
             if !trimmed.isEmpty { lastInSection = index }
             if let equals = trimmed.firstIndex(of: "="),
                trimmed[..<equals].trimmingCharacters(in: .whitespaces) == key {
-                // A comment after the value stays (values here are numbers: no `#` inside).
-                let comment = trimmed[equals...].firstIndex(of: "#").map { "  " + trimmed[$0...] } ?? ""
+                // A comment after the value stays (a `#` inside a quoted value is the value's).
+                let comment = Self.commentStart(in: trimmed[equals...]).map { "  " + trimmed[$0...] } ?? ""
                 let indent = original.prefix(while: { $0 == " " || $0 == "\t" })
                 lines[index] = indent + line + comment
                 replaced = true
@@ -48,5 +48,19 @@ public enum ConfigEdit {
             throw ConfigError("cannot change \(setting.name) in this file without rewriting it; edit it by hand")
         }
         return edited
+    }
+
+    /// Where a line's comment starts: the first `#` outside a basic string.
+    static func commentStart(in text: Substring) -> Substring.Index? {
+        var quoted = false
+        var escaped = false
+        for index in text.indices {
+            let character = text[index]
+            if escaped { escaped = false; continue }
+            if quoted && character == "\\" { escaped = true; continue }
+            if character == "\"" { quoted.toggle(); continue }
+            if character == "#" && !quoted { return index }
+        }
+        return nil
     }
 }

@@ -8,6 +8,7 @@ import LibrarySQLite
 import LibraryStore
 import NIOCore
 import NIOPosix
+import UserConfig
 
 /// `feedctl serve`: the HTTP API over the library, in its own process (the daemon's memory is
 /// unaffected). This only wires the parts: the library, the authenticator, the application.
@@ -41,10 +42,15 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         try await runReporting {
             guard case .success(let address) = ServerConfiguration.listenAddress(listen) else { return }
-            let settings = ServerConfiguration(host: address.host, port: address.port, open: open, corsOrigin: cors,
-                                               allowPrivateFeeds: allowPrivateFeeds, version: FeedctlVersion.current,
-                                               socketPath: socket.path, database: library.db,
-                                               tls: tlsCert.flatMap { cert in tlsKey.map { TLSFiles(certificate: cert, key: $0) } })
+            var configuration = ServerConfiguration(host: address.host, port: address.port, open: open, corsOrigin: cors,
+                                                    allowPrivateFeeds: allowPrivateFeeds, version: FeedctlVersion.current,
+                                                    socketPath: socket.path, database: library.db,
+                                                    tls: tlsCert.flatMap { cert in tlsKey.map { TLSFiles(certificate: cert, key: $0) } })
+            // Discovery's providers as the config file's [discover] says, the environment over it.
+            let config: Config
+            do throws(ConfigError) { config = try Config.load(path: Config.defaultPath()) } catch { throw CommandError(error.description) }
+            configuration.discoveryEnvironment = config.discoveryEnvironment(overlaying: ProcessInfo.processInfo.environment)
+            let settings = configuration
             // Checked before the library is opened: a refusal changes nothing.
             if let refusal = settings.check(hasAuthenticator: true) { throw CommandError(refusal.description) }
             let store = try library.open()

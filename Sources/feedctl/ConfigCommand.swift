@@ -8,7 +8,7 @@ import UserConfig
 struct ConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "config",
-        abstract: "The config file's settings (the daemon reads them when it starts).",
+        abstract: "The config file's settings (the daemon reads them when it starts; discover and serve, [discover]).",
         subcommands: [List.self, Get.self, SetKey.self, Path.self])
 
     struct List: ParsableCommand {
@@ -20,17 +20,42 @@ struct ConfigCommand: ParsableCommand {
                 let config = try Config.load(path: Config.defaultPath())
                 let defaults = Config()
                 if output.json {
-                    let values = Dictionary(uniqueKeysWithValues: Config.settings.map { ($0.name, JSONNumber(text: $0.text(in: config))) })
+                    let values = Dictionary(uniqueKeysWithValues: Config.settings.map { ($0.name, ConfigCommand.ListedValue($0, in: config)) })
                     return try printJSON(values)
                 }
-                let width = Config.settings.map { "\($0.name) = \($0.text(in: config))".count }.max() ?? 0
+                let width = Config.settings.map { "\($0.name) = \(ConfigCommand.shown($0, in: config))".count }.max() ?? 0
                 for setting in Config.settings {
-                    let value = setting.text(in: config)
+                    let value = ConfigCommand.shown(setting, in: config)
                     let line = "\(setting.name) = \(value)"
                     let unit = setting.unit.map { " \($0)" } ?? ""
-                    let changed = value == setting.text(in: defaults) ? "" : " (default \(setting.text(in: defaults)))"
+                    let changed = !setting.isSet(in: defaults) || value == setting.text(in: defaults) ? "" : " (default \(setting.text(in: defaults)))"
                     print(line.padding(toLength: width, withPad: " ", startingAt: 0) + "  # \(setting.help)\(unit.isEmpty ? "" : ";\(unit)")\(changed)")
                 }
+            }
+        }
+    }
+
+    /// As `list` shows a value: unset keys as `(built-in)`, a secret as `(set)`.
+    static func shown(_ setting: Setting, in config: Config) -> String {
+        guard setting.isSet(in: config) else { return "(built-in)" }
+        return setting.isSecret ? "(set)" : setting.text(in: config)
+    }
+
+    /// `list --json`: numbers as numbers, text as strings, unset as null, a secret as "(set)".
+    enum ListedValue: Encodable {
+        case number(JSONNumber), text(String), unset
+        init(_ setting: Setting, in config: Config) {
+            if !setting.isSet(in: config) { self = .unset }
+            else if setting.isSecret { self = .text("(set)") }
+            else if setting.isText { self = .text(setting.value(in: config) ?? "") }
+            else { self = .number(JSONNumber(text: setting.text(in: config))) }
+        }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .number(let number): try container.encode(number)
+            case .text(let text): try container.encode(text)
+            case .unset: try container.encodeNil()
             }
         }
     }
@@ -41,8 +66,9 @@ struct ConfigCommand: ParsableCommand {
 
         func run() throws {
             try runReporting {
+                // The value itself (a URL, not its TOML spelling); nothing for an unset key.
                 let setting = try Config.setting(named: key)
-                print(setting.text(in: try Config.load(path: Config.defaultPath())))
+                if let value = setting.value(in: try Config.load(path: Config.defaultPath())) { print(value) }
             }
         }
     }
@@ -72,7 +98,9 @@ struct ConfigCommand: ParsableCommand {
                     throw CommandError("cannot create \(directory): \(error.localizedDescription)")
                 }
                 try FileOutput.write(edited.utf8, to: path)
-                print("\(setting.name) = \(setting.text(in: try Config.parse(edited))) (in \(path); a running daemon applies it when restarted)")
+                let shown = setting.isSecret ? "(set)" : setting.text(in: try Config.parse(edited))
+                let when = setting.name.hasPrefix("discover.") ? "feedctl serve applies it when restarted" : "a running daemon applies it when restarted"
+                print("\(setting.name) = \(shown) (in \(path); \(when))")
             }
         }
     }
@@ -84,7 +112,7 @@ struct ConfigCommand: ParsableCommand {
 }
 
 /// A number written as the config spells it (15, 0.25), for `config list --json`.
-private struct JSONNumber: Encodable {
+struct JSONNumber: Encodable {
     let text: String
     func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()

@@ -5,6 +5,7 @@ import Discovery
 import FeedIngest
 import FeedModel
 import Foundation
+import UserConfig
 import HTTPFetch
 import LibraryStore
 
@@ -51,7 +52,7 @@ struct DiscoverCommand: AsyncParsableCommand {
         func run() async throws {
             var playTarget: String?
             try await runReporting {
-                let settings = try DiscoverySettings(environment: ProcessInfo.processInfo.environment)
+                let settings = try discoverySettings()
                 let lib = try player.library.open()
                 let providers = try settings.providers(platforms, fetcher: Fetcher.shared, store: lib)
                 let request = DiscoveryRequest(query: words.joined(separator: " "), kind: channels ? .channels : .videos, limit: limit)
@@ -170,7 +171,7 @@ extension DiscoverCommand {
 
         func run() async throws {
             try await runReporting {
-                let settings = try DiscoverySettings(environment: ProcessInfo.processInfo.environment)
+                let settings = try discoverySettings()
                 let lib = try library.open()
                 let chart = ApplePodcastsToplist(baseURL: settings.toplist.baseURL, limits: settings.toplist.limits, fetcher: Fetcher.shared)
                 var results: [DiscoveryResult]
@@ -253,4 +254,11 @@ struct DiscoverJSON: Encodable {
         providers = answer.outcomes.map { Provider(name: $0.provider, results: $0.results.count, milliseconds: $0.milliseconds,
                                                    error: $0.failure?.message) }
     }
+}
+
+/// Discovery's settings: the config file's `[discover]` keys, the environment's over them.
+func discoverySettings() throws -> DiscoverySettings {
+    let config: Config
+    do { config = try Config.load(path: Config.defaultPath()) } catch { throw CommandError(error.description) }
+    return try DiscoverySettings(environment: config.discoveryEnvironment(overlaying: ProcessInfo.processInfo.environment))
 }

@@ -82,6 +82,48 @@ final class ServeCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 0, "SIGTERM shuts the server down gracefully: \(result.stderr)")
     }
 
+    /// `feedctl serve` places discovery's providers as the config file's `[discover]` says (an
+    /// iTunes stand-in on 127.0.0.1 here); a broken file is a start error in one line.
+    func testServeReadsDiscoverySettingsFromTheConfigFile() throws {
+        let library = try TestLibrary()
+        let dir = TempDir()
+        let itunes = try TestHTTPServer()
+        defer { itunes.stop() }
+        try itunes.write("search", """
+            {"resultCount": 1, "results": [{"wrapperType": "track", "kind": "podcast", "collectionId": 11,
+             "collectionName": "The Tone Show", "artistName": "Tones", "feedUrl": "https://feeds.example.com/tone.xml"}]}
+            """)
+        let config = dir.file("config.toml")
+        try "[discover]\nitunes_url = \"\(itunes.base)\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        var environment = ProcessInfo.processInfo.environment
+        environment["FEEDCTL_CONFIG"] = config
+        environment["FEEDCTL_DISCOVER_ITUNES_URL"] = nil
+        let server = try ProcessRunner.start(try binary("feedctl"), ["serve", "--open", "--listen", "127.0.0.1:0", "--db", library.library.path],
+                                             environment: environment)
+        var port: Int?
+        XCTAssertTrue(eventually(timeout: 20) {
+            guard let range = server.stderrSoFar.range(of: #"listening on http://127\.0\.0\.1:(\d+)"#, options: .regularExpression) else { return false }
+            port = Int(server.stderrSoFar[range].split(separator: ":").last ?? "")
+            return port != nil
+        }, server.stderrSoFar)
+        let found = try ProcessRunner.capture("/usr/bin/curl", [
+            "-sS", "--max-time", "20", "-H", "Content-Type: application/json",
+            "-d", #"{"query": "tone", "platforms": ["itunes"], "type": "channels"}"#,
+            "http://127.0.0.1:\(try XCTUnwrap(port))/api/discover/search",
+        ], timeout: 30)
+        let answer = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(found.stdout.utf8)) as? [String: Any], found.stdout)
+        XCTAssertEqual((answer["results"] as? [[String: Any]])?.map { $0["name"] as? String }, ["The Tone Show"], found.stdout)
+        XCTAssertEqual(answer["platforms_failed"] as? [String], [])
+        server.signal(SIGTERM)
+        _ = try server.wait(timeout: 20)
+
+        try "[discover]\nitunes_url = \"gopher://x\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let refused = try ProcessRunner.capture(try binary("feedctl"), ["serve", "--open", "--listen", "127.0.0.1:0", "--db", library.library.path],
+                                                environment: environment, timeout: 30)
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertEqual(refused.stderr, "feedctl: \(config): discover.itunes_url must be an http(s) URL, not \"gopher://x\"\n")
+    }
+
     /// `--tls-cert`/`--tls-key`: HTTPS with the given PEM files (a self-signed certificate made
     /// with openssl, which curl is told to trust); plain HTTP on that port gets no answer; files
     /// that cannot serve are a start error in one line.

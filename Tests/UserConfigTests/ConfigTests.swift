@@ -55,6 +55,59 @@ final class ConfigTests: XCTestCase {
         }
     }
 
+    /// `[discover]`: discovery's providers, as text and optional numbers, handed to discovery
+    /// under the environment's names with the environment over them.
+    func testDiscoverKeysBecomeDiscoverysVariablesUnderTheEnvironment() throws {
+        let config = try Config.parse("""
+            [discover]
+            itunes_url = "http://127.0.0.1:9/itunes"
+            itunes_timeout = 2.5
+            rumble_max_kb = 64
+            library_timeout = 1
+            ytdlp = "/opt/yt-dlp/bin/yt-dlp"
+            podcastindex_key = "KEY"
+            podcastindex_secret = "s3cr\\\\et \\\"quoted\\\""
+            """)
+        XCTAssertEqual(config.discoverURLs, ["itunes": "http://127.0.0.1:9/itunes"])
+        XCTAssertEqual(config.podcastIndexSecret, #"s3cr\et "quoted""#)
+        let variables = config.discoveryEnvironment(overlaying: ["FEEDCTL_DISCOVER_ITUNES_TIMEOUT": "7", "HOME": "/home/x"])
+        XCTAssertEqual(variables, [
+            "FEEDCTL_DISCOVER_ITUNES_URL": "http://127.0.0.1:9/itunes", "FEEDCTL_DISCOVER_ITUNES_TIMEOUT": "7",
+            "FEEDCTL_DISCOVER_RUMBLE_MAX_KB": "64", "FEEDCTL_DISCOVER_LIBRARY_TIMEOUT": "1",
+            "FEEDCTL_DISCOVER_YTDLP": "/opt/yt-dlp/bin/yt-dlp", "FEEDCTL_PODCASTINDEX_KEY": "KEY",
+            "FEEDCTL_PODCASTINDEX_SECRET": #"s3cr\et "quoted""#, "HOME": "/home/x",
+        ], "the environment's timeout wins over the file's")
+        XCTAssertEqual(Config().discoveryEnvironment(overlaying: [:]), [:], "nothing set: discovery's own defaults")
+
+        let cases: [(String, String)] = [
+            ("[discover]\nitunes_url = \"ftp://x\"", "discover.itunes_url must be an http(s) URL, not \"ftp://x\""),
+            ("[discover]\nitunes_url = 3", "discover.itunes_url must be an http(s) URL, not 3"),
+            ("[discover]\nrumble_timeout = 0", "discover.rumble_timeout must be a number from 0.001 to 600 (seconds), not 0"),
+            ("[discover]\nrumble_max_kb = 1.5", "discover.rumble_max_kb must be a whole number from 1 to 48828 (KB), not 1.5"),
+            ("[discover]\nlibrary_url = \"http://x/y\"", "unknown key discover.library_url (`feedctl config list` shows the keys)"),
+            ("[discover]\npodcastindex_secret = \"\"", "discover.podcastindex_secret must be one line of text, not (the value given)"),
+        ]
+        for (text, message) in cases {
+            XCTAssertThrowsError(try Config.parse(text), text) { error in
+                XCTAssertEqual((error as? ConfigError)?.description, message)
+            }
+        }
+    }
+
+    /// `config set` writes text as a TOML string, and a value with `#` or quotes reads back as it was.
+    func testSetWritesTextAsATOMLString() throws {
+        let url = try Config.setting(named: "discover.rumble_url")
+        var text = try ConfigEdit.set(url, to: "https://rumble.example/#top", in: "# mine\n")
+        XCTAssertEqual(text, "# mine\n\n[discover]\nrumble_url = \"https://rumble.example/#top\"\n")
+        text = try ConfigEdit.set(url, to: "https://other.example/", in: text.replacingOccurrences(of: "#top\"", with: "#top\"  # mine too"))
+        XCTAssertEqual(text, "# mine\n\n[discover]\nrumble_url = \"https://other.example/\"  # mine too\n", "the value's # is not a comment; the comment stays")
+        let secret = try Config.setting(named: "discover.podcastindex_secret")
+        text = try ConfigEdit.set(secret, to: #"a"b\c"#, in: text)
+        XCTAssertEqual(try Config.parse(text).podcastIndexSecret, #"a"b\c"#)
+        XCTAssertTrue(secret.isSecret)
+        XCTAssertFalse(secret.isSet(in: Config()))
+    }
+
     func testLoadNamesTheFile() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("config-\(UUID().uuidString).toml").path
         try "[player]\nspeed = 0".write(toFile: path, atomically: true, encoding: .utf8)

@@ -28,9 +28,11 @@ final class DiscoverCommandTests: XCTestCase {
 
     override func tearDown() { server.stop() }
 
-    private func feedctl(_ arguments: [String], rumble: String? = nil) throws -> ProcessRunner.Result {
+    private func feedctl(_ arguments: [String], rumble: String? = nil, itunesFromEnvironment: Bool = true) throws -> ProcessRunner.Result {
         var environment = ProcessInfo.processInfo.environment
-        environment["FEEDCTL_DISCOVER_ITUNES_URL"] = server.url("/itunes")
+        // The test's own config file (none unless a test writes it), never the person's.
+        environment["FEEDCTL_CONFIG"] = dir.file("config.toml")
+        environment["FEEDCTL_DISCOVER_ITUNES_URL"] = itunesFromEnvironment ? server.url("/itunes") : nil
         environment["FEEDCTL_DISCOVER_RUMBLE_URL"] = rumble ?? server.url("/rumble")
         environment["FEEDCTL_DISCOVER_TOPLIST_URL"] = server.url("/apple")
         return try ProcessRunner.capture(try DaemonTestCase.feedctlBinary().path, arguments + ["--db", db], environment: environment)
@@ -126,6 +128,36 @@ final class DiscoverCommandTests: XCTestCase {
         let channel = try feedctl(["discover", "sourdough", "--platform", "rumble", "--channels", "--save", "1"])
         XCTAssertEqual(channel.status, 1)
         XCTAssertTrue(channel.stderr.hasSuffix("feedctl: result 1 (BreadTV) is a channel: --subscribe 1 follows it\n"), channel.stderr)
+    }
+
+    /// The config file's `[discover]` places the providers (`feedctl config set`); the
+    /// environment's variable wins over it.
+    func testTheConfigFilePlacesAProviderAndTheEnvironmentWins() throws {
+        func config(_ arguments: String...) throws -> ProcessRunner.Result {
+            try ProcessRunner.capture(try DaemonTestCase.feedctlBinary().path, ["config"] + arguments,
+                                      environment: ProcessInfo.processInfo.environment.merging(["FEEDCTL_CONFIG": dir.file("config.toml")]) { $1 })
+        }
+        let set = try config("set", "discover.itunes_url", server.url("/itunes"))
+        XCTAssertEqual(set.status, 0, set.stderr)
+        let found = try feedctl(["discover", "tone", "--channels", "--platform", "itunes"], itunesFromEnvironment: false)
+        XCTAssertEqual(found.status, 0, found.stderr)
+        XCTAssertEqual(found.stdout.split(separator: "\n").count, 2, found.stdout)
+        let listed = try config("list")
+        XCTAssertTrue(listed.stdout.contains("discover.itunes_url = \"\(server.url("/itunes"))\""), listed.stdout)
+        XCTAssertTrue(listed.stdout.contains("discover.rumble_url = (built-in)"), listed.stdout)
+
+        var environment = ProcessInfo.processInfo.environment
+        environment["FEEDCTL_CONFIG"] = dir.file("config.toml")
+        environment["FEEDCTL_DISCOVER_ITUNES_URL"] = server.url("/missing")
+        let overridden = try ProcessRunner.capture(try DaemonTestCase.feedctlBinary().path,
+                                                   ["discover", "tone", "--channels", "--platform", "itunes", "--db", db], environment: environment)
+        XCTAssertEqual(overridden.status, 1, overridden.stderr)
+        XCTAssertTrue(overridden.stderr.contains("\(server.url("/missing/search"))"), overridden.stderr)
+
+        try "[discover]\nitunes_timeout = 0\n".write(toFile: dir.file("config.toml"), atomically: true, encoding: .utf8)
+        let broken = try feedctl(["discover", "tone"], itunesFromEnvironment: false)
+        XCTAssertEqual(broken.status, 1)
+        XCTAssertEqual(broken.stderr, "feedctl: \(dir.file("config.toml")): discover.itunes_timeout must be a number from 0.001 to 600 (seconds), not 0\n")
     }
 
     /// Stands in for Apple's chart (the iTunes RSS generator's JSON) and the iTunes lookup.
