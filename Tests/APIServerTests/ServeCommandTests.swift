@@ -17,6 +17,19 @@ final class ServeCommandTests: XCTestCase {
         try ProcessRunner.capture(try binary("feedctl"), arguments, timeout: 30)
     }
 
+    /// `feedctl ARGUMENTS` started, and the port it says it listens on (at `host`).
+    private func serve(_ arguments: [String], environment: [String: String]? = nil, scheme: String = "http", host: String = #"127\.0\.0\.1"#,
+                       until: @escaping (String) -> Bool = { _ in true }) throws -> (ProcessRunner.Running, Int) {
+        let server = try ProcessRunner.start(try binary("feedctl"), arguments, environment: environment)
+        var port: Int?
+        XCTAssertTrue(eventually(timeout: 20) {
+            guard let range = server.stderrSoFar.range(of: "listening on \(scheme)://" + host + #":(\d+)"#, options: .regularExpression) else { return false }
+            port = Int(server.stderrSoFar[range].split(separator: ":").last ?? "")
+            return port != nil && until(server.stderrSoFar)
+        }, server.stderrSoFar)
+        return (server, try XCTUnwrap(port, server.stderrSoFar))
+    }
+
     func testWhatMustNotStartSaysWhyInOneLine() throws {
         let library = try TestLibrary()
         let db = library.library.path
@@ -39,19 +52,14 @@ final class ServeCommandTests: XCTestCase {
     /// has a password it says how to make one.
     func testServeWithoutOpenTakesLoginsAndSaysHowToMakeAUser() throws {
         let library = try TestLibrary()
-        let server = try ProcessRunner.start(try binary("feedctl"), ["serve", "--listen", "0.0.0.0:0", "--db", library.library.path])
-        var port: Int?
-        XCTAssertTrue(eventually(timeout: 20) {
-            guard let range = server.stderrSoFar.range(of: #"listening on http://0\.0\.0\.0:(\d+)"#, options: .regularExpression) else { return false }
-            port = Int(server.stderrSoFar[range].split(separator: ":").last ?? "")
-            return port != nil && server.stderrSoFar.contains("no user can log in yet")
-        }, server.stderrSoFar)
+        let (server, port) = try serve(["serve", "--listen", "0.0.0.0:0", "--db", library.library.path], host: #"0\.0\.0\.0"#,
+                                       until: { $0.contains("no user can log in yet") })
         XCTAssertTrue(server.stderrSoFar.contains(
             "(logins: every request but /health and /api/auth/* needs a token from POST /api/auth/login)"), server.stderrSoFar)
         XCTAssertTrue(server.stderrSoFar.contains(
             "no user can log in yet (none has a password): make one with `feedctl user add NAME --admin --password-stdin`"
             + ", or set one with `feedctl user passwd NAME`"), server.stderrSoFar)
-        let base = "http://127.0.0.1:\(try XCTUnwrap(port))"
+        let base = "http://127.0.0.1:\(port)"
         let mode = try ProcessRunner.capture("/usr/bin/curl", ["-sS", "--max-time", "10", base + "/api/auth/mode"], timeout: 15)
         let modeObject = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(mode.stdout.utf8)) as? [String: Any], mode.stdout)
         XCTAssertEqual(modeObject["mode"] as? String, "protected")
@@ -65,15 +73,9 @@ final class ServeCommandTests: XCTestCase {
 
     func testServeRunsTheServerAndSaysItIsOpen() throws {
         let library = try TestLibrary()
-        let server = try ProcessRunner.start(try binary("feedctl"), ["serve", "--open", "--listen", "127.0.0.1:0", "--db", library.library.path])
-        var port: Int?
-        XCTAssertTrue(eventually(timeout: 20) {
-            guard let range = server.stderrSoFar.range(of: #"listening on http://127\.0\.0\.1:(\d+)"#, options: .regularExpression) else { return false }
-            port = Int(server.stderrSoFar[range].split(separator: ":").last ?? "")
-            return port != nil
-        }, server.stderrSoFar)
+        let (server, port) = try serve(["serve", "--open", "--listen", "127.0.0.1:0", "--db", library.library.path])
         XCTAssertTrue(server.stderrSoFar.contains("open mode: no login, every request acts for the library's owner; loopback only"))
-        let health = try ProcessRunner.capture("/usr/bin/curl", ["-sS", "--max-time", "10", "http://127.0.0.1:\(try XCTUnwrap(port))/health"], timeout: 15)
+        let health = try ProcessRunner.capture("/usr/bin/curl", ["-sS", "--max-time", "10", "http://127.0.0.1:\(port)/health"], timeout: 15)
         XCTAssertEqual(health.status, 0, health.stderr)
         let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(health.stdout.utf8)) as? [String: Any])
         XCTAssertEqual(object["status"] as? String, "healthy")
@@ -98,18 +100,11 @@ final class ServeCommandTests: XCTestCase {
         var environment = ProcessInfo.processInfo.environment
         environment["FEEDCTL_CONFIG"] = config
         environment["FEEDCTL_DISCOVER_ITUNES_URL"] = nil
-        let server = try ProcessRunner.start(try binary("feedctl"), ["serve", "--open", "--listen", "127.0.0.1:0", "--db", library.library.path],
-                                             environment: environment)
-        var port: Int?
-        XCTAssertTrue(eventually(timeout: 20) {
-            guard let range = server.stderrSoFar.range(of: #"listening on http://127\.0\.0\.1:(\d+)"#, options: .regularExpression) else { return false }
-            port = Int(server.stderrSoFar[range].split(separator: ":").last ?? "")
-            return port != nil
-        }, server.stderrSoFar)
+        let (server, port) = try serve(["serve", "--open", "--listen", "127.0.0.1:0", "--db", library.library.path], environment: environment)
         let found = try ProcessRunner.capture("/usr/bin/curl", [
             "-sS", "--max-time", "20", "-H", "Content-Type: application/json",
             "-d", #"{"query": "tone", "platforms": ["itunes"], "type": "channels"}"#,
-            "http://127.0.0.1:\(try XCTUnwrap(port))/api/discover/search",
+            "http://127.0.0.1:\(port)/api/discover/search",
         ], timeout: 30)
         let answer = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(found.stdout.utf8)) as? [String: Any], found.stdout)
         XCTAssertEqual((answer["results"] as? [[String: Any]])?.map { $0["name"] as? String }, ["The Tone Show"], found.stdout)
@@ -143,15 +138,8 @@ final class ServeCommandTests: XCTestCase {
         let users = try await library.library.users()
         let owner = try XCTUnwrap(users.first { $0.id == .owner })
         try await library.library.setPasswordHash(try Password.hash("tls test password", cost: 4), for: owner.name)
-        let server = try ProcessRunner.start(try binary("feedctl"), ["serve", "--listen", "127.0.0.1:0", "--db", db,
-                                                                      "--tls-cert", cert, "--tls-key", key])
-        var port: Int?
-        XCTAssertTrue(eventually(timeout: 20) {
-            guard let range = server.stderrSoFar.range(of: #"listening on https://127\.0\.0\.1:(\d+)"#, options: .regularExpression) else { return false }
-            port = Int(server.stderrSoFar[range].split(separator: ":").last ?? "")
-            return port != nil
-        }, server.stderrSoFar)
-        let base = "127.0.0.1:\(try XCTUnwrap(port))"
+        let (server, port) = try serve(["serve", "--listen", "127.0.0.1:0", "--db", db, "--tls-cert", cert, "--tls-key", key], scheme: "https")
+        let base = "127.0.0.1:\(port)"
         let health = try ProcessRunner.capture("/usr/bin/curl", ["-sS", "--max-time", "10", "--cacert", cert, "https://\(base)/health"], timeout: 15)
         XCTAssertEqual(health.status, 0, health.stderr)
         XCTAssertEqual((try JSONSerialization.jsonObject(with: Data(health.stdout.utf8)) as? [String: Any])?["status"] as? String, "healthy")
