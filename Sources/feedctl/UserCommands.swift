@@ -87,17 +87,20 @@ struct UserCommand: AsyncParsableCommand {
 
     struct Passwd: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Set a user's password (asked on the terminal without echo, or --password-stdin).")
+            abstract: "Set a user's password (asked on the terminal without echo, or --password-stdin); their sessions end.")
         @OptionGroup var library: LibraryOptions
         @Flag(help: "Read the password from one line of standard input.") var passwordStdin = false
         @Argument(help: "User name.") var name: String
         func run() async throws {
             try await runReporting {
                 let lib = try library.open()
-                _ = try await lib.user(named: name)  // before asking for a password
+                let user = try await lib.user(named: name)  // before asking for a password
                 let hash = try Password.hash(PasswordInput.read(for: name, fromStdin: passwordStdin))
                 try await lib.setPasswordHash(hash, for: name)
-                print("password set for \(Terminal.printable(name))")
+                // A new password is often a response to an old one leaking: what logged in with
+                // it (or with anything before now) logs in again.
+                let ended = try await lib.revokeSessions(of: user.id)
+                print("password set for \(Terminal.printable(name))" + (ended > 0 ? "; ended \(Formats.count(ended, "session"))" : ""))
             }
         }
     }

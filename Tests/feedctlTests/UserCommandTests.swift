@@ -52,6 +52,16 @@ final class UserCommandTests: XCTestCase {
         r = try feedctl(input: "correct horse battery", "user", "passwd", "bob", "--password-stdin")
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(r.stdout, "password set for bob\n")
+        // A new password ends the sessions logged in before it; other users' stay.
+        let bobID = try await library.user(named: "bob").id
+        for device in ["phone", "laptop"] {
+            try await library.createSession(user: bobID, tokenHash: SessionToken().hash, deviceName: device, now: Clock.now())
+        }
+        let owners = try await library.createSession(user: .owner, tokenHash: SessionToken().hash, deviceName: nil, now: Clock.now())
+        r = try feedctl(input: "correct horse battery", "user", "passwd", "bob", "--password-stdin")
+        XCTAssertEqual(r.stdout, "password set for bob; ended 2 sessions\n", r.stderr)
+        let stillThere = try await library.sessions(of: nil).map(\.id)
+        XCTAssertEqual(stillThere, [owners.id])
         let hash = try await library.passwordHash(of: "bob")
         XCTAssertTrue(hash?.hasPrefix("$2b$12$") == true, hash ?? "nil")
         XCTAssertTrue(Password.verify("correct horse battery", hash: hash ?? ""))
