@@ -66,6 +66,30 @@ extension SQLiteLibrary: EpisodeActionStore {
         }
     }
 
+    /// Actions a phone uploaded before their episode was in the library (a podcast subscribed on
+    /// the phone, its feed not yet polled here) are kept unmatched; when `channel`'s items arrive
+    /// they are matched and applied, oldest first, each user's as `recordEpisodeActions` would
+    /// have (last writer wins), so a position saved on the phone is not lost. Called inside the
+    /// ingest's transaction.
+    static func applyPendingActions(channel: Int64, _ db: Database) throws {
+        guard let urls = try Row.fetchOne(db, sql: "SELECT feed_url, source_url FROM channels WHERE id = ?", arguments: [channel]) else { return }
+        let pending = try Row.fetchAll(db, sql: """
+            SELECT a.* FROM episode_actions a
+            WHERE a.item IS NULL AND a.action IN ('play', 'new') AND a.podcast IN (?1, ?2)
+              AND EXISTS (SELECT 1 FROM subscriptions s WHERE s.user_id = a.user_id AND s.channel_id = ?3)
+            ORDER BY a.timestamp, a.id
+            """, arguments: [urls["feed_url"], urls["source_url"], channel])
+        for row in pending {
+            guard let kind = EpisodeActionKind(rawValue: row["action"]) else { continue }
+            let action = EpisodeAction(podcast: row["podcast"], episode: row["episode"], guid: row["guid"], kind: kind, device: row["device"],
+                                       timestamp: row["timestamp"], started: row["started"], position: row["position"], total: row["total"])
+            let user = UserID(row["user_id"])
+            guard let item = try matchItem(action, user: user, db) else { continue }
+            try db.execute(sql: "UPDATE episode_actions SET item = ? WHERE id = ?", arguments: [item.id, row["id"] as Int64])
+            try apply(action, to: item, user: user, db)
+        }
+    }
+
     /// The item an action is about, among the user's: in the channel polled at (or first added
     /// as) the action's podcast URL, the one with its guid; else the one item with its media URL
     /// (two items sharing a URL are never guessed between).

@@ -168,6 +168,7 @@ extension SQLiteLibrary {
         let written = try statements.merge.execute()
         _ = try statements.clear.execute()
         let after = try Int.fetchOne(count, arguments: [channelID]) ?? 0
+        if after > before { try applyPendingActions(channel: channelID, db) }
         return IngestResult(new: after - before, updated: written - (after - before))
     }
 }

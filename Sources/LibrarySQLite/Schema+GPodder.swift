@@ -113,4 +113,13 @@ extension Schema {
             END;
             """)
     }
+
+    /// The `play` and `new` actions a phone uploaded before their episode was in the library
+    /// (a podcast subscribed on the phone, not yet polled here), found by their podcast URL when
+    /// that podcast's items arrive (`SQLiteLibrary.applyPendingActions`).
+    static func v16PendingEpisodeActions(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE INDEX episode_actions_pending ON episode_actions (podcast) WHERE item IS NULL AND action IN ('play', 'new');
+            """)
+    }
 }

@@ -22,6 +22,7 @@ enum Schema {
         migrator.registerMigration("v13-gpodder", migrate: v13GPodder)
         migrator.registerMigration("v14-saved-and-collections", migrate: v14SavedAndCollections)
         migrator.registerMigration("v15-feed-item-counts", migrate: v15FeedItemCounts)
+        migrator.registerMigration("v16-pending-episode-actions", migrate: v16PendingEpisodeActions)
         return migrator
     }
 
@@ -36,7 +37,8 @@ enum Schema {
                                  "v5-remembered-speed", "v6-speed-range", "v7-ids-never-reused",
                                  "v8-search", "v9-up-next-and-player-state", "v10-feed-details", "v11-users",
                                  "v12-search-one-character-prefixes", "v13-gpodder",
-                                 "v14-saved-and-collections", "v15-feed-item-counts"]
+                                 "v14-saved-and-collections", "v15-feed-item-counts",
+                                 "v16-pending-episode-actions"]
 
     /// `SearchRule`'s weights as the search index's rank spells them (bm25's arguments follow
     /// the index's columns: title, notes, channel). A test checks the live index still says this.

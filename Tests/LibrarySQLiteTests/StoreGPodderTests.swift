@@ -101,6 +101,44 @@ import Testing
         #expect(aggregated.first { $0.guid == "guid-a" }?.position == 500)
     }
 
+    /// A phone subscribes and uploads positions before this library has polled the feed: the
+    /// actions are kept, then applied when the episodes arrive (in order: the later action
+    /// wins), for the user who follows the podcast and no one else; what still matches nothing
+    /// stays pending.
+    @Test func actionsForEpisodesNotYetHereApplyWhenTheyArrive() async throws {
+        let t = try TestLibrary()
+        let bob = try await t.library.addUser(name: "bob", isAdmin: false, passwordHash: nil, now: 1)
+        let newFeed = "https://example.com/new.xml"
+        func action(_ guid: String, _ kind: EpisodeActionKind, position: Int? = nil, at time: Int64) -> EpisodeAction {
+            EpisodeAction(podcast: newFeed, episode: "https://example.com/\(guid).mp3", guid: guid, kind: kind, device: "phone",
+                          timestamp: time, started: position == nil ? nil : 0, position: position, total: position == nil ? nil : 600)
+        }
+        _ = try await t.library.recordEpisodeActions([
+            action("e1", .play, position: 120, at: 5000),
+            action("e2", .play, position: 590, at: 5001),          // heard to the end
+            action("e3", .play, position: 200, at: 5002), action("e3", .new, at: 5003),  // then reset
+            action("e9", .play, position: 30, at: 5004),           // never arrives
+        ], now: 5004)
+        let channel = try await t.library.addChannel(platform: .podcast, sourceURL: "https://example.com/new", feedURL: newFeed,
+                                                     name: "New", now: 6000)
+        // Bob follows it too, but the actions were not his.
+        #expect(try await t.library.acting(as: bob.id).addChannel(platform: .podcast, sourceURL: "https://example.com/new",
+                                                                  feedURL: newFeed, name: "New", now: 6000).id == channel.id)
+        let items = ["e1", "e2", "e3"].map {
+            Item(id: $0, guid: $0, title: $0, duration: 600, enclosure: Enclosure(url: "https://example.com/\($0).mp3"))
+        }
+        _ = try await t.library.ingest(Feed(kind: .podcast, title: "New", items: items), channelID: channel.id, now: 7000)
+        let ids = try await [t.library.id(of: "e1"), t.library.id(of: "e2"), t.library.id(of: "e3")]
+        let records = try await t.library.itemRecords(ids: ids)
+        #expect(records.map(\.item.progress) == [120, 0, 0])
+        #expect(records.map(\.item.watched) == [false, true, false])
+        #expect(try await t.library.acting(as: bob.id).itemRecords(ids: ids).map(\.item.progress) == [0, 0, 0])
+        let pending = try await t.library.read { db in
+            try String.fetchAll(db, sql: "SELECT guid FROM episode_actions WHERE item IS NULL ORDER BY id")
+        }
+        #expect(pending == ["e9"])
+    }
+
     @Test func actionsAreKeptAndGivenBackWithFeedctlsOwnProgress() async throws {
         let (t, ids) = try await library()
         let start = try await t.library.syncClock()
