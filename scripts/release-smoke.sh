@@ -28,6 +28,7 @@ bin=$(swift build -c release --show-bin-path)
 # them and silently makes a list stale (lld ignores unknown names). scripts/link-order.sh (the
 # daemon) and scripts/link-order-serve.sh (the server) regenerate them; at least 90 % of a list's
 # names must be functions of its program.
+packed=""
 for program in feedctl-daemon feedctl-serve; do
   readelf -p .comment "$bin/$program" | grep -q "Linker: LLD" || fail "$program was not linked with lld"
   order=Sources/$program/hot-functions.order
@@ -39,6 +40,7 @@ print(len(names), len(names & defined))
 EOF
 )
   (( found * 10 >= listed * 9 )) || fail "only $found of the $listed functions in $order exist in $program: regenerate it (scripts/link-order*.sh)"
+  packed+="$program $found of $listed, "
 done
 
 # Installed as a user would (scripts/install.sh), then played from there with the build tree's
@@ -109,4 +111,4 @@ python3 -c 'import json, sys; sys.exit(0 if json.load(open(sys.argv[1]))["status
   fail "the installed feedctl serve did not answer /health: $(tail -2 "$work/serve.log")"
 kill "$server"; wait "$server" 2>/dev/null || true; server=""
 
-echo "release smoke: feedctl-daemon (release, lld, $found of $listed hot functions), installed by scripts/install.sh, played into PulseAudio (monitor RMS $rms) with $codec; feedctl serve answered /health"
+echo "release smoke: release builds linked by lld with their hot functions (${packed%, }), installed by scripts/install.sh, played into PulseAudio (monitor RMS $rms) with $codec; feedctl serve answered /health"
