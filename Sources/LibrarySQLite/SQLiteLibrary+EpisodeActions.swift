@@ -72,13 +72,13 @@ extension SQLiteLibrary: EpisodeActionStore {
     /// have (last writer wins), so a position saved on the phone is not lost. Called inside the
     /// ingest's transaction.
     static func applyPendingActions(channel: Int64, _ db: Database) throws {
-        guard let urls = try Row.fetchOne(db, sql: "SELECT feed_url, source_url FROM channels WHERE id = ?", arguments: [channel]) else { return }
-        let pending = try Row.fetchAll(db, sql: """
-            SELECT a.* FROM episode_actions a
-            WHERE a.item IS NULL AND a.action IN ('play', 'new') AND a.podcast IN (?1, ?2)
-              AND EXISTS (SELECT 1 FROM subscriptions s WHERE s.user_id = a.user_id AND s.channel_id = ?3)
+        // One cached statement: it runs for every feed that brings new items.
+        let pending = try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT a.* FROM channels c CROSS JOIN episode_actions a
+            WHERE c.id = ?1 AND a.item IS NULL AND a.action IN ('play', 'new') AND a.podcast IN (c.feed_url, c.source_url)
+              AND EXISTS (SELECT 1 FROM subscriptions s WHERE s.user_id = a.user_id AND s.channel_id = ?1)
             ORDER BY a.timestamp, a.id
-            """, arguments: [urls["feed_url"], urls["source_url"], channel])
+            """), arguments: [channel])
         for row in pending {
             guard let kind = EpisodeActionKind(rawValue: row["action"]) else { continue }
             let action = EpisodeAction(podcast: row["podcast"], episode: row["episode"], guid: row["guid"], kind: kind, device: row["device"],

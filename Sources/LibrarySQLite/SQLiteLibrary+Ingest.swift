@@ -168,6 +168,11 @@ extension SQLiteLibrary {
         let written = try statements.merge.execute()
         _ = try statements.clear.execute()
         let after = try Int.fetchOne(count, arguments: [channelID]) ?? 0
+        if after != before {
+            // The feed's item count on its subscriptions (and so their users' totals): once per
+            // feed, not per item (v17).
+            try db.cachedStatement(sql: "UPDATE subscriptions SET items = ? WHERE channel_id = ?").execute(arguments: [after, channelID])
+        }
         if after > before { try applyPendingActions(channel: channelID, db) }
         return IngestResult(new: after - before, updated: written - (after - before))
     }

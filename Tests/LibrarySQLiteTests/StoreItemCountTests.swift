@@ -112,12 +112,23 @@ import Testing
         let dir = TempDir()
         let path = dir.file("v14.sqlite")
         do {
+            // Written as v14 had it (today's ingest writes v15's counts).
             let old = try SQLiteLibrary(path: path, migrateUpTo: "v14-saved-and-collections")
-            let a = try await old.addTestChannel("a"), b = try await old.addTestChannel("b")
-            _ = try await old.addTestChannel("empty")
-            _ = try await old.ingest(items: (1...6).map { item("a\($0)", published: 100) }, channelID: a, now: 10)
-            _ = try await old.ingest(items: (1...3).map { item("b\($0)", published: 100) }, channelID: b, now: 10)
-            try await old.setWatched([try await old.id(of: "a2")], now: 20)
+            try await old.write { db in
+                for (id, name) in [(1, "a"), (2, "b"), (3, "empty")] {
+                    try db.execute(sql: """
+                        INSERT INTO channels (id, platform, source_url, feed_url, name, added_at) VALUES (?, 'podcast', ?, ?, ?, 5);
+                        INSERT INTO subscriptions (user_id, channel_id, added_at) VALUES (1, ?, 5);
+                        """, arguments: [id, "https://example.com/\(name)", "https://example.com/\(name).xml", name, id])
+                }
+                for (channel, count) in [(1, 6), (2, 3)] {
+                    for n in 1...count {
+                        try db.execute(sql: "INSERT INTO items (channel_id, item_id, title, published, discovered_at) VALUES (?, ?, ?, 100, 10)",
+                                       arguments: [channel, "\(channel)-\(n)", "Item \(n)"])
+                    }
+                }
+                try db.execute(sql: "INSERT INTO watch_state (user_id, item, watched, watched_at, updated_at) SELECT 1, id, 1, 20, 20 FROM items WHERE item_id = '1-2'")
+            }
         }
         let library = try SQLiteLibrary(path: path)
         #expect(try await library.appliedMigrations() == Schema.migrationNames)
