@@ -166,7 +166,9 @@ let package = Package(
         .executableTarget(name: "feedctl-fuzz", dependencies: ["FeedParsing", "FeedModel"]),
 
         // Library benchmarks (bench/ingest, bench/modes); never run by `swift test`.
-        .executableTarget(name: "feedctl-bench", dependencies: ["FeedModel", "FeedParsing", "LibraryStore", "LibrarySQLite", "Discovery", "HTTPFetch"]),
+        .executableTarget(name: "feedctl-bench", dependencies: [
+            "FeedModel", "FeedParsing", "LibraryStore", "LibrarySQLite", "Discovery", "HTTPFetch", .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
 
         // What the test targets share: headless PulseAudio, the test HTTP server, tool runner,
         // the corpus generator, a library in a temp dir.

@@ -82,10 +82,10 @@ struct ModesBench {
 /// month watched, 25% of newer ones; 20 items in progress (so catch-up's first page needs its
 /// round-robin part, not only the resume list).
 struct LibraryGenerator {
-    let library: SQLiteLibrary
+    let library: any GeneratedLibrary
     var rng = SplitMix64(seed: 42)
 
-    init(library: SQLiteLibrary) { self.library = library }
+    init(library: any GeneratedLibrary) { self.library = library }
 
     mutating func generate() async throws {
         let now = ModesBench.now
@@ -104,8 +104,7 @@ struct LibraryGenerator {
             let platform: Platform = c < 700 ? .youtube : c < 1000 ? .rumble : .podcast
             let subscription = NewChannel(platform: platform, sourceURL: "https://example.com/c/\(c)",
                                           feedURL: "https://example.com/c/\(c)/feed", name: "Channel \(c)")
-            let channelID = try await library.apply([Poll(subject: .subscription(subscription), outcome: .notFetched)],
-                                                    now: now - 400 * 86_400)[0].get().channelID
+            let channelID = try await library.subscribe(subscription, now: now - 400 * 86_400)
             let interval: Double = platform == .podcast ? 7 * 86_400 : 86_400
             var published = Double(now) - Double(rng.next() % (3 * 86_400))
             var items: [Item] = []
@@ -127,7 +126,7 @@ struct LibraryGenerator {
                 nextID += 1
                 published -= interval * (0.5 + Double(rng.next() % 1000) / 1000)
             }
-            _ = try await library.ingest(items: items, channelID: channelID, now: now - Int64(rng.next() % 86_400))
+            try await library.addItems(items, channelID: channelID, now: now - Int64(rng.next() % 86_400))
         }
         try await library.setWatched(watched, now: now - 3600)
         for _ in 0..<20 {
@@ -138,9 +137,30 @@ struct LibraryGenerator {
         }
         // Ids were predicted from insertion order; check a few against the library.
         for id in [Int64(1), 500_000, Int64(ModesBench.items)] {
-            _ = try await library.item(id: id)
+            try await library.check(id)
         }
     }
+}
+
+/// Where `LibraryGenerator` writes: today's library through the store, or (bench/migrate) a
+/// library at an old schema, written with that schema's SQL.
+protocol GeneratedLibrary: Sendable {
+    func subscribe(_ channel: NewChannel, now: Int64) async throws -> Int64
+    func addItems(_ items: [Item], channelID: Int64, now: Int64) async throws
+    func setWatched(_ ids: [Int64], now: Int64) async throws
+    func setProgress(_ id: Int64, seconds: Int, now: Int64) async throws
+    /// Fails unless the item with this id exists.
+    func check(_ id: Int64) async throws
+}
+
+extension SQLiteLibrary: GeneratedLibrary {
+    func subscribe(_ channel: NewChannel, now: Int64) async throws -> Int64 {
+        try await apply([Poll(subject: .subscription(channel), outcome: .notFetched)], now: now)[0].get().channelID
+    }
+    func addItems(_ items: [Item], channelID: Int64, now: Int64) async throws {
+        _ = try await ingest(items: items, channelID: channelID, now: now)
+    }
+    func check(_ id: Int64) async throws { _ = try await item(id: id) }
 }
 
 /// A tiny deterministic PRNG (Swift's default generator is seeded randomly).
