@@ -64,12 +64,11 @@ extension SQLiteLibrary {
     static let shortReadOffset = 1_000
 
     /// How a page's `total` is found. Filtered by channel, platform and watch state only (the
-    /// app's feed), it is the user's feed total (`users.feed_items`) or subscriptions' item counts
-    /// (`subscriptions.items`), kept by triggers, less, or only, the user's watched items: a row
-    /// or a sum over subscriptions plus a count
-    /// over the user's watched rows, instead of a count of every followed item through the joins
-    /// (11 ms on the 35k-item library, the whole cost of the page). With a date, duration or
-    /// short-form filter the items are counted.
+    /// app's feed), it is the user's feed total (`users.feed_items`) or a sum of their
+    /// subscriptions' item counts (`subscriptions.items`; both kept by the ingest and triggers,
+    /// v15 and v17), less, or only, a count of the user's watched rows: not a count of every
+    /// followed item through the joins (11 ms on the 35k-item library, the whole cost of the
+    /// page). With a date, duration or short-form filter the items are counted.
     private static func totalCounter(_ query: ItemPageQuery, channelConditions: [(String) -> String], from: String) -> TotalCounter {
         guard !query.shortOnly, query.publishedSince == nil, query.minDuration == nil, query.maxDuration == nil else {
             let sql = "SELECT count(*) \(from)"
@@ -84,7 +83,8 @@ extension SQLiteLibrary {
             """
         let watchedSQL = """
             SELECT count(*) FROM watch_state w CROSS JOIN items i ON i.id = w.item
-            CROSS JOIN subscriptions s ON s.user_id = ?1 AND s.channel_id = i.channel_id CROSS JOIN channels c ON c.id = i.channel_id
+            CROSS JOIN subscriptions s ON s.user_id = ?1 AND s.channel_id = i.channel_id
+            \(query.platform == nil ? "" : "CROSS JOIN channels c ON c.id = i.channel_id")
             WHERE w.user_id = ?1 AND w.watched = 1\(channels("i.channel_id"))
             """
         let watch = query.watch
