@@ -110,12 +110,13 @@ struct JSONOutput: ~Copyable {
         case 0x08: storage.append(UInt8(ascii: "b"))
         case 0x0C: storage.append(UInt8(ascii: "f"))
         default:
-            let hex = Array("0123456789abcdef".utf8)
             raw("u00")
-            storage.append(hex[Int(byte >> 4)])
-            storage.append(hex[Int(byte & 0x0F)])
+            storage.append(Self.hexDigits[Int(byte >> 4)])
+            storage.append(Self.hexDigits[Int(byte & 0x0F)])
         }
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     private mutating func raw(_ text: StaticString) {
         storage.append(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))

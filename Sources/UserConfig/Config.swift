@@ -73,6 +73,12 @@ public struct Config: Sendable, Equatable {
         return merged.merging(environment) { _, fromEnvironment in fromEnvironment }
     }
 
+    /// The variables discovery reads, for `feedctl discover` and `feedctl serve`: the config
+    /// file's `[discover]` (at `defaultPath`) under `environment`.
+    public static func discoveryEnvironment(_ environment: [String: String]) throws(ConfigError) -> [String: String] {
+        try load(path: defaultPath(environment: environment)).discoveryEnvironment(overlaying: environment)
+    }
+
     /// `discover.itunes_url` → `FEEDCTL_DISCOVER_ITUNES_URL`; Podcast Index's key and secret are
     /// `FEEDCTL_PODCASTINDEX_KEY` and `…_SECRET`.
     static func environmentName(of key: String) -> String {

@@ -47,9 +47,11 @@ struct ServeCommand: AsyncParsableCommand {
                                                     socketPath: socket.path, database: library.db,
                                                     tls: tlsCert.flatMap { cert in tlsKey.map { TLSFiles(certificate: cert, key: $0) } })
             // Discovery's providers as the config file's [discover] says, the environment over it.
-            let config: Config
-            do throws(ConfigError) { config = try Config.load(path: Config.defaultPath()) } catch { throw CommandError(error.description) }
-            configuration.discoveryEnvironment = config.discoveryEnvironment(overlaying: ProcessInfo.processInfo.environment)
+            do throws(ConfigError) {
+                configuration.discoveryEnvironment = try Config.discoveryEnvironment(ProcessInfo.processInfo.environment)
+            } catch {
+                throw CommandError(error.description)
+            }
             let settings = configuration
             // Checked before the library is opened: a refusal changes nothing.
             if let refusal = settings.check(hasAuthenticator: true) { throw CommandError(refusal.description) }

@@ -258,7 +258,9 @@ struct DiscoverJSON: Encodable {
 
 /// Discovery's settings: the config file's `[discover]` keys, the environment's over them.
 func discoverySettings() throws -> DiscoverySettings {
-    let config: Config
-    do { config = try Config.load(path: Config.defaultPath()) } catch { throw CommandError(error.description) }
-    return try DiscoverySettings(environment: config.discoveryEnvironment(overlaying: ProcessInfo.processInfo.environment))
+    let environment: [String: String]
+    do throws(ConfigError) { environment = try Config.discoveryEnvironment(ProcessInfo.processInfo.environment) } catch {
+        throw CommandError(error.description)
+    }
+    return try DiscoverySettings(environment: environment)
 }
