@@ -228,7 +228,7 @@ struct FeedRoutes {
             .filter { $0.active && (platform == nil || $0.platform == platform) }
         let report = await Syncer(store: library, fetcher: fetcher).sync(channels, now: clock())
         return report.channels.map {
-            SyncResultResponse(channelID: $0.id, channelName: $0.name, success: $0.status != .error, newVideos: $0.newItems, error: $0.error)
+            SyncResultResponse(channelID: $0.id, channelName: $0.name, success: $0.succeeded, newVideos: $0.newItems, error: $0.error)
         }
     }
 

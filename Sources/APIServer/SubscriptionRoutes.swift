@@ -93,7 +93,7 @@ struct SubscriptionRoutes {
         guard let result = report.channels.first else {
             return SyncResultResponse(channelID: id, channelName: channel.name, success: false, newVideos: 0, error: "the sync was interrupted")
         }
-        return SyncResultResponse(channelID: id, channelName: result.name, success: result.status != .error,
+        return SyncResultResponse(channelID: id, channelName: result.name, success: result.succeeded,
                                   newVideos: result.newItems, error: result.error)
     }
 

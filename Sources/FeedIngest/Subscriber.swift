@@ -50,6 +50,7 @@ public final class Subscriber: Sendable {
     /// a blog links its feed (`<link rel="alternate" type="application/rss+xml">`). The document
     /// is parsed once, whatever it turns out to be (it used to be parsed up to three times).
     private func subscribe(feedURL: String, source: String, includeShorts: Bool, now: Int64) async throws(SyncError) -> [Added] {
+        if let again = try await resyncIfSubscribed(feedURL, now: now) { return [again] }
         let response = try await syncer.fetch(feedURL)
         switch try syncer.read(response) {
         case .feed(let feed):
@@ -67,7 +68,9 @@ public final class Subscriber: Sendable {
         var added = [try await subscribeOne(feedURL: youTube(YouTubeFeeds.channelFeedURL(channelID)), source: source, now: now)]
         if includeShorts {
             let shorts = youTube(YouTubeFeeds.playlistFeedURL(YouTubeFeeds.shortsPlaylistID(forChannel: channelID)))
-            if let response = try await fetchShorts(shorts) {
+            if let again = try await resyncIfSubscribed(shorts, now: now) {
+                added.append(again)
+            } else if let response = try await fetchShorts(shorts) {
                 added.append(try await store(try syncer.parse(response), from: response, feedURL: shorts, source: source, now: now))
             }
         }
@@ -75,8 +78,32 @@ public final class Subscriber: Sendable {
     }
 
     private func subscribeOne(feedURL: String, source: String, now: Int64) async throws(SyncError) -> Added {
+        if let again = try await resyncIfSubscribed(feedURL, now: now) { return again }
         let response = try await syncer.fetch(feedURL)
         return try await store(try syncer.parse(response), from: response, feedURL: feedURL, source: source, now: now)
+    }
+
+    /// A feed the user follows already (pasted again) is synced as any channel is: claimed first,
+    /// so it is not fetched while another sync polls it. Nil when it is not subscribed (a new
+    /// feed has no row to claim until it is stored).
+    private func resyncIfSubscribed(_ feedURL: String, now: Int64) async throws(SyncError) -> Added? {
+        let store = syncer.store
+        let existing: Channel?
+        do throws(LibraryError) { existing = try await store.channel(feedURL: feedURL) } catch {
+            throw SyncError(url: feedURL, reason: error.description)
+        }
+        guard let existing else { return nil }
+        let report = await syncer.sync([existing], now: now)
+        guard let result = report.channels.first else { throw SyncError(url: feedURL, reason: "the sync was interrupted") }
+        if result.status == .error, let message = result.error {
+            // The poll's message leads with the URL already.
+            throw SyncError(url: feedURL, reason: message.hasPrefix(feedURL + ": ") ? String(message.dropFirst(feedURL.count + 2)) : message)
+        }
+        do throws(LibraryError) {
+            return Added(channel: try await store.channelSummary(id: existing.id), newItems: result.newItems, alreadySubscribed: true)
+        } catch {
+            throw SyncError(url: feedURL, reason: error.description)
+        }
     }
 
     /// Parses a fetched feed and stores the channel, its items and its bookkeeping in one

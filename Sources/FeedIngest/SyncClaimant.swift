@@ -1,11 +1,20 @@
 import Foundation
 import LibraryStore
+import Synchronization
 
-/// Who holds a sync claim (`SyncClaim`): this process, by pid and a random part (a pid reused
-/// after a crash is another claimant). Claims stop two pollers, in this process or another
-/// (the daemon, the server, a cron `sync`), from fetching the same feed at once.
+/// Who holds a sync claim (`SyncClaim`): one sync in one process, by pid, a random part (a pid
+/// reused after a crash is another claimant) and a count. Claims stop two pollers, in this
+/// process or another (the daemon, the server's scheduler and its API calls, a cron `sync`),
+/// from fetching the same feed at once.
 public enum SyncClaimant {
-    public static let current = "pid \(ProcessInfo.processInfo.processIdentifier) \(UUID().uuidString.prefix(8))"
+    private static let process = "pid \(ProcessInfo.processInfo.processIdentifier) \(UUID().uuidString.prefix(8))"
+    private static let syncs = Atomic<Int>(0)
+
+    /// A claimant of its own for one sync (or one scheduler round): two syncs in one process
+    /// must not share a claim either.
+    public static func next() -> String {
+        "\(process) #\(syncs.add(1, ordering: .relaxed).newValue)"
+    }
 }
 
 extension SyncStore {

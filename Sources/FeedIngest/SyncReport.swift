@@ -2,7 +2,9 @@ import FeedModel
 
 /// What one channel's poll came to (`sync --json`'s per-channel object).
 public struct ChannelSyncResult: Sendable, Equatable, Encodable {
-    public enum Status: String, Sendable, Encodable { case updated, unchanged, error }
+    /// `busy`: another sync (another process, or another request in this one) is polling the
+    /// channel right now; it was not fetched twice.
+    public enum Status: String, Sendable, Encodable { case updated, unchanged, error, busy }
     public var id: Int64
     public var name: String
     public var status: Status
@@ -10,6 +12,9 @@ public struct ChannelSyncResult: Sendable, Equatable, Encodable {
     @Nullable public var error: String?
     /// How long the poll took, to the millisecond.
     public var seconds: Double
+
+    /// Polled and stored (changed or not).
+    public var succeeded: Bool { status == .updated || status == .unchanged }
 
     public init(id: Int64, name: String, status: Status, newItems: Int, error: String?, seconds: Double) {
         self.id = id; self.name = name; self.status = status; self.newItems = newItems; self.error = error

@@ -17,15 +17,12 @@ public enum SyncScheduler {
             var syncer: Syncer?
             while !Task.isCancelled {
                 // Claimed, so that another process polling the same library (the server, a cron
-                // `sync`) does not fetch them too; storing a poll releases its claim.
-                let claimant = SyncClaimant.current
+                // `sync`) does not fetch them too; the sync releases what it does not store.
+                let claimant = SyncClaimant.next()
                 if let due = try? await store.claimDueChannels(now: Clock.now(), claimant: claimant), !due.isEmpty {
                     let active = syncer ?? Syncer(store: store)
                     syncer = active
-                    let result = await active.sync(due)
-                    if let error = await store.releaseClaimsUninterrupted(due.map(\.id), claimant: claimant) {
-                        report("sync: could not release claims (they lapse by themselves): \(error)")
-                    }
+                    let result = await active.sync(due, claimant: claimant)
                     if Task.isCancelled { report("sync: interrupted; \(result.channels.count) of \(due.count) channels stored"); break }
                     report("sync: \(due.count) channels, \(result.newItems) new items, \(result.errors) errors")
                     for r in result.channels where r.status == .error { report("sync: \(r.error ?? "")") }

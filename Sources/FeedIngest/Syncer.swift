@@ -49,9 +49,13 @@ public final class Syncer: Sendable {
     /// Cancelling the calling task (the CLI does on SIGINT/SIGTERM, the daemon when it stops)
     /// aborts the fetches still running and stores every poll that finished; the channels not
     /// polled are left as they were (no error, no backoff) and are missing from the report.
-    public func sync(_ channels: [Channel], now: Int64 = Clock.now(),
+    ///
+    /// Each channel is claimed for `claimant` first (`SyncClaim`): one that another sync holds,
+    /// in this process or another, is not fetched and is reported `busy`. A caller that claimed
+    /// the channels already (a scheduler round's `claimDueChannels`) passes its claimant.
+    public func sync(_ channels: [Channel], claimant: String = SyncClaimant.next(), now: Int64 = Clock.now(),
                      progress: @escaping @Sendable (_ result: ChannelSyncResult, _ done: Int, _ total: Int) -> Void = { _, _, _ in }) async -> SyncReport {
-        await run(channels.map(Target.init(channel:)), now: now, progress: progress)
+        await runClaimed(channels.map(Target.init(channel:)), claimant: claimant, now: now, progress: progress)
     }
 
     /// Subscribes to feeds (an OPML import): each is recorded first, in the order given (so
@@ -72,8 +76,9 @@ public final class Syncer: Sendable {
         }
         var report: SyncReport
         if fetch {
-            report = await run(subscribed.map { Target(channelID: $0.id, name: $0.feed.name, feedURL: $0.feed.feedURL) },
-                               now: now, progress: progress)
+            // Claimed like any sync: the recorded channels are due, and a scheduler may be polling now.
+            report = await runClaimed(subscribed.map { Target(channelID: $0.id, name: $0.feed.name, feedURL: $0.feed.feedURL) },
+                                      claimant: SyncClaimant.next(), now: now, progress: progress)
         } else {
             report = SyncReport(channels: subscribed.map {
                 ChannelSyncResult(id: $0.id, name: $0.feed.name, status: .unchanged, newItems: 0, error: nil, seconds: 0)
@@ -114,6 +119,50 @@ public final class Syncer: Sendable {
         var outcome: Poll.Outcome
         /// How long its fetch and parse took (not the wait for its batch to be stored).
         var seconds: Double
+    }
+
+    /// Claims the targets' channels for `claimant` (a claim it holds already is kept), polls the
+    /// ones it got, and reports the others `busy`. Storing a poll releases its claim; what was
+    /// not stored (a cancelled sync) is released at the end. Results are in `targets`' order.
+    private func runClaimed(_ targets: [Target], claimant: String, now: Int64,
+                            progress: @escaping @Sendable (ChannelSyncResult, Int, Int) -> Void) async -> SyncReport {
+        guard !targets.isEmpty else { return SyncReport(channels: []) }
+        let claimed: Set<Int64>
+        do throws(LibraryError) {
+            claimed = Set(try await store.claimChannels(targets.map(\.channelID), now: now, claimant: claimant))
+        } catch {
+            return SyncReport(channels: targets.map {
+                ChannelSyncResult(id: $0.channelID, name: $0.name, status: .error, newItems: 0,
+                                  error: "\($0.feedURL): could not claim it for polling: \(error.description)", seconds: 0)
+            })
+        }
+        let polled = targets.filter { claimed.contains($0.channelID) }
+        let report = await run(polled, now: now, progress: progress)
+        // A failure here is not the feeds': the claims lapse by themselves (`SyncClaim.claimSeconds`).
+        _ = await store.releaseClaimsUninterrupted(polled.map(\.channelID), claimant: claimant)
+        if polled.count == targets.count { return report }
+        var stored = Dictionary(report.channels.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var results: [ChannelSyncResult] = []
+        for target in targets {
+            if claimed.contains(target.channelID) {
+                if let result = stored.removeValue(forKey: target.channelID) { results.append(result) }
+            } else {
+                results.append(await unclaimed(target))
+            }
+        }
+        return SyncReport(channels: results)
+    }
+
+    /// A channel that could not be claimed: held by another sync, or gone (unsubscribed meanwhile).
+    private func unclaimed(_ target: Target) async -> ChannelSyncResult {
+        do throws(LibraryError) {
+            _ = try await store.channel(id: target.channelID)
+            return ChannelSyncResult(id: target.channelID, name: target.name, status: .busy, newItems: 0,
+                                     error: "another sync is polling it now", seconds: 0)
+        } catch {
+            return ChannelSyncResult(id: target.channelID, name: target.name, status: .error, newItems: 0,
+                                     error: "\(target.feedURL): \(error.description)", seconds: 0)
+        }
     }
 
     private func run(_ targets: [Target], now: Int64,

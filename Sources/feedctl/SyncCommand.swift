@@ -18,39 +18,30 @@ struct SyncCommand: AsyncParsableCommand {
         try await runReporting {
             let lib = try library.open()
             let now = Clock.now()
-            let claimant = SyncClaimant.current
-            var channels: [Channel]
-            var busy: [Channel] = []
+            let claimant = SyncClaimant.next()
+            let channels: [Channel]
             if ids.isEmpty && !all {
                 // Due channels, claimed so that no other process (the daemon, the server) polls them too.
                 channels = try await lib.claimDueChannels(now: now, claimant: claimant)
+            } else if !ids.isEmpty {
+                // Asked for by id or --all: polled even if not due (the sync claims them: one another
+                // process is polling now is skipped).
+                var picked: [Channel] = []
+                for id in ids { picked.append(try await lib.channel(id: id)) }
+                channels = picked
             } else {
-                if !ids.isEmpty {
-                    var picked: [Channel] = []
-                    for id in ids { picked.append(try await lib.channel(id: id)) }
-                    channels = picked
-                } else {
-                    channels = try await lib.allChannels().filter(\.active)
-                }
-                // Asked for by id or --all: polled even if not due, unless another process is polling one now.
-                let claimed = Set(try await lib.claimChannels(channels.map(\.id), now: now, claimant: claimant))
-                busy = channels.filter { !claimed.contains($0.id) }
-                channels = channels.filter { claimed.contains($0.id) }
+                channels = try await lib.allChannels().filter(\.active)
             }
-            let polled = channels
-            for channel in busy {
-                printError("skipped \(channel.id) \(channel.name): another feedctl process is syncing it now")
-            }
-            let bar = ProgressBar(enabled: !output.json && stderrIsTTY, total: polled.count)
+            let bar = ProgressBar(enabled: !output.json && stderrIsTTY, total: channels.count)
             // Ctrl-C or SIGTERM cancels the fetches still running; what finished is stored first.
             let (report, interrupted) = await cancellingOnInterrupt {
-                await Syncer(store: lib).sync(polled, now: now) { result, done, _ in
+                await Syncer(store: lib).sync(channels, claimant: claimant, now: now) { result, done, _ in
                     bar.update(done: done, label: result.name)
                 }
             }
             bar.finish()
-            if let error = await lib.releaseClaimsUninterrupted(polled.map(\.id), claimant: claimant) {
-                printError("could not release the sync claims (they lapse in \(SyncClaim.claimSeconds / 60) minutes): \(error)")
+            for r in report.channels where r.status == .busy {
+                printError("skipped \(r.id) \(Terminal.printable(r.name)): another feedctl process is syncing it now")
             }
             if output.json {
                 try printJSON(report)
@@ -58,12 +49,13 @@ struct SyncCommand: AsyncParsableCommand {
                 printSummary(report)
             }
             if let interrupted {
-                throw CommandInterrupted(interrupted, "\(report.channels.count) of \(Formats.count(polled.count, "channel")) synced and stored; the others were left as they were")
+                throw CommandInterrupted(interrupted, "\(report.channels.filter { $0.status != .busy }.count) of \(Formats.count(channels.count, "channel")) synced and stored; the others were left as they were")
             }
             if report.errors > 0 {
-                let message = "\(report.errors) of \(Formats.count(report.channels.count, "channel")) failed to sync"
+                let tried = report.channels.filter { $0.status != .busy }.count
+                let message = "\(report.errors) of \(Formats.count(tried, "channel")) failed to sync"
                 // All of them failing is worth the plain failure status (network down).
-                if report.errors == report.channels.count { throw CommandError(message) }
+                if report.errors == tried { throw CommandError(message) }
                 throw PartialFailure(message)
             }
         }
@@ -73,10 +65,12 @@ struct SyncCommand: AsyncParsableCommand {
         for r in report.channels where r.status == .error {
             print("error    \(r.id) \(Terminal.printable(r.name)): \(Terminal.printable(r.error ?? ""))")
         }
-        let count = report.channels.count
+        let busy = report.channels.filter { $0.status == .busy }.count
+        let count = report.channels.count - busy
         let updated = report.channels.filter { $0.status == .updated }.count
         let unchanged = report.channels.filter { $0.status == .unchanged }.count
-        print("synced \(Formats.count(count, "channel")): \(updated) updated, \(unchanged) unchanged, \(report.errors) failed; \(Formats.count(report.newItems, "new item"))")
+        let skipped = busy > 0 ? ", \(busy) skipped (being synced elsewhere)" : ""
+        print("synced \(Formats.count(count, "channel")): \(updated) updated, \(unchanged) unchanged, \(report.errors) failed\(skipped); \(Formats.count(report.newItems, "new item"))")
     }
 }
 

@@ -13,11 +13,12 @@ final class SyncClaimTests: XCTestCase {
         "<rss><channel><title>Feed \(n)</title><item><guid>g\(n)</guid><title>Episode \(n)</title></item></channel></rss>"
     }
 
-    /// A scheduler round as the daemon runs it: claim the due channels, poll them, release what was not stored.
+    /// A scheduler round as the daemon runs it: claim the due channels, then poll them under
+    /// that claim (the sync releases what it did not store).
     private static func round(_ library: SQLiteLibrary, _ claimant: String) async throws -> [Int64] {
         let due = try await library.claimDueChannels(now: 2000, claimant: claimant)
-        _ = await Syncer(store: library).sync(due, now: 2000)
-        _ = await library.releaseClaimsUninterrupted(due.map(\.id), claimant: claimant)
+        let report = await Syncer(store: library).sync(due, claimant: claimant, now: 2000)
+        XCTAssertFalse(report.channels.contains { $0.status == .busy }, "its own claim")
         return due.map(\.id)
     }
 
@@ -69,5 +70,91 @@ final class SyncClaimTests: XCTestCase {
         XCTAssertEqual(got7, [])
         let got8 = try await h.library.claimDueChannels(now: later, claimant: "other").map(\.id)
         XCTAssertEqual(got8, [a.id, b.id], "both claims have lapsed")
+    }
+
+    /// A sync asked for channels (`sync ID`, the API's channel sync, `channel add` of a feed
+    /// followed already) claims them too: one another sync holds is not fetched, and is reported busy.
+    func testASyncSkipsAChannelAnotherSyncHolds() async throws {
+        let h = try SyncHarness()
+        defer { h.server.stop() }
+        try h.server.write("a.xml", feed(1))
+        try h.server.write("b.xml", feed(2))
+        let a = try await h.addChannel("/a.xml"), b = try await h.addChannel("/b.xml")
+        let held = try await h.library.claimChannels([a.id], now: 2000, claimant: "another process")
+        XCTAssertEqual(held, [a.id])
+        let report = await h.syncer.sync([a, b], now: 2000)
+        XCTAssertEqual(report.channels.map(\.id), [a.id, b.id])
+        XCTAssertEqual(report.channels.map(\.status), [.busy, .updated])
+        XCTAssertEqual(report.errors, 0)
+        XCTAssertEqual(report.channels.map(\.succeeded), [false, true])
+        XCTAssertNil(try h.server.stats().hits["/a.xml"])
+        XCTAssertEqual(try h.server.stats().hits["/b.xml"], 1)
+        // Pasting the held feed again does not fetch it either: it is subscribed already.
+        let again = try await h.subscriber.add(h.server.url("/a.xml"), now: 2000)
+        XCTAssertEqual(again.map(\.alreadySubscribed), [true])
+        XCTAssertEqual(again.map(\.newItems), [0])
+        XCTAssertNil(try h.server.stats().hits["/a.xml"])
+        // Released, it is polled; storing the poll left no claim behind.
+        try await h.library.releaseClaims([a.id], claimant: "another process")
+        let pasted = try await h.subscriber.add(h.server.url("/a.xml"), now: 2001)
+        XCTAssertEqual(pasted.map(\.newItems), [1])
+        XCTAssertEqual(try h.server.stats().hits["/a.xml"], 1)
+        let free = try await h.library.claimChannels([a.id, b.id], now: 2001, claimant: "later")
+        XCTAssertEqual(free, [a.id, b.id], "no claim left behind")
+    }
+
+    /// Two syncs in one process at once (the server's scheduler and a request's sync): each has
+    /// a claim of its own, so every feed is fetched once.
+    func testTwoSyncsInOneProcessFetchEachFeedOnce() async throws {
+        let h = try SyncHarness()
+        defer { h.server.stop() }
+        let count = 8
+        for n in 0..<count {
+            try h.server.write("f\(n).xml", feed(n))
+            try await h.addChannel("/delay/0.3/f\(n).xml")
+        }
+        let channels = try await h.library.allChannels()
+        XCTAssertEqual(channels.count, count)
+        let syncer = h.syncer
+        async let first = syncer.sync(channels, now: 2000)
+        async let second = syncer.sync(channels, now: 2000)
+        let (x, y) = await (first, second)
+        for (one, other) in zip(x.channels, y.channels) {
+            XCTAssertEqual(one.id, other.id)
+            XCTAssertEqual([one.status, other.status].filter { $0 == .busy }.count, 1, "channel \(one.id): \(one.status), \(other.status)")
+        }
+        let stats = try h.server.stats()
+        for n in 0..<count { XCTAssertEqual(stats.hits["/delay/0.3/f\(n).xml"], 1, "f\(n)") }
+    }
+
+    /// Subscribing feeds (an OPML import, a gpodder upload) records them due, then fetches them:
+    /// a poller in another process running meanwhile never fetches one of them as well.
+    func testSubscribingWhileAnotherProcessPollsFetchesEachFeedOnce() async throws {
+        let h = try SyncHarness()
+        defer { h.server.stop() }
+        let count = 12
+        var feeds: [NewChannel] = []
+        for n in 0..<count {
+            try h.server.write("f\(n).xml", feed(n))
+            let url = h.server.url("/delay/0.3/f\(n).xml")
+            feeds.append(NewChannel(platform: .podcast, sourceURL: url, feedURL: url, name: "Feed \(n)"))
+        }
+        let other = try SQLiteLibrary(path: h.library.path), syncer = h.syncer
+        async let imported = syncer.subscribe(feeds, now: 2000)
+        async let polledElsewhere: [Int64] = {
+            var polled: [Int64] = []
+            for round in 0..<25 {
+                polled += try await Self.round(other, "poller \(round)")
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            return polled
+        }()
+        let (report, elsewhere) = try await (imported, polledElsewhere)
+        XCTAssertEqual(report.channels.count, count)
+        XCTAssertEqual(report.errors, 0)
+        let busy = report.channels.filter { $0.status == .busy }.map(\.id)
+        XCTAssertEqual(Set(busy), Set(elsewhere), "what the other poller took, the import left to it")
+        let stats = try h.server.stats()
+        for n in 0..<count { XCTAssertEqual(stats.hits["/delay/0.3/f\(n).xml"], 1, "f\(n)") }
     }
 }
