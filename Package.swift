@@ -46,10 +46,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
-        // Only its HummingbirdBcrypt product (bcrypt's C code, no Hummingbird) is used, by Accounts.
+        // Only its HummingbirdBcrypt product (bcrypt's C code, no Hummingbird) is used, by Accounts
+        // (its HummingbirdOTP needs swift-crypto, which is resolved for it but never built).
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
-        // SHA-256 of session tokens.
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         // The HTTP server (`feedctl serve`). Its default traits are off: ConfigurationSupport
         // would build swift-configuration, which nothing here reads (options come from the
         // command line), and FullFoundation only changes how its form decoder formats dates.
@@ -71,6 +70,8 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // No pkgConfig: its `-lcurl` would link libcurl, which the shim loads with dlopen instead.
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // OpenSSL's libcrypto, loaded with dlopen too; its three functions are declared in the shim.
+        .systemLibrary(name: "CLibCrypto", providers: [.apt(["libssl3"])]),
         .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev"])]),
         .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(name: "CSDBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
@@ -89,14 +90,14 @@ let package = Package(
         .target(name: "Downloads", dependencies: ["FeedModel", "HTTPFetch", "LibraryStore"]),
         // Discovery: providers (iTunes, Podcast Index, yt-dlp, Rumble's search pages, the
         // library) asked at once, merged, marked `subscribed`. Podcast Index signs with SHA-1.
-        .target(name: "Discovery", dependencies: [
-            "FeedModel", "FeedText", "HTTPFetch", "FeedParsing", "LibraryStore", .product(name: "Crypto", package: "swift-crypto"),
-        ]),
+        .target(name: "Discovery", dependencies: ["FeedModel", "FeedText", "HTTPFetch", "FeedParsing", "LibraryStore", "Digests"]),
+        // SHA-256 and SHA-1 by the system's libcrypto (swift-crypto built a second BoringSSL,
+        // beside swift-nio-ssl's, in every build: minutes of CI for two digests).
+        .target(name: "Digests", dependencies: ["CLibCrypto"]),
         // Passwords (bcrypt) and session tokens (random, stored as their SHA-256): what the
         // library never sees in the clear.
         .target(name: "Accounts", dependencies: [
-            "FeedModel", .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
-            .product(name: "Crypto", package: "swift-crypto"),
+            "FeedModel", "Digests", .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
         ]),
         .target(name: "NowPlaying"),
         // FFmpeg's log, kept per thread instead of printed (why an open failed).
@@ -146,7 +147,7 @@ let package = Package(
         // types, the request context (whose store a request acts on), logins and the token check
         // (Accounts: bcrypt and session tokens).
         .target(name: "APIServer", dependencies: [
-            "FeedModel", "FeedText", "FeedParsing", "LibraryStore", "FeedIngest", "HTTPFetch", "ControlProtocol", "ControlSocket", "Accounts", "Discovery",
+            "FeedModel", "FeedText", "FeedParsing", "LibraryStore", "FeedIngest", "HTTPFetch", "ControlProtocol", "ControlSocket", "Accounts", "Digests", "Discovery",
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdTLS", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),

@@ -9,6 +9,7 @@ packages=(
   libxml2-dev libxml2-utils            # FeedIngest parsing (xmllint: parse benchmark peer)
   libsqlite3-dev                       # the library (GRDB over the system SQLite)
   libcurl4-openssl-dev                 # fetching feeds
+  libssl3                              # SHA-256 of session tokens, SHA-1 for Podcast Index (libcrypto, loaded by Digests)
   libavformat-dev libavcodec-dev libswresample-dev libavutil-dev libavfilter-dev ffmpeg  # decoding; test media
   dpkg-dev gcc make nasm libgnutls28-dev zlib1g-dev   # scripts/build-ffmpeg.sh: Debian's FFmpeg source, built minimal
   libpulse-dev pulseaudio pulseaudio-utils   # playback; the headless test/demo server

@@ -1,3 +1,4 @@
+import Digests
 import Hummingbird
 import LibraryStore
 
@@ -19,6 +20,9 @@ public struct APIError: Error, Sendable, HTTPResponseError {
 
     /// The library's errors as HTTP: what it lacks is 404, what it refuses is 422 or 409, and
     /// only a failing database is 500.
+    /// The server cannot hash tokens (libcrypto missing): nobody can sign in until it is installed.
+    init(_ error: DigestUnavailable) { self.init(.internalServerError, error.description) }
+
     init(_ error: LibraryError) {
         switch error {
         case .noItem, .noItems, .noChannel, .noCollection, .noCollectionID, .noSavedVideo, .noUser, .noSession: self.init(.notFound, error.description)

@@ -1,3 +1,4 @@
+import Digests
 import Discovery
 import FeedModel
 import HTTPFetch
@@ -19,6 +20,8 @@ public enum APIServer {
         log: @escaping @Sendable (String) -> Void = { _ in },
         onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws(ServerStartError) -> some ApplicationProtocol {
+        // Tokens are looked up by their SHA-256: without libcrypto nobody could sign in, so say so now.
+        do { _ = try Digest.sha256.of([]) } catch { throw ServerStartError("cannot serve: \(error)") }
         let router = try router(configuration: configuration, authenticator: authenticator, gpodder: gpodder, clock: clock, log: log)
         var logger = Logger(label: "feedctl-serve")
         logger.logLevel = .warning

@@ -35,13 +35,8 @@ struct AuthRoutes {
         }
         let device = body.deviceName.map { String($0.prefix(Self.maxDeviceNameCharacters)) }
         let address = context.peerAddress ?? "unknown"
-        let outcome: TokenAuthenticator.LoginOutcome
-        do throws(LibraryError) {
-            outcome = try await logins.login(name: body.username, password: body.password ?? body.pin ?? "",
+        let outcome = try await logins.login(name: body.username, password: body.password ?? body.pin ?? "",
                                              deviceName: device, address: address)
-        } catch {
-            throw APIError(error)
-        }
         switch outcome {
         case .success(let token, let user):
             log("login: \(user.name) from \(address)")

@@ -118,7 +118,7 @@ final class GPodderAuth: Sendable {
         } catch {
             guard case .noUser = error else { throw APIError(error) }
         }
-        let key = SessionToken.hash(of: "\(name)\u{0}\(password)\u{0}\(hash ?? "")")
+        let key = try SessionToken.hash(of: "\(name)\u{0}\(password)\u{0}\(hash ?? "")")
         if hash == nil || !verified.withLock({ ($0[key] ?? 0) > now }) {
             // Counted when it starts, forgiven when it succeeds (`LoginAttempts`).
             if let wait = await attempts.begin(user: name, address: address, now: now) {
@@ -144,12 +144,13 @@ final class GPodderAuth: Sendable {
     /// expired), else a new one.
     private func session(for key: String, user: UserID, _ accounts: GPodderAccounts, now: Int64) async throws -> (String, Int64) {
         if let known = issued.withLock({ $0[key] }),
-           let live = try await accounts.users.session(tokenHash: SessionToken.hash(of: known.token), now: now), live.user.id == user {
+           let live = try await accounts.users.session(tokenHash: try SessionToken.hash(of: known.token), now: now), live.user.id == user {
             return (known.token, live.session.id)
         }
         let token = SessionToken()
+        let tokenHash = try token.hash
         let session = try await FeedRoutes.library { () async throws(LibraryError) in
-            try await accounts.users.createSession(user: user, tokenHash: token.hash, deviceName: "gpodder", now: now)
+            try await accounts.users.createSession(user: user, tokenHash: tokenHash, deviceName: "gpodder", now: now)
         }
         issued.withLock { table in
             if table.count > 1_000 { table.removeAll() }

@@ -47,7 +47,7 @@ public struct TokenAuthenticator: Authenticator {
     /// The live session `token` opens and its user; nil for anything else (the gpodder.net
     /// routes' `sessionid` cookie is such a token too).
     static func liveSession(_ token: SessionToken, _ store: any UserStore, now: Int64) async throws -> (Session, User)? {
-        guard let live = try await store.session(tokenHash: token.hash, now: now) else { return nil }
+        guard let live = try await store.session(tokenHash: try token.hash, now: now) else { return nil }
         return (live.session, live.user)
     }
 
@@ -75,7 +75,7 @@ public struct TokenAuthenticator: Authenticator {
 
     /// Checks `password` for `name` and, if it is right, opens a session (`deviceName` is what
     /// `feedctl user sessions` shows). `address` is the peer the throttle counts.
-    func login(name: String, password: String, deviceName: String?, address: String) async throws(LibraryError) -> LoginOutcome {
+    func login(name: String, password: String, deviceName: String?, address: String) async throws(APIError) -> LoginOutcome {
         let started = clock()
         if let wait = await attempts.begin(user: name, address: address, now: started) { return .throttled(wait) }
         var found: User?
@@ -86,6 +86,8 @@ public struct TokenAuthenticator: Authenticator {
             hash = try await store.passwordHash(of: user.name)
         } catch .noUser {
             found = nil
+        } catch {
+            throw APIError(error)
         }
         // A name without a password (or no such name) is checked against a hash of nothing anyone
         // knows, so the answer takes as long as for a wrong password.
@@ -94,7 +96,11 @@ public struct TokenAuthenticator: Authenticator {
         guard let user = found, hash != nil, matches else { return .failure }
         await attempts.succeeded(user: name, address: address, at: started)
         let token = SessionToken()
-        try await store.createSession(user: user.id, tokenHash: token.hash, deviceName: deviceName, now: clock())
+        let tokenHash: String
+        do { tokenHash = try token.hash } catch { throw APIError(error) }
+        _ = try await FeedRoutes.library { () async throws(LibraryError) in
+            try await store.createSession(user: user.id, tokenHash: tokenHash, deviceName: deviceName, now: clock())
+        }
         return .success(token, user)
     }
 

@@ -1,4 +1,4 @@
-import Crypto
+import Digests
 import FeedModel
 
 /// A login session's token: `SessionRule.tokenBytes` random bytes from the system's generator
@@ -19,22 +19,14 @@ public struct SessionToken: Sendable, Equatable, CustomStringConvertible {
     public init(presented text: String) { self.text = text }
 
     /// The lowercase hex SHA-256 of the token's text: the key the library stores and looks up.
-    public var hash: String { Self.hash(of: text) }
+    public var hash: String { get throws(DigestUnavailable) { try Self.hash(of: text) } }
 
-    public static func hash(of text: String) -> String {
-        let digest = SHA256.hash(data: Array(text.utf8))
-        let hex: [UInt8] = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(64)
-        for byte in digest {
-            out.append(hex[Int(byte >> 4)])
-            out.append(hex[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
+    public static func hash(of text: String) throws(DigestUnavailable) -> String {
+        try Digest.sha256.hex(text)
     }
 
     /// Never the token itself: descriptions end up in logs.
-    public var description: String { "SessionToken(hash \(hash.prefix(8))…)" }
+    public var description: String { "SessionToken(hash \((try? hash)?.prefix(8) ?? "unavailable")…)" }
 }
 
 /// RFC 4648 §5 base64url, without padding (tokens go in headers and cookies as they are).

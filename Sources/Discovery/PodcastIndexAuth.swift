@@ -1,4 +1,4 @@
-import Crypto
+import Digests
 
 /// Podcast Index's request signature (api.podcastindex.org, "Authentication Details"): the
 /// key in `X-Auth-Key`, the current Unix time in `X-Auth-Date`, and in `Authorization` the
@@ -10,13 +10,8 @@ public struct PodcastIndexAuth: Sendable, Equatable {
 
     public init(key: String, secret: String) { self.key = key; self.secret = secret }
 
-    public func headers(now: Int64) -> [String: String] {
+    public func headers(now: Int64) throws(DigestUnavailable) -> [String: String] {
         let date = String(now)
-        let digest = Insecure.SHA1.hash(data: Array((key + secret + date).utf8))
-        let hex = digest.map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0f)]])
-        }.joined()
-        return ["X-Auth-Key": key, "X-Auth-Date": date, "Authorization": hex]
+        return ["X-Auth-Key": key, "X-Auth-Date": date, "Authorization": try Digest.sha1.hex(key + secret + date)]
     }
 }

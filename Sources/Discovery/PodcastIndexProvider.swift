@@ -23,7 +23,9 @@ public struct PodcastIndexProvider: DiscoveryProvider {
 
     public func search(_ request: DiscoveryRequest) async throws(DiscoveryError) -> [DiscoveryResult] {
         let url = URLQuery.build(baseURL, "/api/1.0/search/byterm", [("q", request.query), ("max", String(request.limit))])
-        let answer = try await fetch.json(PodcastIndexAnswer.self, url, headers: auth.headers(now: clock()), limits: limits)
+        let headers: [String: String]
+        do { headers = try auth.headers(now: clock()) } catch { throw DiscoveryError("cannot sign the request: \(error)") }
+        let answer = try await fetch.json(PodcastIndexAnswer.self, url, headers: headers, limits: limits)
         return answer.feeds.prefix(request.limit).compactMap { $0.result(provider: name) }
     }
 }

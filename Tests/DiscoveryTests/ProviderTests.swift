@@ -57,7 +57,7 @@ final class ProviderTests: XCTestCase {
         XCTAssertEqual(expected.count, 40)
 
         let auth = PodcastIndexAuth(key: key, secret: secret)
-        XCTAssertEqual(auth.headers(now: date), ["X-Auth-Key": key, "X-Auth-Date": "1795132800", "Authorization": expected])
+        XCTAssertEqual(try auth.headers(now: date), ["X-Auth-Key": key, "X-Auth-Date": "1795132800", "Authorization": expected])
 
         let provider = PodcastIndexProvider(auth: auth, baseURL: server.url("/pi"), fetcher: fetcher, clock: { date })
         let results = try await provider.search(DiscoveryRequest(query: "bread", kind: .channels, limit: 3))

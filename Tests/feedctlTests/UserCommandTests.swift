@@ -55,9 +55,9 @@ final class UserCommandTests: XCTestCase {
         // A new password ends the sessions logged in before it; other users' stay.
         let bobID = try await library.user(named: "bob").id
         for device in ["phone", "laptop"] {
-            try await library.createSession(user: bobID, tokenHash: SessionToken().hash, deviceName: device, now: Clock.now())
+            try await library.createSession(user: bobID, tokenHash: try SessionToken().hash, deviceName: device, now: Clock.now())
         }
-        let owners = try await library.createSession(user: .owner, tokenHash: SessionToken().hash, deviceName: nil, now: Clock.now())
+        let owners = try await library.createSession(user: .owner, tokenHash: try SessionToken().hash, deviceName: nil, now: Clock.now())
         r = try feedctl(input: "correct horse battery", "user", "passwd", "bob", "--password-stdin")
         XCTAssertEqual(r.stdout, "password set for bob; ended 2 sessions\n", r.stderr)
         let stillThere = try await library.sessions(of: nil).map(\.id)
@@ -91,13 +91,14 @@ final class UserCommandTests: XCTestCase {
         let bob = try await library.addUser(name: "bob", isAdmin: false, passwordHash: nil, now: 1)
         let now = Clock.now()
         let token = SessionToken()
-        let phone = try await library.createSession(user: bob.id, tokenHash: token.hash, deviceName: "phone", now: now)
-        let laptop = try await library.createSession(user: bob.id, tokenHash: SessionToken().hash, deviceName: nil, now: now + 1)
-        let old = try await library.createSession(user: .owner, tokenHash: SessionToken().hash, deviceName: "old", now: 1000)
+        let phone = try await library.createSession(user: bob.id, tokenHash: try token.hash, deviceName: "phone", now: now)
+        let laptop = try await library.createSession(user: bob.id, tokenHash: try SessionToken().hash, deviceName: nil, now: now + 1)
+        let old = try await library.createSession(user: .owner, tokenHash: try SessionToken().hash, deviceName: "old", now: 1000)
 
         var r = try feedctl("user", "sessions", "--json")
         XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertFalse(r.stdout.contains(token.hash) || r.stdout.contains(token.text), "never the token nor its hash")
+        let tokenHash = try token.hash
+        XCTAssertFalse(r.stdout.contains(tokenHash) || r.stdout.contains(token.text), "never the token nor its hash")
         struct SessionRow: Decodable { let id: Int64; let user: String; let device: String?; let expired: Bool }
         let rows = try JSONDecoder().decode([SessionRow].self, from: Data(r.stdout.utf8))
         XCTAssertEqual(rows.map(\.id), [laptop.id, phone.id, old.id])
@@ -109,7 +110,7 @@ final class UserCommandTests: XCTestCase {
 
         r = try feedctl("user", "revoke", "\(phone.id)")
         XCTAssertEqual(r.stdout, "ended session \(phone.id)\n", r.stderr)
-        let gone = try await library.session(tokenHash: token.hash, now: now + 2)
+        let gone = try await library.session(tokenHash: try token.hash, now: now + 2)
         XCTAssertNil(gone, "a revoked token finds no session")
         r = try feedctl("user", "revoke", "\(phone.id)")
         XCTAssertEqual(r.stderr, "feedctl: no session \(phone.id)\n")
