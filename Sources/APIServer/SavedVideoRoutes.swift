@@ -159,7 +159,6 @@ struct SavedVideoRoutes {
     /// A page the library does not hold, read from the web: 400 when it may not or cannot be read.
     func read(_ url: String) async throws(APIError) -> SavedPage {
         if let refusal = policy.refusal(forPage: url) { throw .badRequest(refusal) }
-        let policy = policy
         let read: (finalURL: String, metadata: VideoPageMetadata)
         do {
             read = try await VideoPageReader(fetcher: fetcher).read(url)
