@@ -206,6 +206,7 @@ let package = Package(
             "APIServer", "Accounts", "FeedIngest", "HTTPFetch", "LibrarySQLite", "LibraryStore", "FeedModel", "ControlProtocol", "TestSupport",
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         .testTarget(name: "feedctlTests", dependencies: [
             "FeedModel", "LibraryStore", "LibrarySQLite", "Downloads", "TestSupport", "Accounts",

@@ -82,7 +82,7 @@ struct ServeCommand: AsyncParsableCommand {
             } catch {
                 throw CommandError("\(error)")
             }
-            try await withTaskExecutorPreference(EventLoopsExecutor(.singleton)) {
+            try await withTaskExecutorPreference(EventLoopsExecutor(MultiThreadedEventLoopGroup.singleton)) {
                 try await app.runService()
             }
         }
@@ -95,23 +95,5 @@ extension ServeCommand {
     /// Errors as one line on stderr (`feedctl: …`), as the CLI prints them.
     static func main() async {
         await mainWithOneLineErrors()
-    }
-}
-
-/// Swift concurrency's jobs on SwiftNIO's event loops, for the server's tasks (its task executor
-/// preference): a request's handler then runs on the loop where its bytes arrived (`any()` is
-/// sticky to the calling loop), with no switch of threads each way, instead of on Dispatch's
-/// pool beside NIO's. Nothing here blocks a loop for long: bcrypt runs off it, GRDB's async
-/// reads and writes on its own queues, and the in-place reads are bounded (`readNow`).
-/// (NIO's own takeover of the global executor finds the runtime's hook with dlsym, which cannot
-/// see it in the statically linked release build: it was silently refused.)
-final class EventLoopsExecutor: TaskExecutor {
-    let group: MultiThreadedEventLoopGroup
-
-    init(_ group: MultiThreadedEventLoopGroup) { self.group = group }
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job), executor = asUnownedTaskExecutor()
-        group.any().execute { job.runSynchronously(on: executor) }
     }
 }

@@ -6,6 +6,7 @@ import FoundationNetworking
 #endif
 import Hummingbird
 import LibrarySQLite
+import NIOPosix
 import Logging
 import ServiceLifecycle
 import TestSupport
@@ -61,7 +62,8 @@ final class APIHarness: @unchecked Sendable {
         logger.logLevel = .warning
         let group = ServiceGroup(services: [app], logger: logger)
         self.group = group
-        Task { try await group.run() }
+        // As `feedctl serve` runs it: its tasks on the event loops.
+        Task { try await withTaskExecutorPreference(EventLoopsExecutor(MultiThreadedEventLoopGroup.singleton)) { try await group.run() } }
         var iterator = ports.stream.makeAsyncIterator()
         guard let port = await iterator.next() else { throw ProcessRunner.Failure(description: "the server did not start") }
         base = "http://127.0.0.1:\(port)"
