@@ -72,6 +72,8 @@ let package = Package(
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // OpenSSL's libcrypto, loaded with dlopen too; its three functions are declared in the shim.
         .systemLibrary(name: "CLibCrypto", providers: [.apt(["libssl3"])]),
+        // glibc's mallopt (the server's trim threshold).
+        .systemLibrary(name: "CMalloc"),
         .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev"])]),
         .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(name: "CSDBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
@@ -154,7 +156,7 @@ let package = Package(
         ]),
         // The server `feedctl serve` runs: its own process, so the daemon's memory is unaffected.
         .executableTarget(name: "feedctl-serve", dependencies: [
-            "APIServer", "FeedIngest", "HTTPFetch", "LibrarySQLite", "LibraryStore", "CLISupport", "FeedModel", "UserConfig",
+            "APIServer", "FeedIngest", "HTTPFetch", "LibrarySQLite", "LibraryStore", "CLISupport", "FeedModel", "UserConfig", "CMalloc",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
