@@ -85,7 +85,7 @@ extension SQLiteLibrary {
 
     public func session(tokenHash: String, now: Int64) async throws(LibraryError) -> LiveSession? {
         // One read on most requests: "last used" moves only when it is `lastUsedResolution` old.
-        let found = try readNow { db -> LiveSession? in
+        let found = try readNow(oneStatement: true) { db -> LiveSession? in
             let statement = try db.cachedStatement(sql: """
                 SELECT s.id, s.user_id, s.device_name, s.created_at, s.expires_at, s.last_used_at,
                        u.name, u.is_admin, u.password_hash IS NOT NULL, u.created_at

@@ -130,8 +130,26 @@ public final class SQLiteLibrary: LibraryStore, UserStore {
     /// a feed page with its summed total), where the async `read`'s two thread switches cost more
     /// than the query (bench/serve). A WAL reader never waits for a writer, so the caller is held
     /// only for the query itself. Never for a read whose cost grows with the library.
-    package func readNow<T>(_ body: (Database) throws -> T) throws(LibraryError) -> T {
-        do { return try pool.read(body) } catch { throw LibraryError.wrap(error, path: path) }
+    ///
+    /// One snapshot for the whole body, as `read` gives, but begun and committed with cached
+    /// statements: GRDB's own read prepares its BEGIN and COMMIT anew every time, which cost a
+    /// fifth of such a read. With `oneStatement` (a body that runs a single SELECT, which is its
+    /// own snapshot) there is no transaction at all.
+    package func readNow<T>(oneStatement: Bool = false, _ body: (Database) throws -> T) throws(LibraryError) -> T {
+        do {
+            return try pool.unsafeRead { db in
+                if oneStatement { return try body(db) }
+                try db.cachedStatement(sql: "BEGIN DEFERRED TRANSACTION").execute()
+                defer {
+                    // A reader's COMMIT does not fail in practice; if it did, the connection must
+                    // not go back to the pool inside a transaction.
+                    do { try db.cachedStatement(sql: "COMMIT").execute() } catch { try? db.execute(sql: "ROLLBACK") }
+                }
+                return try body(db)
+            }
+        } catch {
+            throw LibraryError.wrap(error, path: path)
+        }
     }
 
     package func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(LibraryError) -> T {
