@@ -38,9 +38,7 @@ struct JSONOutput: ~Copyable {
     /// A key: ASCII written as it is (our keys are snake_case literals).
     mutating func key(_ name: StaticString) {
         separate()
-        storage.append(UInt8(ascii: "\""))
-        raw(name)
-        raw("\":")
+        storage.appendKey(UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
         first = true
     }
 
@@ -76,15 +74,45 @@ struct JSONOutput: ~Copyable {
         storage.append(UInt8(ascii: "\""))
         var value = value
         value.withUTF8 { utf8 in
-            var start = 0
-            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                storage.append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: utf8[start..<index])))
-                escape(byte)
-                start = index + 1
+            let bytes = UnsafeRawBufferPointer(utf8)
+            var start = 0, index = 0
+            // Eight bytes at a time: most text has nothing to escape (a page is ~45 KB of it, and
+            // a byte-by-byte scan was an eighth of the server's instructions).
+            while index + 8 <= bytes.count {
+                if Self.mayNeedEscaping(bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+                    for offset in index..<index + 8 where Self.needsEscaping(bytes[offset]) {
+                        storage.append(UnsafeRawBufferPointer(rebasing: bytes[start..<offset]))
+                        escape(bytes[offset])
+                        start = offset + 1
+                    }
+                }
+                index += 8
             }
-            storage.append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: utf8[start...])))
+            for offset in index..<bytes.count where Self.needsEscaping(bytes[offset]) {
+                storage.append(UnsafeRawBufferPointer(rebasing: bytes[start..<offset]))
+                escape(bytes[offset])
+                start = offset + 1
+            }
+            storage.append(UnsafeRawBufferPointer(rebasing: bytes[start...]))
         }
         storage.append(UInt8(ascii: "\""))
+    }
+
+    private static func needsEscaping(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
+    /// Whether any of the eight bytes may be a control character, `"` or `\` (never false when
+    /// one is; the bytes are then checked one by one). The classic zero-byte test: `x - 0x01…`
+    /// borrows into a byte's top bit only where the byte was below the subtrahend, and `& ~x`
+    /// keeps bytes that were below 0x80 (UTF-8's multi-byte sequences pass untouched).
+    private static func mayNeedEscaping(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* UInt64(UInt8(ascii: "\""))), backslash = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+        let below0x20 = (word &- ones &* 0x20) & ~word
+        let quoteZero = (quote &- ones) & ~quote
+        let backslashZero = (backslash &- ones) & ~backslash
+        return (below0x20 | quoteZero | backslashZero) & highs != 0
     }
 
     mutating func string(_ value: String?) {
@@ -161,6 +189,17 @@ private struct ByteRun: ~Copyable {
         if count + bytes.count > capacity { grow(to: count + bytes.count) }
         (start + count).copyMemory(from: source, byteCount: bytes.count)
         count += bytes.count
+    }
+
+    /// `"name":` with one check of the capacity (a page has ~1,400 keys).
+    mutating func appendKey(_ name: UnsafeRawBufferPointer) {
+        let needed = count + name.count + 3
+        if needed > capacity { grow(to: needed) }
+        start.storeBytes(of: UInt8(ascii: "\""), toByteOffset: count, as: UInt8.self)
+        if let source = name.baseAddress { (start + count + 1).copyMemory(from: source, byteCount: name.count) }
+        start.storeBytes(of: UInt8(ascii: "\""), toByteOffset: needed - 2, as: UInt8.self)
+        start.storeBytes(of: UInt8(ascii: ":"), toByteOffset: needed - 1, as: UInt8.self)
+        count = needed
     }
 
     func withBytes<T>(_ body: (UnsafeRawBufferPointer) -> T) -> T {

@@ -57,6 +57,34 @@ final class FastJSONTests: XCTestCase {
     }
 }
 
+extension FastJSONTests {
+    /// Strings are scanned eight bytes at a time: whatever needs escaping, at any offset of any
+    /// length (both sides of a word boundary, in the tail), comes back intact through a strict decoder.
+    func testEveryEscapeAtEveryOffsetRoundTrips() throws {
+        let specials = ["\"", "\\", "\u{00}", "\u{01}", "\n", "\u{1F}", " ", "\u{7F}", "é", "日", "🎧", "/"]
+        var values: [String] = []
+        for length in 0...25 {
+            values.append(String(repeating: "a", count: length))
+            for position in 0..<max(length, 1) {
+                for special in specials {
+                    var characters = Array(repeating: "a", count: length)
+                    if position < length { characters[position] = special } else { characters.append(special) }
+                    values.append(characters.joined())
+                    values.append(characters.joined() + special)   // two of them, one at the end
+                }
+            }
+        }
+        var out = JSONOutput()
+        out.array(values) { out, value in out.string(value) }
+        let decoded = try JSONDecoder().decode([String].self, from: Data(out.bytes))
+        XCTAssertEqual(decoded, values)
+        // Nothing escaped that needs no escaping (a word without specials is copied as it is).
+        var plain = JSONOutput()
+        plain.string("plain text, é 日本 🎧 / with no escapes at all, longer than a word")
+        XCTAssertEqual(String(decoding: plain.bytes, as: UTF8.self), "\"plain text, é 日本 🎧 / with no escapes at all, longer than a word\"")
+    }
+}
+
 final class WireDateTests: XCTestCase {
     /// Written digit by digit: the same as Foundation's ISO 8601 formatter in UTC (which turns
     /// Julian before 1583; ISO 8601 and we stay Gregorian), years below 1000 padded, years past
