@@ -38,10 +38,10 @@ struct FeedItemResponse: Encodable, Sendable {
     init(_ record: ItemRecord, now: Int64) {
         let item = record.item
         id = item.id; channelID = item.channelID; platform = item.platform.rawValue; videoID = item.itemID
-        videoURL = item.url ?? item.enclosureURL ?? ""
+        videoURL = Self.videoURL(record)
         title = item.title; description = record.notes; thumbnailURL = item.thumbnail
         durationSeconds = item.duration; viewCount = record.views
-        uploadDate = WireDate.string(item.published ?? record.discoveredAt)
+        uploadDate = WireDate.string(Self.uploadDate(record))
         audioURL = item.enclosureURL; audioFileSize = record.enclosureLength; audioMimeType = record.enclosureType
         contentType = Self.contentType(record)
         isWatched = item.watched
@@ -49,9 +49,20 @@ struct FeedItemResponse: Encodable, Sendable {
         watchProgressSeconds = item.progress
         discoveredAt = WireDate.string(record.discoveredAt)
         durationFormatted = Self.formatted(item.duration)
-        isRecent = item.published.map { $0 <= now && now - $0 < 86_400 } ?? false
+        isRecent = Self.isRecent(record, now: now)
         channelName = item.channel
         channelAvatarURL = record.channelImage
+    }
+
+    // What the fields are made of, shared by this type and the page's writer (`write(_:now:to:)`).
+
+    private static func videoURL(_ record: ItemRecord) -> String { record.item.url ?? record.item.enclosureURL ?? "" }
+
+    /// The publish date, else when the library first saw the item.
+    private static func uploadDate(_ record: ItemRecord) -> Int64 { record.item.published ?? record.discoveredAt }
+
+    private static func isRecent(_ record: ItemRecord, now: Int64) -> Bool {
+        record.item.published.map { $0 <= now && now - $0 < 86_400 } ?? false
     }
 
     /// "audio" for an audio enclosure, "video" for a video one, else null (the backend's
@@ -84,48 +95,63 @@ struct FeedItemResponse: Encodable, Sendable {
     }
 }
 
-/// `GET /api/feed` and `/api/feed/history`: the backend's `FeedResponse`.
+/// `GET /api/feed` and `/api/feed/history`: the backend's `FeedResponse`. The items stay the
+/// library's records until they are written: the page is written straight from them (no
+/// `FeedItemResponse` and its date strings per item; bench/serve), its `Encodable` form makes
+/// `FeedItemResponse`s (`FastJSONTests` checks both say the same).
 struct FeedResponse: Encodable, Sendable {
-    var items: [FeedItemResponse]
+    var records: [ItemRecord]
+    /// Decides each item's `is_recent`.
+    var now: Int64
     var total: Int
     var page: Int
     var perPage: Int
     var hasMore: Bool
 
     enum CodingKeys: String, CodingKey { case items, total, page, perPage = "per_page", hasMore = "has_more" }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(records.map { FeedItemResponse($0, now: now) }, forKey: .items)
+        try container.encode(total, forKey: .total)
+        try container.encode(page, forKey: .page)
+        try container.encode(perPage, forKey: .perPage)
+        try container.encode(hasMore, forKey: .hasMore)
+    }
 }
 
 extension FeedItemResponse {
-    /// The `Encodable` form's JSON, key for key (`FastJSONTests` compares them).
-    func write(to out: inout JSONOutput) {
+    /// `FeedItemResponse(record, now: now)`'s JSON, key for key, written without making one.
+    static func write(_ record: ItemRecord, now: Int64, to out: inout JSONOutput) {
+        let item = record.item
         out.object { out in
-            out.key("id"); out.int(id)
-            out.key("channel_id"); out.int(channelID)
-            out.key("platform"); out.string(platform)
-            out.key("video_id"); out.string(videoID)
-            out.key("video_url"); out.string(videoURL)
-            out.key("title"); out.string(title)
-            out.key("description"); out.string(description)
-            out.key("thumbnail_url"); out.string(thumbnailURL)
-            out.key("duration_seconds"); out.int(durationSeconds)
-            out.key("view_count"); out.int(viewCount)
-            out.key("like_count"); out.int(likeCount)
-            out.key("tags"); out.strings(tags)
-            out.key("upload_date"); out.string(uploadDate)
-            out.key("categories"); out.strings(categories)
-            out.key("audio_url"); out.string(audioURL)
-            out.key("audio_file_size"); out.int(audioFileSize)
-            out.key("audio_mime_type"); out.string(audioMimeType)
-            out.key("video_stream_url"); out.string(videoStreamURL)
-            out.key("content_type"); out.string(contentType)
-            out.key("is_watched"); out.bool(isWatched)
-            out.key("watched_at"); out.string(watchedAt)
-            out.key("watch_progress_seconds"); out.int(watchProgressSeconds)
-            out.key("discovered_at"); out.string(discoveredAt)
-            out.key("duration_formatted"); out.string(durationFormatted)
-            out.key("is_recent"); out.bool(isRecent)
-            out.key("channel_name"); out.string(channelName)
-            out.key("channel_avatar_url"); out.string(channelAvatarURL)
+            out.key("id"); out.int(item.id)
+            out.key("channel_id"); out.int(item.channelID)
+            out.key("platform"); out.string(item.platform.rawValue)
+            out.key("video_id"); out.string(item.itemID)
+            out.key("video_url"); out.string(videoURL(record))
+            out.key("title"); out.string(item.title)
+            out.key("description"); out.string(record.notes)
+            out.key("thumbnail_url"); out.string(item.thumbnail)
+            out.key("duration_seconds"); out.int(item.duration)
+            out.key("view_count"); out.int(record.views)
+            out.key("like_count"); out.null()
+            out.key("tags"); out.null()
+            out.key("upload_date"); out.date(uploadDate(record))
+            out.key("categories"); out.null()
+            out.key("audio_url"); out.string(item.enclosureURL)
+            out.key("audio_file_size"); out.int(record.enclosureLength)
+            out.key("audio_mime_type"); out.string(record.enclosureType)
+            out.key("video_stream_url"); out.null()
+            out.key("content_type"); out.string(contentType(record))
+            out.key("is_watched"); out.bool(item.watched)
+            out.key("watched_at"); out.date(record.watchedAt)
+            out.key("watch_progress_seconds"); out.int(item.progress)
+            out.key("discovered_at"); out.date(record.discoveredAt)
+            out.key("duration_formatted"); out.string(formatted(item.duration))
+            out.key("is_recent"); out.bool(isRecent(record, now: now))
+            out.key("channel_name"); out.string(item.channel)
+            out.key("channel_avatar_url"); out.string(record.channelImage)
         }
     }
 }
@@ -133,7 +159,7 @@ extension FeedItemResponse {
 extension FeedResponse: FastJSON {
     func write(to out: inout JSONOutput) {
         out.object { out in
-            out.key("items"); out.array(items) { out, item in item.write(to: &out) }
+            out.key("items"); out.array(records) { out, record in FeedItemResponse.write(record, now: now, to: &out) }
             out.key("total"); out.int(total)
             out.key("page"); out.int(page)
             out.key("per_page"); out.int(perPage)
@@ -142,5 +168,5 @@ extension FeedResponse: FastJSON {
     }
 
     /// A page of 50 items is ~45 KB.
-    var expectedSize: Int { 1024 + items.count * 1024 }
+    var expectedSize: Int { 1024 + records.count * 1024 }
 }

@@ -53,7 +53,7 @@ struct FeedRoutes {
         switch selection {
         case .page(let pageQuery):
             let result = try await Self.library { () async throws(LibraryError) in try await library.itemPage(pageQuery) }
-            return FeedResponse(items: result.items.map { FeedItemResponse($0, now: now) }, total: result.total, page: page,
+            return FeedResponse(records: result.items, now: now, total: result.total, page: page,
                                 perPage: perPage, hasMore: Self.hasMore(page: page, perPage: perPage, shown: result.items.count, total: result.total))
         case .catchUp(let filter), .discovery(let filter):
             // Catch-up and discovery are computed, not counted: the whole list (up to its cap) is built and sliced.
@@ -64,7 +64,7 @@ struct FeedRoutes {
             let start = min(all.count, (page - 1).multipliedReportingOverflow(by: perPage).overflow ? all.count : (page - 1) * perPage)
             let slice = Array(all[start..<min(all.count, start + perPage)])
             let records = try await Self.library { () async throws(LibraryError) in try await library.itemRecords(ids: slice.map(\.id)) }
-            return FeedResponse(items: records.map { FeedItemResponse($0, now: now) }, total: all.count, page: page,
+            return FeedResponse(records: records, now: now, total: all.count, page: page,
                                 perPage: perPage, hasMore: start + slice.count < all.count)
         }
     }
@@ -182,7 +182,7 @@ struct FeedRoutes {
         let start = (page - 1).multipliedReportingOverflow(by: perPage).overflow ? records.count : min(records.count, (page - 1) * perPage)
         let slice = records[start..<min(records.count, start + perPage)]
         let now = clock()
-        return FeedResponse(items: slice.map { FeedItemResponse($0, now: now) }, total: records.count, page: page, perPage: perPage,
+        return FeedResponse(records: Array(slice), now: now, total: records.count, page: page, perPage: perPage,
                             hasMore: start + slice.count < records.count)
     }
 

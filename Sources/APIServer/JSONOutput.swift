@@ -115,17 +115,31 @@ struct JSONOutput: ~Copyable {
         return (below0x20 | quoteZero | backslashZero) & highs != 0
     }
 
+    /// A date as `WireDate` spells it, written in place (no string made for it).
+    mutating func date(_ seconds: Int64) {
+        separate()
+        let written = storage.appendReserving(22) { buffer in
+            buffer[0] = UInt8(ascii: "\"")
+            guard WireDate.write(seconds, into: UnsafeMutableRawBufferPointer(rebasing: buffer[1...])) != nil else { return 0 }
+            buffer[21] = UInt8(ascii: "\"")
+            return 22
+        }
+        if written == 0 {
+            first = true   // the separator is written already
+            string(WireDate.string(seconds))
+        }
+    }
+
+    mutating func date(_ seconds: Int64?) {
+        if let seconds { date(seconds) } else { null() }
+    }
+
     mutating func string(_ value: String?) {
         if let value { string(value) } else { null() }
     }
 
     mutating func int<T: BinaryInteger>(_ value: T?) {
         if let value { int(value) } else { null() }
-    }
-
-    mutating func strings(_ values: [String]?) {
-        guard let values else { null(); return }
-        array(values) { out, value in out.string(value) }
     }
 
     private mutating func escape(_ byte: UInt8) {
@@ -189,6 +203,14 @@ private struct ByteRun: ~Copyable {
         if count + bytes.count > capacity { grow(to: count + bytes.count) }
         (start + count).copyMemory(from: source, byteCount: bytes.count)
         count += bytes.count
+    }
+
+    /// Up to `count` bytes written in place by `body`, which returns how many it wrote.
+    mutating func appendReserving(_ count: Int, _ body: (UnsafeMutableRawBufferPointer) -> Int) -> Int {
+        if self.count + count > capacity { grow(to: self.count + count) }
+        let written = body(UnsafeMutableRawBufferPointer(start: start + self.count, count: count))
+        self.count += written
+        return written
     }
 
     /// `"name":` with one check of the capacity (a page has ~1,400 keys).

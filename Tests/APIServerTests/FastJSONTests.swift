@@ -34,12 +34,9 @@ final class FastJSONTests: XCTestCase {
                    length: 0, duration: 59, views: Int.max, published: -62_000_000_000, watched: false, progress: Int(Int32.max),
                    watchedAt: nil, image: ""),
         ]
-        var items = records.map { FeedItemResponse($0, now: 1_795_100_500) }
-        items[1].tags = ["a", "b\"c", ""]
-        items[1].categories = []
-        items[2].likeCount = -1
-        for page in [FeedResponse(items: items, total: Int.max, page: 1, perPage: 50, hasMore: true),
-                     FeedResponse(items: [], total: 0, page: 3, perPage: 1, hasMore: false)] {
+        let now: Int64 = 1_795_100_500
+        for page in [FeedResponse(records: records, now: now, total: Int.max, page: 1, perPage: 50, hasMore: true),
+                     FeedResponse(records: [], now: now, total: 0, page: 3, perPage: 1, hasMore: false)] {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.withoutEscapingSlashes]
             let expected = try json(try encoder.encode(page))
@@ -47,13 +44,16 @@ final class FastJSONTests: XCTestCase {
             XCTAssertEqual(written, expected)
             // Not only equal values: the same keys in every item (JSONSerialization would hide a duplicate).
             let text = String(decoding: page.json(), as: UTF8.self)
-            XCTAssertEqual(text.components(separatedBy: "\"channel_avatar_url\":").count - 1, page.items.count)
+            XCTAssertEqual(text.components(separatedBy: "\"channel_avatar_url\":").count - 1, page.records.count)
             XCTAssertFalse(text.contains("\\/"), "slashes are not escaped")
         }
-        let text = String(decoding: FeedResponse(items: items, total: 3, page: 1, perPage: 50, hasMore: false).json(), as: UTF8.self)
+        let text = String(decoding: FeedResponse(records: records, now: now, total: 3, page: 1, perPage: 50, hasMore: false).json(), as: UTF8.self)
         XCTAssertTrue(text.contains(#"bell \u0007 nul \u0000 unit \u001f del \#u{7F} é 日本 🎧"#), text)
         XCTAssertTrue(text.contains(#""audio_file_size":9223372036854775807"#))
-        XCTAssertTrue(text.contains(#""like_count":-1"#))
+        // Dates written in place, and a year past 0...9999 spelled as WireDate spells it.
+        XCTAssertTrue(text.contains(#""upload_date":"2026-11-19T14:53:20Z","categories":null"#), text)
+        XCTAssertTrue(text.contains(#""watched_at":"\#(WireDate.string(1_795_100_100))","#))
+        XCTAssertTrue(text.contains(#""upload_date":"\#(WireDate.string(-62_000_000_000))","#), text)
     }
 }
 
