@@ -56,6 +56,10 @@ final class ServeCommandTests: XCTestCase {
                                        until: { $0.contains("no user can log in yet") })
         XCTAssertTrue(server.stderrSoFar.contains(
             "(logins: every request but /health and /api/auth/* needs a token from POST /api/auth/login)"), server.stderrSoFar)
+        // Every log line is whole and stamped in UTC, second precision.
+        for line in server.stderrSoFar.split(separator: "\n") {
+            XCTAssertNotNil(line.range(of: #"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z \S"#, options: .regularExpression), String(line))
+        }
         XCTAssertTrue(server.stderrSoFar.contains(
             "no user can log in yet (none has a password): make one with `feedctl user add NAME --admin --password-stdin`"
             + ", or set one with `feedctl user passwd NAME`"), server.stderrSoFar)
