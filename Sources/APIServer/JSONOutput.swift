@@ -1,3 +1,4 @@
+import FeedText
 import Glibc
 import Hummingbird
 
@@ -115,19 +116,17 @@ struct JSONOutput: ~Copyable {
         return (below0x20 | quoteZero | backslashZero) & highs != 0
     }
 
-    /// A date as `WireDate` spells it, written in place (no string made for it).
+    /// A date as `WireDate` spells it, its digits written without a string made for them.
     mutating func date(_ seconds: Int64) {
-        separate()
-        let written = storage.appendReserving(22) { buffer in
-            buffer[0] = UInt8(ascii: "\"")
-            guard WireDate.write(seconds, into: UnsafeMutableRawBufferPointer(rebasing: buffer[1...])) != nil else { return 0 }
-            buffer[21] = UInt8(ascii: "\"")
-            return 22
-        }
-        if written == 0 {
-            first = true   // the separator is written already
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        guard let count = withUnsafeMutableBytes(of: &digits, { UTCDate.write(seconds, into: $0) }) else {
             string(WireDate.string(seconds))
+            return
         }
+        separate()
+        storage.append(UInt8(ascii: "\""))
+        withUnsafeBytes(of: &digits) { storage.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+        storage.append(UInt8(ascii: "\""))
     }
 
     mutating func date(_ seconds: Int64?) {
@@ -203,14 +202,6 @@ private struct ByteRun: ~Copyable {
         if count + bytes.count > capacity { grow(to: count + bytes.count) }
         (start + count).copyMemory(from: source, byteCount: bytes.count)
         count += bytes.count
-    }
-
-    /// Up to `count` bytes written in place by `body`, which returns how many it wrote.
-    mutating func appendReserving(_ count: Int, _ body: (UnsafeMutableRawBufferPointer) -> Int) -> Int {
-        if self.count + count > capacity { grow(to: self.count + count) }
-        let written = body(UnsafeMutableRawBufferPointer(start: start + self.count, count: count))
-        self.count += written
-        return written
     }
 
     /// `"name":` with one check of the capacity (a page has ~1,400 keys).

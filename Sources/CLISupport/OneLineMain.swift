@@ -1,4 +1,5 @@
 import ArgumentParser
+import FeedText
 import Foundation
 
 extension ParsableCommand {
@@ -47,27 +48,5 @@ extension ParsableCommand {
     }
 }
 
-/// ISO 8601 in UTC from gmtime_r, digit by digit: Foundation's formatters (even
-/// `Date.ISO8601FormatStyle`) bring up its calendar and time-zone machinery, which loads ICU's
-/// data (~0.6 MB resident) for this.
-private func utcStamp() -> String {
-    var seconds = time(nil)
-    var t = tm()
-    guard gmtime_r(&seconds, &t) != nil, (0..<10_000).contains(t.tm_year + 1900) else { return "?" }
-    return String(unsafeUninitializedCapacity: 20) { text in
-        func put(_ value: Int32, at index: Int, digits: Int) {
-            var value = value
-            for offset in stride(from: digits - 1, through: 0, by: -1) {
-                text[index + offset] = UInt8(ascii: "0") + UInt8(value % 10)
-                value /= 10
-            }
-        }
-        put(t.tm_year + 1900, at: 0, digits: 4); text[4] = UInt8(ascii: "-")
-        put(t.tm_mon + 1, at: 5, digits: 2); text[7] = UInt8(ascii: "-")
-        put(t.tm_mday, at: 8, digits: 2); text[10] = UInt8(ascii: "T")
-        put(t.tm_hour, at: 11, digits: 2); text[13] = UInt8(ascii: ":")
-        put(t.tm_min, at: 14, digits: 2); text[16] = UInt8(ascii: ":")
-        put(t.tm_sec, at: 17, digits: 2); text[19] = UInt8(ascii: "Z")
-        return 20
-    }
-}
+/// The log's stamp (`UTCDate`: digit by digit, without Foundation's formatters and their ICU data).
+private func utcStamp() -> String { UTCDate.string(Int64(time(nil))) ?? "?" }

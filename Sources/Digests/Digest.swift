@@ -18,13 +18,15 @@ public enum Digest: Sendable {
         return Array(out.prefix(Int(size)))
     }
 
+    /// Made once: a token is hashed on every request.
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
     /// The digest of `text`'s UTF-8 bytes, as lowercase hex.
     public func hex(_ text: String) throws(DigestUnavailable) -> String {
-        let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         for byte in try of(Array(text.utf8)) {
-            out.append(hexDigits[Int(byte >> 4)])
-            out.append(hexDigits[Int(byte & 0x0F)])
+            out.append(Self.hexDigits[Int(byte >> 4)])
+            out.append(Self.hexDigits[Int(byte & 0x0F)])
         }
         return String(decoding: out, as: UTF8.self)
     }

@@ -13,6 +13,15 @@ final class SyncClaimTests: XCTestCase {
         "<rss><channel><title>Feed \(n)</title><item><guid>g\(n)</guid><title>Episode \(n)</title></item></channel></rss>"
     }
 
+    /// `count` one-item feeds on the test server, `f0.xml`…; their paths under `prefix` (`/delay/0.3`
+    /// makes each fetch last long enough for syncs to overlap).
+    private func serveFeeds(_ h: SyncHarness, count: Int, under prefix: String = "") throws -> [String] {
+        try (0..<count).map { n in
+            try h.server.write("f\(n).xml", feed(n))
+            return "\(prefix)/f\(n).xml"
+        }
+    }
+
     /// A scheduler round as the daemon runs it: claim the due channels, then poll them under
     /// that claim (the sync releases what it did not store).
     private static func round(_ library: SQLiteLibrary, _ claimant: String) async throws -> [Int64] {
@@ -28,10 +37,7 @@ final class SyncClaimTests: XCTestCase {
         let h = try SyncHarness()
         defer { h.server.stop() }
         let count = 24
-        for n in 0..<count {
-            try h.server.write("f\(n).xml", feed(n))
-            try await h.addChannel("/f\(n).xml")
-        }
+        for path in try serveFeeds(h, count: count) { try await h.addChannel(path) }
         let one = h.library, other = try SQLiteLibrary(path: h.library.path)
         async let first = Self.round(one, "first")
         async let second = Self.round(other, "second")
@@ -109,10 +115,7 @@ final class SyncClaimTests: XCTestCase {
         let h = try SyncHarness()
         defer { h.server.stop() }
         let count = 8
-        for n in 0..<count {
-            try h.server.write("f\(n).xml", feed(n))
-            try await h.addChannel("/delay/0.3/f\(n).xml")
-        }
+        for path in try serveFeeds(h, count: count, under: "/delay/0.3") { try await h.addChannel(path) }
         let channels = try await h.library.allChannels()
         XCTAssertEqual(channels.count, count)
         let syncer = h.syncer
@@ -133,11 +136,8 @@ final class SyncClaimTests: XCTestCase {
         let h = try SyncHarness()
         defer { h.server.stop() }
         let count = 12
-        var feeds: [NewChannel] = []
-        for n in 0..<count {
-            try h.server.write("f\(n).xml", feed(n))
-            let url = h.server.url("/delay/0.3/f\(n).xml")
-            feeds.append(NewChannel(platform: .podcast, sourceURL: url, feedURL: url, name: "Feed \(n)"))
+        let feeds = try serveFeeds(h, count: count, under: "/delay/0.3").enumerated().map { n, path in
+            NewChannel(platform: .podcast, sourceURL: h.server.url(path), feedURL: h.server.url(path), name: "Feed \(n)")
         }
         let other = try SQLiteLibrary(path: h.library.path), syncer = h.syncer
         async let imported = syncer.subscribe(feeds, now: 2000)
