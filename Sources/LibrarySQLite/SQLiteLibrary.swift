@@ -19,6 +19,8 @@ public final class SQLiteLibrary: LibraryStore, UserStore {
     /// Whom this value acts for.
     public let user: UserID
     let pool: DatabasePool
+    /// `readNow`'s connections, shared by every value acting on this pool.
+    let inPlaceReaders: InPlaceReaders
 
     /// Opens (creating if needed, with its directory) and migrates the library at `path`, acting
     /// for `user` (the owner unless said otherwise; the CLI and the daemon act for the owner).
@@ -30,11 +32,11 @@ public final class SQLiteLibrary: LibraryStore, UserStore {
     /// user is not checked here: a user that does not exist (or was removed) follows nothing and
     /// owns nothing, so every per-user lookup finds nothing, and writes fail.
     public func acting(as user: UserID) -> SQLiteLibrary {
-        SQLiteLibrary(pool: pool, path: path, user: user)
+        SQLiteLibrary(pool: pool, inPlaceReaders: inPlaceReaders, path: path, user: user)
     }
 
-    private init(pool: DatabasePool, path: String, user: UserID) {
-        self.pool = pool; self.path = path; self.user = user
+    private init(pool: DatabasePool, inPlaceReaders: InPlaceReaders, path: String, user: UserID) {
+        self.pool = pool; self.inPlaceReaders = inPlaceReaders; self.path = path; self.user = user
     }
 
     /// Opens the library at `defaultPath(environment:)`.
@@ -77,6 +79,7 @@ public final class SQLiteLibrary: LibraryStore, UserStore {
         }
         do {
             pool = try DatabasePool(path: path, configuration: config)
+            inPlaceReaders = InPlaceReaders(path: path, configuration: config)
             if let lastMigration {
                 try Schema.migrator.migrate(pool, upTo: lastMigration)
             } else {
@@ -125,28 +128,31 @@ public final class SQLiteLibrary: LibraryStore, UserStore {
         do { return try await pool.read(body) } catch { throw LibraryError.wrap(error, path: path) }
     }
 
-    /// A short read on the caller's thread: GRDB's synchronous read, which libdispatch runs in
-    /// place. For the server's per-request reads that take well under a millisecond (a session,
-    /// a feed page with its summed total), where the async `read`'s two thread switches cost more
-    /// than the query (bench/serve). A WAL reader never waits for a writer, so the caller is held
-    /// only for the query itself. Never for a read whose cost grows with the library.
+    /// A short read on the caller's thread, on a connection of its own (`InPlaceReaders`; GRDB's
+    /// pool past their limit). For the server's per-request reads that take well under a
+    /// millisecond (a session, a feed page with its summed total), where the async `read`'s two
+    /// thread switches cost more than the query (bench/serve). A WAL reader never waits for a
+    /// writer, so the caller is held only for the query itself. Never for a read whose cost
+    /// grows with the library.
     ///
     /// One snapshot for the whole body, as `read` gives, but begun and committed with cached
     /// statements: GRDB's own read prepares its BEGIN and COMMIT anew every time, which cost a
     /// fifth of such a read. With `oneStatement` (a body that runs a single SELECT, which is its
     /// own snapshot) there is no transaction at all.
     package func readNow<T>(oneStatement: Bool = false, _ body: (Database) throws -> T) throws(LibraryError) -> T {
-        do {
-            return try pool.unsafeRead { db in
-                if oneStatement { return try body(db) }
-                try db.cachedStatement(sql: "BEGIN DEFERRED TRANSACTION").execute()
-                defer {
-                    // A reader's COMMIT does not fail in practice; if it did, the connection must
-                    // not go back to the pool inside a transaction.
-                    do { try db.cachedStatement(sql: "COMMIT").execute() } catch { try? db.execute(sql: "ROLLBACK") }
-                }
-                return try body(db)
+        func snapshot(_ db: Database) throws -> T {
+            if oneStatement { return try body(db) }
+            try db.cachedStatement(sql: "BEGIN DEFERRED TRANSACTION").execute()
+            defer {
+                // A reader's COMMIT does not fail in practice; if it did, the connection must
+                // not be used again inside a transaction.
+                do { try db.cachedStatement(sql: "COMMIT").execute() } catch { try? db.execute(sql: "ROLLBACK") }
             }
+            return try body(db)
+        }
+        do {
+            if let reader = try inPlaceReaders.reader() { return try reader.unsafeRead(snapshot) }
+            return try pool.unsafeRead(snapshot)
         } catch {
             throw LibraryError.wrap(error, path: path)
         }
