@@ -38,40 +38,42 @@ struct FeedItemResponse: Encodable, Sendable {
     init(_ record: ItemRecord, now: Int64) {
         let item = record.item
         id = item.id; channelID = item.channelID; platform = item.platform.rawValue; videoID = item.itemID
-        videoURL = Self.videoURL(record)
+        videoURL = Self.videoURL(url: item.url, enclosureURL: item.enclosureURL)
         title = item.title; description = record.notes; thumbnailURL = item.thumbnail
         durationSeconds = item.duration; viewCount = record.views
-        uploadDate = WireDate.string(Self.uploadDate(record))
+        uploadDate = WireDate.string(Self.uploadDate(published: item.published, discoveredAt: record.discoveredAt))
         audioURL = item.enclosureURL; audioFileSize = record.enclosureLength; audioMimeType = record.enclosureType
-        contentType = Self.contentType(record)
+        contentType = Self.contentType(hasEnclosure: item.enclosureURL != nil, type: record.enclosureType)
         isWatched = item.watched
         watchedAt = record.watchedAt.map(WireDate.string)
         watchProgressSeconds = item.progress
         discoveredAt = WireDate.string(record.discoveredAt)
         durationFormatted = Self.formatted(item.duration)
-        isRecent = Self.isRecent(record, now: now)
+        isRecent = Self.isRecent(published: item.published, now: now)
         channelName = item.channel
         channelAvatarURL = record.channelImage
     }
 
-    // What the fields are made of, shared by this type and the page's writer (`write(_:now:to:)`).
+    // What the fields are made of, shared by this type and the page's writer (`write(_:now:to:)`),
+    // from the fields themselves (the writer lends the record, never copies it).
 
-    private static func videoURL(_ record: ItemRecord) -> String { record.item.url ?? record.item.enclosureURL ?? "" }
+    static func videoURL(url: String?, enclosureURL: String?) -> String { url ?? enclosureURL ?? "" }
 
     /// The publish date, else when the library first saw the item.
-    private static func uploadDate(_ record: ItemRecord) -> Int64 { record.item.published ?? record.discoveredAt }
+    static func uploadDate(published: Int64?, discoveredAt: Int64) -> Int64 { published ?? discoveredAt }
 
-    private static func isRecent(_ record: ItemRecord, now: Int64) -> Bool {
-        record.item.published.map { $0 <= now && now - $0 < 86_400 } ?? false
+    static func isRecent(published: Int64?, now: Int64) -> Bool {
+        published.map { $0 <= now && now - $0 < 86_400 } ?? false
     }
 
-    /// "audio" for an audio enclosure, "video" for a video one, else null (the backend's
-    /// values; a YouTube or Rumble page is neither until it is resolved).
-    private static func contentType(_ record: ItemRecord) -> String? {
-        guard record.item.enclosureURL != nil else { return nil }
-        let type = record.enclosureType?.lowercased() ?? ""
-        if type.hasPrefix("video/") { return "video" }
-        return "audio"
+    /// "audio" for an audio enclosure, "video" for a video one (its type starts with `video/`,
+    /// in any case), else null (the backend's values; a YouTube or Rumble page is neither until
+    /// it is resolved).
+    static func contentType(hasEnclosure: Bool, type: String?) -> String? {
+        guard hasEnclosure else { return nil }
+        func lowercased(_ byte: UInt8) -> UInt8 { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte }
+        let isVideo = type.map { $0.utf8.prefix(6).elementsEqual("video/".utf8) { lowercased($0) == $1 } } ?? false
+        return isVideo ? "video" : "audio"
     }
 
     /// `H:MM:SS` or `M:SS`, empty without a duration (the backend's `duration_formatted`).
@@ -122,36 +124,65 @@ struct FeedResponse: Encodable, Sendable {
 
 extension FeedItemResponse {
     /// `FeedItemResponse(record, now: now)`'s JSON, key for key, written without making one.
-    static func write(_ record: ItemRecord, now: Int64, to out: inout JSONOutput) {
-        let item = record.item
+    static func write(_ record: borrowing ItemRecord, now: Int64, to out: inout JSONOutput) {
         out.object { out in
-            out.key("id"); out.int(item.id)
-            out.key("channel_id"); out.int(item.channelID)
-            out.key("platform"); out.string(item.platform.rawValue)
-            out.key("video_id"); out.string(item.itemID)
-            out.key("video_url"); out.string(videoURL(record))
-            out.key("title"); out.string(item.title)
+            out.key("id"); out.int(record.item.id)
+            out.key("channel_id"); out.int(record.item.channelID)
+            out.key("platform"); out.string(record.item.platform.rawValue)
+            out.key("video_id"); out.string(record.item.itemID)
+            out.key("video_url"); out.string(videoURL(url: record.item.url, enclosureURL: record.item.enclosureURL))
+            out.key("title"); out.string(record.item.title)
             out.key("description"); out.string(record.notes)
-            out.key("thumbnail_url"); out.string(item.thumbnail)
-            out.key("duration_seconds"); out.int(item.duration)
+            out.key("thumbnail_url"); out.string(record.item.thumbnail)
+            out.key("duration_seconds"); out.int(record.item.duration)
             out.key("view_count"); out.int(record.views)
             out.key("like_count"); out.null()
             out.key("tags"); out.null()
-            out.key("upload_date"); out.date(uploadDate(record))
+            out.key("upload_date"); out.date(uploadDate(published: record.item.published, discoveredAt: record.discoveredAt))
             out.key("categories"); out.null()
-            out.key("audio_url"); out.string(item.enclosureURL)
+            out.key("audio_url"); out.string(record.item.enclosureURL)
             out.key("audio_file_size"); out.int(record.enclosureLength)
             out.key("audio_mime_type"); out.string(record.enclosureType)
             out.key("video_stream_url"); out.null()
-            out.key("content_type"); out.string(contentType(record))
-            out.key("is_watched"); out.bool(item.watched)
+            out.key("content_type"); out.string(contentType(hasEnclosure: record.item.enclosureURL != nil, type: record.enclosureType))
+            out.key("is_watched"); out.bool(record.item.watched)
             out.key("watched_at"); out.date(record.watchedAt)
-            out.key("watch_progress_seconds"); out.int(item.progress)
+            out.key("watch_progress_seconds"); out.int(record.item.progress)
             out.key("discovered_at"); out.date(record.discoveredAt)
-            out.key("duration_formatted"); out.string(formatted(item.duration))
-            out.key("is_recent"); out.bool(isRecent(record, now: now))
-            out.key("channel_name"); out.string(item.channel)
+            out.key("duration_formatted"); writeFormatted(record.item.duration, to: &out)
+            out.key("is_recent"); out.bool(isRecent(published: record.item.published, now: now))
+            out.key("channel_name"); out.string(record.item.channel)
             out.key("channel_avatar_url"); out.string(record.channelImage)
+        }
+    }
+
+    /// `formatted(duration)`'s digits written in place (a string made per item cost more than
+    /// the rest of its numbers).
+    static func writeFormatted(_ duration: Int?, to out: inout JSONOutput) {
+        var buffer: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &buffer) { text in
+            guard let duration, duration > 0 else { return out.plainString(UnsafeRawBufferPointer(rebasing: text[..<0])) }
+            let (hours, rest) = duration.quotientAndRemainder(dividingBy: 3600)
+            let (minutes, seconds) = rest.quotientAndRemainder(dividingBy: 60)
+            // From the right: SS, :, MM (two digits after hours, else as many as it has), H…
+            var index = text.count
+            func put(_ value: Int, atLeast digits: Int) {
+                var value = value, written = 0
+                repeat {
+                    index -= 1; text[index] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10; written += 1
+                } while value > 0 || written < digits
+            }
+            put(seconds, atLeast: 2)
+            index -= 1; text[index] = UInt8(ascii: ":")
+            if hours > 0 {
+                put(minutes, atLeast: 2)
+                index -= 1; text[index] = UInt8(ascii: ":")
+                put(hours, atLeast: 1)
+            } else {
+                put(minutes, atLeast: 1)
+            }
+            out.plainString(UnsafeRawBufferPointer(rebasing: text[index...]))
         }
     }
 }

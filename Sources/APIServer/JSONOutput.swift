@@ -27,19 +27,20 @@ struct JSONOutput: ~Copyable {
         first = false
     }
 
-    mutating func array<S: Sequence>(_ elements: S, _ each: (inout JSONOutput, S.Element) -> Void) {
+    /// Each element is lent to `each` where it lies (iterating would copy it, retaining every
+    /// string in it).
+    mutating func array<T>(_ elements: [T], _ each: (inout JSONOutput, borrowing T) -> Void) {
         separate()
         storage.append(UInt8(ascii: "["))
         first = true
-        for element in elements { each(&self, element) }
+        for index in elements.indices { each(&self, elements[index]) }
         storage.append(UInt8(ascii: "]"))
         first = false
     }
 
-    /// A key: ASCII written as it is (our keys are snake_case literals).
+    /// A key: ASCII written as it is (our keys are snake_case literals), with the comma before it.
     mutating func key(_ name: StaticString) {
-        separate()
-        storage.appendKey(UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        storage.appendKey(UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount), separated: !first)
         first = true
     }
 
@@ -116,6 +117,14 @@ struct JSONOutput: ~Copyable {
         return (below0x20 | quoteZero | backslashZero) & highs != 0
     }
 
+    /// A string of bytes known to need no escaping (digits and punctuation we wrote ourselves).
+    mutating func plainString(_ bytes: UnsafeRawBufferPointer) {
+        separate()
+        storage.append(UInt8(ascii: "\""))
+        storage.append(bytes)
+        storage.append(UInt8(ascii: "\""))
+    }
+
     /// A date as `WireDate` spells it, its digits written without a string made for them.
     mutating func date(_ seconds: Int64) {
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
@@ -123,10 +132,7 @@ struct JSONOutput: ~Copyable {
             string(WireDate.string(seconds))
             return
         }
-        separate()
-        storage.append(UInt8(ascii: "\""))
-        withUnsafeBytes(of: &digits) { storage.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
-        storage.append(UInt8(ascii: "\""))
+        withUnsafeBytes(of: &digits) { plainString(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
     }
 
     mutating func date(_ seconds: Int64?) {
@@ -204,8 +210,9 @@ private struct ByteRun: ~Copyable {
         count += bytes.count
     }
 
-    /// `"name":` with one check of the capacity (a page has ~1,400 keys).
-    mutating func appendKey(_ name: UnsafeRawBufferPointer) {
+    /// `"name":`, after a comma if `separated`, with one check of the capacity (a page has ~1,400 keys).
+    mutating func appendKey(_ name: UnsafeRawBufferPointer, separated: Bool) {
+        if separated { append(UInt8(ascii: ",")) }
         let needed = count + name.count + 3
         if needed > capacity { grow(to: needed) }
         start.storeBytes(of: UInt8(ascii: "\""), toByteOffset: count, as: UInt8.self)

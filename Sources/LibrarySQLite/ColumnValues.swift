@@ -40,11 +40,14 @@ struct StatementColumns: ColumnValues {
         return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, index))), as: UTF8.self)
     }
 
-    /// Every row `statement` gives with `arguments`, each made by `make` from its columns.
-    static func fetchAll<T>(_ statement: Statement, arguments: StatementArguments, _ make: (StatementColumns) -> T) throws -> [T] {
+    /// Every row `statement` gives with `arguments`, each made by `make` from its columns; room
+    /// for `expected` rows is made first (a page's limit: growing the array copied its records).
+    static func fetchAll<T>(_ statement: Statement, arguments: StatementArguments, expected: Int = 0,
+                            _ make: (StatementColumns) -> T) throws -> [T] {
         let cursor = try Row.fetchCursor(statement, arguments: arguments)
         let columns = StatementColumns(handle: statement.sqliteStatement)
         var values: [T] = []
+        values.reserveCapacity(expected)
         while try cursor.next() != nil { values.append(make(columns)) }
         return values
     }

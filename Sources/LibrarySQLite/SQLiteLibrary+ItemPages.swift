@@ -49,7 +49,8 @@ extension SQLiteLibrary {
             let total = try counter.count(db, pageArguments)
             guard !pastEnd, offset < total else { return ItemPage(items: [], total: total) }
             let statement = try db.cachedStatement(sql: "SELECT \(ItemRecord.selection) \(from) ORDER BY \(order) LIMIT ? OFFSET ?")
-            return ItemPage(items: try StatementColumns.fetchAll(statement, arguments: pageArguments + [limit, offset], ItemRecord.init(row:)),
+            return ItemPage(items: try StatementColumns.fetchAll(statement, arguments: pageArguments + [limit, offset],
+                                                                     expected: min(limit, total - offset, 1_000), ItemRecord.init(row:)),
                             total: total)
         }
         // A summed total and an early page of the newest (read down `items_newest`) are a short

@@ -58,6 +58,29 @@ final class FastJSONTests: XCTestCase {
 }
 
 extension FastJSONTests {
+    /// `duration_formatted` is written digit by digit: the same text `formatted` makes, for every
+    /// shape (minutes only, hours, padding, no duration, huge ones).
+    func testDurationsAreWrittenAsFormattedSpellsThem() {
+        for duration: Int? in [nil, -5, 0, 1, 9, 59, 60, 61, 599, 600, 3_599, 3_600, 3_601, 35_999, 36_000, 359_999, 360_000, 1_000_000, Int(Int32.max), Int.max] {
+            var out = JSONOutput()
+            FeedItemResponse.writeFormatted(duration, to: &out)
+            XCTAssertEqual(String(decoding: out.bytes, as: UTF8.self), "\"\(FeedItemResponse.formatted(duration))\"", "\(String(describing: duration))")
+        }
+        XCTAssertEqual(FeedItemResponse.formatted(3_725), "1:02:05")
+        XCTAssertEqual(FeedItemResponse.formatted(65), "1:05")
+    }
+
+    /// `content_type`: video for a `video/…` type in any case, else audio, and nothing without an enclosure.
+    func testContentTypes() {
+        for type: String? in ["video/mp4", "VIDEO/MP4", "Video/x-m4v", "video", "videos/x", "audio/mpeg", nil, "", "vIdEo/", "video\u{0F}"] {
+            let expected = type?.lowercased().hasPrefix("video/") == true ? "video" : "audio"
+            XCTAssertEqual(FeedItemResponse.contentType(hasEnclosure: true, type: type), expected, "\(String(describing: type))")
+            XCTAssertNil(FeedItemResponse.contentType(hasEnclosure: false, type: type))
+        }
+    }
+}
+
+extension FastJSONTests {
     /// Strings are scanned eight bytes at a time: whatever needs escaping, at any offset of any
     /// length (both sides of a word boundary, in the tail), comes back intact through a strict decoder.
     func testEveryEscapeAtEveryOffsetRoundTrips() throws {
