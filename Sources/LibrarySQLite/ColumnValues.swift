@@ -42,13 +42,37 @@ struct StatementColumns: ColumnValues {
 
     /// Every row `statement` gives with `arguments`, each made by `make` from its columns; room
     /// for `expected` rows is made first (a page's limit: growing the array copied its records).
+    /// Stepped here, not through GRDB's row cursor, which names every column of the statement
+    /// (lowercased, in a dictionary) for each query, to serve by-name lookups these rows never make.
     static func fetchAll<T>(_ statement: Statement, arguments: StatementArguments, expected: Int = 0,
                             _ make: (StatementColumns) -> T) throws -> [T] {
-        let cursor = try Row.fetchCursor(statement, arguments: arguments)
-        let columns = StatementColumns(handle: statement.sqliteStatement)
         var values: [T] = []
         values.reserveCapacity(expected)
-        while try cursor.next() != nil { values.append(make(columns)) }
+        try step(statement, arguments: arguments) { values.append(make($0)); return true }
         return values
+    }
+
+    /// The first row, made by `make`; nil when there is none.
+    static func fetchOne<T>(_ statement: Statement, arguments: StatementArguments, _ make: (StatementColumns) -> T) throws -> T? {
+        var value: T?
+        try step(statement, arguments: arguments) { value = make($0); return false }
+        return value
+    }
+
+    /// Binds `arguments` (GRDB checks their count and resets the statement) and steps while
+    /// `row` says go on; the statement is reset after, whatever happens.
+    private static func step(_ statement: Statement, arguments: StatementArguments, _ row: (StatementColumns) -> Bool) throws {
+        try statement.setArguments(arguments)
+        let handle = statement.sqliteStatement, columns = StatementColumns(handle: handle)
+        defer { sqlite3_reset(handle) }
+        while true {
+            switch sqlite3_step(handle) {
+            case SQLITE_ROW: if !row(columns) { return }
+            case SQLITE_DONE: return
+            case let code:
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))),
+                                    sql: statement.sql, arguments: arguments)
+            }
+        }
     }
 }

@@ -45,10 +45,22 @@ extension SQLiteLibrary {
         let from = "FROM items i \(LibraryItem.joins) \(whereClause)"
         let counter = Self.totalCounter(query, channelConditions: channelConditions, from: from)
         let (limit, pageArguments) = (query.limit, arguments)
+        let pageSQL = "SELECT \(ItemRecord.selection) \(from) ORDER BY \(order) LIMIT ? OFFSET ?"
         @Sendable func page(_ db: Database) throws -> ItemPage {
+            if !pastEnd, let totalSQL = counter.scalarSQL {
+                // The total as the rows' last column: one statement, its own snapshot (no
+                // BEGIN, count and COMMIT). Counted apart only when the page is empty.
+                var total: Int?
+                let statement = try db.cachedStatement(sql: "SELECT \(ItemRecord.selection), (\(totalSQL)) \(from) ORDER BY \(order) LIMIT ? OFFSET ?")
+                let items = try StatementColumns.fetchAll(statement, arguments: pageArguments + [limit, offset], expected: min(limit, 1_000)) { row in
+                    if total == nil { total = row.int(ItemRecord.columnCount) }
+                    return ItemRecord(row: row)
+                }
+                return ItemPage(items: items, total: try total ?? counter.count(db, pageArguments))
+            }
             let total = try counter.count(db, pageArguments)
             guard !pastEnd, offset < total else { return ItemPage(items: [], total: total) }
-            let statement = try db.cachedStatement(sql: "SELECT \(ItemRecord.selection) \(from) ORDER BY \(order) LIMIT ? OFFSET ?")
+            let statement = try db.cachedStatement(sql: pageSQL)
             return ItemPage(items: try StatementColumns.fetchAll(statement, arguments: pageArguments + [limit, offset],
                                                                      expected: min(limit, total - offset, 1_000), ItemRecord.init(row:)),
                             total: total)
@@ -57,7 +69,9 @@ extension SQLiteLibrary {
         // read. A counted total, the user's watched rows, another order (a sort of every
         // followed item) or a page far in (OFFSET walks the rows before it) grow with the
         // library: off the caller's thread.
-        if counter.isShortRead, query.order == .newest, offset <= Self.shortReadOffset { return try readNow(page) }
+        if counter.isShortRead, query.order == .newest, offset <= Self.shortReadOffset {
+            return try readNow(oneStatement: counter.scalarSQL != nil, page)
+        }
         return try await read(page)
     }
 
@@ -73,7 +87,7 @@ extension SQLiteLibrary {
     private static func totalCounter(_ query: ItemPageQuery, channelConditions: [(String) -> String], from: String) -> TotalCounter {
         guard !query.shortOnly, query.publishedSince == nil, query.minDuration == nil, query.maxDuration == nil else {
             let sql = "SELECT count(*) \(from)"
-            return TotalCounter(isShortRead: false) { db, arguments in try Int.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) ?? 0 }
+            return TotalCounter(isShortRead: false, scalarSQL: nil) { db, arguments in try Int.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) ?? 0 }
         }
         func channels(_ channelID: String) -> String { channelConditions.map { " AND " + $0(channelID) }.joined() }
         // The whole feed is the user's one number; `channels` only for a platform filter.
@@ -89,7 +103,9 @@ extension SQLiteLibrary {
             WHERE w.user_id = ?1 AND w.watched = 1\(channels("i.channel_id"))
             """
         let watch = query.watch
-        return TotalCounter(isShortRead: watch == .all) { db, arguments in
+        // The whole feed's total reads only `?1`: it can ride along as a column of the page.
+        let scalarSQL = channelConditions.isEmpty && watch == .all ? allSQL : nil
+        return TotalCounter(isShortRead: watch == .all, scalarSQL: scalarSQL) { db, arguments in
             let all = watch == .watched ? 0 : try Int.fetchOne(db.cachedStatement(sql: allSQL), arguments: arguments) ?? 0
             let watched = watch == .all ? 0 : try Int.fetchOne(db.cachedStatement(sql: watchedSQL), arguments: arguments) ?? 0
             switch watch {
@@ -104,6 +120,9 @@ extension SQLiteLibrary {
     /// (the sum alone, without the user's watched rows).
     private struct TotalCounter: Sendable {
         var isShortRead: Bool
+        /// The total as one SELECT that reads no parameter but `?1` (the user), so a page's
+        /// statement can carry it as a scalar subquery; nil for the others.
+        var scalarSQL: String?
         var count: @Sendable (Database, StatementArguments) throws -> Int
     }
 
@@ -118,6 +137,9 @@ extension ItemRecord {
     static let selection = LibraryItem.selection + """
         , i.description, i.views, i.enclosure_type, i.enclosure_length, i.discovered_at, w.watched_at, c.image
         """
+
+    /// How many columns `selection` names (what follows them is the caller's).
+    static let columnCount: Int32 = 21
 
     init(row: some ColumnValues) {
         self.init(item: LibraryItem(row: row), notes: row.text(14), views: row.int(15), enclosureType: row.text(16),

@@ -91,10 +91,12 @@ extension SQLiteLibrary {
                        u.name, u.is_admin, u.password_hash IS NOT NULL, u.created_at
                 FROM sessions s CROSS JOIN users u ON u.id = s.user_id WHERE s.token_hash = ? AND s.expires_at > ?
                 """)
-            return try Row.fetchOne(statement, arguments: [tokenHash, now]).map { row in
-                let user = UserID(row[1])
-                return LiveSession(session: Session(id: row[0], userID: user, deviceName: row[2], createdAt: row[3], expiresAt: row[4], lastUsedAt: row[5]),
-                                   user: User(id: user, name: row[6], isAdmin: row[7], hasPassword: row[8], createdAt: row[9]))
+            return try StatementColumns.fetchOne(statement, arguments: [tokenHash, now]) { row in
+                let user = UserID(row.int64(1) ?? 0)
+                return LiveSession(session: Session(id: row.int64(0) ?? 0, userID: user, deviceName: row.text(2), createdAt: row.int64(3) ?? 0,
+                                                    expiresAt: row.int64(4) ?? 0, lastUsedAt: row.int64(5)),
+                                   user: User(id: user, name: row.text(6) ?? "", isAdmin: row.bool(7), hasPassword: row.bool(8),
+                                              createdAt: row.int64(9) ?? 0))
             }
         }
         guard var live = found else { return nil }

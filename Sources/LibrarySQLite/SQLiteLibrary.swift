@@ -138,7 +138,7 @@ public final class SQLiteLibrary: LibraryStore, UserStore {
     /// One snapshot for the whole body, as `read` gives, but begun and committed with cached
     /// statements: GRDB's own read prepares its BEGIN and COMMIT anew every time, which cost a
     /// fifth of such a read. With `oneStatement` (a body that runs a single SELECT, which is its
-    /// own snapshot) there is no transaction at all.
+    /// own snapshot, or reads more only when that one found nothing) there is no transaction.
     package func readNow<T>(oneStatement: Bool = false, _ body: (Database) throws -> T) throws(LibraryError) -> T {
         func snapshot(_ db: Database) throws -> T {
             if oneStatement { return try body(db) }

@@ -1,5 +1,6 @@
 import FeedModel
 import Foundation
+import GRDB
 @testable import LibrarySQLite
 import LibraryStore
 import TestSupport
@@ -58,4 +59,22 @@ private final class Counts: @unchecked Sendable {
     private var all: [Int] = []
     func add(_ value: Int) { lock.withLock { all.append(value) } }
     var values: [Int] { lock.withLock { all } }
+}
+
+/// `StatementColumns` steps statements itself: a failing step is an error with SQLite's message,
+/// and the cached statement is reset and usable again after an error or an early stop.
+@Suite struct StatementColumnsTests {
+    @Test func stepErrorsAreThrownAndTheStatementStaysUsable() throws {
+        let t = try TestLibrary()
+        try t.library.readNow { db in
+            let failing = try db.cachedStatement(sql: "SELECT json_extract(?, '$')")
+            #expect(throws: DatabaseError.self) { try StatementColumns.fetchAll(failing, arguments: ["not json"]) { $0.text(0) } }
+            #expect(try StatementColumns.fetchAll(failing, arguments: [#"{"a":1}"#]) { $0.text(0) } == [#"{"a":1}"#])
+            let numbers = try db.cachedStatement(sql: "SELECT value FROM json_each(?)")
+            #expect(try StatementColumns.fetchOne(numbers, arguments: ["[3,4,5]"]) { $0.int64(0) } == 3)
+            #expect(try StatementColumns.fetchAll(numbers, arguments: ["[3,4,5]"], expected: 3) { $0.int64(0) } == [3, 4, 5])
+            #expect(try StatementColumns.fetchOne(numbers, arguments: ["[]"]) { $0.int64(0) } == nil)
+            #expect(throws: DatabaseError.self) { try StatementColumns.fetchOne(numbers, arguments: []) { $0.int64(0) } }
+        }
+    }
 }
