@@ -165,10 +165,12 @@ struct JSONOutput: ~Copyable {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
+    @inline(__always)
     private mutating func raw(_ text: StaticString) {
         storage.append(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
+    @inline(__always)
     private mutating func separate() {
         if first { first = false } else { storage.append(UInt8(ascii: ",")) }
     }
@@ -197,12 +199,14 @@ private struct ByteRun: ~Copyable {
 
     deinit { start.deallocate() }
 
+    @inline(__always)
     mutating func append(_ byte: UInt8) {
         if count == capacity { grow(to: count + 1) }
         start.storeBytes(of: byte, toByteOffset: count, as: UInt8.self)
         count += 1
     }
 
+    @inline(__always)
     mutating func append(_ bytes: UnsafeRawBufferPointer) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
         if count + bytes.count > capacity { grow(to: count + bytes.count) }
@@ -212,11 +216,12 @@ private struct ByteRun: ~Copyable {
 
     /// `"name":`, after a comma if `separated`, with one check of the capacity (a page has ~1,400 keys).
     mutating func appendKey(_ name: UnsafeRawBufferPointer, separated: Bool) {
-        if separated { append(UInt8(ascii: ",")) }
-        let needed = count + name.count + 3
+        let comma = separated ? 1 : 0
+        let needed = count + comma + name.count + 3
         if needed > capacity { grow(to: needed) }
-        start.storeBytes(of: UInt8(ascii: "\""), toByteOffset: count, as: UInt8.self)
-        if let source = name.baseAddress { (start + count + 1).copyMemory(from: source, byteCount: name.count) }
+        if separated { start.storeBytes(of: UInt8(ascii: ","), toByteOffset: count, as: UInt8.self) }
+        start.storeBytes(of: UInt8(ascii: "\""), toByteOffset: count + comma, as: UInt8.self)
+        if let source = name.baseAddress { (start + count + comma + 1).copyMemory(from: source, byteCount: name.count) }
         start.storeBytes(of: UInt8(ascii: "\""), toByteOffset: needed - 2, as: UInt8.self)
         start.storeBytes(of: UInt8(ascii: ":"), toByteOffset: needed - 1, as: UInt8.self)
         count = needed
@@ -226,6 +231,7 @@ private struct ByteRun: ~Copyable {
         body(UnsafeRawBufferPointer(start: start, count: count))
     }
 
+    @inline(never)
     private mutating func grow(to needed: Int) {
         var larger = capacity * 2
         while larger < needed { larger *= 2 }
