@@ -54,14 +54,22 @@ public struct TokenAuthenticator: Authenticator {
     /// The token a request presents: the bearer token, else the `session_token` cookie. Text that
     /// cannot be one of ours (empty, or longer than any token we make) is none, unread by the store.
     static func token(in request: Request) -> SessionToken? {
-        var candidates: [String] = []
+        // Read on every request: the bearer token without lowercasing or collecting candidates,
+        // the cookies parsed only when there is none.
+        var text: Substring?
         if let header = request.headers[.authorization] {
             let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-            if parts.count == 2, parts[0].lowercased() == "bearer" { candidates.append(String(parts[1])) }
+            if parts.count == 2, parts[0].utf8.elementsEqual("bearer".utf8, by: { asciiLowercased($0) == $1 }), !parts[1].isEmpty {
+                text = parts[1]
+            }
         }
-        if let cookie = request.cookies[SessionCookie.name]?.value { candidates.append(cookie) }
-        guard let text = candidates.first(where: { !$0.isEmpty }), text.utf8.count <= 512 else { return nil }
-        return SessionToken(presented: text)
+        if text == nil, let cookie = request.cookies[SessionCookie.name]?.value, !cookie.isEmpty { text = Substring(cookie) }
+        guard let text, text.utf8.count <= 512 else { return nil }
+        return SessionToken(presented: String(text))
+    }
+
+    private static func asciiLowercased(_ byte: UInt8) -> UInt8 {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
     }
 
     /// What a login came to.
