@@ -174,6 +174,54 @@ final class GPodderTests: XCTestCase {
         XCTAssertEqual(shown.progress, 30)
     }
 
+    /// Malformed uploads are 400 or 422 with a line saying what is wrong, and nothing of them is kept.
+    /// Then every kind of action over HTTP: a play to the end marks the episode heard, `new`
+    /// unheard again, a play at `position: -1` moves nothing, `delete` is recorded; and actions
+    /// years old come back with since=0 (AntennaPod's complaint: servers that answer since=0
+    /// with the last week only).
+    func testMalformedUploadsAreRefusedAndEveryKindOfActionIsKept() async throws {
+        let (h, owner) = try await harness()
+        let podcast = h.feeds.url("/podcast.xml"), ep3 = h.feeds.url("/media/tones-60s.mp3")
+        _ = try await mygpo(h, owner, Self.password, [["op": "update_subscriptions", "device": "phone", "add": [podcast]]])
+        let id3 = try await h.library.library.id(of: "tone-show-3")
+        let basic = ["Authorization": "Basic " + Data("\(owner):\(Self.password)".utf8).base64EncodedString()]
+        let path = "/api/2/episodes/\(owner).json"
+        func action(_ fields: String) -> String { #"{"podcast": "\#(podcast)", "episode": "\#(ep3)", \#(fields)}"# }
+        // Not JSON: 400; JSON of the wrong shape: 422 (as the rest of the API); an action feedctl
+        // cannot take: 400 naming it.
+        let malformed: [(String, Int)] = [
+            ("not json", 400), ("{}", 422), (#"[{"podcast": 1}]"#, 422), ("[" + action(#""action": "play", "position": "ten""#) + "]", 422),
+            ("[" + action(#""action": "bogus""#) + "]", 400), ("[" + action(#""action": "play", "position": -2""#) + "]", 400),
+            ("[" + action(#""action": "play", "device": "no spaces allowed""#) + "]", 400),
+            ("[" + action(#""action": "play", "position": 5"#) + ", " + action(#""action": "nope""#) + "]", 400),
+        ]
+        for (body, status) in malformed {
+            let reply = try await h.call("POST", path, body: body, headers: basic)
+            XCTAssertEqual(reply.status, status, "\(body) -> \(reply.text)")
+            XCTAssertFalse(((try? reply.object())?["detail"] as? String ?? "").isEmpty, "a message says why: \(reply.text)")
+        }
+        var pulled = try await h.call("GET", path + "?since=0", headers: basic)
+        XCTAssertEqual((try pulled.object()["actions"] as? [Any])?.count, 0, "nothing of a refused upload is kept: \(pulled.text)")
+
+        let upload = "[" + [
+            action(#""action": "play", "timestamp": "2019-05-01T10:00:00", "started": 0, "position": 60, "total": 60"#),
+            action(#""action": "new", "timestamp": "2019-05-02T10:00:00""#),
+            action(#""action": "play", "timestamp": "2019-05-03T10:00:00", "position": -1"#),
+            action(#""action": "delete", "timestamp": "2019-05-04T10:00:00""#),
+        ].joined(separator: ", ") + "]"
+        let uploaded = try await h.call("POST", path, body: upload, headers: basic)
+        XCTAssertEqual(uploaded.status, 200, uploaded.text)
+        let shown = try await showProgress(h, id3)
+        XCTAssertFalse(shown.watched, "`new` after the play to the end: unheard again")
+        XCTAssertEqual(shown.progress, 0, "and the play at -1 moved nothing")
+        pulled = try await h.call("GET", path + "?since=0", headers: basic)
+        let actions = try XCTUnwrap(try pulled.object()["actions"] as? [[String: Any]], pulled.text)
+        XCTAssertEqual(actions.map { $0["action"] as? String }, ["play", "new", "play", "delete"], "all kept, years old as they are")
+        XCTAssertEqual(actions.map { $0["timestamp"] as? String },
+                       ["2019-05-01T10:00:00", "2019-05-02T10:00:00", "2019-05-03T10:00:00", "2019-05-04T10:00:00"])
+        XCTAssertEqual(actions[2]["position"] as? Int, -1)
+    }
+
     func testSameURLDifferentGuidsStayApartAndUnknownEpisodesAreKept() async throws {
         let (h, owner) = try await harness()
         let feed = "https://elsewhere.example/feed.xml", media = "https://elsewhere.example/same.mp3"
@@ -266,5 +314,17 @@ final class GPodderTests: XCTestCase {
         XCTAssertEqual(afterLogout, "401", "the session has ended")
         let wrongLogin = try await curl(["-X", "POST", "-u", "bob:wrong-password", "\(base)/api/2/auth/bob/login.json"])
         XCTAssertEqual(wrongLogin, "401")
+        // The cookie as the API's own: HttpOnly, SameSite=Lax, for the whole site; and neither the
+        // password nor the session ever reaches the log.
+        let basic = "Basic " + Data("bob:\(Self.bobPassword)".utf8).base64EncodedString()
+        let again = try await h.curl("POST", "/api/2/auth/bob/login.json", headers: ["Authorization": basic])
+        XCTAssertEqual(again.status, 200, again.text)
+        let cookie = try XCTUnwrap(again.headers["set-cookie"])
+        let attributes = cookie.components(separatedBy: "; ")
+        let session = try XCTUnwrap(attributes.first?.split(separator: "=", maxSplits: 1).last.map(String.init))
+        XCTAssertTrue(cookie.hasPrefix("sessionid=") && session.count >= 43, cookie)
+        XCTAssertTrue(attributes.contains("HttpOnly") && attributes.contains("SameSite=Lax") && attributes.contains("Path=/"), cookie)
+        XCTAssertFalse(attributes.contains("Secure"), "not over plain HTTP")
+        h.assertLogHolds(noneOf: [Self.bobPassword, "wrong-password", session, String(basic.dropFirst(6))])
     }
 }

@@ -88,6 +88,38 @@ final class ServeCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 0, "SIGTERM shuts the server down gracefully: \(result.stderr)")
     }
 
+    /// `--cors ORIGIN` and `--allow-private-feeds` as given to `feedctl serve` (the other tests
+    /// set them in the server's configuration): CORS answers only with the flag, and a feed on a
+    /// loopback address is refused without the other (with it, the server tries to fetch it:
+    /// nothing listens there, so that fails differently).
+    func testCorsAndPrivateFeedsFromTheCommandLine() throws {
+        let library = try TestLibrary()
+        func curl(_ port: Int, _ arguments: [String]) throws -> ProcessRunner.Result {
+            try ProcessRunner.capture("/usr/bin/curl", ["-sS", "--max-time", "20", "-D", "-"] + arguments.map {
+                $0.replacingOccurrences(of: "BASE", with: "http://127.0.0.1:\(port)")
+            }, timeout: 30)
+        }
+        let preflight = ["-X", "OPTIONS", "-H", "Origin: https://app.example", "-H", "Access-Control-Request-Method: GET", "BASE/api/feed"]
+        let subscribe = ["-X", "POST", "-H", "Content-Type: application/json", "-d", #"{"url": "http://127.0.0.1:9/feed.xml"}"#, "BASE/api/subscriptions"]
+
+        var (server, port) = try serve(["serve", "--open", "--listen", "127.0.0.1:0", "--db", library.library.path])
+        XCTAssertFalse(try curl(port, preflight).stdout.lowercased().contains("access-control-allow-origin"), "no CORS without --cors")
+        let refused = try curl(port, subscribe).stdout
+        XCTAssertTrue(refused.contains("is a local address") && refused.contains("--allow-private-feeds"), refused)
+        server.signal(SIGTERM)
+        _ = try server.wait(timeout: 20)
+
+        (server, port) = try serve(["serve", "--open", "--listen", "127.0.0.1:0", "--cors", "https://app.example", "--allow-private-feeds",
+                                    "--db", library.library.path])
+        let allowed = try curl(port, preflight).stdout.lowercased()
+        XCTAssertTrue(allowed.contains("access-control-allow-origin: https://app.example"), allowed)
+        let fetched = try curl(port, subscribe).stdout
+        XCTAssertFalse(fetched.contains("is a local address"), fetched)
+        XCTAssertTrue(fetched.contains("127.0.0.1:9"), "the fetch's own failure, naming the URL: \(fetched)")
+        server.signal(SIGTERM)
+        XCTAssertEqual(try server.wait(timeout: 20).status, 0)
+    }
+
     /// `feedctl serve` places discovery's providers as the config file's `[discover]` says (an
     /// iTunes stand-in on 127.0.0.1 here); a broken file is a start error in one line.
     func testServeReadsDiscoverySettingsFromTheConfigFile() throws {
