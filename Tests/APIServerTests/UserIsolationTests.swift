@@ -92,6 +92,57 @@ final class UserIsolationTests: XCTestCase {
         XCTAssertEqual(aliceLogin["success"] as? Bool, true, "her password is unchanged")
     }
 
+    /// Saved videos and collections with real logins (`SavedVideoAndCollectionTests` drives
+    /// them through a test authenticator): alice's are "not found" to bob on every route, his
+    /// lists never show them, and nothing he sends changes them.
+    func testAnotherUsersSavedVideosAndCollectionsAreNotFound() async throws {
+        let h = try await APIHarness(logins: true)
+        _ = try await h.addUser("alice", password: "correct horse", admin: false)
+        _ = try await h.addUser("bob", password: "bobs password", admin: false)
+        let alice = try await h.login("alice", "correct horse")
+        let bob = try await h.login("bob", "bobs password")
+        _ = try await h.object("POST", "/api/subscriptions", body: #"{"url": "\#(h.feeds.url("/podcast.xml"))"}"#, status: 201, token: alice)
+        let item = try await h.library.library.id(of: "tone-show-3")
+        let saved = try await h.object("POST", "/api/saved-videos", body: #"{"video_url": "\#(h.feeds.url("/media/tones-60s.mp3"))"}"#,
+                                       status: 201, token: alice)
+        let savedID = try XCTUnwrap(saved["id"] as? Int)
+        let collection = try await h.object("POST", "/api/collections", body: #"{"name": "Alice's"}"#, status: 201, token: alice)
+        let collectionID = try XCTUnwrap(collection["id"] as? Int)
+        _ = try await h.object("POST", "/api/collections/\(collectionID)/items", body: #"{"item_id": \#(item)}"#, status: 201, token: alice)
+
+        let notFound: [(String, String, String?)] = [
+            ("GET", "/api/saved-videos/\(savedID)", nil),
+            ("PUT", "/api/saved-videos/\(savedID)", #"{"notes": "mine now", "is_watched": true}"#),
+            ("PUT", "/api/saved-videos/\(savedID)/watched", nil), ("PUT", "/api/saved-videos/\(savedID)/unwatched", nil),
+            ("PUT", "/api/saved-videos/\(savedID)/progress?progress_seconds=5", nil),
+            ("DELETE", "/api/saved-videos/\(savedID)", nil),
+            ("GET", "/api/collections/\(collectionID)", nil), ("GET", "/api/collections/export/\(collectionID)", nil),
+            ("PUT", "/api/collections/\(collectionID)", #"{"name": "Bob's"}"#),
+            ("POST", "/api/collections/\(collectionID)/items", #"{"item_id": \#(item)}"#),
+            ("POST", "/api/collections/\(collectionID)/items/reorder", #"{"item_ids": [\#(item)]}"#),
+            ("PUT", "/api/collections/\(collectionID)/items/\(item)/watched", #"{"is_watched": true}"#),
+            ("PUT", "/api/collections/\(collectionID)/items/\(item)/progress", #"{"progress_seconds": 9}"#),
+            ("DELETE", "/api/collections/\(collectionID)/items/\(item)", nil),
+            ("DELETE", "/api/collections/\(collectionID)", nil),
+        ]
+        for (method, path, body) in notFound {
+            let reply = try await h.call(method, path, body: body, token: bob)
+            XCTAssertEqual(reply.status, 404, "\(method) \(path): \(reply.text)")
+        }
+        let bobsSaved = try await h.object("GET", "/api/saved-videos", token: bob)
+        XCTAssertEqual(bobsSaved["total"] as? Int, 0)
+        let bobsCollections = try await h.call("GET", "/api/collections", token: bob)
+        XCTAssertFalse(bobsCollections.text.contains("Alice's"), bobsCollections.text)
+
+        // Alice's are as she left them.
+        let mine = try await h.object("GET", "/api/saved-videos/\(savedID)", token: alice)
+        XCTAssertEqual(mine["is_watched"] as? Bool, false)
+        XCTAssertNotEqual(mine["notes"] as? String, "mine now")
+        let hers = try await h.object("GET", "/api/collections/\(collectionID)", token: alice)
+        XCTAssertEqual(hers["name"] as? String, "Alice's")
+        XCTAssertEqual((hers["items"] as? [Any])?.count, 1)
+    }
+
     /// Both follow the same feed (one shared channel): what one watches, plays or pauses is his.
     func testASharedChannelKeepsEachUsersState() async throws {
         let h = try await APIHarness(logins: true)
