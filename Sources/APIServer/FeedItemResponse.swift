@@ -1,3 +1,4 @@
+import FeedText
 import FeedModel
 import LibraryStore
 
@@ -71,8 +72,7 @@ struct FeedItemResponse: Encodable, Sendable {
     /// it is resolved).
     static func contentType(hasEnclosure: Bool, type: String?) -> String? {
         guard hasEnclosure else { return nil }
-        func lowercased(_ byte: UInt8) -> UInt8 { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte }
-        let isVideo = type.map { $0.utf8.prefix(6).elementsEqual("video/".utf8) { lowercased($0) == $1 } } ?? false
+        let isVideo = type.map { $0.utf8.prefix(6).elementsEqual("video/".utf8) { asciiLowercased($0) == $1 } } ?? false
         return isVideo ? "video" : "audio"
     }
 

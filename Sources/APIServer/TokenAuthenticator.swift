@@ -1,6 +1,7 @@
 import Accounts
 import Dispatch
 import FeedModel
+import FeedText
 import Hummingbird
 import LibraryStore
 
@@ -66,10 +67,6 @@ public struct TokenAuthenticator: Authenticator {
         if text == nil, let cookie = request.cookies[SessionCookie.name]?.value, !cookie.isEmpty { text = Substring(cookie) }
         guard let text, text.utf8.count <= 512 else { return nil }
         return SessionToken(presented: String(text))
-    }
-
-    private static func asciiLowercased(_ byte: UInt8) -> UInt8 {
-        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
     }
 
     /// What a login came to.

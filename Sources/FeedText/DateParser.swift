@@ -174,6 +174,8 @@ public enum DateParser {
 
 @inlinable @inline(__always) package func isDigit(_ c: UInt8) -> Bool { c >= 48 && c <= 57 }
 @inlinable @inline(__always) package func isLetter(_ c: UInt8) -> Bool { (c | 0x20) >= 97 && (c | 0x20) <= 122 }
+/// An ASCII letter in lower case; any other byte as it is (case-blind matching of protocol words).
+@inlinable @inline(__always) package func asciiLowercased(_ c: UInt8) -> UInt8 { c >= 0x41 && c <= 0x5A ? c | 0x20 : c }
 
 /// A tiny forward-only cursor over UTF-8 bytes for the date and duration grammars.
 /// It reads the bytes in place: use it inside `withBytes`, never beyond.

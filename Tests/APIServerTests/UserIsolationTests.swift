@@ -1,3 +1,4 @@
+import LibraryStore
 import Foundation
 import XCTest
 
@@ -5,12 +6,16 @@ import XCTest
 /// channel ids are "not found", their lists never show, and a change by one is not seen by the
 /// other, on every per-user route.
 final class UserIsolationTests: XCTestCase {
-    func testAnotherUsersIdsAreNotFoundAndTheirListsNeverShow() async throws {
+    /// A server with logins and two users, alice and bob, each logged in: (server, alice, her token, his token).
+    private func aliceAndBob() async throws -> (APIHarness, User, alice: String, bob: String) {
         let h = try await APIHarness(logins: true)
-        let aliceUser = try await h.addUser("alice", password: "correct horse", admin: false)
+        let alice = try await h.addUser("alice", password: "correct horse", admin: false)
         _ = try await h.addUser("bob", password: "bobs password", admin: false)
-        let alice = try await h.login("alice", "correct horse")
-        let bob = try await h.login("bob", "bobs password")
+        return (h, alice, try await h.login("alice", "correct horse"), try await h.login("bob", "bobs password"))
+    }
+
+    func testAnotherUsersIdsAreNotFoundAndTheirListsNeverShow() async throws {
+        let (h, aliceUser, alice, bob) = try await aliceAndBob()
 
         let podcast = h.feeds.url("/podcast.xml"), atom = h.feeds.url("/atom.xml")
         let aliceAdded = try await h.object("POST", "/api/subscriptions", body: #"{"url": "\#(podcast)"}"#, status: 201, token: alice)
@@ -96,11 +101,7 @@ final class UserIsolationTests: XCTestCase {
     /// them through a test authenticator): alice's are "not found" to bob on every route, his
     /// lists never show them, and nothing he sends changes them.
     func testAnotherUsersSavedVideosAndCollectionsAreNotFound() async throws {
-        let h = try await APIHarness(logins: true)
-        _ = try await h.addUser("alice", password: "correct horse", admin: false)
-        _ = try await h.addUser("bob", password: "bobs password", admin: false)
-        let alice = try await h.login("alice", "correct horse")
-        let bob = try await h.login("bob", "bobs password")
+        let (h, _, alice, bob) = try await aliceAndBob()
         _ = try await h.object("POST", "/api/subscriptions", body: #"{"url": "\#(h.feeds.url("/podcast.xml"))"}"#, status: 201, token: alice)
         let item = try await h.library.library.id(of: "tone-show-3")
         let saved = try await h.object("POST", "/api/saved-videos", body: #"{"video_url": "\#(h.feeds.url("/media/tones-60s.mp3"))"}"#,
@@ -145,11 +146,7 @@ final class UserIsolationTests: XCTestCase {
 
     /// Both follow the same feed (one shared channel): what one watches, plays or pauses is his.
     func testASharedChannelKeepsEachUsersState() async throws {
-        let h = try await APIHarness(logins: true)
-        _ = try await h.addUser("alice", password: "correct horse", admin: false)
-        _ = try await h.addUser("bob", password: "bobs password", admin: false)
-        let alice = try await h.login("alice", "correct horse")
-        let bob = try await h.login("bob", "bobs password")
+        let (h, _, alice, bob) = try await aliceAndBob()
         let podcast = h.feeds.url("/podcast.xml")
         let aliceAdded = try await h.object("POST", "/api/subscriptions", body: #"{"url": "\#(podcast)"}"#, status: 201, token: alice)
         let aliceChannel = try XCTUnwrap(aliceAdded["id"] as? Int)
