@@ -2,7 +2,7 @@ import FeedModel
 import Foundation
 import GRDB
 import LibraryStore
-@testable import LibrarySQLite
+import LibrarySQLite
 
 /// A library in a temp dir, kept alive with it.
 public struct TestLibrary: Sendable {
