@@ -48,9 +48,7 @@ if ((build)); then
   bash scripts/build-ffmpeg.sh
   swift build "${spm[@]}" -c release
 fi
-swift build "${spm[@]}" --product generate-manual >/dev/null   # ArgumentParser's man page writer (its plugin's tool)
 bin=$scratch/release
-tools=$scratch/debug
 [[ -x $bin/feedctl && -x $bin/feedctl-daemon && -x $bin/feedctl-serve ]] || fail "no release build in $bin (run it without --no-build)"
 
 install -d "$root/bin" "$root/share/man/man1" "$root/share/bash-completion/completions" \
@@ -70,12 +68,9 @@ fi
 
 man=$(mktemp -d)
 trap 'rm -rf "$man"' EXIT
-"$tools/generate-manual" "$root/bin/feedctl" --output-directory "$man" >/dev/null
-"$tools/generate-manual" "$root/bin/feedctl-daemon" --output-directory "$man" >/dev/null
-"$tools/generate-manual" "$root/bin/feedctl-serve" --output-directory "$man" >/dev/null
-install -m 644 "$man/feedctl.1" "$root/share/man/man1/feedctl.1"
-install -m 644 "$man/feedctl daemon.1" "$root/share/man/man1/feedctl-daemon.1"   # named by its command name
-install -m 644 "$man/feedctl serve.1" "$root/share/man/man1/feedctl-serve.1"
+# From each installed program's --experimental-dump-help and dist/man/PROGRAM.1.md (no Swift tool to build).
+python3 scripts/man-pages.py "$root/bin" "$man"
+install -m 644 "$man/feedctl.1" "$man/feedctl-daemon.1" "$man/feedctl-serve.1" "$root/share/man/man1/"
 "$root/bin/feedctl" --generate-completion-script bash >"$root/share/bash-completion/completions/feedctl"
 "$root/bin/feedctl" --generate-completion-script zsh >"$root/share/zsh/site-functions/_feedctl"
 "$root/bin/feedctl" --generate-completion-script fish >"$root/share/fish/vendor_completions.d/feedctl.fish"

@@ -23,7 +23,7 @@ finish() {
 trap finish EXIT
 
 stage "install-deps" bash scripts/install-deps.sh
-stage "check-imports" python3 scripts/check-imports.py   # the layout's import rules (README, Architecture)
+stage "check-imports" python3 scripts/check-imports.py   # the layout's import rules (docs/architecture.md)
 stage "ffmpeg" bash scripts/build-ffmpeg.sh
 echo "   build tree: $scratch"
 stage "debug build" swift build "${spm[@]}" --build-tests
