@@ -61,7 +61,7 @@ install -m 755 -s "$bin/feedctl" "$bin/feedctl-daemon" "$bin/feedctl-serve" "$ro
 if [[ -f .build/ffmpeg/config.txt ]]; then
   rm -rf "$root/lib/feedctl/ffmpeg"
   install -d "$root/lib/feedctl/ffmpeg"
-  cp -P .build/ffmpeg/lib/lib*.so* "$root/lib/feedctl/ffmpeg/"
+  cp -P .build/ffmpeg/lib/lib*.so.* "$root/lib/feedctl/ffmpeg/"   # the libraries and their soname links
 else
   echo "install.sh: no minimal FFmpeg in .build/ffmpeg; the player will use Debian's FFmpeg libraries" >&2
 fi

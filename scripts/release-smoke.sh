@@ -80,12 +80,12 @@ bash -n "$prefix/share/bash-completion/completions/feedctl" || fail "the bash co
 grep -qx "ExecStart=$prefix/bin/feedctl-daemon" "$prefix/share/systemd/user/feedctl.service" || fail "the unit does not start the installed daemon"
 grep -qx "ExecStart=$prefix/bin/feedctl-serve" "$prefix/share/systemd/user/feedctl-serve.service" || fail "the serve unit does not start the installed server"
 [[ $("$prefix/bin/feedctl" --version) == "$("$bin/feedctl-daemon" --version)" ]] || fail "feedctl and feedctl-daemon report different versions"
-deb=$(bash scripts/package-deb.sh --no-build --output "$work" 2>"$work/package.log") || { cat "$work/package.log" >&2; fail "scripts/package-deb.sh failed"; }
+deb=$(bash scripts/package-deb.sh --no-build --fast --output "$work" 2>"$work/package.log") || { cat "$work/package.log" >&2; fail "scripts/package-deb.sh failed"; }
 chmod 644 "$deb"
-dpkg-deb -f "$deb" Depends | grep -q "libpulse0" || fail "the .deb does not depend on libpulse0: $(dpkg-deb -f "$deb" Depends)"
+grep -q "libpulse0" <<<"$(dpkg-deb -f "$deb" Depends)" || fail "the .deb does not depend on libpulse0: $(dpkg-deb -f "$deb" Depends)"
 minimal=0
 if [[ -f .build/ffmpeg/config.txt ]]; then
-  dpkg-deb -c "$deb" | grep -q "/usr/lib/feedctl/ffmpeg/libavcodec.so" || fail "the .deb has no minimal FFmpeg in /usr/lib/feedctl/ffmpeg"
+  grep -q "/usr/lib/feedctl/ffmpeg/libavcodec.so" <<<"$(dpkg-deb -c "$deb")" || fail "the .deb has no minimal FFmpeg in /usr/lib/feedctl/ffmpeg"
   minimal=1
   mv .build/ffmpeg .build/ffmpeg.smoke-away
 fi
