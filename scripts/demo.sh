@@ -27,23 +27,23 @@ bash scripts/build-ffmpeg.sh
 build() {
   local product=$1 t=$SECONDS log
   if [[ -t 1 ]]; then
-    swift build "${spm[@]}" -c release --product "$product" || { echo "demo: building $product failed" >&2; exit 1; }
+    swift build "${release_spm[@]}" -c release --product "$product" || { echo "demo: building $product failed" >&2; exit 1; }
   else
     log=$(mktemp)
-    swift build "${spm[@]}" -c release --product "$product" >"$log" 2>&1 ||
+    swift build "${release_spm[@]}" -c release --product "$product" >"$log" 2>&1 ||
       { grep -E "error" "$log" >&2 || tail -20 "$log" >&2; echo "demo: building $product failed" >&2; exit 1; }
     rm -f "$log"
   fi
   echo "   $product: $((SECONDS - t)) s"
 }
 t=$SECONDS
-step "building feedctl-daemon and feedctl (release) in $scratch"
+step "building feedctl-daemon and feedctl (release) in $release_tree"
 echo "   ~6 min the first time on 2 cores, ~2 min when this machine has built them before (in another"
 echo "   clone: the dependencies are kept per machine), seconds when nothing changed"
 build feedctl-daemon
 build feedctl
 ((SECONDS - t < 5)) || took "building" $((SECONDS - t))
-bin=$scratch/release/feedctl
+bin=$release_bin/feedctl
 [[ -x $bin && -x ${bin}-daemon ]] || { echo "demo: no $bin after the build" >&2; exit 1; }
 
 work=$(mktemp -d /tmp/feedctl-demo.XXXXXX)

@@ -46,9 +46,9 @@ root=$destdir$prefix   # where the files go; $prefix is where they will be run f
 
 if ((build)); then
   bash scripts/build-ffmpeg.sh
-  swift build "${spm[@]}" -c release
+  swift build "${release_spm[@]}" -c release
 fi
-bin=$scratch/release
+bin=$release_bin
 [[ -x $bin/feedctl && -x $bin/feedctl-daemon && -x $bin/feedctl-serve ]] || fail "no release build in $bin (run it without --no-build)"
 
 install -d "$root/bin" "$root/share/man/man1" "$root/share/bash-completion/completions" \

@@ -40,8 +40,8 @@ fail() {
   exit 1
 }
 
-if ((build)); then swift build "${spm[@]}" -c release 2>&1 | grep -E "error" && fail "build failed"; fi
-bin=$scratch/release
+if ((build)); then swift build "${release_spm[@]}" -c release 2>&1 | grep -E "error" && fail "build failed"; fi
+bin=$release_bin
 # The hot-function orders name mangled symbols: moving code to another module or type renames
 # them and silently makes a list stale (lld ignores unknown names). scripts/link-order.sh (the
 # daemon) and scripts/link-order-serve.sh (the server) regenerate them; at least 90 % of a list's

@@ -16,9 +16,7 @@ final class GPodderTests: XCTestCase {
     static let bobPassword = "bob-password-22"
 
     private func binary(_ name: String) throws -> String {
-        let candidates = [Bundle(for: Self.self).bundleURL.deletingLastPathComponent(), PackagePaths.root.appendingPathComponent(".build/debug")]
-            .map { $0.appendingPathComponent(name).path }
-        return try XCTUnwrap(candidates.first { FileManager.default.isExecutableFile(atPath: $0) }, "\(name) not built")
+        try XCTUnwrap(PackagePaths.builtProgram(name)?.path, "\(name) not built")
     }
 
     /// The harness, with the owner given a password (the CLI acts for the owner, so what the

@@ -8,9 +8,7 @@ import XCTest
 /// it; what must not start says so in one line.
 final class ServeCommandTests: XCTestCase {
     private func binary(_ name: String) throws -> String {
-        let candidates = [Bundle(for: Self.self).bundleURL.deletingLastPathComponent(), PackagePaths.root.appendingPathComponent(".build/debug")]
-            .map { $0.appendingPathComponent(name).path }
-        return try XCTUnwrap(candidates.first { FileManager.default.isExecutableFile(atPath: $0) }, "\(name) not built")
+        try XCTUnwrap(PackagePaths.builtProgram(name)?.path, "\(name) not built")
     }
 
     private func feedctl(_ arguments: [String]) throws -> ProcessRunner.Result {

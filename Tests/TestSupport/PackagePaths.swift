@@ -8,6 +8,15 @@ public enum PackagePaths {
     public static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
+    /// One of the package's programs from the build the tests run from: beside the test
+    /// executable (a build puts both in one directory, wherever its scratch path is:
+    /// scripts/test.sh builds outside the clone), else in the package's `.build/debug`.
+    public static func builtProgram(_ name: String) -> URL? {
+        [Bundle.main.executableURL?.deletingLastPathComponent(), root.appendingPathComponent(".build/debug")]
+            .compactMap { $0?.appendingPathComponent(name) }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
     /// `fixtures/<relative path>`.
     public static func fixture(_ relativePath: String) -> URL {
         root.appendingPathComponent("fixtures").appendingPathComponent(relativePath)

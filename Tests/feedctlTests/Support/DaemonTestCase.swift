@@ -89,14 +89,10 @@ class DaemonTestCase: XCTestCase {
 
     static var binaryPath: String { (try? feedctlBinary().path) ?? "feedctl" }
 
-    /// The feedctl binary next to the test bundle (.build/debug), else in the package's .build.
+    /// The feedctl the tests were built with (`PackagePaths.builtProgram`).
     static func feedctlBinary() throws -> URL {
-        let candidates = [
-            Bundle(for: DaemonTestCase.self).bundleURL.deletingLastPathComponent(),
-            Bundle.main.executableURL?.deletingLastPathComponent(), packageRoot.appendingPathComponent(".build/debug"),
-        ].compactMap { $0?.appendingPathComponent("feedctl") }
-        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw ProcessRunner.Failure(description: "feedctl binary not found in \(candidates.map(\.path)); run `swift build` first")
+        guard let found = PackagePaths.builtProgram("feedctl") else {
+            throw ProcessRunner.Failure(description: "feedctl binary not found beside the tests or in .build/debug; run `swift build` first")
         }
         return found
     }
