@@ -53,8 +53,8 @@ bin=$release_bin
 
 install -d "$root/bin" "$root/share/man/man1" "$root/share/bash-completion/completions" \
   "$root/share/zsh/site-functions" "$root/share/fish/vendor_completions.d" "$root/share/systemd/user"
-# Stripped: the symbol tables and debug information (~30 MB of each release build; see
-# docs/…), which nothing installed reads.
+# Stripped: the debug information and symbol tables (35-79 MB of each release build; see "Why
+# the programs are 63-75 MB" in docs/install.md), which nothing installed reads.
 install -m 755 -s "$bin/feedctl" "$bin/feedctl-daemon" "$bin/feedctl-serve" "$root/bin/"
 
 # The minimal FFmpeg: its shared libraries and their version links, replacing an older copy.
