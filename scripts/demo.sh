@@ -38,8 +38,8 @@ build() {
 }
 t=$SECONDS
 step "building feedctl-daemon and feedctl (release) in $release_tree"
-echo "   ~6 min the first time on 2 cores, ~2 min when this machine has built them before (in another"
-echo "   clone: the dependencies are kept per machine), seconds when nothing changed"
+echo "   ~4 min the first time on 2 cores; the dependencies' builds are then kept per machine, so"
+echo "   another clone's first build takes ~2 min; seconds when nothing changed"
 build feedctl-daemon
 build feedctl
 ((SECONDS - t < 5)) || took "building" $((SECONDS - t))
