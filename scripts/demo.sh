@@ -39,7 +39,7 @@ build() {
 t=$SECONDS
 step "building feedctl-daemon and feedctl (release) in $release_tree"
 echo "   ~4 min the first time on 2 cores; the dependencies' builds are then kept per machine, so"
-echo "   another clone's first build takes ~2 min; seconds when nothing changed"
+echo "   another clone's first build takes ~1 min; seconds when nothing changed"
 build feedctl-daemon
 build feedctl
 ((SECONDS - t < 5)) || took "building" $((SECONDS - t))
