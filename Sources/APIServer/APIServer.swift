@@ -89,7 +89,7 @@ public enum APIServer {
 
         let api = router.group("api").add(middleware: AuthMiddleware(authenticator: authenticator))
         let fetcher = fetcher(configuration)
-        FeedRoutes(clock: clock, fetcher: fetcher).add(to: api)
+        FeedRoutes(clock: clock, fetcher: fetcher, reach: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds).reach).add(to: api)
         SubscriptionRoutes(clock: clock, fetcher: fetcher, policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds),
                            youTubeOrigin: configuration.youTubeOrigin).add(to: api)
         OPMLRoutes(clock: clock, fetcher: fetcher, policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds)).add(to: api)
@@ -119,9 +119,8 @@ public enum APIServer {
     /// message, and this catches what it cannot see (a redirect, a page's feed link, a name
     /// that resolves differently at fetch time).
     static func fetcher(_ configuration: ServerConfiguration) -> Fetcher {
-        configuration.allowPrivateFeeds ? .shared : publicOnlyFetcher
+        configuration.allowPrivateFeeds ? .shared : .publicOnly
     }
-    private static let publicOnlyFetcher = Fetcher(addresses: .publicOnly)
 }
 
 /// `/health`, as the backend answers it.

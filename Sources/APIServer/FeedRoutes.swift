@@ -11,6 +11,8 @@ struct FeedRoutes {
     let clock: @Sendable () -> Int64
     /// The server's fetcher (`APIServer.fetcher`: public addresses only, unless --allow-private-feeds).
     let fetcher: Fetcher
+    /// What it may fetch for its users (`FeedURLPolicy.reach`).
+    let reach: AddressReach
 
     func add(to group: RouterGroup<APIRequestContext>) {
         group.get("feed") { request, context in try await feed(request, context) }
@@ -226,7 +228,7 @@ struct FeedRoutes {
         let platform = try QueryParameters(request).platform()
         let channels = try await Self.library { () async throws(LibraryError) in try await library.allChannels() }
             .filter { $0.active && (platform == nil || $0.platform == platform) }
-        let report = await Syncer(store: library, fetcher: fetcher).sync(channels, now: clock())
+        let report = await Syncer(store: library, reach: reach, fetcher: fetcher).sync(channels, now: clock())
         return report.channels.map {
             SyncResultResponse(channelID: $0.id, channelName: $0.name, success: $0.succeeded, newVideos: $0.newItems, error: $0.error)
         }

@@ -1,4 +1,5 @@
 import FeedIngest
+import FeedModel
 import HTTPFetch
 import Foundation
 import Glibc
@@ -14,6 +15,9 @@ import Glibc
 /// (`APIServer.fetcher`, `AddressPolicy.publicOnly`).
 struct FeedURLPolicy: Sendable {
     let allowPrivate: Bool
+
+    /// What the server's users may make it fetch, kept with what they subscribe (`AddressReach`).
+    var reach: AddressReach { allowPrivate ? .anyAddress : .publicOnly }
 
     /// Why `url` is refused, or nil when it may be fetched.
     func refusal(for url: String) -> String? {

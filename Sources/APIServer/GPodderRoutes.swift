@@ -177,12 +177,12 @@ struct GPodderRoutes {
         }
         let now = clock()
         do {
-            let added = try await Subscriber(syncer: Syncer(store: library, fetcher: fetcher), youTubeOrigin: youTubeOrigin).add(url, now: now)
+            let added = try await Subscriber(syncer: Syncer(store: library, reach: policy.reach, fetcher: fetcher), youTubeOrigin: youTubeOrigin).add(url, now: now)
             return added.first?.channel.feedURL
         } catch {
             guard case .feed(let feedURL) = target else { return nil }
-            let report = await Syncer(store: library, fetcher: fetcher).subscribe(
-                [NewChannel(platform: Platform(guessingFrom: feedURL), sourceURL: url, feedURL: feedURL, name: feedURL)],
+            let report = await Syncer(store: library, reach: policy.reach, fetcher: fetcher).subscribe(
+                [NewChannel(platform: Platform(guessingFrom: feedURL), sourceURL: url, feedURL: feedURL, name: feedURL, reach: policy.reach)],
                 fetch: false, now: now)
             return report.channels.first?.error == nil ? feedURL : nil
         }

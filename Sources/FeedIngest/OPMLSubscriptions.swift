@@ -18,15 +18,16 @@ public enum OPMLSubscriptions {
     }
 
     /// The channels an import subscribes: the outlines whose feed the library does not have yet,
-    /// named by their outline until their feed names them. `known` counts the others.
-    public static func newChannels(_ feeds: [OPMLFeed], in store: any ChannelStore) async throws(LibraryError)
+    /// named by their outline until their feed names them, subscribed with `reach`. `known`
+    /// counts the others.
+    public static func newChannels(_ feeds: [OPMLFeed], in store: any ChannelStore, reach: AddressReach) async throws(LibraryError)
         -> (channels: [NewChannel], known: Int) {
         var channels: [NewChannel] = []
         var known = 0
         for feed in feeds {
             if try await store.channel(feedURL: feed.xmlURL) != nil { known += 1; continue }
             channels.append(NewChannel(platform: Platform(guessingFrom: feed.xmlURL), sourceURL: feed.htmlURL ?? feed.xmlURL,
-                                       feedURL: feed.xmlURL, name: feed.title))
+                                       feedURL: feed.xmlURL, name: feed.title, reach: reach))
         }
         return (channels, known)
     }

@@ -295,6 +295,24 @@ public enum LibraryUsers {
     }
 }
 
+/// Which addresses a fetch made for a subscription may connect to (issue 26). Every user of a
+/// server may make it fetch public addresses; loopback, private and link-local ones (the
+/// machine's own services, its LAN, a cloud's metadata) only the library's owner may, from their
+/// own CLI, or a server the owner started with `--allow-private-feeds`. Each subscription keeps
+/// what its user was allowed when they added it, and a channel (shared by its followers) may
+/// reach what all of its subscriptions may: what one follower may not reach is fetched for
+/// nobody, whoever polls it (the daemon, the server, a cron `sync`), redirects and downloads
+/// included.
+public enum AddressReach: Sendable, Equatable {
+    case publicOnly
+    case anyAddress
+
+    /// What both may reach.
+    public func narrowed(to other: AddressReach) -> AddressReach {
+        self == .anyAddress ? other : .publicOnly
+    }
+}
+
 /// Login sessions (issue 15): a token of `tokenBytes` random bytes is handed out once; the
 /// library keeps only its hash. A session lives `lifetime` seconds from its creation.
 public enum SessionRule {

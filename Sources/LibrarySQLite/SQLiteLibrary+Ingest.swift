@@ -89,8 +89,9 @@ extension SQLiteLibrary {
         guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM channels WHERE feed_url = ?", arguments: [new.feedURL]) else {
             throw LibraryError.database("channel \(new.feedURL) vanished after insert")
         }
-        try db.execute(sql: "INSERT INTO subscriptions (user_id, channel_id, added_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-                       arguments: [user.rawValue, id, now])
+        try db.execute(sql: """
+            INSERT INTO subscriptions (user_id, channel_id, added_at, private_addresses) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING
+            """, arguments: [user.rawValue, id, now, new.reach.storedPrivateAddresses])
         return id
     }
 

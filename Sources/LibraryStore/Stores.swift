@@ -60,6 +60,10 @@ public protocol SyncStore: ChannelStore {
     func claimChannels(_ ids: [Int64], now: Int64, claimant: String) async throws(LibraryError) -> [Int64]
     /// Releases what `claimant` still holds of `ids` (polls that were never stored: an interrupted round).
     func releaseClaims(_ ids: [Int64], claimant: String) async throws(LibraryError)
+    /// What the channel polled at `feedURL` may reach, whoever follows it; nil when the library
+    /// has none. A feed fetched to subscribe to it is stored in that channel, so it is fetched
+    /// within its reach too.
+    func addressReach(feedURL: String) async throws(LibraryError) -> AddressReach?
     /// Applies polls: each one's items and its channel's bookkeeping (validators, error and
     /// backoff, next poll, name, a moved feed URL) together. The whole batch is one transaction;
     /// if that fails, each poll gets its own, so one bad feed cannot sink the others, and a poll

@@ -103,7 +103,7 @@ struct LibraryGenerator {
         for c in 0..<ModesBench.channels {
             let platform: Platform = c < 700 ? .youtube : c < 1000 ? .rumble : .podcast
             let subscription = NewChannel(platform: platform, sourceURL: "https://example.com/c/\(c)",
-                                          feedURL: "https://example.com/c/\(c)/feed", name: "Channel \(c)")
+                                          feedURL: "https://example.com/c/\(c)/feed", name: "Channel \(c)", reach: .anyAddress)
             let channelID = try await library.subscribe(subscription, now: now - 400 * 86_400)
             let interval: Double = platform == .podcast ? 7 * 86_400 : 86_400
             var published = Double(now) - Double(rng.next() % (3 * 86_400))

@@ -35,7 +35,7 @@ struct SyncCommand: AsyncParsableCommand {
             let bar = ProgressBar(enabled: !output.json && stderrIsTTY, total: channels.count)
             // Ctrl-C or SIGTERM cancels the fetches still running; what finished is stored first.
             let (report, interrupted) = await cancellingOnInterrupt {
-                await Syncer(store: lib).sync(channels, claimant: claimant, now: now) { result, done, _ in
+                await Syncer(store: lib, reach: .anyAddress).sync(channels, claimant: claimant, now: now) { result, done, _ in
                     bar.update(done: done, label: result.name)
                 }
             }

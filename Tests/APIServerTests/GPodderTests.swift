@@ -93,7 +93,7 @@ final class GPodderTests: XCTestCase {
 
         // A subscription made in feedctl itself is in the next pull; a removal on the phone
         // unsubscribes, and the other device hears of it.
-        let added = try await Subscriber(syncer: Syncer(store: h.library.library)).add(atom, now: APIHarness.now)
+        let added = try await Subscriber(syncer: Syncer(store: h.library.library, reach: .anyAddress)).add(atom, now: APIHarness.now)
         XCTAssertEqual(added.first?.alreadySubscribed, false)
         results = try await mygpo(h, owner, Self.password, [
             ["op": "pull_subscriptions", "device": "phone", "since": since],
