@@ -27,19 +27,25 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible, Sendable {
         case .noItem(let id): return "no item \(id)"
         case .noItems(let ids): return "no items \(ids.map(String.init).joined(separator: ", "))"
         case .noChannel(let id): return "no channel \(id)"
-        case .noCollection(let name): return "no collection \(quoted(name))"
+        case .noCollection(let name): return "no collection \(Self.quoted(name))"
         case .noCollectionID(let id): return "no collection \(id)"
         case .noSavedVideo(let id): return "no saved video \(id)"
-        case .collectionExists(let name): return "collection \(quoted(name)) already exists"
-        case .alreadyInCollection(let item, let name): return "item \(item) is already in collection \(quoted(name))"
-        case .notInCollection(let item, let name): return "item \(item) is not in collection \(quoted(name))"
-        case .noUser(let name): return "no user \(quoted(name))"
-        case .userExists(let name): return "user \(quoted(name)) already exists"
+        case .collectionExists(let name): return "collection \(Self.quoted(name)) already exists"
+        case .alreadyInCollection(let item, let name): return "item \(item) is already in collection \(Self.quoted(name))"
+        case .notInCollection(let item, let name): return "item \(item) is not in collection \(Self.quoted(name))"
+        case .noUser(let name): return "no user \(Self.quoted(name))"
+        case .userExists(let name): return "user \(Self.quoted(name)) already exists"
         case .noSession(let id): return "no session \(id)"
         case .invalid(let why): return why
         case .database(let why): return why
         }
     }
 
-    private func quoted(_ s: String) -> String { "\"\(s)\"" }
+    /// A name or URL from a request may hold control characters: shown escaped, never raw.
+    public static func quoted(_ s: String) -> String {
+        let escaped = s.unicodeScalars.map { scalar in
+            scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
+        }
+        return "\"" + escaped.joined() + "\""
+    }
 }

@@ -282,9 +282,10 @@ public protocol UserStore: Sendable {
     func sessions(of user: UserID?) async throws(LibraryError) -> [Session]
     /// Ends session `id`; `noSession` if there is none.
     func revokeSession(id: Int64) async throws(LibraryError)
-    /// Ends every session of `user`; returns how many there were.
+    /// Ends every session of `user` but `kept` (a new password ends the others: whoever knew the
+    /// old one is signed out); returns how many ended.
     @discardableResult
-    func revokeSessions(of user: UserID) async throws(LibraryError) -> Int
+    func revokeSessions(of user: UserID, except kept: Int64?) async throws(LibraryError) -> Int
 }
 
 /// What the player reads and writes while it plays: items, their channels' speed, progress and
@@ -303,6 +304,14 @@ extension ItemStore {
     }
 
     public func history() async throws(LibraryError) -> [HistoryEntry] { try await history(limit: 100) }
+}
+
+extension UserStore {
+    /// Ends every session of `user`; returns how many there were.
+    @discardableResult
+    public func revokeSessions(of user: UserID) async throws(LibraryError) -> Int {
+        try await revokeSessions(of: user, except: nil)
+    }
 }
 
 extension ListeningStore {
