@@ -75,6 +75,8 @@ public enum APIServer {
                                                   allowCredentials: true))
         }
         router.add(middleware: ErrorMiddleware(log: log))
+        router.add(middleware: CrossSiteMiddleware(open: configuration.open, allowedHosts: configuration.allowedHosts,
+                                                   corsOrigin: configuration.corsOrigin))
 
         let health = Health(status: "healthy", version: configuration.version)
         router.get("health") { _, _ in health }

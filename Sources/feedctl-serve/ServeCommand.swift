@@ -29,6 +29,9 @@ struct ServeCommand: AsyncParsableCommand {
     var cors: String?
     @Flag(help: "Allow subscribing to feeds on loopback, private or link-local addresses.")
     var allowPrivateFeeds = false
+    @Option(help: ArgumentHelp("With --open, also answer requests sent to this host name (default: only localhost, 127.0.0.1 and [::1]).",
+                               valueName: "name"))
+    var allowedHost: [String] = []
     @Option(help: ArgumentHelp("Serve HTTPS with this PEM certificate chain (with --tls-key).", valueName: "path"))
     var tlsCert: String?
     @Option(help: ArgumentHelp("The PEM private key of --tls-cert.", valueName: "path"))
@@ -54,6 +57,7 @@ struct ServeCommand: AsyncParsableCommand {
                                                     allowPrivateFeeds: allowPrivateFeeds, version: FeedctlVersion.current,
                                                     socketPath: socket.path, database: library.db,
                                                     tls: tlsCert.flatMap { cert in tlsKey.map { TLSFiles(certificate: cert, key: $0) } })
+            configuration.allowedHosts = Set(allowedHost.map { $0.lowercased() })
             // Discovery's providers as the config file's [discover] says, the environment over it.
             do throws(ConfigError) {
                 configuration.discoveryEnvironment = try Config.discoveryEnvironment(ProcessInfo.processInfo.environment)
