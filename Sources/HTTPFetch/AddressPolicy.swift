@@ -101,6 +101,32 @@ public enum NetworkAddress {
         return false
     }
 
+    /// The first local address `host` (a URL's host, IPv6 in brackets) resolves to now, nil when
+    /// none does (or it does not resolve). For an answer before anything is fetched; what is
+    /// fetched is checked again where it connects (`AddressPolicy`).
+    public static func localAddress(ofHost host: String) -> String? {
+        let name = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        return resolve(name).first(where: isLocal)
+    }
+
+    /// Every address `host` resolves to, as text.
+    static func resolve(_ host: String) -> [String] {
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, nil, &hints, &list) == 0, let first = list else { return [] }
+        defer { freeaddrinfo(first) }
+        var addresses: [String] = []
+        var node: UnsafeMutablePointer<addrinfo>? = first
+        while let entry = node {
+            if let address = entry.pointee.ai_addr, let found = text(address, length: entry.pointee.ai_addrlen) {
+                addresses.append(found.address)
+            }
+            node = entry.pointee.ai_next
+        }
+        return addresses
+    }
+
     /// The numeric text and port of a socket address (`127.0.0.1`, `::1`), nil when it has none.
     static func text(_ address: UnsafePointer<sockaddr>, length: socklen_t) -> (address: String, port: Int)? {
         var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))

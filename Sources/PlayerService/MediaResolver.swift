@@ -10,6 +10,9 @@ import PlayerCore
 struct Resolved: Sendable {
     var request: PlayRequest
     var entry: QueueEntry
+    /// What a remote source's redirects may reach (`MediaRedirects`): its channel's for a
+    /// library item; nil for a URL (decided by the URL's own host).
+    var reach: AddressReach?
     /// What the library remembers it by (queue, last played).
     var target: MediaTarget { MediaTarget(request.key) }
 }
@@ -71,9 +74,10 @@ struct MediaResolver: Sendable {
                                  album: item.channel, length: item.duration.map(Double.init), artURL: item.thumbnail,
                                  url: item.url ?? item.enclosureURL, date: item.published.flatMap(Self.utcDay))
         let startAt = fromStart || item.watched ? 0 : Double(item.progress)
+        let channel = try await library.channel(id: item.channelID)
         return Resolved(request: PlayRequest(key: .item(id), source: source, metadata: meta, startAt: startAt,
-                                             rate: try await channelRate(item.channelID)),
-                        entry: QueueEntry(target: String(id), title: item.title, itemID: id))
+                                             rate: channel.speed.map(PlaybackSpeed.normalized) ?? defaultRate),
+                        entry: QueueEntry(target: String(id), title: item.title, itemID: id), reach: channel.reach)
     }
 
     /// `2026-03-02`: an item's publish date (Unix seconds) as MPRIS's `xesam:contentCreated` takes
@@ -84,11 +88,6 @@ struct MediaResolver: Sendable {
         guard gmtime_r(&seconds, &t) != nil else { return nil }
         func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
         return "\(t.tm_year + 1900)-\(two(t.tm_mon + 1))-\(two(t.tm_mday))"
-    }
-
-    /// The channel's remembered speed, else the daemon's default.
-    func channelRate(_ channelID: Int64) async throws -> Double {
-        try await library.channel(id: channelID).speed.map(PlaybackSpeed.normalized) ?? defaultRate
     }
 
     /// `yt-dlp -f bestaudio -g URL`: the direct audio URL of a YouTube or Rumble video.

@@ -6,9 +6,9 @@ import XCTest
 /// A fetcher that refuses addresses checks the address it is about to connect to, on every
 /// hop, before any connection is made (`AddressPolicy`).
 final class AddressPolicyTests: XCTestCase {
-    private func failure(_ fetcher: Fetcher, _ url: String) async throws -> FetchError {
+    private func failure(_ fetcher: Fetcher, _ url: String, headOnly: Bool = false) async throws -> FetchError {
         do {
-            let response = try await fetcher.fetch(FetchRequest(url: url, maxBytes: 1 << 20))
+            let response = try await fetcher.fetch(FetchRequest(url: url, maxBytes: 1 << 20, headOnly: headOnly))
             throw TestHTTPServer.Failure(description: "expected an error, got HTTP \(response.status)")
         } catch let error as FetchError {
             return error
@@ -80,5 +80,25 @@ final class AddressPolicyTests: XCTestCase {
                       "64:ff9b::808:808", "2002:808:808::1", "2a00:1450::1"]
         for address in local { XCTAssertTrue(NetworkAddress.isLocal(address), "\(address) should be local") }
         for address in global { XCTAssertFalse(NetworkAddress.isLocal(address), "\(address) should be public") }
+    }
+
+    /// `headOnly` (where a media URL's redirects lead, issue 26): the final URL and status
+    /// after the redirects, no body, whatever the body's size.
+    func testAHeadOnlyRequestFollowsTheRedirectsAndReadsNoBody() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        try server.write("big.mp3", Data(repeating: 7, count: 4_000_000))
+        let url = server.url("/redirect/302?to=" + server.url("/big.mp3"))
+        let response = try await Fetcher().fetch(FetchRequest(url: url, maxBytes: 1024, headOnly: true))
+        XCTAssertEqual(response.status, 200)
+        XCTAssertEqual(response.finalURL, server.url("/big.mp3"))
+        XCTAssertEqual(response.redirects, 1)
+        XCTAssertEqual(response.body, [])
+        XCTAssertEqual(response.headers["content-length"], "4000000")
+        let missing = try await failure(Fetcher(), server.url("/missing.mp3"), headOnly: true)
+        XCTAssertEqual(missing.kind, .http(status: 404))
+        // Within the reach it is given, as any fetch: a name that resolves to loopback is refused.
+        let refused = try await failure(Fetcher.publicOnly, "http://media.localhost:\(server.port)/big.mp3", headOnly: true)
+        XCTAssertTrue(refused.reason.hasPrefix("refused: "), refused.description)
     }
 }
