@@ -47,7 +47,7 @@ public enum APIServer {
 
     /// The routes anyone may call, without a token; every other route answers 401 without one.
     public static let publicRoutes: Set<String> = [
-        "GET /health", "GET /api/health", "GET /api/auth/mode", "GET /api/openapi.json",
+        "GET /", "GET /health", "GET /api/health", "GET /api/auth/mode", "GET /api/openapi.json",
         "POST /api/auth/login", "POST /api/auth/logout", "GET /api/auth/me", "POST /api/auth/session/validate",
     ]
 
@@ -78,6 +78,8 @@ public enum APIServer {
         router.add(middleware: CrossSiteMiddleware(open: configuration.open, allowedHosts: configuration.allowedHosts,
                                                    corsOrigin: configuration.corsOrigin))
 
+        // A browser opening the server's address learns what it is (the web app will live here).
+        router.get("/") { request, _ in HomePage.response(configuration: configuration, request: request) }
         let health = Health(status: "healthy", version: configuration.version)
         router.get("health") { _, _ in health }
         router.get("api/health") { _, _ in health }

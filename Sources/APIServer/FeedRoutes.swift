@@ -79,7 +79,7 @@ struct FeedRoutes {
     }
 
     /// Catch-up and discovery list at most this many items (their `total` counts up to it).
-    static let catchUpCap = 10_000
+    static let catchUpCap = CatchUp.maxCounted
 
     /// The query read into a selection: a mode's preset wins over `filter`, `sort_by` and the
     /// duration bounds it sets, as in the backend.

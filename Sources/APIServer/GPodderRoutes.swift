@@ -176,15 +176,20 @@ struct GPodderRoutes {
             return known.feedURL
         }
         let now = clock()
-        do {
+        do throws(SyncError) {
             let added = try await Subscriber(syncer: Syncer(store: library, reach: policy.reach, fetcher: fetcher), youTubeOrigin: youTubeOrigin).add(url, now: now)
             return added.first?.channel.feedURL
         } catch {
+            // A feed that cannot be fetched now stays subscribed with its error, to be retried
+            // (as `channel import` keeps one); what is not a feed URL is refused.
             guard case .feed(let feedURL) = target else { return nil }
-            let report = await Syncer(store: library, reach: policy.reach, fetcher: fetcher).subscribe(
-                [NewChannel(platform: Platform(guessingFrom: feedURL), sourceURL: url, feedURL: feedURL, name: feedURL, reach: policy.reach)],
-                fetch: false, now: now)
-            return report.channels.first?.error == nil ? feedURL : nil
+            let feed = NewChannel(platform: Platform(guessingFrom: feedURL), sourceURL: url, feedURL: feedURL, name: feedURL, reach: policy.reach)
+            do throws(LibraryError) {
+                _ = try await Syncer(store: library, reach: policy.reach, fetcher: fetcher).subscribe(feed, failedWith: error, now: now)
+                return feedURL
+            } catch {
+                return nil
+            }
         }
     }
 

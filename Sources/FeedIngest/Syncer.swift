@@ -72,20 +72,7 @@ public final class Syncer: Sendable {
     /// recorded, to be retried by later syncs.
     public func subscribe(_ feeds: [NewChannel], fetch: Bool = true, now: Int64 = Clock.now(),
                           progress: @escaping @Sendable (_ result: ChannelSyncResult, _ done: Int, _ total: Int) -> Void = { _, _, _ in }) async -> SyncReport {
-        let recorded = await store.apply(feeds.map { feed in
-            var feed = feed
-            feed.reach = feed.reach.narrowed(to: reach)
-            return Poll(subject: .subscription(feed), outcome: .notFetched, pollInterval: pollInterval)
-        }, now: now)
-        var subscribed: [(id: Int64, feed: NewChannel)] = [], refused: [(index: Int, result: ChannelSyncResult)] = []
-        for (index, (feed, result)) in zip(feeds, recorded).enumerated() {
-            switch result {
-            case .success(let applied): subscribed.append((applied.channelID, feed))
-            case .failure(let error):
-                refused.append((index, ChannelSyncResult(id: 0, name: feed.name, status: .error, newItems: 0,
-                                                         error: "\(feed.feedURL): \(error.description)", seconds: 0)))
-            }
-        }
+        let (subscribed, refused) = await record(feeds, .notFetched, now: now)
         var report: SyncReport
         if fetch {
             // Claimed like any sync: the recorded channels are due, and a scheduler may be polling
@@ -106,8 +93,40 @@ public final class Syncer: Sendable {
                 ChannelSyncResult(id: $0.id, name: $0.feed.name, status: .unchanged, newItems: 0, error: nil, seconds: 0)
             })
         }
-        for (index, result) in refused { report.channels.insert(result, at: index) }
+        for (index, result, _) in refused { report.channels.insert(result, at: index) }
         return report
+    }
+
+    /// Subscribes to a feed whose first fetch failed elsewhere (a podcast app's upload, which goes
+    /// through `Subscriber` as `channel add` does): it is recorded with that error and backs off,
+    /// as `subscribe` records a feed it could not fetch (which would fetch it a second time), and
+    /// later syncs retry it. Throws what the store refused.
+    public func subscribe(_ feed: NewChannel, failedWith error: SyncError, now: Int64 = Clock.now()) async throws(LibraryError) -> Int64 {
+        let (subscribed, refused) = await record([feed], .failed(message: error.description, retryAfter: error.retryAfter), now: now)
+        if let id = subscribed.first?.id { return id }
+        throw refused.first?.error ?? .invalid("\(feed.feedURL) was not recorded")
+    }
+
+    /// Records new subscriptions with what is known of their feeds yet (nothing, or a failure), in
+    /// the order given, each with the reach it names within this syncer's; what the store refused
+    /// keeps its index, for the report.
+    private func record(_ feeds: [NewChannel], _ outcome: Poll.Outcome, now: Int64)
+        async -> (subscribed: [(id: Int64, feed: NewChannel)], refused: [(index: Int, result: ChannelSyncResult, error: LibraryError)]) {
+        let recorded = await store.apply(feeds.map { feed in
+            var feed = feed
+            feed.reach = feed.reach.narrowed(to: reach)
+            return Poll(subject: .subscription(feed), outcome: outcome, pollInterval: pollInterval)
+        }, now: now)
+        var subscribed: [(id: Int64, feed: NewChannel)] = [], refused: [(index: Int, result: ChannelSyncResult, error: LibraryError)] = []
+        for (index, (feed, result)) in zip(feeds, recorded).enumerated() {
+            switch result {
+            case .success(let applied): subscribed.append((applied.channelID, feed))
+            case .failure(let error):
+                refused.append((index, ChannelSyncResult(id: 0, name: feed.name, status: .error, newItems: 0,
+                                                         error: "\(feed.feedURL): \(error.description)", seconds: 0), error))
+            }
+        }
+        return (subscribed, refused)
     }
 
     /// What is polled: a channel and what the last poll left of it.

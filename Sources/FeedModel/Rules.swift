@@ -89,6 +89,9 @@ public enum FeedLimits {
 ///   when `WatchRule.isHeard` holds.
 public enum CatchUp {
     public static let defaultDays = 14
+    /// Catch-up and discovery are computed, not counted: how many items they list (the API's
+    /// `total`, the CLI's number of pages) is counted up to this many.
+    public static let maxCounted = 10_000
 }
 
 /// Where an item stands for its listener. The store keeps it per item; the raw values are what

@@ -34,19 +34,23 @@ extension SQLiteLibrary {
 
     /// Marks items watched (or, with `watched: false`, unwatched again). Either all ids exist and
     /// all change, or nothing changes. Both directions reset the progress: a watched item is
-    /// done, an unwatched one starts over.
-    public func setWatched(_ ids: [Int64], watched: Bool, now: Int64) async throws(LibraryError) {
+    /// done, an unwatched one starts over. Returns the ids whose mark changed, in the order given.
+    @discardableResult
+    public func setWatched(_ ids: [Int64], watched: Bool, now: Int64) async throws(LibraryError) -> [Int64] {
         let ids = Self.unique(ids)
         let user = user
-        try await write { db in
+        return try await write { db in
             try Self.requireItems(ids, user: user, db)
+            let before = try db.cachedStatement(sql: "SELECT coalesce(max(watched), 0) FROM watch_state WHERE user_id = ? AND item = ?")
             let statement = try db.cachedStatement(sql: """
                 INSERT INTO watch_state (user_id, item, watched, progress_seconds, watched_at, updated_at) VALUES (?, ?, ?, 0, ?, ?)
                 ON CONFLICT (user_id, item) DO UPDATE SET watched = excluded.watched, progress_seconds = 0,
                     watched_at = excluded.watched_at, updated_at = excluded.updated_at
                 """)
-            for id in ids {
+            return try ids.filter { id in
+                let was = try Bool.fetchOne(before, arguments: [user.rawValue, id]) ?? false
                 try statement.execute(arguments: [user.rawValue, id, watched, watched ? now : nil, now])
+                return was != watched
             }
         }
     }

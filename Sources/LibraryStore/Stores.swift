@@ -75,6 +75,14 @@ public protocol SyncStore: ChannelStore {
 public protocol ItemStore: Sendable {
     /// One page of the feed (see `FeedQuery`) as it is at `now`.
     func feed(_ query: FeedQuery, now: Int64) async throws(LibraryError) -> [LibraryItem]
+    /// How many items `query`'s mode and filter list over all pages; catch-up and discovery,
+    /// computed rather than counted, up to `CatchUp.maxCounted`.
+    func feedTotal(_ query: FeedQuery, now: Int64) async throws(LibraryError) -> Int
+    /// The highest item id yet (0 for none): ids only grow, so an item stored later has a higher one.
+    func lastItemID() async throws(LibraryError) -> Int64
+    /// The items of these channels stored after `lastItemID` answered `id` (what a sync since
+    /// then found new), newest first, at most `limit`.
+    func items(after id: Int64, channelIDs: [Int64], limit: Int) async throws(LibraryError) -> [LibraryItem]
     /// Item `id`; `noItem` if there is none.
     func item(id: Int64) async throws(LibraryError) -> LibraryItem
     /// Item `id` with its show notes and links (`show ID`); `noItem` if there is none.
@@ -95,8 +103,10 @@ public protocol SearchStore: Sendable {
 
 /// What listening changes.
 public protocol ListeningStore: Sendable {
-    /// Marks items watched (or unwatched again), all or none; both reset the progress.
-    func setWatched(_ ids: [Int64], watched: Bool, now: Int64) async throws(LibraryError)
+    /// Marks items watched (or unwatched again), all or none; both reset the progress. Returns
+    /// the ids whose mark changed, in the order given.
+    @discardableResult
+    func setWatched(_ ids: [Int64], watched: Bool, now: Int64) async throws(LibraryError) -> [Int64]
     /// Marks channel `channelID`'s backlog watched: all its items, or those published before
     /// `before` (Unix seconds; undated items are then left alone). Returns how many changed.
     @discardableResult

@@ -21,7 +21,7 @@ struct ServeCommand: AsyncParsableCommand {
         version: FeedctlVersion.current)
     @OptionGroup var library: LibraryOptions
     @OptionGroup var socket: SocketOptions
-    @Option(help: ArgumentHelp("Address to listen on (default 127.0.0.1:8000).", valueName: "host:port"))
+    @Option(help: ArgumentHelp("Address to listen on.", valueName: "host:port"))
     var listen = "127.0.0.1:8000"
     @Flag(help: "One owner, no login: every request acts for the library's owner (loopback only). Without it, logins (tokens) on any --listen.")
     var open = false
@@ -67,7 +67,8 @@ struct ServeCommand: AsyncParsableCommand {
             let settings = configuration
             // Checked before the library is opened: a refusal changes nothing.
             if let refusal = settings.check(hasAuthenticator: true) { throw CommandError(refusal.description) }
-            let store = try library.open()
+            // A new server may start before anything is subscribed: it makes the library.
+            let store = try library.open(creating: true, announce: log)
             let authenticator: any Authenticator
             let mode: String
             if open {
@@ -94,10 +95,28 @@ struct ServeCommand: AsyncParsableCommand {
             } catch {
                 throw CommandError("\(error)")
             }
-            try await withTaskExecutorPreference(EventLoopsExecutor(MultiThreadedEventLoopGroup.singleton)) {
-                try await app.runService()
+            do {
+                try await withTaskExecutorPreference(EventLoopsExecutor(MultiThreadedEventLoopGroup.singleton)) {
+                    try await app.runService()
+                }
+            } catch let error as IOError {
+                if let failure = Self.listenFailure(error, address: "\(Self.hostForURL(address.host)):\(address.port)") { throw failure }
+                throw error
             }
         }
+    }
+
+    /// What a failed bind means for the person who chose `--listen` (NIO says
+    /// `bind(descriptor:ptr:bytes:): Address already in use) (errno: 98)`); nil for other errors.
+    static func listenFailure(_ error: IOError, address: String) -> CommandError? {
+        let why: String
+        switch error.errnoCode {
+        case EADDRINUSE: why = "the address is in use (another feedctl serve, or another server)"
+        case EACCES: why = "permission denied (ports below 1024 need privileges)"
+        case EADDRNOTAVAIL: why = "no network interface of this machine has that address"
+        default: return nil
+        }
+        return CommandError("can't listen on \(address): \(why); pick another address with --listen HOST:PORT")
     }
 
     static func hostForURL(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }

@@ -220,9 +220,11 @@ extension ChannelCommand {
 
         func run() async throws {
             try await runReporting {
-                let opml = try await OPMLSubscriptions.export(try library.open(), now: Clock.now())
+                let feeds = try await OPMLSubscriptions.feeds(of: try library.open())
+                let opml = OPML.export(feeds, dateCreated: Clock.now())
                 if let file {
                     try FileOutput.write(opml.utf8, to: file)
+                    print("exported \(Formats.count(feeds.count, "channel")) to \(file)")
                 } else {
                     FileHandle.standardOutput.write(Data(opml.utf8))
                 }
