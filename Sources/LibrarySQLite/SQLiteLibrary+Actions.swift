@@ -68,7 +68,11 @@ extension SQLiteLibrary {
         let user = user
         return try await write { db in
             try Self.requireItems([id], user: user, db)
-            return try Self.writeWatchState(update, item: id, user: user, time: now, db) ?? .untouched
+            // Without `lastWriterWins` the upsert always writes its row.
+            guard let state = try Self.writeWatchState(update, item: id, user: user, time: now, db) else {
+                throw UnexpectedResult("the watch state of item \(id) was not written")
+            }
+            return state
         }
     }
 
