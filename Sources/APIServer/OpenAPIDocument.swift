@@ -200,7 +200,7 @@ enum OpenAPIDocument {
         }
         let document: [String: Any] = [
             "openapi": "3.1.0",
-            "info": ["title": "feedctl", "version": "1", "description": "The WebSearch app's API over a feedctl library (README, \"Server\")."],
+            "info": ["title": "feedctl", "version": "1", "description": "The WebSearch app's API over a feedctl library (docs/server.md)."],
             "paths": paths,
             "components": ["schemas": schemas],
         ]

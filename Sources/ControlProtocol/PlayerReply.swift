@@ -1,4 +1,4 @@
-/// The reply to one request (README, "Control protocol"): `{"id": 1, "ok": true, "status": {…}}`,
+/// The reply to one request (docs/cli.md, "Control protocol"): `{"id": 1, "ok": true, "status": {…}}`,
 /// or `{"id": 1, "ok": false, "error": "one line"}`. Keys without a value are left out.
 public struct PlayerReply: Codable, Sendable, Equatable {
     /// The request's id, echoed.

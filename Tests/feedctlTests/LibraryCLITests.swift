@@ -3,7 +3,7 @@ import TestSupport
 import XCTest
 
 /// The library commands through the built `feedctl` binary, against a real HTTP server on
-/// 127.0.0.1 and a library in a temp dir: the JSON contract of the README, exit statuses and
+/// 127.0.0.1 and a library in a temp dir: the JSON contract of docs/cli.md, exit statuses and
 /// one-line errors.
 final class LibraryCLITests: XCTestCase {
     static let channelKeys: Set<String> = ["id", "platform", "name", "url", "feed_url", "items", "unwatched",
@@ -329,7 +329,7 @@ final class LibraryCLITests: XCTestCase {
         XCTAssertEqual(channel["last_error"] as? String, "\(server.url("/show.xml")): HTTP 404 Not Found")
     }
 
-    /// Some channels failing is a partial failure: exit status 2 (the README's exit statuses),
+    /// Some channels failing is a partial failure: exit status 2 (docs/cli.md's exit statuses),
     /// one line on stderr after the summary, the others synced.
     func testSyncWithSomeFailuresExitsTwo() throws {
         try server.write("other.xml", Self.feed(episodes: 2).replacingOccurrences(of: "CLI Show", with: "Other Show"))
