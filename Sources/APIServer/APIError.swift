@@ -36,7 +36,7 @@ public struct APIError: Error, Sendable, HTTPResponseError {
         case .collectionExists, .alreadyInCollection, .userExists: self.init(.conflict, error.description)
         case .notInCollection: self.init(.notFound, error.description)
         case .invalid: self.init(.unprocessableContent, error.description)
-        case .database: self.init(.internalServerError, error.description)
+        case .database: self.init(.internalServerError, error.descriptionWithoutPaths)
         }
     }
 

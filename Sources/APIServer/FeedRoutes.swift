@@ -151,8 +151,7 @@ struct FeedRoutes {
         if let progress, progress < 0 { throw APIError.unprocessable("progress must be at least 0 (got \(progress))") }
         let now = clock()
         try await Self.library { () async throws(LibraryError) in
-            try await library.setWatched([id], watched: watched, now: now)
-            if let progress, progress > 0 { try await library.setProgress(id, seconds: progress, now: now) }
+            try await library.updateWatchState(id, .mark(watched: watched, progress: progress ?? 0), now: now)
         }
         return try await item(id, context)
     }

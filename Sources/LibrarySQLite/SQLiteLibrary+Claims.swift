@@ -61,7 +61,7 @@ extension SQLiteLibrary {
                     result = try body(db)
                     return .commit
                 }
-                guard let result else { throw LibraryError.database("a claim's transaction returned nothing") }
+                guard let result else { throw UnexpectedResult("a claim's transaction returned nothing") }
                 return result
             }
         } catch {

@@ -111,8 +111,10 @@ public protocol ListeningStore: Sendable {
     /// `before` (Unix seconds; undated items are then left alone). Returns how many changed.
     @discardableResult
     func setWatched(channelID: Int64, publishedBefore before: Int64?, now: Int64) async throws(LibraryError) -> Int
-    /// Records how far item `id` has been played; its watched mark stays as it is.
-    func setProgress(_ id: Int64, seconds: Int, now: Int64) async throws(LibraryError)
+    /// Changes item `id`'s watch state: a mark, or a position that `WatchRule` may count as
+    /// heard (`WatchUpdate`). Returns where the item stands after.
+    @discardableResult
+    func updateWatchState(_ id: Int64, _ update: WatchUpdate, now: Int64) async throws(LibraryError) -> WatchState
     /// Saves item `id` (saving twice keeps the first time).
     func save(_ id: Int64, now: Int64) async throws(LibraryError)
     /// Unsaves item `id` (a no-op if it was not saved).
@@ -327,6 +329,13 @@ extension UserStore {
 extension ListeningStore {
     public func setWatched(_ ids: [Int64], now: Int64) async throws(LibraryError) {
         try await setWatched(ids, watched: true, now: now)
+    }
+
+    /// Records how far item `id` has been played (`WatchUpdate.position`): a position that
+    /// counts as heard marks it watched, any other leaves its watched mark as it is.
+    @discardableResult
+    public func setProgress(_ id: Int64, seconds: Int, length: Double? = nil, now: Int64) async throws(LibraryError) -> WatchState {
+        try await updateWatchState(id, .position(seconds: seconds, length: length), now: now)
     }
 
     @discardableResult

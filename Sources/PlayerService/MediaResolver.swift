@@ -2,6 +2,7 @@ import ControlProtocol
 import Downloads
 import FeedModel
 import Foundation
+import HTTPFetch
 import LibraryStore
 import NowPlaying
 import PlayerCore
@@ -92,52 +93,17 @@ struct MediaResolver: Sendable {
 
     /// `yt-dlp -f bestaudio -g URL`: the direct audio URL of a YouTube or Rumble video.
     private func ytdlpAudioURL(_ page: String) async throws -> String {
-        guard let ytdlp = Self.findExecutable("yt-dlp") else {
-            throw ServiceError("playing YouTube/Rumble items needs yt-dlp, which is not installed (pip install yt-dlp)")
+        let output: [UInt8]
+        do {
+            // It prints a URL or two; a page's worth of warnings goes to stderr, whose end is kept.
+            output = try await YTDLP(timeout: ytdlpTimeout, maxOutputBytes: 64 * 1024)
+                .run(["-f", "bestaudio/best", "-g", "--no-playlist", "--", page], for: "playing \(page)")
+        } catch {
+            throw ServiceError(error.description)
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ytdlp)
-        process.arguments = ["-f", "bestaudio/best", "-g", "--no-playlist", "--", page]
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        guard try await Self.run(process, timeout: ytdlpTimeout) else {
-            throw ServiceError("yt-dlp took longer than \(Int(ytdlpTimeout)) s to resolve \(page)")
-        }
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        guard process.terminationStatus == 0, let url = text.split(separator: "\n").first.map(String.init), !url.isEmpty else {
-            let why = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                .split(separator: "\n").last.map(String.init) ?? "exit status \(process.terminationStatus)"
-            throw ServiceError("yt-dlp could not resolve \(page): \(why)")
+        guard let url = String(decoding: output, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) else {
+            throw ServiceError("playing \(page): yt-dlp printed no URL")
         }
         return url
-    }
-
-    /// Runs `process` to its end; false (after terminating it) when it takes longer than `timeout`.
-    /// The end comes through its termination handler, not by polling.
-    private static func run(_ process: Process, timeout: Double) async throws -> Bool {
-        let exited = AsyncStream<Void>.makeStream()
-        process.terminationHandler = { _ in exited.continuation.finish() }
-        try process.run()
-        return await withTaskGroup(of: Bool.self) { group in
-            group.addTask { for await _ in exited.stream {}; return true }
-            group.addTask {
-                try? await Task.sleep(nanoseconds: PlayerLimits.nanoseconds(timeout))
-                return false
-            }
-            let finished = await group.next() ?? false
-            if !finished { process.terminate() }
-            group.cancelAll()
-            return finished
-        }
-    }
-
-    static func findExecutable(_ name: String) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        for dir in path.split(separator: ":") {
-            let candidate = "\(dir)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
     }
 }

@@ -161,6 +161,9 @@ extension SQLiteLibrary: GeneratedLibrary {
         _ = try await ingest(items: items, channelID: channelID, now: now)
     }
     func check(_ id: Int64) async throws { _ = try await item(id: id) }
+    func setProgress(_ id: Int64, seconds: Int, now: Int64) async throws {
+        try await updateWatchState(id, .position(seconds: seconds), now: now)
+    }
 }
 
 /// A tiny deterministic PRNG (Swift's default generator is seeded randomly).

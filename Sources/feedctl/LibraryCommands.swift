@@ -270,11 +270,13 @@ struct ProgressCommand: AsyncParsableCommand {
                 throw ValidationError("not a position: \(position) (use seconds, MM:SS or H:MM:SS)")
             }
             let lib = try library.open()
-            if let length = try await lib.item(id: id).duration, seconds > length {
+            let item = try await lib.item(id: id)
+            if let length = item.duration, seconds > length {
                 throw CommandError("item \(id) is \(Formats.clock(Double(length))) long: \(position) is past its end")
             }
-            try await lib.setProgress(id, seconds: seconds, now: Clock.now())
-            print("item \(id) at \(Formats.clock(Double(seconds)))")
+            let state = try await lib.setProgress(id, seconds: seconds, now: Clock.now())
+            let heard = state == .watched && !item.watched ? " (near enough its end to count as heard: marked watched)" : ""
+            print("item \(id) at \(Formats.clock(Double(seconds)))\(heard)")
         }
     }
 }

@@ -273,6 +273,27 @@ final class LibraryCLITests: XCTestCase {
         XCTAssertEqual(try holder.wait(timeout: 30).status, 0)
     }
 
+    /// `progress` near an item's end counts it as heard (`WatchRule`, applied by the store's one
+    /// watch-state writer for every route that writes a position): the item is marked watched,
+    /// and the line says so. Before, it stayed "in progress" at 99 %.
+    func testAProgressNearTheEndMarksTheItemWatched() throws {
+        XCTAssertEqual(try feedctl(["channel", "add", server.url("/show.xml")]).status, 0)
+        func shown(_ id: String) throws -> (watched: Bool?, progress: Int?, duration: Int?) {
+            let item = try XCTUnwrap(try feedctl(["show", id, "--json"]).json() as? [String: Any])
+            return (item["watched"] as? Bool, item["progress"] as? Int, item["duration"] as? Int)
+        }
+        let length = try XCTUnwrap(try shown("1").duration)
+        let heard = try feedctl(["progress", "1", String(length - 10)])
+        XCTAssertEqual(heard.status, 0, heard.stderr)
+        XCTAssertEqual(heard.text, "item 1 at \(length / 60 - 1):50 (near enough its end to count as heard: marked watched)\n")
+        XCTAssertEqual(try shown("1").watched, true)
+        XCTAssertEqual(try shown("1").progress, 0)
+        let partway = try feedctl(["progress", "2", "60"])
+        XCTAssertEqual(partway.text, "item 2 at 1:00\n")
+        XCTAssertEqual(try shown("2").watched, false)
+        XCTAssertEqual(try shown("2").progress, 60)
+    }
+
     /// A mistyped `--db` is an error for every command but the ones that subscribe: before, each
     /// read command created an empty library there and showed nothing, as if the real one were
     /// empty.
