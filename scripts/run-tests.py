@@ -61,7 +61,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("bundle")
     ap.add_argument("patterns", nargs="*", metavar="REGEX")
-    ap.add_argument("--jobs", type=int, default=6, help="classes run at once (default 6)")
+    ap.add_argument("--jobs", type=int, default=8, help="classes run at once (default 8)")
     ap.add_argument("--timings", help="JSON file of each class's last duration: read to start the longest first, then updated")
     ap.add_argument("--timeout", type=float, default=600, help="seconds a class may take (default 600)")
     args = ap.parse_args()

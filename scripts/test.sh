@@ -37,7 +37,7 @@ stage "debug build" swift build "${debug_spm[@]}" --build-tests
 (stage "fuzz (60 s)" bash scripts/fuzz.sh 60) >"$logs/fuzz" 2>&1 &
 background+=($!)
 tests=0
-stage "tests" python3 scripts/run-tests.py "$debug_bin/feedctlPackageTests.xctest" --jobs $((3 * $(nproc))) \
+stage "tests" python3 scripts/run-tests.py "$debug_bin/feedctlPackageTests.xctest" --jobs $((4 * $(nproc))) \
   --timings "$scratch/test-timings.json" "$@" || tests=$?
 
 fuzz=0; wait "${background[1]}" || fuzz=$?
