@@ -3,8 +3,6 @@
 # AddressSanitizer, then mutates the seed corpus (fuzz/corpus) for a bounded time.
 #   scripts/fuzz.sh [SECONDS]        default 60; exits non-zero on a crash, leak-free hang or
 #                                    sanitizer report, leaving the input in .build/fuzz/crash-*
-#   scripts/fuzz.sh --build-only     builds the fuzz target only; SECONDS --no-build then fuzzes
-#                                    with it (CI builds it beside the other builds, fuzzes later)
 # Replay a saved input with the plain build: .build/debug/feedctl-fuzz .build/fuzz/crash-…
 #
 # Built with swiftc directly, not SwiftPM: the sanitizer flags would otherwise rebuild the whole
@@ -13,14 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
-seconds=60 mode=all
-for arg in "$@"; do
-    case $arg in
-        --build-only) mode=build ;;
-        --no-build) mode=run ;;
-        *) seconds=$arg ;;
-    esac
-done
+seconds="${1:-60}"
 out=.build/fuzz
 mkdir -p "$out"
 flags=(-O -g -wmo -parse-as-library -swift-version 6 -package-name feedctl -sanitize=fuzzer,address
@@ -33,6 +24,7 @@ module() {  # NAME: compiles Sources/NAME into $out/NAME.o and its .swiftmodule
         -c "${files[@]}" -o "$out/$name.o"
 }
 
+echo "== building the fuzz target (libFuzzer, ASan)"
 build() {
     module FeedText
     module FeedModel
@@ -41,15 +33,10 @@ build() {
         "$out/FeedText.o" "$out/FeedModel.o" "$out/FeedParsing.o" -lxml2 -o "$out/feedctl-fuzz"
 }
 # The log is shown only on failure (gold warns about ASan's local symbols on every link).
-if [ "$mode" != run ]; then
-    echo "== building the fuzz target (libFuzzer, ASan)"
-    if ! build > "$out/build.log" 2>&1; then
-        cat "$out/build.log" >&2
-        exit 1
-    fi
+if ! build > "$out/build.log" 2>&1; then
+    cat "$out/build.log" >&2
+    exit 1
 fi
-[ "$mode" != build ] || exit 0
-[ -x "$out/feedctl-fuzz" ] || { echo "fuzz: no $out/feedctl-fuzz to run (scripts/fuzz.sh --build-only builds it)" >&2; exit 1; }
 
 # New inputs go to a scratch corpus (the repository's seeds stay as they are).
 work="$(mktemp -d)"

@@ -4,7 +4,7 @@
 # builds with the tests and runs them (their XCTest classes in parallel processes,
 # scripts/run-tests.py; REGEX selects classes) and the parsers' fuzzing (scripts/fuzz.sh 60),
 # while the release build (plain `swift build -c release`, every product, as a developer types
-# it) and the fuzz target's build run beside them; then the release smoke test (the release programs installed by
+# it) runs beside them; then the release smoke test (the release programs installed by
 # scripts/install.sh and as a .deb, playing into PulseAudio). The build trees are per machine
 # (scripts/scratch.sh): a second clone rebuilds only feedctl's own modules. Ends with a table of
 # each stage's start and duration.
@@ -28,30 +28,21 @@ stage "check-imports" python3 scripts/check-imports.py   # the layout's import r
 stage "ffmpeg" bash scripts/build-ffmpeg.sh
 echo "   build trees: $debug_tree, $release_tree"
 
-# The release build and the fuzz target's build start beside the debug build, niced: the debug
-# build, then the tests (which mostly wait on real time) and the fuzzing come first. The output of
-# the stages in the background is shown when they end.
+# The release build runs beside everything up to the smoke test, niced: the debug build, then the
+# tests (which mostly wait on real time) and the fuzzer come first. Its output and the fuzzer's
+# are shown when they end.
 (stage "release build" nice -n 10 swift build "${release_spm[@]}" -c release) >"$logs/release" 2>&1 &
-release_pid=$!
-(stage "fuzz build" nice -n 10 bash scripts/fuzz.sh --build-only) >"$logs/fuzz" 2>&1 &
-fuzz_pid=$!
-background+=("$release_pid" "$fuzz_pid")
+background+=($!)
 stage "debug build" swift build "${debug_spm[@]}" --build-tests
-(stage "tests" python3 scripts/run-tests.py "$debug_bin/feedctlPackageTests.xctest" --jobs $((4 * $(nproc))) \
-  --timings "$scratch/test-timings.json" "$@") &
-tests_pid=$!
-background+=("$tests_pid")
-# Fuzzing, once the debug build is done (at full priority: 60 s of it is what issue 14 asks).
-fuzz=0; wait "$fuzz_pid" || fuzz=$?
-if ((fuzz == 0)); then
-  (stage "fuzz (60 s)" bash scripts/fuzz.sh 60 --no-build) >>"$logs/fuzz" 2>&1 &
-  fuzz_pid=$!
-  background+=("$fuzz_pid")
-  wait "$fuzz_pid" || fuzz=$?
-fi
-tests=0; wait "$tests_pid" || tests=$?
+(stage "fuzz (60 s)" bash scripts/fuzz.sh 60) >"$logs/fuzz" 2>&1 &
+background+=($!)
+tests=0
+stage "tests" python3 scripts/run-tests.py "$debug_bin/feedctlPackageTests.xctest" --jobs $((4 * $(nproc))) \
+  --timings "$scratch/test-timings.json" "$@" || tests=$?
+
+fuzz=0; wait "${background[1]}" || fuzz=$?
 cat "$logs/fuzz"
-release=0; wait "$release_pid" || release=$?
+release=0; wait "${background[0]}" || release=$?
 if ((release)); then cat "$logs/release"; else grep -E "warning: |error: |Build complete" "$logs/release" | grep -v "unhandled" || true; fi
 background=()
 ((tests == 0 && release == 0 && fuzz == 0)) || exit 1
