@@ -1,4 +1,4 @@
-# Sourced by scripts/test.sh and scripts/demo.sh: named, timed stages.
+# Sourced by scripts/test.sh: named, timed stages.
 #   stage NAME COMMAND...   prints "== NAME", runs COMMAND, records its start and duration
 #                           (also from a background subshell: records go to a file); COMMAND
 #                           is a program, not a shell function (set -e is off inside `||`)
