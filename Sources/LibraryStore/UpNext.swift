@@ -20,6 +20,22 @@ public struct UpNextEntry: Sendable, Equatable {
     }
 }
 
+/// What adding to the up-next queue did. The rule, for every way in (CLI, API, MPRIS, the
+/// daemon): a target waits in the queue at most once, as in AntennaPod. Adding one already
+/// queued leaves it where it is; putting one "next" that is already queued moves it to the
+/// front. So nothing plays twice because it was queued twice.
+public struct UpNextChange: Sendable, Equatable {
+    /// The entries new to the queue, as stored.
+    public var added: [UpNextEntry]
+    /// The entries that were queued already, as they are now (moved to the front by
+    /// `insertNextInUpNext`, where they were for `appendToUpNext`).
+    public var alreadyQueued: [UpNextEntry]
+
+    public init(added: [UpNextEntry], alreadyQueued: [UpNextEntry]) {
+        self.added = added; self.alreadyQueued = alreadyQueued
+    }
+}
+
 /// What was playing last, to continue after a stop or a restart (`play` with no argument).
 public struct LastPlayed: Sendable, Equatable {
     public var target: MediaTarget

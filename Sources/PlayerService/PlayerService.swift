@@ -279,10 +279,26 @@ public actor PlayerService: PlayerControl {
             }
         }
         let now = Clock.now()
-        let stored = next ? try await library.insertNextInUpNext(entries, now: now) : try await library.appendToUpNext(entries, now: now)
+        let change = next ? try await library.insertNextInUpNext(entries, now: now) : try await library.appendToUpNext(entries, now: now)
         await publishQueue()
+        return Self.message(change, next: next)
+    }
+
+    /// What `queue add`/`queue next` did, in the words of `UpNextChange`'s rule (a target is
+    /// queued once: already queued, it moves to the front for `next` and stays put otherwise).
+    static func message(_ change: UpNextChange, next: Bool) -> String {
         let place = next ? " next" : ""
-        return stored.count == 1 ? "queued\(place): \(stored[0].title)" : "queued\(place) \(stored.count) items"
+        switch (change.added.count, change.alreadyQueued.count) {
+        case (1, 0): return "queued\(place): \(change.added[0].title)"
+        case (0, 1):
+            let entry = change.alreadyQueued[0]
+            return next ? "moved to next: \(entry.title) (it was already queued; it plays once)"
+                        : "already queued at \(entry.position): \(entry.title) (left there; `queue next` moves it up)"
+        case (let added, 0): return "queued\(place) \(added) items"
+        case (let added, let again):
+            let what = next ? "moved to the front, not added twice" : "left where they were"
+            return "queued\(place) \(added + again) items (\(again) already queued: \(what))"
+        }
     }
 
     private func resumeOrStartQueue() async throws {

@@ -50,6 +50,28 @@ final class DaemonQueueTests: DaemonTestCase {
         XCTAssertEqual(try queue(), [])
     }
 
+    /// A target is queued once (`UpNextChange`): `queue next` of one already queued moves it to
+    /// the front and says so (it was added a second time, and played twice); `queue add` of one
+    /// already queued leaves it and says where it is.
+    func testQueueNextMovesAnEntryAlreadyQueuedInsteadOfAddingItTwice() throws {
+        try startDaemon()
+        try succeed("queue", "clear")
+        let (a, b, c) = (media.short.path, media.segments.path, media.shortOgg.path)
+        try succeed("queue", "add", a, b, c)
+        XCTAssertEqual(try succeed("queue", "next", c), "moved to next: short.ogg (it was already queued; it plays once)\n")
+        XCTAssertEqual(try queue(), [c, a, b])
+        XCTAssertEqual(try succeed("queue", "add", b),
+                       "already queued at 3: segments.mp3 (left there; `queue next` moves it up)\n")
+        XCTAssertEqual(try queue(), [c, a, b])
+        XCTAssertEqual(try succeed("queue", "next", a, b), "queued next 2 items (2 already queued: moved to the front, not added twice)\n")
+        XCTAssertEqual(try queue(), [a, b, c])
+        // Played from the queue, each once: after `next` takes the front, it is not waiting again.
+        try succeed("next")
+        XCTAssertEqual(try status().string("url"), "file://" + a)
+        XCTAssertEqual(try queue(), [b, c])
+        try succeed("queue", "clear")
+    }
+
     /// A play that fails (its media host does not resolve) says so and changes nothing: what
     /// played plays on, heard, from where it was; a paused item stays paused there; a stopped
     /// player stays stopped; the queue keeps every entry. (Before, the old item was closed, and
