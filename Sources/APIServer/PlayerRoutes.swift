@@ -22,17 +22,7 @@ struct PlayerRoutes {
         group.post("player/stop") { _, _ in try await status(.stop, autostart: false) }
         group.post("player/seek") { request, context in
             let body = try await RequestBody.decode(SeekBody.self, request, context: context)
-            let limit = PlayerLimits.maxPosition
-            switch (body.position, body.offset) {
-            case (let position?, nil):
-                guard position.isFinite, (0...limit).contains(position) else { throw APIError.unprocessable("position must be from 0 to \(Int(limit)) seconds") }
-                return try await status(.seek(.to(position)), autostart: false)
-            case (nil, let offset?):
-                guard offset.isFinite, (-limit...limit).contains(offset) else { throw APIError.unprocessable("offset must be within ±\(Int(limit)) seconds") }
-                return try await status(.seek(.by(offset)), autostart: false)
-            default:
-                throw APIError.unprocessable("seek takes position (seconds from the start) or offset (seconds from here), one of them")
-            }
+            return try await status(.seek(try body.target()), autostart: false)
         }
         group.post("player/speed") { request, context in
             let body = try await RequestBody.decode(SpeedBody.self, request, context: context)
@@ -44,8 +34,7 @@ struct PlayerRoutes {
         }
         group.post("player/volume") { request, context in
             let body = try await RequestBody.decode(VolumeBody.self, request, context: context)
-            guard body.volume.isFinite, PlayerVolume.range.contains(body.volume) else { throw APIError.unprocessable("volume must be from 0 to 1") }
-            return try await status(.volume(body.volume), autostart: false)
+            return try await status(.volume(try body.volume()), autostart: false)
         }
         group.post("player/queue") { request, context in
             let body = try await RequestBody.decode(QueueBody.self, request, context: context)
@@ -164,7 +153,33 @@ struct PlayBody: Decodable {
     enum CodingKeys: String, CodingKey { case itemID = "item_id", url, target, fromStart = "from_start" }
 }
 
-struct SeekBody: Decodable { var position: Double?; var offset: Double? }
+struct SeekBody: Decodable {
+    var position: Double?
+    var offset: Double?
+
+    /// Made valid here (`SeekTarget`), as every edge makes it.
+    func target() throws(APIError) -> SeekTarget {
+        do throws(PlayerValueError) {
+            switch (position, offset) {
+            case (let position?, nil): return try SeekTarget(position: position)
+            case (nil, let offset?): return try SeekTarget(offset: offset)
+            default: throw PlayerValueError("seek takes position (seconds from the start) or offset (seconds from here), one of them")
+            }
+        } catch {
+            throw APIError.unprocessable(error.description)
+        }
+    }
+}
+
 struct SpeedBody: Decodable { var rate: Double }
-struct VolumeBody: Decodable { var volume: Double }
+
+struct VolumeBody: Decodable {
+    /// Kept by its wire name; `volume()` is the value.
+    private var raw: Double
+    enum CodingKeys: String, CodingKey { case raw = "volume" }
+
+    func volume() throws(APIError) -> PlayerVolume {
+        do throws(PlayerValueError) { return try PlayerVolume(raw) } catch { throw APIError.unprocessable(error.description) }
+    }
+}
 struct QueueBody: Decodable { var targets: [String]; var next: Bool? }

@@ -55,7 +55,7 @@ public actor PlayerService: PlayerControl {
         var configuration = configuration
         if configuration.artDirectory == nil { configuration.artDirectory = Self.artDirectory() }
         player = Player(configuration: configuration, progressSink: writer)
-        if initialVolume != 1, initialVolume.isFinite { player.send(.volume(min(1, max(0, initialVolume)))) }
+        if initialVolume != 1, initialVolume.isFinite { player.send(.volume(PlayerVolume(clamping: initialVolume).value)) }
         writer.onEnded = { [weak self] key, error in
             guard let self else { return }
             Task { await self.itemEnded(key: key, error: error) }
@@ -87,33 +87,20 @@ public actor PlayerService: PlayerControl {
                 await progress.flush()
             case .seek(let target):
                 guard player.snapshot.status != .stopped else { throw ServiceError("nothing is playing") }
-                switch target {
-                case .by(let seconds), .to(let seconds):
-                    // What the wire checks, for callers that do not come through it (MPRIS).
-                    guard seconds.isFinite, abs(seconds) <= PlayerLimits.maxPosition else {
-                        throw ServiceError("a seek is at most \(Int(PlayerLimits.maxPosition)) seconds")
-                    }
-                case .steps(let count):
-                    guard abs(count) <= PlayerLimits.maxSeekSteps else {
-                        throw ServiceError("seek steps must be 1 to \(PlayerLimits.maxSeekSteps) either way")
-                    }
-                }
                 // Answered with the position after the seek (or stopped, when past the end); a
                 // seek the source could not make leaves it playing where it was, and says so.
-                let outcome = switch target {
+                let outcome = switch target.move {
                 case .by(let seconds): await player.perform(.seek(.relative(seconds)))
                 case .to(let seconds): await player.perform(.seek(.absolute(seconds)))
                 // The daemon's `--seek-step`.
                 case .steps(let count): await player.perform(.seek(.relative(Double(count) * player.configuration.seekStep)))
                 }
                 if case .failed(let error) = outcome { throw ServiceError(error.description) }
-            case .volume(let value):
-                guard value.isFinite, (0...1).contains(value) else { throw ServiceError("volume must be between 0 and 1 (0–100 %)") }
-                _ = await player.perform(.volume(value))
+            case .volume(let volume):
+                _ = await player.perform(.volume(volume.value))
                 await rememberVolume()
             case .changeVolume(let change):
-                guard change.isFinite, (-1...1).contains(change) else { throw ServiceError("a volume change is between -1 and 1 (±100 %)") }
-                _ = await player.perform(.changeVolume(by: change))
+                _ = await player.perform(.changeVolume(by: change.value))   // the player clamps the sum
                 await rememberVolume()
             case .queueAdd(let targets, let next):
                 reply.message = try await addToQueue(targets, next: next)

@@ -158,22 +158,31 @@ struct SeekCommand: ParsableCommand {
     func run() throws {
         try runReporting {
             let text = try VerbValue.required(position, usage: Self.usage)
-            guard let target = Self.target(text) else { throw ValidationError("\(Self.usage) (not \"\(text)\")") }
-            try options.run(.seek(target))
+            try options.run(.seek(try Self.target(text)))
         }
     }
 
-    static func target(_ text: String) -> SeekTarget? {
-        switch text.lowercased() {
-        case "forward", "fwd", "+": return .steps(1)
-        case "back", "backward", "-": return .steps(-1)
-        default: break
+    /// The seek `text` asks for, made valid here (`SeekTarget`), or why it cannot be.
+    static func target(_ text: String) throws -> SeekTarget {
+        do throws(PlayerValueError) {
+            switch text.lowercased() {
+            case "forward", "fwd", "+": return try SeekTarget(steps: 1)
+            case "back", "backward", "-": return try SeekTarget(steps: -1)
+            default: break
+            }
+            if let sign = text.first, sign == "+" || sign == "-" {
+                guard let magnitude = DurationArgument.unbounded(String(text.dropFirst())) else { throw notAPosition(text) }
+                return try SeekTarget(offset: sign == "-" ? -magnitude : magnitude)
+            }
+            guard let seconds = DurationArgument.unbounded(text) else { throw notAPosition(text) }
+            return try SeekTarget(position: seconds)
+        } catch {
+            throw ValidationError(error.description)
         }
-        if let sign = text.first, sign == "+" || sign == "-" {
-            guard let magnitude = DurationArgument.seconds(String(text.dropFirst())) else { return nil }
-            return .by(sign == "-" ? -magnitude : magnitude)
-        }
-        return DurationArgument.seconds(text).map(SeekTarget.to)
+    }
+
+    private static func notAPosition(_ text: String) -> PlayerValueError {
+        PlayerValueError("\(usage) (not \"\(text)\")")
     }
 }
 
@@ -208,14 +217,18 @@ struct VolumeCommand: ParsableCommand {
         let sign = number.first.flatMap { $0 == "+" || $0 == "-" ? $0 : nil }
         if sign != nil { number = number.dropFirst() }
         guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-              let value = Double(number), value.isFinite else {
+              let percent = Double(number), percent.isFinite else {
             throw ValidationError("not a volume: \(text) (\(usage))")
         }
-        guard value <= 100 else { throw ValidationError("volume is 0–100 (percent): \(text)") }
-        switch sign {
-        case "+": return .changeVolume(by: value / 100)
-        case "-": return .changeVolume(by: -value / 100)
-        default: return .volume(value / 100)
+        // The range is `PlayerVolume`'s; only the unit (percent) is the command line's.
+        do throws(PlayerValueError) {
+            switch sign {
+            case "+": return .changeVolume(by: try PlayerVolume.Change(percent / 100))
+            case "-": return .changeVolume(by: try PlayerVolume.Change(-percent / 100))
+            default: return .volume(try PlayerVolume(percent / 100))
+            }
+        } catch {
+            throw ValidationError("volume is 0–100 (percent): \(text)")
         }
     }
 
