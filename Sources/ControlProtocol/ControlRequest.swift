@@ -169,8 +169,11 @@ public struct ControlRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A request the protocol cannot read; `description` is the reply's one-line error.
+/// A request the protocol cannot read; `description` is the reply's one-line error (its code:
+/// `invalid`).
 public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
+
+    public var failure: PlayerFailure { PlayerFailure(.invalid, description) }
 }

@@ -47,18 +47,20 @@ public struct ControlClient {
         ProcessInfo.processInfo.environment["FEEDCTL_TIMEOUT"].flatMap(Double.init).flatMap { $0 > 0 && $0 <= 3600 ? $0 : nil } ?? 30
     }
 
-    /// Sends a command and waits (bounded) for the daemon's reply.
+    /// Sends a command and waits (bounded) for the daemon's reply; a refusal (the daemon's
+    /// client slots all taken included) is thrown as its `PlayerFailure`, never a reply to read.
     public func perform(_ command: PlayerCommand, timeout: Double = ControlClient.replyTimeout) throws -> PlayerReply {
         connection.setReadTimeout(seconds: timeout)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
-        guard connection.writeLine(Array(try encoder.encode(ControlRequest(command)))) else {
-            throw SocketError(description: "the feedctl daemon closed the connection")
-        }
+        // A daemon whose client slots are all taken answers before reading and closes: its
+        // refusal is the line read below even when this write finds the connection gone.
+        let sent = connection.writeLine(Array(try encoder.encode(ControlRequest(command))))
         guard let line = try connection.readLine() else {
-            throw SocketError(description: "the feedctl daemon closed the connection without answering")
+            throw SocketError(description: sent ? "the feedctl daemon closed the connection without answering"
+                                                : "the feedctl daemon closed the connection")
         }
-        return try JSONDecoder().decode(PlayerReply.self, from: Data(line))
+        return try JSONDecoder().decode(PlayerReply.self, from: Data(line)).checked()
     }
 
     /// Reads the next event line of a subscription; nil when the daemon goes away.

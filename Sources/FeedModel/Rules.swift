@@ -163,6 +163,18 @@ public enum PlayerLimits {
     }
 }
 
+/// What `feedctl serve` asks of the player daemon, whose control clients are few (64): one
+/// connection carries its events to every `/api/player/events` stream, and commands take at most
+/// `requests` connections at once, so the server never holds all of them and the CLI finds room.
+public enum PlayerRemoteLimits {
+    /// Event streams one user may keep open (tabs, phones); past it, 429.
+    public static let streamsPerUser = 128
+    /// Event streams the server keeps open in all; past it, 503.
+    public static let streams = 512
+    /// Commands the server sends the daemon at once; past it, 503 ("the player is busy").
+    public static let requests = 16
+}
+
 /// Smart resume, as AntennaPod does it: resuming after a pause longer than `afterPause` seconds
 /// starts `rewind` seconds earlier, so the listener finds the thread of what was said. These are
 /// the defaults; the daemon takes both as parameters (`PlayerService`'s `ResumeRewind`).

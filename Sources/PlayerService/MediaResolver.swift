@@ -45,7 +45,7 @@ struct MediaResolver: Sendable {
             // The user named it, so a local file is allowed; the CLI made it absolute.
             let source = try MediaSource.parse(text, allowLocalFiles: true)
             guard case .localFile(let path) = source, FileManager.default.fileExists(atPath: path) else {
-                throw ServiceError("no such file: \(text)")
+                throw PlayerFailure(.notFound, "no such file: \(text)")
             }
             let meta = TrackMetadata(key: .file(path), title: (path as NSString).lastPathComponent, url: "file://" + path)
             return Resolved(request: PlayRequest(key: .file(path), source: source, metadata: meta, rate: defaultRate),
@@ -65,7 +65,7 @@ struct MediaResolver: Sendable {
         } else if let page = item.url, item.platform.playsThroughPageResolver {
             source = try MediaSource.parse(try await ytdlpAudioURL(page), allowLocalFiles: false)
         } else {
-            throw ServiceError("item \(id) has no media to play")
+            throw PlayerFailure(.cannotPlay, "item \(id) has no media to play")
         }
         let meta = TrackMetadata(key: .item(id), title: item.title, artist: item.channel,
                                  album: item.channel, length: item.duration.map(Double.init), artURL: item.thumbnail,
@@ -94,7 +94,7 @@ struct MediaResolver: Sendable {
     /// `yt-dlp -f bestaudio -g URL`: the direct audio URL of a YouTube or Rumble video.
     private func ytdlpAudioURL(_ page: String) async throws -> String {
         guard let ytdlp = Self.findExecutable("yt-dlp") else {
-            throw ServiceError("playing YouTube/Rumble items needs yt-dlp, which is not installed (pip install yt-dlp)")
+            throw PlayerFailure(.cannotPlay, "playing YouTube/Rumble items needs yt-dlp, which is not installed (pip install yt-dlp)")
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ytdlp)
@@ -103,13 +103,13 @@ struct MediaResolver: Sendable {
         process.standardOutput = out
         process.standardError = err
         guard try await Self.run(process, timeout: ytdlpTimeout) else {
-            throw ServiceError("yt-dlp took longer than \(Int(ytdlpTimeout)) s to resolve \(page)")
+            throw PlayerFailure(.cannotPlay, "yt-dlp took longer than \(Int(ytdlpTimeout)) s to resolve \(page)")
         }
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         guard process.terminationStatus == 0, let url = text.split(separator: "\n").first.map(String.init), !url.isEmpty else {
             let why = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
                 .split(separator: "\n").last.map(String.init) ?? "exit status \(process.terminationStatus)"
-            throw ServiceError("yt-dlp could not resolve \(page): \(why)")
+            throw PlayerFailure(.cannotPlay, "yt-dlp could not resolve \(page): \(why)")
         }
         return url
     }

@@ -66,7 +66,7 @@ public actor PlayerService: PlayerControl {
         var reply = PlayerReply()
         do {
             if quitting && command != .status && command != .ping {
-                throw ServiceError("the feedctl daemon is shutting down")
+                throw PlayerFailure(.unavailable, "the feedctl daemon is shutting down")
             }
             switch command {
             case .status, .subscribe, .ping, .queueList:
@@ -86,7 +86,7 @@ public actor PlayerService: PlayerControl {
                 _ = await player.perform(.stop)
                 await progress.flush()
             case .seek(let target):
-                guard player.snapshot.status != .stopped else { throw ServiceError("nothing is playing") }
+                guard player.snapshot.status != .stopped else { throw PlayerFailure(.notNow, "nothing is playing") }
                 // Answered with the position after the seek (or stopped, when past the end); a
                 // seek the source could not make leaves it playing where it was, and says so.
                 let outcome = switch target.move {
@@ -95,7 +95,7 @@ public actor PlayerService: PlayerControl {
                 // The daemon's `--seek-step`.
                 case .steps(let count): await player.perform(.seek(.relative(Double(count) * player.configuration.seekStep)))
                 }
-                if case .failed(let error) = outcome { throw ServiceError(error.description) }
+                if case .failed(let error) = outcome { throw PlayerFailure(error) }
             case .volume(let volume):
                 _ = await player.perform(.volume(volume.value))
                 await rememberVolume()
@@ -115,7 +115,7 @@ public actor PlayerService: PlayerControl {
                 try await library.clearUpNext()
                 await publishQueue()
             case .next:
-                guard let entry = try await library.popUpNext() else { throw ServiceError("the queue is empty") }
+                guard let entry = try await library.popUpNext() else { throw PlayerFailure(.notNow, "the queue is empty") }
                 try await start(try await resolver.resolve(PlayTarget(entry.target), fromStart: false))
             case .sleep(let setting):
                 try setSleep(setting)
@@ -135,8 +135,10 @@ public actor PlayerService: PlayerControl {
                 await progress.flush()
             }
         } catch {
+            let failure = PlayerFailure(error)
             reply.ok = false
-            reply.error = String(describing: error)
+            reply.code = failure.kind
+            reply.error = failure.description
         }
         reply.status = status()
         switch command {
@@ -209,9 +211,9 @@ public actor PlayerService: PlayerControl {
         case .failed(let error):
             if case .cannotOpen(let source, let reason) = error, reason == "Invalid argument",
                case .remote(let url) = request.source, let cause = await Self.refusedRedirect(url) {
-                throw ServiceError(PlayerError.cannotOpen(source: source, reason: cause).description)
+                throw PlayerFailure(PlayerError.cannotOpen(source: source, reason: cause))
             }
-            throw ServiceError(error.description)
+            throw PlayerFailure(error)
         }
     }
 
@@ -262,7 +264,8 @@ public actor PlayerService: PlayerControl {
                 let resolved = try await resolver.resolve(target, fromStart: false)
                 entries.append((resolved.target, resolved.request.metadata.title ?? target.description))
             } catch {
-                throw ServiceError("\(target): \(error) (nothing was queued)")
+                let cause = PlayerFailure(error)
+                throw PlayerFailure(cause.kind, "\(target): \(cause) (nothing was queued)")
             }
         }
         let now = Clock.now()
@@ -307,7 +310,7 @@ public actor PlayerService: PlayerControl {
             } else if let entry = try await library.popUpNext() {
                 try await start(try await resolver.resolve(PlayTarget(entry.target), fromStart: false))
             } else {
-                throw ServiceError("nothing to resume: play an item first")
+                throw PlayerFailure(.notNow, "nothing to resume: play an item first")
             }
         }
     }
@@ -376,17 +379,17 @@ public actor PlayerService: PlayerControl {
         case .previous: jump = .previous
         case .number(let n): jump = .number(n)
         }
-        guard player.snapshot.status != .stopped else { throw ServiceError("nothing is playing") }
+        guard player.snapshot.status != .stopped else { throw PlayerFailure(.notNow, "nothing is playing") }
         await chapterTask?.value
         let list = player.chapters
-        guard !list.isEmpty else { throw ServiceError("this item has no chapters") }
+        guard !list.isEmpty else { throw PlayerFailure(.notFound, "this item has no chapters") }
         guard let index = list.target(jump, from: player.snapshot.position) else {
-            if case .number(let n) = jump { throw ServiceError("no chapter \(n): this item has chapters 1–\(list.chapters.count)") }
-            throw ServiceError("no next chapter: this is the last one")
+            if case .number(let n) = jump { throw PlayerFailure(.notFound, "no chapter \(n): this item has chapters 1–\(list.chapters.count)") }
+            throw PlayerFailure(.notFound, "no next chapter: this is the last one")
         }
         let chapter = list.chapters[index]
         if case .failed(let error) = await player.perform(.seek(.absolute(chapter.start))) {
-            throw ServiceError(error.description)
+            throw PlayerFailure(error)
         }
         return "chapter \(index + 1)/\(list.chapters.count): \(chapter.title)"
     }
@@ -397,7 +400,7 @@ public actor PlayerService: PlayerControl {
     private func setSpeed(_ value: Double) async throws -> String {
         let range = PlaybackSpeed.range
         guard value.isFinite, range.contains(value) else {
-            throw ServiceError("speed must be between \(range.lowerBound) and \(range.upperBound)")
+            throw PlayerFailure(.invalid, "speed must be between \(range.lowerBound) and \(range.upperBound)")
         }
         let rate = PlaybackSpeed.normalized(value)
         _ = await player.perform(.rate(rate))
@@ -420,11 +423,11 @@ public actor PlayerService: PlayerControl {
         case .off:
             sleep.mode = .off
         case .endOfItem:
-            guard player.snapshot.status != .stopped else { throw ServiceError("nothing is playing") }
+            guard player.snapshot.status != .stopped else { throw PlayerFailure(.notNow, "nothing is playing") }
             sleep.mode = .endOfItem
         case .after(let seconds):
             guard seconds.isFinite, seconds > 0, seconds <= PlayerLimits.maxSleep else {
-                throw ServiceError("sleep is at most \(Int(PlayerLimits.maxSleep / 86400)) days ahead")
+                throw PlayerFailure(.invalid, "sleep is at most \(Int(PlayerLimits.maxSleep / 86400)) days ahead")
             }
             let deadline = Date().timeIntervalSince1970 + seconds
             sleep.mode = .at(deadline)
@@ -524,6 +527,31 @@ extension QueueEntry {
         case .item(let id): self.init(target: String(id), title: entry.title, itemID: id)
         case .url(let url): self.init(target: url, title: entry.title)
         case .file(let path): self.init(target: path, title: entry.title)
+        }
+    }
+}
+
+extension PlayerFailure {
+    /// What a reply says about an error of the player, the library or the resolver: its kind
+    /// from its type, never from its text.
+    init(_ error: any Error) {
+        switch error {
+        case let failure as PlayerFailure: self = failure
+        case let error as PlayerError:
+            if case .pulseUnavailable = error {
+                self.init(.unavailable, error.description)
+            } else {
+                self.init(.cannotPlay, error.description)
+            }
+        case let error as LibraryError:
+            switch error {
+            case .noItem, .noItems, .noChannel, .noCollection, .noCollectionID, .noSavedVideo, .noUser, .noSession:
+                self.init(.notFound, error.description)
+            case .invalid: self.init(.invalid, error.description)
+            case .collectionExists, .alreadyInCollection, .userExists, .notInCollection, .database:
+                self.init(.failed, error.description)
+            }
+        default: self.init(.failed, String(describing: error))
         }
     }
 }

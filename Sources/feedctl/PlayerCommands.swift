@@ -18,9 +18,7 @@ struct PlayerClientOptions: ParsableArguments {
     func send(_ command: PlayerCommand, autostart: Bool) throws -> PlayerReply {
         let client = try ControlClient.connect(socketPath: socket.path, database: library.db, autostart: autostart)
         defer { client.connection.close() }
-        let reply = try client.perform(command)
-        guard reply.ok else { throw CommandError(reply.error ?? "the daemon refused \(ControlRequest(command).cmd)") }
-        return reply
+        return try client.perform(command)
     }
 
     /// Sends `command` and prints the status it left behind.

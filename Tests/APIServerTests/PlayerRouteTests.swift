@@ -114,6 +114,14 @@ final class PlayerRouteTests: XCTestCase {
 
         let stoppedAgain = try await h.object("POST", "/api/player/stop")
         XCTAssertEqual(stoppedAgain["status"] as? String, "stopped")
+        // The daemon's refusals are answered by their kind (its reply's `code`), not their text:
+        // a command the player's state does not allow is 409, media that cannot play 422.
+        let nothing = try await h.call("POST", "/api/player/seek", body: #"{"position": 5}"#)
+        XCTAssertEqual(nothing.status, 409, nothing.text)
+        XCTAssertEqual(try nothing.object()["detail"] as? String, "nothing is playing")
+        let missing = try await h.call("POST", "/api/player/play", body: #"{"url": "\#(h.feeds.url("/missing.mp3"))"}"#)
+        XCTAssertEqual(missing.status, 422, missing.text)
+        XCTAssertTrue((try missing.object()["detail"] as? String)?.contains("404") == true, missing.text)
         XCTAssertTrue(eventually(timeout: 10) {
             eventsText = (try? String(contentsOf: URL(fileURLWithPath: "/proc/\(events.process.processIdentifier)/fd/1"), encoding: .utf8)) ?? ""
             return eventsText.contains("\"status\":\"paused\"") && eventsText.contains("\"status\":\"stopped\"")

@@ -56,6 +56,27 @@ import Testing
         #expect(try refusal(#"{"cmd": "chapter", "target": "soon"}"#) == "chapter takes next, prev or a chapter number")
     }
 
+    /// A refusal carries its kind as `code` beside the line for people; clients decide by the
+    /// kind (`checked()` throws it), and read a code they do not know, or none, as `failed`.
+    @Test func aRefusalCarriesItsKind() throws {
+        let reply = PlayerReply.failure(PlayerFailure(.notFound, "no item 42"), id: 3)
+        let line = String(decoding: try JSONEncoder().encode(reply), as: UTF8.self)
+        #expect(line.contains(#""code":"not_found""#) && line.contains(#""error":"no item 42""#))
+        let back = try JSONDecoder().decode(PlayerReply.self, from: Data(line.utf8))
+        #expect(back.failure == PlayerFailure(.notFound, "no item 42"))
+        #expect(throws: PlayerFailure(.notFound, "no item 42")) { try back.checked() }
+        for kind in PlayerFailure.Kind.allCases {
+            let json = try JSONEncoder().encode(PlayerReply.failure(PlayerFailure(kind, "x")))
+            #expect(try JSONDecoder().decode(PlayerReply.self, from: json).failure?.kind == kind)
+        }
+        let newer = try JSONDecoder().decode(PlayerReply.self, from: Data(#"{"ok": false, "code": "on_fire", "error": "x"}"#.utf8))
+        #expect(newer.failure == PlayerFailure(.failed, "x"))
+        let older = try JSONDecoder().decode(PlayerReply.self, from: Data(#"{"ok": false, "error": "x"}"#.utf8))
+        #expect(older.failure == PlayerFailure(.failed, "x"))
+        #expect(try PlayerReply(ok: true).checked() == PlayerReply(ok: true))
+        #expect(ProtocolError("bad").failure == PlayerFailure(.invalid, "bad"))
+    }
+
     @Test func statusCarriesEveryKeyWithNulls() throws {
         let json = try JSONSerialization.jsonObject(with: try JSONEncoder().encode(PlayerStatus(position: 1.23456))) as? [String: Any]
         #expect(Set(json?.keys ?? [:].keys) == ["status", "position", "duration", "title", "artist", "item_id", "url",
