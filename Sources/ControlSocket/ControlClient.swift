@@ -23,10 +23,7 @@ public struct ControlClient {
         // Refused: a daemon that died (kill -9, a crash) left its socket file. It is removed
         // here so that no later command is misled by it (the next daemon would remove it too).
         let stale = first.code == ECONNREFUSED && removeStaleSocket(socketPath)
-        guard autostart else {
-            let why = stale ? "removed the stale socket \(socketPath) it left" : "no socket at \(socketPath)"
-            throw SocketError(description: "the feedctl daemon is not running (\(why)); start it with `feedctl daemon`", code: first.code)
-        }
+        guard autostart else { throw DaemonNotRunning(socketPath: socketPath, removedStaleSocket: stale) }
         try Daemonizer.startDetached(socketPath: socketPath, database: database)
         return ControlClient(socketPath: socketPath, connection: try LineConnection.connect(to: socketPath))
     }
@@ -72,6 +69,19 @@ public struct ControlClient {
 
     public init(socketPath: String, connection: LineConnection) {
         self.socketPath = socketPath; self.connection = connection
+    }
+}
+
+/// No daemon answers on the socket: none was started, or one died (its socket is then removed).
+/// The message points at `feedctl play`, which starts one (`feedctl daemon` would hold the
+/// terminal).
+public struct DaemonNotRunning: Error, CustomStringConvertible {
+    public let socketPath: String
+    public let removedStaleSocket: Bool
+
+    public var description: String {
+        let why = removedStaleSocket ? "removed the socket \(socketPath) a stopped one left" : "no socket at \(socketPath)"
+        return "nothing is playing: the player is not running (\(why)); `feedctl play` starts it"
     }
 }
 

@@ -4,6 +4,19 @@ public enum MediaTarget: Sendable, Equatable, Hashable {
     case item(Int64)
     case url(String)
     case file(String)
+
+    /// As a person named it: the item id, the URL or the path.
+    public var text: String {
+        switch self {
+        case .item(let id): String(id)
+        case .url(let text), .file(let text): text
+        }
+    }
+
+    public var itemID: Int64? {
+        if case .item(let id) = self { return id }
+        return nil
+    }
 }
 
 /// One entry of the up-next queue, as the library keeps it.

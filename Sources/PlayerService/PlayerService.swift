@@ -504,11 +504,6 @@ extension MediaTarget {
         case .file(let path): self = .file(path)
         }
     }
-
-    var itemID: Int64? {
-        if case .item(let id) = self { return id }
-        return nil
-    }
 }
 
 extension PlayTarget {
@@ -523,11 +518,7 @@ extension PlayTarget {
 
 extension QueueEntry {
     init(_ entry: UpNextEntry) {
-        switch entry.target {
-        case .item(let id): self.init(target: String(id), title: entry.title, itemID: id)
-        case .url(let url): self.init(target: url, title: entry.title)
-        case .file(let path): self.init(target: path, title: entry.title)
-        }
+        self.init(target: entry.target.text, title: entry.title, itemID: entry.target.itemID)
     }
 }
 
