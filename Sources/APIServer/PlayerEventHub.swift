@@ -44,7 +44,8 @@ actor PlayerEventHub {
     func open(for user: UserID) async throws(APIError) -> (id: UInt64, messages: AsyncStream<Message>) {
         try checkBounds(for: user)
         let status = try await subscription()
-        // The bounds again: others may have opened streams while this one waited.
+        // The daemon may have gone while this one waited, and others may have opened streams.
+        guard connection != nil else { throw APIError(.serviceUnavailable, "the feedctl daemon went away; try again") }
         try checkBounds(for: user)
         let (stream, continuation) = AsyncStream.makeStream(of: Message.self, bufferingPolicy: .bufferingNewest(64))
         nextID += 1

@@ -120,6 +120,10 @@ final class PlayerEventStreamTests: XCTestCase {
         let again = try EventStream(port: h.port, path: "/api/player/events")
         defer { again.close() }
         XCTAssertTrue(again.read(until: "event: status", timeout: 15).contains(#""status":"playing""#))
+        // The daemon gone, the stream says so and ends.
+        XCTAssertEqual(try world.feedctl("quit").status, 0)
+        let last = again.read(until: "event: error", timeout: 15)
+        XCTAssertTrue(last.contains("event: error\ndata: \(APIErrorBody.json("the feedctl daemon went away"))"), last)
     }
 
     /// With no daemon, a stream is refused at once (503, saying how to start it), not a 200
