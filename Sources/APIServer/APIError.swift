@@ -7,12 +7,19 @@ import LibraryStore
 public struct APIError: Error, Sendable, HTTPResponseError {
     public var status: HTTPResponse.Status
     public var detail: String
+    /// Seconds until the request may succeed (a throttled login): sent as `Retry-After`.
+    var retryAfter: Int64?
 
     public init(_ status: HTTPResponse.Status, _ detail: String) {
         self.status = status; self.detail = detail
     }
 
     static func badRequest(_ detail: String) -> APIError { APIError(.badRequest, detail) }
+    static func tooManyRequests(_ detail: String, retryAfter: Int64) -> APIError {
+        var error = APIError(.tooManyRequests, detail)
+        error.retryAfter = retryAfter
+        return error
+    }
     /// A parameter or body field with a value out of its range or of the wrong kind (FastAPI's 422).
     static func unprocessable(_ detail: String) -> APIError { APIError(.unprocessableContent, detail) }
     static func notFound(_ detail: String) -> APIError { APIError(.notFound, detail) }
@@ -29,7 +36,7 @@ public struct APIError: Error, Sendable, HTTPResponseError {
         case .collectionExists, .alreadyInCollection, .userExists: self.init(.conflict, error.description)
         case .notInCollection: self.init(.notFound, error.description)
         case .invalid: self.init(.unprocessableContent, error.description)
-        case .database: self.init(.internalServerError, error.description)
+        case .database: self.init(.internalServerError, error.descriptionWithoutPaths)
         }
     }
 
@@ -39,6 +46,7 @@ public struct APIError: Error, Sendable, HTTPResponseError {
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
         if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
+        if let retryAfter { headers[.retryAfter] = String(retryAfter) }
         return Response(status: status, headers: headers, body: .init(byteBuffer: body))
     }
 

@@ -14,10 +14,13 @@ enum OpenAPIDocument {
         var body: String? = nil
         var response: String? = nil
         var status = "200"
+        /// Answers an HTML page, not JSON.
+        var html = false
     }
 
     static func operations() -> [Operation] {
         var ops: [Operation] = [
+            Operation(method: "get", path: "/", summary: "A page for a browser: what this server is, where this document is (public)", html: true),
             Operation(method: "get", path: "/health", summary: "Liveness and version (public)", response: "Health"),
             Operation(method: "get", path: "/api/health", summary: "Liveness and version (public)", response: "Health"),
             Operation(method: "get", path: "/api/auth/mode", summary: "open (no login) or protected (public)", response: "AuthMode"),
@@ -177,6 +180,8 @@ enum OpenAPIDocument {
             var success: [String: Any] = ["description": op.status == "204" ? "done, no body" : "success"]
             if let response = op.response {
                 success["content"] = ["application/json": ["schema": ["$ref": "#/components/schemas/\(response)"]]]
+            } else if op.html {
+                success["content"] = ["text/html": ["schema": ["type": "string"]]]
             }
             var responses: [String: Any] = [op.status: success]
             if op.path == "/api/auth/login" {
@@ -204,7 +209,7 @@ enum OpenAPIDocument {
         }
         let document: [String: Any] = [
             "openapi": "3.1.0",
-            "info": ["title": "feedctl", "version": "1", "description": "The WebSearch app's API over a feedctl library (README, \"Server\")."],
+            "info": ["title": "feedctl", "version": "1", "description": "The WebSearch app's API over a feedctl library (docs/server.md)."],
             "paths": paths,
             "components": ["schemas": schemas],
         ]

@@ -53,8 +53,7 @@ struct PlayerRoutes {
         switch PlayTarget(text) {
         case .item(let id) where id > 0: return .item(id)
         case .url(let url):
-            if let refusal = policy.refusal(for: url) { throw .badRequest(refusal) }
-            return .url(url)
+            return .url(try policy.mediaURL(url))
         default: throw .unprocessable("target must be a library item id or an http(s) URL, not \"\(text)\"")
         }
     }

@@ -9,6 +9,9 @@ public struct ServerConfiguration: Sendable {
     public var corsOrigin: String?
     /// `--allow-private-feeds`: feeds on loopback or private addresses may be subscribed.
     public var allowPrivateFeeds: Bool
+    /// `--allowed-host NAME`: in `--open` mode, `Host` names answered besides the loopback ones
+    /// (`CrossSiteMiddleware`), lowercased.
+    public var allowedHosts: Set<String> = []
     /// What `/health` reports.
     public var version: String
     /// Where YouTube's pages and feeds live; tests point it at their own server.

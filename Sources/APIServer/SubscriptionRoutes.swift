@@ -54,7 +54,7 @@ struct SubscriptionRoutes {
         let library = try context.library()
         guard url.utf8.count <= 8192 else { throw APIError.unprocessable("channel_url is longer than 8 KB") }
         if let refusal = policy.refusal(for: url) { throw APIError.badRequest(refusal) }
-        let subscriber = Subscriber(syncer: Syncer(store: library, fetcher: fetcher), youTubeOrigin: youTubeOrigin)
+        let subscriber = Subscriber(syncer: Syncer(store: library, reach: policy.reach, fetcher: fetcher), youTubeOrigin: youTubeOrigin)
         let added: [Subscriber.Added]
         do {
             added = try await subscriber.add(url, now: clock())
@@ -89,7 +89,7 @@ struct SubscriptionRoutes {
     func sync(_ id: Int64, _ context: APIRequestContext) async throws -> SyncResultResponse {
         let library = try context.library()
         let channel = try await FeedRoutes.library { () async throws(LibraryError) in try await library.channel(id: id) }
-        let report = await Syncer(store: library, fetcher: fetcher).sync([channel], now: clock())
+        let report = await Syncer(store: library, reach: policy.reach, fetcher: fetcher).sync([channel], now: clock())
         guard let result = report.channels.first else {
             return SyncResultResponse(channelID: id, channelName: channel.name, success: false, newVideos: 0, error: "the sync was interrupted")
         }

@@ -1,6 +1,6 @@
 import FeedModel
 
-/// One request line on the control socket (README, "Control protocol"):
+/// One request line on the control socket (docs/cli.md, "Control protocol"):
 /// `{"id": 1, "cmd": "seek", "offset": -15}`. This is the wire format; `command()` turns it into
 /// a `PlayerCommand`, the only place a command is read from strings.
 public struct ControlRequest: Codable, Sendable, Equatable {

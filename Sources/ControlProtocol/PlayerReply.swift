@@ -36,7 +36,7 @@ public struct PlayerFailure: Error, Sendable, Equatable, CustomStringConvertible
     }
 }
 
-/// The reply to one request (README, "Control protocol"): `{"id": 1, "ok": true, "status": {…}}`,
+/// The reply to one request (docs/cli.md, "Control protocol"): `{"id": 1, "ok": true, "status": {…}}`,
 /// or `{"id": 1, "ok": false, "code": "not_found", "error": "one line"}` (`PlayerFailure`). Keys
 /// without a value are left out.
 public struct PlayerReply: Codable, Sendable, Equatable {

@@ -89,6 +89,9 @@ public enum FeedLimits {
 ///   when `WatchRule.isHeard` holds.
 public enum CatchUp {
     public static let defaultDays = 14
+    /// Catch-up and discovery are computed, not counted: how many items they list (the API's
+    /// `total`, the CLI's number of pages) is counted up to this many.
+    public static let maxCounted = 10_000
 }
 
 /// Where an item stands for its listener. The store keeps it per item; the raw values are what
@@ -389,6 +392,24 @@ public enum LibraryUsers {
               !trimmed.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
         else { return nil }
         return trimmed
+    }
+}
+
+/// Which addresses a fetch made for a subscription may connect to (issue 26). Every user of a
+/// server may make it fetch public addresses; loopback, private and link-local ones (the
+/// machine's own services, its LAN, a cloud's metadata) only the library's owner may, from their
+/// own CLI, or a server the owner started with `--allow-private-feeds`. Each subscription keeps
+/// what its user was allowed when they added it, and a channel (shared by its followers) may
+/// reach what all of its subscriptions may: what one follower may not reach is fetched for
+/// nobody, whoever polls it (the daemon, the server, a cron `sync`), redirects and downloads
+/// included.
+public enum AddressReach: Sendable, Equatable {
+    case publicOnly
+    case anyAddress
+
+    /// What both may reach.
+    public func narrowed(to other: AddressReach) -> AddressReach {
+        self == .anyAddress ? other : .publicOnly
     }
 }
 

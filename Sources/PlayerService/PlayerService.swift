@@ -197,7 +197,15 @@ public actor PlayerService: PlayerControl {
     // MARK: Playing
 
     private func start(_ resolved: Resolved) async throws {
-        let request = resolved.request
+        var request = resolved.request
+        if case .remote(let url) = request.source {
+            let reach = if let reach = resolved.reach { reach } else { await MediaRedirects.reach(ofURL: url) }
+            do throws(PlayerError) {
+                request.source = .remote(try await MediaRedirects.finalURL(url, reach: reach))
+            } catch {
+                throw PlayerFailure(error)
+            }
+        }
         switch await player.perform(.play(request)) {
         case .done:
             current = (resolved.target, request.metadata.title ?? resolved.entry.target)
@@ -209,29 +217,8 @@ public actor PlayerService: PlayerControl {
             // A newer play or a stop replaced it before it started.
             await publishQueue()
         case .failed(let error):
-            if case .cannotOpen(let source, let reason) = error, reason == "Invalid argument",
-               case .remote(let url) = request.source, let cause = await Self.refusedRedirect(url) {
-                throw PlayerFailure(PlayerError.cannotOpen(source: source, reason: cause))
-            }
             throw PlayerFailure(error)
         }
-    }
-
-    /// FFmpeg 5.1 reports an http redirect to another scheme (`file:`, refused as it must be) as
-    /// a bare "Invalid argument", logging nothing. When a URL fails so, one request through the
-    /// feed fetcher (which follows redirects itself and names a refused one) finds out whether
-    /// that was the cause: `redirected to a file: URL, which media may not open (only http and https)`.
-    private static func refusedRedirect(_ url: String) async -> String? {
-        let probe = FetchRequest(url: url, maxBytes: 1 << 16, connectTimeout: 5, totalTimeout: 10, stallTimeout: 5)
-        do {
-            _ = try await Fetcher.shared.fetch(probe)
-        } catch where error.kind == .protocolNotAllowed {
-            // "protocol file not allowed (only http and https)"
-            let words = error.reason.split(separator: " ")
-            let scheme = words.count > 2 && words[2] == "not" ? "\(words[1]):" : "non-http"
-            return "redirected to a \(scheme) URL, which media may not open (only http and https)"
-        } catch {}
-        return nil
     }
 
     private func pause() async {
@@ -539,8 +526,12 @@ extension PlayerFailure {
             case .noItem, .noItems, .noChannel, .noCollection, .noCollectionID, .noSavedVideo, .noUser, .noSession:
                 self.init(.notFound, error.description)
             case .invalid: self.init(.invalid, error.description)
-            case .collectionExists, .alreadyInCollection, .userExists, .notInCollection, .database:
+            case .collectionExists, .alreadyInCollection, .userExists, .notInCollection:
                 self.init(.failed, error.description)
+            case .database:
+                // A reply may reach an HTTP client: no file paths. A full disk or a busy
+                // database may pass; the rest is the library failing.
+                self.init(error.isDiskFull || error.isRetryable ? .unavailable : .failed, error.descriptionWithoutPaths)
             }
         default: self.init(.failed, String(describing: error))
         }

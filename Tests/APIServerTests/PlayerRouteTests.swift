@@ -135,4 +135,25 @@ final class PlayerRouteTests: XCTestCase {
             XCTAssertEqual(Set(object.keys), Self.statusKeys)
         }
     }
+
+    /// Issue 26, item 9: a media URL is read once (trimmed, nothing a URL cannot hold) and that
+    /// URL is checked: one holding whitespace used to skip the check, and the daemon's FFmpeg
+    /// fetched a loopback URL. Refused before any daemon is asked (there is none here).
+    func testAMediaURLIsNormalizedOnceAndThatIsChecked() async throws {
+        let h = try await APIHarness(configuration: ServerConfiguration(host: "127.0.0.1", port: 0, open: true, version: "test"))
+        let local = h.feeds.url("/tone.mp3")
+        for (text, status) in [(local + " x", 422), (local + "\\tx", 422), ("http://127.0.0.1 /x.mp3", 422), (local + "\\u0000", 422),
+                               (local + "\\n", 400), (local + " ", 400), ("\\t" + local, 422), (local, 400), ("http://[::127.0.0.1]/x.mp3", 400),
+                               ("http://2130706433/x.mp3", 400), ("http://[64:ff9b::7f00:1]/x.mp3", 400)] {
+            for (path, body) in [("/api/player/play", #"{"url": "\#(text)"}"#), ("/api/player/play", #"{"target": "\#(text)"}"#),
+                                 ("/api/player/queue", #"{"targets": ["\#(text)"]}"#)] {
+                let reply = try await h.call("POST", path, body: body)
+                XCTAssertEqual(reply.status, status, "\(path) \(text.debugDescription): \(reply.text)")
+            }
+        }
+        let refused = try await h.call("POST", "/api/player/play", body: #"{"url": "\#(local)\n"}"#)
+        XCTAssertEqual(try refused.object()["detail"] as? String, "\(local): refused: 127.0.0.1 is a local address (127.0.0.1); "
+                       + "the server fetches pages only from public addresses unless started with --allow-private-feeds")
+        XCTAssertEqual(try h.feeds.stats().hits["/tone.mp3"] ?? 0, 0)
+    }
 }
