@@ -212,7 +212,7 @@ public actor PlayerService: PlayerControl {
             try? await library.saveLastPlayed(LastPlayed(target: resolved.target, title: current?.title ?? "",
                                                          position: request.startAt), now: Clock.now())
             await publishQueue()
-            loadPodcastChapters(for: request.key)
+            loadPodcastChapters(for: request.key, reach: resolved.reach ?? .publicOnly)
         case .superseded:
             // A newer play or a stop replaced it before it started.
             await publishQueue()
@@ -337,13 +337,13 @@ public actor PlayerService: PlayerControl {
 
     // MARK: Chapters
 
-    /// Fetches (or reads the cached) chapters file of a library item in the background; when it
-    /// has chapters they replace the embedded ones.
-    private func loadPodcastChapters(for key: TrackKey) {
+    /// Fetches (or reads the cached) chapters file of a library item in the background, within
+    /// what its channel may reach; when it has chapters they replace the embedded ones.
+    private func loadPodcastChapters(for key: TrackKey, reach: AddressReach) {
         guard let id = key.itemID else { chapterTask = nil; return }
         let loader = chapterLoader, player = self.player
         chapterTask = Task {
-            guard let chapters = await loader.chapters(itemID: id), !chapters.isEmpty else { return }
+            guard let chapters = await loader.chapters(itemID: id, reach: reach), !chapters.isEmpty else { return }
             // Until the player took them (or moved on), so a waiting `chapters` sees them.
             _ = await player.perform(.chapters(ChapterList(chapters, source: .podcast), for: key))
         }
