@@ -105,7 +105,8 @@ public enum APIServer {
         CollectionRoutes(clock: clock).add(to: api)
         UserRoutes(authenticator: authenticator, clock: clock).add(to: api)
         let player = router.group("api").add(middleware: AuthMiddleware(authenticator: authenticator)).add(middleware: OwnerOnlyMiddleware())
-        PlayerRoutes(remote: PlayerRemote(socketPath: configuration.socketPath, database: configuration.database),
+        PlayerRoutes(remote: PlayerRemote(socketPath: configuration.socketPath, database: configuration.database,
+                                          streams: configuration.playerStreams),
                      policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds)).add(to: player)
         // gpodder.net sync: its own credentials (Basic or its session cookie) in every mode.
         GPodderRoutes(auth: GPodderAuth(accounts: gpodder, clock: clock, attempts: authenticator.logins?.attempts ?? LoginAttempts(),

@@ -196,8 +196,12 @@ enum OpenAPIDocument {
                     responses[code] = ["description": why, "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]]]
                 }
                 if op.path.hasPrefix("/api/player") {
-                    responses["503"] = ["description": "the player daemon is not running",
-                                        "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]]]
+                    var answers = [("409", "not in the player's present state (nothing is playing, the queue is empty)"),
+                                   ("503", "the player daemon is not running, is busy (every client slot taken) or has no audio output")]
+                    if op.path == "/api/player/events" { answers.append(("429", "too many event streams open for this user")) }
+                    for (code, why) in answers {
+                        responses[code] = ["description": why, "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]]]
+                    }
                 }
             }
             operation["responses"] = responses

@@ -27,6 +27,8 @@ public struct ServerConfiguration: Sendable {
     /// file's `[discover]` under the process's environment (`feedctl serve`); nil: the
     /// environment alone.
     public var discoveryEnvironment: [String: String]?
+    /// How many `/api/player/events` streams are served, per user and in all.
+    public var playerStreams = PlayerStreamLimits()
 
     public init(host: String = "127.0.0.1", port: Int = 8000, open: Bool = false, corsOrigin: String? = nil,
                 allowPrivateFeeds: Bool = false, version: String = "", youTubeOrigin: String = "https://www.youtube.com",

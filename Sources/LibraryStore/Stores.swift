@@ -206,12 +206,13 @@ public protocol UpNextStore: Sendable {
     /// The queue in order.
     func upNext() async throws(LibraryError) -> [UpNextEntry]
     /// Appends entries in the order given, all or none (`noItem`/`noItems` for item ids the
-    /// library lacks). Returns them as stored.
+    /// library lacks). A target already queued stays where it is (`UpNextChange`).
     @discardableResult
-    func appendToUpNext(_ entries: [(target: MediaTarget, title: String)], now: Int64) async throws(LibraryError) -> [UpNextEntry]
-    /// Puts entries at the front, in the order given (to play after the current one).
+    func appendToUpNext(_ entries: [(target: MediaTarget, title: String)], now: Int64) async throws(LibraryError) -> UpNextChange
+    /// Puts entries at the front, in the order given (to play after the current one). A target
+    /// already queued moves there rather than being queued twice (`UpNextChange`).
     @discardableResult
-    func insertNextInUpNext(_ entries: [(target: MediaTarget, title: String)], now: Int64) async throws(LibraryError) -> [UpNextEntry]
+    func insertNextInUpNext(_ entries: [(target: MediaTarget, title: String)], now: Int64) async throws(LibraryError) -> UpNextChange
     /// Removes the entry at `position`; `invalid` when there is none.
     @discardableResult
     func removeFromUpNext(at position: Int) async throws(LibraryError) -> UpNextEntry

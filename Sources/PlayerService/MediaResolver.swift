@@ -49,7 +49,7 @@ struct MediaResolver: Sendable {
             // The user named it, so a local file is allowed; the CLI made it absolute.
             let source = try MediaSource.parse(text, allowLocalFiles: true)
             guard case .localFile(let path) = source, FileManager.default.fileExists(atPath: path) else {
-                throw ServiceError("no such file: \(text)")
+                throw PlayerFailure(.notFound, "no such file: \(text)")
             }
             let meta = TrackMetadata(key: .file(path), title: (path as NSString).lastPathComponent, url: "file://" + path)
             return Resolved(request: PlayRequest(key: .file(path), source: source, metadata: meta, rate: defaultRate),
@@ -69,7 +69,7 @@ struct MediaResolver: Sendable {
         } else if let page = item.url, item.platform.playsThroughPageResolver {
             source = try MediaSource.parse(try await ytdlpAudioURL(page), allowLocalFiles: false)
         } else {
-            throw ServiceError("item \(id) has no media to play")
+            throw PlayerFailure(.cannotPlay, "item \(id) has no media to play")
         }
         let meta = TrackMetadata(key: .item(id), title: item.title, artist: item.channel,
                                  album: item.channel, length: item.duration.map(Double.init), artURL: item.thumbnail,
@@ -99,10 +99,10 @@ struct MediaResolver: Sendable {
             output = try await YTDLP(timeout: ytdlpTimeout, maxOutputBytes: 64 * 1024)
                 .run(["-f", "bestaudio/best", "-g", "--no-playlist", "--", page], for: "playing \(page)")
         } catch {
-            throw ServiceError(error.description)
+            throw PlayerFailure(.cannotPlay, error.description)
         }
         guard let url = String(decoding: output, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) else {
-            throw ServiceError("playing \(page): yt-dlp printed no URL")
+            throw PlayerFailure(.cannotPlay, "playing \(page): yt-dlp printed no URL")
         }
         return url
     }

@@ -93,7 +93,8 @@ final class PulseLossTests: PulseTestCase {
         pulse.kill()
         XCTAssertTrue(eventually { player.snapshot.error != nil }, "\(player.snapshot)")
         XCTAssertEqual(player.snapshot.error?.description,
-                       "cannot reach PulseAudio (PULSE_SERVER / $XDG_RUNTIME_DIR/pulse/native): connection lost")
+                       "cannot reach PulseAudio (PULSE_SERVER / $XDG_RUNTIME_DIR/pulse/native): connection lost; PulseAudio or pipewire-pulse "
+                       + "must run for this user (on a machine without sound, `scripts/headless-pulse.sh start DIR` starts one with a null sink)")
         XCTAssertEqual(player.snapshot.status, .stopped)
         player.shutdown()
         XCTAssertEqual(sink.saves.last?.key, .file("lost"))

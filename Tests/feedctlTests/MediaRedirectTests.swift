@@ -57,4 +57,39 @@ final class MediaRedirectTests: DaemonTestCase {
         XCTAssertEqual(try server.stats().hits["/short.mp3"] ?? 0, 0, "the media server got no request for it")
         XCTAssertEqual(try status().string("status"), "stopped")
     }
+
+    /// The chapters file of such an episode is fetched within the same reach: the episode plays
+    /// (from a download), but its chapters URL on a name that resolves to loopback is not asked.
+    func testTheChaptersOfAServerUsersFeedAreNotFetchedFromAPrivateAddress() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        try server.write("chap.json", Data(#"{"version":"1.2.0","chapters":[{"startTime":0,"title":"Intro"}]}"#.utf8))
+        let id: Int64
+        do {
+            let library = try SQLiteLibrary(path: world.db)
+            let feed = "https://example.com/chapters-\(UUID().uuidString).xml"
+            let channel = try await library.addChannel(platform: .podcast, sourceURL: feed, feedURL: feed, name: "Shared", now: 1)
+            let bob = library.acting(as: try await library.addUser(name: "bob\(UUID().uuidString.prefix(6))", isAdmin: false,
+                                                                   passwordHash: nil, now: 1).id)
+            _ = try await bob.addChannel(platform: .podcast, sourceURL: feed, feedURL: feed, name: "Shared", reach: .publicOnly, now: 1)
+            let guid = "\(feed)-chapters"
+            _ = try await library.ingest(items: [Item(id: guid, title: "Chaptered", published: 100,
+                                                      enclosure: Enclosure(url: "https://example.com/chaptered.mp3", type: "audio/mpeg"),
+                                                      chaptersURL: "http://media.localhost:\(server.port)/chap.json")],
+                                         channelID: channel.id, now: Clock.now())
+            id = try await library.id(of: guid)
+        }
+        // Downloaded earlier: the one way a library item plays a file (media/ID_TITLE.mp3 beside the library).
+        let downloads = URL(fileURLWithPath: world.db).deletingLastPathComponent().appendingPathComponent("media")
+        try FileManager.default.createDirectory(at: downloads, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: media.short, to: downloads.appendingPathComponent("\(id)_Chaptered.mp3"))
+        try startDaemon()
+        try succeed("play", String(id))
+        assertTone(try record(0.6), 550, "the downloaded episode plays")
+        let chapters = try feedctl("chapters", "--json")
+        XCTAssertEqual(chapters.status, 0, chapters.stderr)
+        XCTAssertFalse(chapters.stdout.contains("Intro"), chapters.stdout)
+        XCTAssertEqual(try server.stats().hits["/chap.json"] ?? 0, 0, "the chapters file was not asked for")
+        try succeed("stop")
+    }
 }
