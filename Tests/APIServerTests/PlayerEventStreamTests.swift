@@ -68,9 +68,7 @@ final class PlayerEventStreamTests: XCTestCase {
     }
 
     static func binary(_ name: String) throws -> String {
-        let candidates = [Bundle(for: Self.self).bundleURL.deletingLastPathComponent(), PackagePaths.root.appendingPathComponent(".build/debug")]
-            .map { $0.appendingPathComponent(name).path }
-        return try XCTUnwrap(candidates.first { FileManager.default.isExecutableFile(atPath: $0) }, "\(name) not built")
+        try XCTUnwrap(PackagePaths.builtProgram(name)?.path, "\(name) not built")
     }
 
     func testAHundredEventStreamsShareOneDaemonConnection() async throws {
