@@ -124,7 +124,8 @@ def main():
             job.kill()
         raise
     finally:
-        os.rmdir(log_dir) if not os.listdir(log_dir) else None
+        if not os.listdir(log_dir):
+            os.rmdir(log_dir)
 
     if args.timings and not args.patterns:
         os.makedirs(os.path.dirname(os.path.abspath(args.timings)), exist_ok=True)
