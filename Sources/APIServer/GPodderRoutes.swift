@@ -127,7 +127,7 @@ struct GPodderRoutes {
     // MARK: Subscriptions
 
     func pullSubscriptions(_ user: GPodderUser, _ device: String, _ request: Request) async throws -> GPodderSubscriptionChanges {
-        let since = try QueryParameters(request).int("since", in: 0...Int.max) ?? 0
+        let since = try QueryParameters(request).value(.since)
         try await register(device, user.library)
         let library = user.library
         let changes = try await FeedRoutes.library { () async throws(LibraryError) in
@@ -192,7 +192,7 @@ struct GPodderRoutes {
 
     func pullActions(_ user: GPodderUser, _ request: Request) async throws -> GPodderActionChanges {
         let query = QueryParameters(request)
-        let since = try query.int("since", in: 0...Int.max) ?? 0
+        let since = try query.value(.since)
         let aggregated = try query.bool("aggregated") ?? false
         let asked = EpisodeActionQuery(since: Int64(since), podcast: query.string("podcast"), device: query.string("device"),
                                        aggregated: aggregated)

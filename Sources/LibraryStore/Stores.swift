@@ -293,9 +293,9 @@ public protocol LibraryStore: SyncStore, ItemStore, SearchStore, ListeningStore,
 
 extension ItemStore {
     /// The feed with the CLI's defaults: newest first, 50 items, catch-up's default window.
-    public func feed(mode: FeedMode = .newest, filter: FeedFilter = FeedFilter(), limit: Int = 50, page: Int = 1,
+    public func feed(mode: FeedMode = .newest, filter: FeedFilter = FeedFilter(), page: PageRequest = .first(50),
                      days: Int = CatchUp.defaultDays, now: Int64) async throws(LibraryError) -> [LibraryItem] {
-        try await feed(FeedQuery(mode: mode, filter: filter, limit: limit, page: page, days: days), now: now)
+        try await feed(FeedQuery(mode: mode, filter: filter, page: page, days: days), now: now)
     }
 
     public func history() async throws(LibraryError) -> [HistoryEntry] { try await history(limit: 100) }
