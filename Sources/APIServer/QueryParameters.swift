@@ -29,8 +29,9 @@ struct QueryParameters {
 
     /// The page asked for (`page`, `per_page`), within `APILimits.maxPerPage`.
     func page() throws(APIError) -> PageRequest {
+        let (page, perPage) = (try value(.page), try value(.perPage))
         do {
-            return try PageRequest(page: value(.page), perPage: value(.perPage))
+            return try PageRequest(page: page, perPage: perPage)
         } catch {
             // The parameters' ranges start at 1, so this is not reached; said all the same.
             throw .unprocessable("page and per_page must be at least 1")

@@ -24,6 +24,8 @@ public struct ServerConfiguration: Sendable {
     /// file's `[discover]` under the process's environment (`feedctl serve`); nil: the
     /// environment alone.
     public var discoveryEnvironment: [String: String]?
+    /// The bounds on connections (`ConnectionLimits`; tests shorten them).
+    public var connections = ConnectionPolicy()
 
     public init(host: String = "127.0.0.1", port: Int = 8000, open: Bool = false, corsOrigin: String? = nil,
                 allowPrivateFeeds: Bool = false, version: String = "", youTubeOrigin: String = "https://www.youtube.com",

@@ -1,4 +1,5 @@
 import APIServer
+import FeedModel
 import Foundation
 import XCTest
 
@@ -32,7 +33,7 @@ final class MalformedRequestTests: XCTestCase {
         try await assertRefused(h, "PUT", "/api/feed/items/\(id)/progress?progress_seconds=abc", status: 422, mentions: "progress_seconds")
         try await assertRefused(h, "PUT", "/api/feed/items/\(id)/progress", status: 422, mentions: "progress_seconds is required")
         try await assertRefused(h, "GET", "/api/feed?page=0", status: 422, mentions: "page")
-        try await assertRefused(h, "GET", "/api/feed?per_page=101", status: 422, mentions: "per_page must be from 1 to 100")
+        try await assertRefused(h, "GET", "/api/feed?per_page=\(APILimits.maxPerPage + 1)", status: 422, mentions: "per_page must be from 1 to \(APILimits.maxPerPage)")
         try await assertRefused(h, "GET", "/api/feed?page=99999999999999999999", status: 422, mentions: "page")
         try await assertRefused(h, "GET", "/api/feed?filter=some", status: 422, mentions: "filter")
         try await assertRefused(h, "GET", "/api/feed?mode=bogus", status: 422, mentions: "mode")

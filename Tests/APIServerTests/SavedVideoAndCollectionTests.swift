@@ -1,4 +1,5 @@
 import APIServer
+import FeedModel
 import Foundation
 import Hummingbird
 import LibrarySQLite
@@ -386,7 +387,7 @@ final class SavedVideoAndCollectionTests: XCTestCase {
             ("POST", "/api/saved-videos/from-url", #"{"notes": "n"}"#, 422),
             ("POST", "/api/saved-videos/from-url", "not json", 400),
             ("GET", "/api/saved-videos?limit=0", nil, 422),
-            ("GET", "/api/saved-videos?limit=101", nil, 422),
+            ("GET", "/api/saved-videos?limit=\(APILimits.maxPerPage + 1)", nil, 422),
             ("GET", "/api/saved-videos?offset=-1", nil, 422),
             ("GET", "/api/saved-videos?is_watched=maybe", nil, 422),
             ("GET", "/api/saved-videos/abc", nil, 422),
