@@ -148,6 +148,12 @@ struct GPodderRoutes {
         if let both = add.first(where: Set(remove).contains) {
             throw APIError.badRequest("\(both) is both added and removed")
         }
+        try SubscriptionRoutes.checkImportSize(add.count, "the upload")
+        var unknown = 0
+        for url in add where try await FeedRoutes.library({ () async throws(LibraryError) in try await user.library.channel(feedURL: url) }) == nil {
+            unknown += 1
+        }
+        try await SubscriptionRoutes.checkCap(user.library, adding: unknown)
         try await register(device, user.library)
         let library = user.library
         var updates: [[String]] = []

@@ -26,6 +26,9 @@ public protocol ChannelStore: Sendable {
     func channelSummaries() async throws(LibraryError) -> [ChannelSummary]
     /// Channel `id` with its item counts.
     func channelSummary(id: Int64) async throws(LibraryError) -> ChannelSummary
+    /// The user's subscriptions under `query`'s filters, by name (as `channelSummaries`), each
+    /// channel with its counts: one page of them, or all; and how many match in all.
+    func subscriptions(_ query: SubscriptionQuery) async throws(LibraryError) -> SubscriptionPage
     /// Unsubscribes the user: their subscription and their watch state, saved marks, collection
     /// and queue entries for the channel's items go; their play history stays (it keeps its own
     /// copy of titles and names). The channel, its items (and their downloads, which the caller
