@@ -64,6 +64,7 @@ struct SubscriptionRoutes {
         do {
             added = try await subscriber.add(url, now: clock())
         } catch {
+            if let failure = error.library { throw APIError(failure) }
             throw APIError.badRequest(error.description)
         }
         guard let first = added.first else { throw APIError.badRequest("\(url): nothing to subscribe") }

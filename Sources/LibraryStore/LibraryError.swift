@@ -21,6 +21,9 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible, Sendable {
     case invalid(String)
     /// The database could not be opened, read or written; the payload names the file and SQLite's reason.
     case database(String)
+    /// A write found no room on the disk that holds the library (SQLite's `SQLITE_FULL`):
+    /// nothing of it was kept, and reads still work.
+    case diskFull
 
     public var description: String {
         switch self {
@@ -38,6 +41,7 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible, Sendable {
         case .noSession(let id): return "no session \(id)"
         case .invalid(let why): return why
         case .database(let why): return why
+        case .diskFull: return "the disk that holds the library is full: free some space, then try again"
         }
     }
 
