@@ -81,7 +81,7 @@ struct FeedRoutes {
         var order = ItemOrder.newest
         if let text = query.string("sort_by") {
             guard let named = FeedSelection.order(named: text) else {
-                throw .unprocessable("sort_by must be newest, oldest, views, duration_asc, duration_desc or random, not \"\(text)\"")
+                throw .unprocessable("sort_by must be one of \(FeedSelection.orderNames.joined(separator: ", ")), not \"\(text)\"")
             }
             order = named
         }
@@ -97,7 +97,7 @@ struct FeedRoutes {
         var shortOnly = false
         if let text = query.string("mode") {
             guard let mode = FeedSelection.mode(named: text) else {
-                throw .unprocessable("mode \"\(text)\" is not one of newest, catch_up, short_form, quick_watch, deep_dive, oldest, most_viewed, shortest, longest, random, discovery")
+                throw .unprocessable("mode \"\(text)\" is not one of \(FeedSelection.modeNames.joined(separator: ", "))")
             }
             switch mode {
             case .newest: order = .newest

@@ -289,7 +289,7 @@ final class SavedVideoAndCollectionTests: XCTestCase {
         let twice = try await h.call("POST", "/api/collections/\(id)/items", body: #"{"item_id": \#(ids[1])}"#)
         XCTAssertEqual(twice.status, 409, twice.text)
         let unknown = try await h.call("POST", "/api/collections/\(id)/items", body: #"{"item_type": "video", "url": "https://elsewhere.example/v"}"#)
-        XCTAssertEqual(unknown.status, 422, unknown.text)
+        XCTAssertEqual(unknown.status, 404, "a URL of no library item is not found, as an id is: \(unknown.text)")
         let unknownItem = try await h.call("POST", "/api/collections/\(id)/items", body: #"{"item_id": 9999}"#).status
         XCTAssertEqual(unknownItem, 404)
 
