@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Checks the layout's import rules: every target under Sources/ imports only what the README's
-architecture table allows it (the "May import" column), so the layout cannot erode silently.
+"""Checks the layout's import rules: every target under Sources/ imports only what the module
+table in docs/architecture.md ("Modules and what they may import") allows it (the "May import"
+column), so the layout cannot erode silently.
 
 The table is the one written list: a row per module, `| `Name` | what it owns | `A`, `B` |`
 (several modules may share a row). Glibc, Darwin, Dispatch and Synchronization are the platform
@@ -12,12 +13,16 @@ import re
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TABLE_FILE = "docs/architecture.md"
+TABLE_HEADING = "\n## Modules and what they may import"
 PLATFORM = {"Glibc", "Darwin", "Dispatch", "Synchronization", "Swift", "_Concurrency"}
 
 
 def rules():
-    text = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
-    section = text.split("\n## Architecture", 1)[1].split("\n## ", 1)[0]
+    text = open(os.path.join(ROOT, TABLE_FILE), encoding="utf-8").read()
+    if TABLE_HEADING not in text:
+        sys.exit(f"check-imports: no '{TABLE_HEADING.strip()}' section in {TABLE_FILE}")
+    section = text.split(TABLE_HEADING, 1)[1].split("\n## ", 1)[0]
     allowed = {}
     for line in section.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
@@ -52,16 +57,16 @@ def main():
         if not os.path.isdir(os.path.join(sources, target)):
             continue
         if target not in allowed:
-            problems.append(f"Sources/{target}: no row in the README's architecture table")
+            problems.append(f"Sources/{target}: no row in {TABLE_FILE}'s module table")
             continue
         for module, places in sorted(imports_of(os.path.join(sources, target)).items()):
             if module in PLATFORM or module in allowed[target] or module == target:
                 continue
-            problems.append(f"{places[0]}: {target} imports {module}, which the README does not allow it")
+            problems.append(f"{places[0]}: {target} imports {module}, which {TABLE_FILE} does not allow it")
     for line in problems:
         print(line)
     if problems:
-        print(f"check-imports: {len(problems)} broken rule(s); fix the import or the README's table", file=sys.stderr)
+        print(f"check-imports: {len(problems)} broken rule(s); fix the import or the table in {TABLE_FILE}", file=sys.stderr)
         return 1
     print(f"check-imports: {len(allowed)} modules follow their import rules")
     return 0

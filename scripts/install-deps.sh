@@ -18,6 +18,7 @@ packages=(
   newsboat gpodder                     # OPML tests: both readers import our export
   python3-mygpoclient                  # gpodder sync tests: gPodder's own client library against `feedctl serve`
   curl openssl                         # the test HTTP server: stats read with curl, HTTPS certificate made with openssl
+  groff-base mandoc                    # the man pages' checks (ManPageTests): formatted as man does, linted
 )
 if [[ "${1:-}" == "--bench" ]]; then
   packages+=(mpv time sqlite3 wrk)  # peers and references of bench/ (newsboat is already in); sqlite3: bench/ingest's floor; wrk: bench/serve's load

@@ -36,9 +36,7 @@ if ((build)); then
   swift build -c release --product feedctl
   swift build -c release --product feedctl-serve
 fi
-swift build --product generate-manual >/dev/null   # ArgumentParser's man page writer (its plugin's tool)
 bin=$(swift build -c release --show-bin-path)
-tools=$(swift build --show-bin-path)
 [[ -x $bin/feedctl && -x $bin/feedctl-daemon && -x $bin/feedctl-serve ]] || fail "no release build in $bin (run it without --no-build)"
 
 install -d "$prefix/bin" "$prefix/share/man/man1" "$prefix/share/bash-completion/completions" \
@@ -57,12 +55,9 @@ fi
 
 man=$(mktemp -d)
 trap 'rm -rf "$man"' EXIT
-"$tools/generate-manual" "$prefix/bin/feedctl" --output-directory "$man" >/dev/null
-"$tools/generate-manual" "$prefix/bin/feedctl-daemon" --output-directory "$man" >/dev/null
-"$tools/generate-manual" "$prefix/bin/feedctl-serve" --output-directory "$man" >/dev/null
-install -m 644 "$man/feedctl.1" "$prefix/share/man/man1/feedctl.1"
-install -m 644 "$man/feedctl daemon.1" "$prefix/share/man/man1/feedctl-daemon.1"   # named by its command name
-install -m 644 "$man/feedctl serve.1" "$prefix/share/man/man1/feedctl-serve.1"
+# From each installed program's --experimental-dump-help and dist/man/PROGRAM.1.md (no Swift tool to build).
+python3 scripts/man-pages.py "$prefix/bin" "$man"
+install -m 644 "$man/feedctl.1" "$man/feedctl-daemon.1" "$man/feedctl-serve.1" "$prefix/share/man/man1/"
 "$prefix/bin/feedctl" --generate-completion-script bash >"$prefix/share/bash-completion/completions/feedctl"
 "$prefix/bin/feedctl" --generate-completion-script zsh >"$prefix/share/zsh/site-functions/_feedctl"
 "$prefix/bin/feedctl" --generate-completion-script fish >"$prefix/share/fish/vendor_completions.d/feedctl.fish"

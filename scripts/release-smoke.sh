@@ -52,6 +52,12 @@ for f in bin/feedctl bin/feedctl-daemon bin/feedctl-serve share/man/man1/feedctl
          share/fish/vendor_completions.d/feedctl.fish share/systemd/user/feedctl.service; do
   [[ -s $prefix/$f ]] || fail "install.sh left no $f"
 done
+# The man pages, written from the installed (stripped) programs' own option lists: each has its
+# EXAMPLES, and -h/--help is described once, not under every command (ManPageTests checks more).
+for page in feedctl feedctl-daemon feedctl-serve; do
+  grep -qx '.SH "EXAMPLES"' "$prefix/share/man/man1/$page.1" || fail "$page.1 has no EXAMPLES"
+  [[ $(grep -cxF '\fB\-h\fR, \fB\-\-help\fR' "$prefix/share/man/man1/$page.1") == 1 ]] || fail "$page.1 does not describe --help exactly once"
+done
 bash -n "$prefix/share/bash-completion/completions/feedctl" || fail "the bash completion script does not parse"
 grep -qx "ExecStart=$prefix/bin/feedctl-daemon" "$prefix/share/systemd/user/feedctl.service" || fail "the unit does not start the installed daemon"
 [[ $("$prefix/bin/feedctl" --version) == "$("$bin/feedctl-daemon" --version)" ]] || fail "feedctl and feedctl-daemon report different versions"

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
-python3 scripts/check-imports.py   # the layout's import rules (README, Architecture)
+python3 scripts/check-imports.py   # the layout's import rules (docs/architecture.md)
 bash scripts/build-ffmpeg.sh
 source scripts/env.sh
 swift build --build-tests

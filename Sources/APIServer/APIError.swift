@@ -7,8 +7,9 @@ import LibraryStore
 public struct APIError: Error, Sendable, HTTPResponseError {
     public var status: HTTPResponse.Status
     public var detail: String
-    /// What the server's log says of it and the client is not told (a database's own message
-    /// names the library's file).
+    /// Seconds until the request may succeed (a throttled login): sent as `Retry-After`.
+    var retryAfter: Int64?
+    /// What the server's log says of it and the client is not told (the library's file).
     var cause: String?
 
     public init(_ status: HTTPResponse.Status, _ detail: String) {
@@ -16,6 +17,11 @@ public struct APIError: Error, Sendable, HTTPResponseError {
     }
 
     static func badRequest(_ detail: String) -> APIError { APIError(.badRequest, detail) }
+    static func tooManyRequests(_ detail: String, retryAfter: Int64) -> APIError {
+        var error = APIError(.tooManyRequests, detail)
+        error.retryAfter = retryAfter
+        return error
+    }
     /// A parameter or body field with a value out of its range or of the wrong kind (FastAPI's 422).
     static func unprocessable(_ detail: String) -> APIError { APIError(.unprocessableContent, detail) }
     static func notFound(_ detail: String) -> APIError { APIError(.notFound, detail) }
@@ -35,10 +41,11 @@ public struct APIError: Error, Sendable, HTTPResponseError {
         case .collectionExists, .alreadyInCollection, .userExists: self.init(.conflict, error.description)
         case .notInCollection: self.init(.notFound, error.description)
         case .invalid: self.init(.unprocessableContent, error.description)
-        case .diskFull: self.init(.insufficientStorage, Self.diskFull)
-        case .database(let why):
-            self.init(.internalServerError, "the library could not be read or written (the server's log says why)")
-            cause = why
+        case .database(let failure) where failure.kind == .diskFull:
+            self.init(.insufficientStorage, Self.diskFull)
+        case .database(let failure):
+            self.init(.internalServerError, error.descriptionWithoutPaths)
+            cause = failure.description
         }
     }
 
@@ -48,6 +55,7 @@ public struct APIError: Error, Sendable, HTTPResponseError {
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
         if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
+        if let retryAfter { headers[.retryAfter] = String(retryAfter) }
         return Response(status: status, headers: headers, body: .init(byteBuffer: body))
     }
 

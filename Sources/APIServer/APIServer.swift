@@ -56,7 +56,7 @@ public enum APIServer {
 
     /// The routes anyone may call, without a token; every other route answers 401 without one.
     public static let publicRoutes: Set<String> = [
-        "GET /health", "GET /api/health", "GET /api/auth/mode", "GET /api/openapi.json",
+        "GET /", "GET /health", "GET /api/health", "GET /api/auth/mode", "GET /api/openapi.json",
         "POST /api/auth/login", "POST /api/auth/logout", "GET /api/auth/me", "POST /api/auth/session/validate",
     ]
 
@@ -85,9 +85,13 @@ public enum APIServer {
                                                   allowCredentials: true))
         }
         router.add(middleware: ErrorMiddleware(log: log))
+        router.add(middleware: CrossSiteMiddleware(open: configuration.open, allowedHosts: configuration.allowedHosts,
+                                                   corsOrigin: configuration.corsOrigin))
         // Long work (parsing, whole lists) off the event loops, stopped when its client leaves.
         router.add(middleware: OffLoopMiddleware(connections: connections))
 
+        // A browser opening the server's address learns what it is (the web app will live here).
+        router.get("/") { request, _ in HomePage.response(configuration: configuration, request: request) }
         let health = Health(status: "healthy", version: configuration.version)
         router.get("health") { _, _ in health }
         router.get("api/health") { _, _ in health }
@@ -101,7 +105,7 @@ public enum APIServer {
 
         let api = router.group("api").add(middleware: AuthMiddleware(authenticator: authenticator))
         let fetcher = fetcher(configuration)
-        FeedRoutes(clock: clock, fetcher: fetcher).add(to: api)
+        FeedRoutes(clock: clock, fetcher: fetcher, reach: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds).reach).add(to: api)
         SubscriptionRoutes(clock: clock, fetcher: fetcher, policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds),
                            youTubeOrigin: configuration.youTubeOrigin).add(to: api)
         OPMLRoutes(clock: clock, fetcher: fetcher, policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds)).add(to: api)
@@ -113,7 +117,8 @@ public enum APIServer {
         CollectionRoutes(clock: clock).add(to: api)
         UserRoutes(authenticator: authenticator, clock: clock).add(to: api)
         let player = router.group("api").add(middleware: AuthMiddleware(authenticator: authenticator)).add(middleware: OwnerOnlyMiddleware())
-        PlayerRoutes(remote: PlayerRemote(socketPath: configuration.socketPath, database: configuration.database),
+        PlayerRoutes(remote: PlayerRemote(socketPath: configuration.socketPath, database: configuration.database,
+                                          streams: configuration.playerStreams),
                      policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds)).add(to: player)
         // gpodder.net sync: its own credentials (Basic or its session cookie) in every mode.
         GPodderRoutes(auth: GPodderAuth(accounts: gpodder, clock: clock, attempts: authenticator.logins?.attempts ?? LoginAttempts(),
@@ -131,9 +136,8 @@ public enum APIServer {
     /// message, and this catches what it cannot see (a redirect, a page's feed link, a name
     /// that resolves differently at fetch time).
     static func fetcher(_ configuration: ServerConfiguration) -> Fetcher {
-        configuration.allowPrivateFeeds ? .shared : publicOnlyFetcher
+        configuration.allowPrivateFeeds ? .shared : .publicOnly
     }
-    private static let publicOnlyFetcher = Fetcher(addresses: .publicOnly)
 }
 
 /// `/health`, as the backend answers it.

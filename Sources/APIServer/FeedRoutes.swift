@@ -11,6 +11,8 @@ struct FeedRoutes {
     let clock: @Sendable () -> Int64
     /// The server's fetcher (`APIServer.fetcher`: public addresses only, unless --allow-private-feeds).
     let fetcher: Fetcher
+    /// What it may fetch for its users (`FeedURLPolicy.reach`).
+    let reach: AddressReach
 
     func add(to group: RouterGroup<APIRequestContext>) {
         group.get("feed") { request, context in try await feed(request, context) }
@@ -68,7 +70,7 @@ struct FeedRoutes {
     }
 
     /// Catch-up and discovery list at most this many items (their `total` counts up to it).
-    static let catchUpCap = 10_000
+    static let catchUpCap = CatchUp.maxCounted
 
     /// The query read into a selection: a mode's preset wins over `filter`, `sort_by` and the
     /// duration bounds it sets, as in the backend.
@@ -140,8 +142,7 @@ struct FeedRoutes {
         if let progress, progress < 0 { throw APIError.unprocessable("progress must be at least 0 (got \(progress))") }
         let now = clock()
         try await Self.library { () async throws(LibraryError) in
-            try await library.setWatched([id], watched: watched, now: now)
-            if let progress, progress > 0 { try await library.setProgress(id, seconds: progress, now: now) }
+            try await library.updateWatchState(id, .mark(watched: watched, progress: progress ?? 0), now: now)
         }
         return try await item(id, context)
     }
@@ -215,7 +216,7 @@ struct FeedRoutes {
         let platform = try QueryParameters(request).platform()
         let channels = try await Self.library { () async throws(LibraryError) in try await library.allChannels() }
             .filter { $0.active && (platform == nil || $0.platform == platform) }
-        let report = await Syncer(store: library, fetcher: fetcher).sync(channels, now: clock())
+        let report = await Syncer(store: library, reach: reach, fetcher: fetcher).sync(channels, now: clock())
         return report.channels.map {
             SyncResultResponse(channelID: $0.id, channelName: $0.name, success: $0.succeeded, newVideos: $0.newItems, error: $0.error)
         }

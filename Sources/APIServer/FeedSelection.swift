@@ -11,7 +11,7 @@ enum FeedSelection: Equatable {
     case page(ItemPageQuery)
 
     /// A mode name as the backend (`catch_up`), the iOS guide (`Catch Up`) or feedctl
-    /// (`catch-up`) spells it; nil when unknown. The mapping (README, "Server"):
+    /// (`catch-up`) spells it; nil when unknown. The mapping (docs/server.md, "Modes"):
     /// - newest, Newest → newest
     /// - discovery, Discovery → feedctl's discovery mode (`DiscoveryMode`)
     /// - catch_up, Catch Up, catch-up → feedctl's catch-up

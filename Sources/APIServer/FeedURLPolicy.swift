@@ -1,7 +1,9 @@
 import FeedIngest
+import FeedModel
 import HTTPFetch
+import FeedText
+import LibraryStore
 import Foundation
-import Glibc
 
 /// Which feed URLs a client may make the server fetch. The server fetches what it is given, so
 /// by default a URL whose host is (or resolves to) a loopback, private, link-local or otherwise
@@ -15,13 +17,16 @@ import Glibc
 struct FeedURLPolicy: Sendable {
     let allowPrivate: Bool
 
+    /// What the server's users may make it fetch, kept with what they subscribe (`AddressReach`).
+    var reach: AddressReach { allowPrivate ? .anyAddress : .publicOnly }
+
     /// Why `url` is refused, or nil when it may be fetched.
     func refusal(for url: String) -> String? {
         guard !allowPrivate, let target = SubscriptionURL.classify(url) else { return nil }
         // YouTube and Rumble forms are fetched from those sites, whatever host was typed.
         guard case .feed(let feedURL) = target, let host = URLComponents(string: feedURL)?.host, !host.isEmpty else { return nil }
         // Unresolvable: the fetch fails with its own message.
-        return Self.localAddress(of: host).map {
+        return NetworkAddress.localAddress(ofHost: host).map {
             "\(url): refused: \(host) is a local address (\($0)); the server fetches feeds only from public addresses unless started with --allow-private-feeds"
         }
     }
@@ -35,37 +40,24 @@ struct FeedURLPolicy: Sendable {
         }
         guard !allowPrivate else { return nil }
         guard let host = URLComponents(string: url)?.host, !host.isEmpty else { return "\(url): not a URL with a host" }
-        return Self.localAddress(of: host).map {
+        return NetworkAddress.localAddress(ofHost: host).map {
             "\(url): refused: \(host) is a local address (\($0)); the server fetches pages only from public addresses unless started with --allow-private-feeds"
         }
     }
 
-    /// The first local address `host` (a URL's host, IPv6 in brackets) resolves to, nil when none does.
-    static func localAddress(of host: String) -> String? {
-        let name = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        return resolve(name).first(where: isLocal)
-    }
-
-    /// Every address `host` resolves to, as text.
-    static func resolve(_ host: String) -> [String] {
-        var hints = addrinfo()
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        var list: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host, nil, &hints, &list) == 0, let first = list else { return [] }
-        defer { freeaddrinfo(first) }
-        var addresses: [String] = []
-        var node: UnsafeMutablePointer<addrinfo>? = first
-        while let entry = node {
-            var buffer = [CChar](repeating: 0, count: Int(NI_MAXHOST))
-            if let address = entry.pointee.ai_addr,
-               getnameinfo(address, entry.pointee.ai_addrlen, &buffer, socklen_t(buffer.count), nil, 0, NI_NUMERICHOST) == 0 {
-                addresses.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-            }
-            node = entry.pointee.ai_next
+    /// The media URL in `text`, which a client asks the player to play (`/api/player/play`,
+    /// `/api/player/queue`), read once: trimmed, an http(s) URL with a host and nothing a URL
+    /// cannot hold (whitespace, control characters: FFmpeg read one that did), then checked as
+    /// pages are. What it returns is what the player gets; the daemon follows its redirects
+    /// itself, within public addresses unless the URL's own host is local.
+    func mediaURL(_ text: String) throws(APIError) -> String {
+        let url = text.trimmingWhitespace()
+        guard !url.isEmpty, !url.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }),
+              let parts = URLComponents(string: url), let scheme = parts.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = parts.host, !host.isEmpty else {
+            throw .unprocessable("\(LibraryError.quoted(text)) is not an http(s) URL (a URL holds no spaces or control characters)")
         }
-        return addresses
+        if let refusal = refusal(forPage: url) { throw .badRequest(refusal) }
+        return url
     }
-
-    /// What the fetcher's own check (`AddressPolicy.publicOnly`) calls local.
-    static func isLocal(_ address: String) -> Bool { NetworkAddress.isLocal(address) }
 }

@@ -68,14 +68,17 @@ final class GPodderAuth: Sendable {
     let attempts: LoginAttempts
     /// Served over TLS: the `sessionid` cookie is `Secure`.
     let secure: Bool
+    /// bcrypt's check (`CredentialCheck.verify`); a test counts its runs.
+    let verify: @Sendable (_ password: String, _ hash: String) -> Bool
     /// Basic credentials bcrypt accepted, by the hash of name, password and stored hash, with
     /// when they lapse (`SyncRule.basicCacheSeconds`): clients send Basic on every call.
     private let verified = Mutex<[String: Int64]>([:])
     /// The session handed to each Basic sign-in (by the same key): its token, to hand it again.
     private let issued = Mutex<[String: (token: String, session: Int64)]>([:])
 
-    init(accounts: GPodderAccounts?, clock: @escaping @Sendable () -> Int64, attempts: LoginAttempts, secure: Bool) {
-        self.accounts = accounts; self.clock = clock; self.attempts = attempts; self.secure = secure
+    init(accounts: GPodderAccounts?, clock: @escaping @Sendable () -> Int64, attempts: LoginAttempts, secure: Bool,
+         verify: @escaping @Sendable (_ password: String, _ hash: String) -> Bool = CredentialCheck.bcrypt) {
+        self.accounts = accounts; self.clock = clock; self.attempts = attempts; self.secure = secure; self.verify = verify
     }
 
     /// The user `request` (from `address`) acts for, checked against `pathUser` (the `{user}` of the route).
@@ -110,34 +113,50 @@ final class GPodderAuth: Sendable {
             throw GPodderRefusal.unauthorized("malformed Basic credentials")
         }
         let name = String(text[..<colon]), password = String(text[text.index(after: colon)...])
-        let wrong = GPodderRefusal.unauthorized("wrong user name or password")
-        var found: User?, hash: String?
-        do throws(LibraryError) {
-            let user = try await accounts.users.user(named: name)
-            (found, hash) = (user, try await accounts.users.passwordHash(of: name))
-        } catch {
-            guard case .noUser = error else { throw APIError(error) }
-        }
-        let key = try SessionToken.hash(of: "\(name)\u{0}\(password)\u{0}\(hash ?? "")")
-        if hash == nil || !verified.withLock({ ($0[key] ?? 0) > now }) {
-            // Counted when it starts, forgiven when it succeeds (`LoginAttempts`).
-            if let wait = await attempts.begin(user: name, address: address, now: now) {
+        var signedIn = try await remembered(name: name, password: password, accounts)
+        if let known = signedIn, verified.withLock({ ($0[known.key] ?? 0) > now }) {
+            // Accepted by bcrypt within `SyncRule.basicCacheSeconds`, with the same stored hash.
+        } else {
+            // The server's one check (`CredentialCheck`): throttled by the stored name, bcrypt
+            // whether the name exists or not.
+            let check = CredentialCheck(users: accounts.users, attempts: attempts, verify: verify)
+            switch try await check.check(name: name, password: password, address: address, now: now) {
+            case .verified:
+                signedIn = try await remembered(name: name, password: password, accounts)
+            case .wrong:
+                throw GPodderRefusal.unauthorized("wrong user name or password")
+            case .throttled(let wait):
                 throw GPodderRefusal(status: .tooManyRequests, detail: "too many failed logins for this user: try again in \(wait) s",
                                      retryAfter: wait)
             }
-            guard let hash else { throw wrong }
-            let matches = await TokenAuthenticator.offLoop { Password.verify(password, hash: hash) }
-            guard matches else { throw wrong }
-            await attempts.succeeded(user: name, address: address, at: now)
+            guard let key = signedIn?.key else { throw GPodderRefusal.unauthorized("wrong user name or password") }
             verified.withLock { table in
                 if table.count > 1_000 { table = table.filter { $0.value > now } }
                 table[key] = now + SyncRule.basicCacheSeconds
             }
         }
-        guard let found else { throw wrong }
+        guard let (found, key) = signedIn else { throw GPodderRefusal.unauthorized("wrong user name or password") }
         let (token, session) = try await session(for: key, user: found.id, accounts, now: now)
         return GPodderUser(id: found.id, name: found.name, library: accounts.library(found.id), sessionID: session,
                            setCookie: cookie == token ? nil : sessionCookie(token))
+    }
+
+    /// The user `name` names with a password, and the key of these credentials (the hash of the
+    /// stored name, the password given and the stored hash, so a new password takes effect at
+    /// once); nil for a name that is nobody's or has no password.
+    private func remembered(name: String, password: String, _ accounts: GPodderAccounts) async throws -> (user: User, key: String)? {
+        guard let valid = LibraryUsers.validName(name) else { return nil }
+        let user: User, hash: String?
+        do throws(LibraryError) {
+            user = try await accounts.users.user(named: valid)
+            hash = try await accounts.users.passwordHash(of: user.name)
+        } catch .noUser {
+            return nil
+        } catch {
+            throw APIError(error)
+        }
+        guard let hash else { return nil }
+        return (user, try SessionToken.hash(of: "\(user.name)\u{0}\(password)\u{0}\(hash)"))
     }
 
     /// The session handed to these credentials before, while it lives (not revoked, not

@@ -100,7 +100,7 @@ struct GPodderRoutes {
 
     /// 200 with an empty body (mygpoclient reads an empty answer as success).
     func saveDevice(_ user: GPodderUser, _ device: String, _ request: Request, _ context: APIRequestContext) async throws -> Response {
-        let body = try await RequestBody.decode(GPodderDeviceBody.self, request, context: context, emptyAs: GPodderDeviceBody())
+        let body = try await RequestBody.decode(GPodderDeviceBody.self, request, context: context, emptyAs: GPodderDeviceBody(), anyType: true)
         var type: SyncDeviceType?
         if let text = body.type {
             guard let known = SyncDeviceType(rawValue: text.lowercased()) else {
@@ -142,7 +142,7 @@ struct GPodderRoutes {
     /// `[url, ""]`, one stored under another URL (a redirect, a YouTube page) as `[url, feed]`.
     func uploadSubscriptions(_ user: GPodderUser, _ device: String, _ request: Request,
                              _ context: APIRequestContext) async throws -> GPodderUploadResult {
-        let body = try await RequestBody.decode(GPodderSubscriptionDelta.self, request, context: context)
+        let body = try await RequestBody.decode(GPodderSubscriptionDelta.self, request, context: context, anyType: true)
         let add = (body.add ?? []).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let remove = (body.remove ?? []).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         if let both = add.first(where: Set(remove).contains) {
@@ -182,15 +182,20 @@ struct GPodderRoutes {
             return known.feedURL
         }
         let now = clock()
-        do {
-            let added = try await Subscriber(syncer: Syncer(store: library, fetcher: fetcher), youTubeOrigin: youTubeOrigin).add(url, now: now)
+        do throws(SyncError) {
+            let added = try await Subscriber(syncer: Syncer(store: library, reach: policy.reach, fetcher: fetcher), youTubeOrigin: youTubeOrigin).add(url, now: now)
             return added.first?.channel.feedURL
         } catch {
+            // A feed that cannot be fetched now stays subscribed with its error, to be retried
+            // (as `channel import` keeps one); what is not a feed URL is refused.
             guard case .feed(let feedURL) = target else { return nil }
-            let report = await Syncer(store: library, fetcher: fetcher).subscribe(
-                [NewChannel(platform: Platform(guessingFrom: feedURL), sourceURL: url, feedURL: feedURL, name: feedURL)],
-                fetch: false, now: now)
-            return report.channels.first?.error == nil ? feedURL : nil
+            let feed = NewChannel(platform: Platform(guessingFrom: feedURL), sourceURL: url, feedURL: feedURL, name: feedURL, reach: policy.reach)
+            do throws(LibraryError) {
+                _ = try await Syncer(store: library, reach: policy.reach, fetcher: fetcher).subscribe(feed, failedWith: error, now: now)
+                return feedURL
+            } catch {
+                return nil
+            }
         }
     }
 
@@ -212,7 +217,7 @@ struct GPodderRoutes {
     /// All or nothing: one malformed action refuses the upload (400 naming it), so a client
     /// never half-uploads and loses the rest.
     func uploadActions(_ user: GPodderUser, _ request: Request, _ context: APIRequestContext) async throws -> GPodderUploadResult {
-        let wire = try await RequestBody.decode([GPodderAction].self, request, context: context)
+        let wire = try await RequestBody.decode([GPodderAction].self, request, context: context, anyType: true)
         let now = clock()
         var actions: [EpisodeAction] = []
         for (index, action) in wire.enumerated() { actions.append(try action.episodeAction(index: index, now: now).get()) }

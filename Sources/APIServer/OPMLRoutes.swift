@@ -51,10 +51,10 @@ struct OPMLRoutes {
             return false
         }
         let (channels, known) = try await FeedRoutes.library { () async throws(LibraryError) in
-            try await OPMLSubscriptions.newChannels(allowed, in: library)
+            try await OPMLSubscriptions.newChannels(allowed, in: library, reach: policy.reach)
         }
         try await SubscriptionRoutes.checkCap(library, adding: channels.count)
-        let report = await Syncer(store: library, fetcher: fetcher).subscribe(channels, now: clock())
+        let report = await Syncer(store: library, reach: policy.reach, fetcher: fetcher).subscribe(channels, now: clock())
         var added: [ChannelResponse] = []
         for result in report.channels where result.id > 0 {
             if let response = try? await SubscriptionRoutes.response(result.id, library) { added.append(response) }

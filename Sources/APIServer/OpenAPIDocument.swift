@@ -21,6 +21,8 @@ enum OpenAPIDocument {
         var response: String? = nil
         var status = "200"
         var also: [String: String] = [:]
+        /// Answers an HTML page, not JSON.
+        var html = false
     }
 
     /// A query parameter as documented: a whole number as its route reads it (`IntParameter`),
@@ -78,6 +80,7 @@ enum OpenAPIDocument {
 
     static func operations() -> [Operation] {
         var ops: [Operation] = [
+            Operation(method: "get", path: "/", summary: "A page for a browser: what this server is, where this document is (public)", html: true),
             Operation(method: "get", path: "/health", summary: "Liveness and version (public)", response: "Health"),
             Operation(method: "get", path: "/api/health", summary: "Liveness and version (public)", response: "Health"),
             Operation(method: "get", path: "/api/auth/mode", summary: "open (no login) or protected (public)", response: "AuthMode"),
@@ -244,6 +247,8 @@ enum OpenAPIDocument {
             var success: [String: Any] = ["description": op.status == "204" ? "done, no body" : "success"]
             if let response = op.response {
                 success["content"] = ["application/json": ["schema": ["$ref": "#/components/schemas/\(response)"]]]
+            } else if op.html {
+                success["content"] = ["text/html": ["schema": ["type": "string"]]]
             }
             var responses: [String: Any] = [op.status: success]
             for (code, why) in errors(for: op) where responses[code] == nil {
@@ -254,7 +259,7 @@ enum OpenAPIDocument {
         }
         let document: [String: Any] = [
             "openapi": "3.1.0",
-            "info": ["title": "feedctl", "version": "1", "description": "The WebSearch app's API over a feedctl library (README, \"Server\")."],
+            "info": ["title": "feedctl", "version": "1", "description": "The WebSearch app's API over a feedctl library (docs/server.md)."],
             "paths": paths,
             "components": ["schemas": schemas],
         ]
@@ -279,16 +284,22 @@ enum OpenAPIDocument {
             errors["422"] = "a parameter or field out of range or of the wrong type"
         }
         if writes { errors["507"] = "the server's disk is full: nothing was changed (reads and logins still work)" }
+        // CrossSiteMiddleware: --open answers loopback Host names only; a write carrying another site's Origin is refused.
+        errors["403"] = writes ? "from another site (Origin), or under --open to a Host that is not loopback"
+                               : "under --open, to a Host that is not loopback"
+        if op.body != nil { errors["415"] = "a JSON body without Content-Type: application/json" }
         if op.path == "/api/auth/login" || op.path.hasPrefix("/api/2/") {
             errors["429"] = "too many failed logins (Retry-After says when to try again)"
         }
         if op.path.hasPrefix("/api/player") {
-            errors["403"] = "the player plays for the library's owner only"
+            errors["403"] = "the player plays for the library's owner only (or a request from another site)"
+            errors["409"] = "not in the player's present state (nothing is playing, the queue is empty)"
             errors["502"] = "the player answered without its status"
-            errors["503"] = "the player daemon is not running"
+            errors["503"] = "the player daemon is not running, is busy (every client slot taken) or has no audio output"
+            if op.path == "/api/player/events" { errors["429"] = "too many event streams open for this user" }
         }
         if op.path.hasPrefix("/api/users") {
-            errors["403"] = "only an admin may manage users"
+            errors["403"] = "only an admin may manage users (or a request from another site)"
             errors["409"] = "the name is taken"
         }
         if op.path.hasPrefix("/api/collections") && writes { errors["409"] = "the name is taken, or the item is in the collection already" }
@@ -436,7 +447,7 @@ enum OpenAPIDocument {
             "error": nullable(string), "sleep_at": nullable(date),
         ]),
         "QueueResponse": object(["items": array(object(["target": string, "title": nullable(string), "item_id": nullable(int)])), "total": int]),
-        "PlayBody": object(["item_id": int(1...Int(Int64.max)), "url": url, "target": string, "from_start": bool],
+        "PlayBody": object(["item_id": int(1...Int(Int64.max)), "url": string, "target": string, "from_start": bool],
                            oneOf: ["item_id", "url", "target"], exclusive: false),
         "SeekBody": object(["position": number(0...PlayerLimits.maxPosition), "offset": number(-PlayerLimits.maxPosition...PlayerLimits.maxPosition)],
                            oneOf: ["position", "offset"], exclusive: true),

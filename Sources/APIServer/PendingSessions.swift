@@ -65,7 +65,7 @@ final class PendingSessions: Sendable {
                                                        now: pending.createdAt)
             forget(tokenHash: tokenHash)
             return (user, stored.id)
-        } catch .diskFull {
+        } catch where error.isDiskFull {
             return (user, nil)   // still full: kept for the next try
         }
     }

@@ -1,82 +1,122 @@
 import ControlProtocol
 import ControlSocket
+import FeedModel
 import Foundation
+import Hummingbird
+import LibraryStore
+import NIOCore
+import NIOPosix
+import Synchronization
 
-/// The daemon's remote: player commands over the control socket, as the CLI sends them. The
-/// socket client blocks, so each call runs on a thread of its own, never on the server's
-/// event loops or the concurrency pool (a slow daemon must not stall other requests).
-struct PlayerRemote: Sendable {
-    let socketPath: String
+/// The daemon's remote for `/api/player`: commands over its control socket as the CLI sends them,
+/// on the server's event loops (`DaemonSocket`), and one subscription fanned out to every event
+/// stream (`PlayerEventHub`). The daemon serves few clients at once (`ControlServer.maxClients`),
+/// so the server takes at most `PlayerRemoteLimits.requests` of them for commands and one for
+/// events, and the CLI always finds room.
+final class PlayerRemote: Sendable {
+    /// How long a command may take the daemon (a play opens its media first).
+    static let replyTimeout: TimeAmount = .seconds(Int64(ControlClient.replyTimeout))
+
+    let socket: DaemonSocket
     /// The library the daemon is started with when a command starts it (as `feedctl play` does).
     let database: String?
+    let events: PlayerEventHub
+    private let requests = Mutex(0)
+    private let starter: DaemonStarter
 
-    /// Sends `command`; with `autostart`, starts the daemon when none runs. 503 when it is not
-    /// running (or cannot be reached), with the client's one line.
+    init(socketPath: String, database: String?, streams: PlayerStreamLimits = PlayerStreamLimits(),
+         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
+        socket = DaemonSocket(path: socketPath, group: group)
+        self.database = database
+        events = PlayerEventHub(socket: socket, limits: streams)
+        starter = DaemonStarter(socketPath: socketPath, database: database)
+    }
+
+    /// Sends `command`; with `autostart`, starts the daemon when none runs. The daemon's refusal
+    /// is its `PlayerFailure`, answered by kind (`APIError.init(_: PlayerFailure)`).
     func perform(_ command: PlayerCommand, autostart: Bool) async throws(APIError) -> PlayerReply {
-        let (socketPath, database) = (self.socketPath, self.database)
-        let result: Result<PlayerReply, APIError> = await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                do {
-                    let client = try ControlClient.connect(socketPath: socketPath, database: database, autostart: autostart)
-                    defer { client.connection.close() }
-                    continuation.resume(returning: .success(try client.perform(command)))
-                } catch {
-                    continuation.resume(returning: .failure(APIError(.serviceUnavailable, "\(error)")))
-                }
-            }
-        }
-        return try result.get()
-    }
-
-    /// A subscription: `onEvent` is called on the subscription's own thread for each event
-    /// until it returns false or the daemon goes away; `onEnd` once, after.
-    func subscribe(onEvent: @escaping @Sendable (PlayerEvent) -> Bool, onEnd: @escaping @Sendable (String?) -> Void) -> Subscription {
-        let subscription = Subscription()
-        let socketPath = self.socketPath
-        Thread.detachNewThread {
-            do {
-                let client = try ControlClient.connect(socketPath: socketPath, database: nil, autostart: false)
-                guard subscription.attach(client.connection) else { client.connection.close(); onEnd(nil); return }
-                let reply = try client.perform(.subscribe)
-                if let status = reply.status, !onEvent(PlayerEvent(event: .status, status: status)) {
-                    subscription.cancel(); onEnd(nil); return
-                }
-                while let event = try client.nextEvent() {
-                    if !onEvent(event) { break }
-                }
-                subscription.cancel()
-                onEnd(nil)
-            } catch {
-                subscription.cancel()
-                onEnd(subscription.isCancelled ? nil : "\(error)")
-            }
-        }
-        return subscription
-    }
-
-    /// Ends a subscription from another thread: shutting its connection down wakes its blocked
-    /// read; the subscription's thread then closes it.
-    final class Subscription: @unchecked Sendable {
-        private let lock = NSLock()
-        private var connection: LineConnection?
-        private var cancelled = false
-
-        var isCancelled: Bool { lock.lock(); defer { lock.unlock() }; return cancelled }
-
-        /// False when it was cancelled before the connection existed.
-        fileprivate func attach(_ connection: LineConnection) -> Bool {
-            lock.lock(); defer { lock.unlock() }
-            guard !cancelled else { return false }
-            self.connection = connection
+        let limit = PlayerRemoteLimits.requests
+        let admitted = requests.withLock { count in
+            guard count < limit else { return false }
+            count += 1
             return true
         }
+        guard admitted else {
+            throw APIError(.serviceUnavailable, "the player is busy: \(limit) commands are waiting for it; try again")
+        }
+        defer { requests.withLock { $0 -= 1 } }
+        do {
+            return try await socket.request(command, timeout: Self.replyTimeout)
+        } catch .notRunning where autostart {
+            try await starter.start()
+        } catch {
+            throw APIError(error)
+        }
+        do {
+            return try await socket.request(command, timeout: Self.replyTimeout)
+        } catch {
+            throw APIError(error)
+        }
+    }
+}
 
-        func cancel() {
-            lock.lock()
-            let connection = cancelled ? nil : self.connection
-            cancelled = true
-            lock.unlock()
-            connection?.shutdown()
+/// Starts the daemon for a command that may (`play`, `resume`, `queue`), as `feedctl play` does,
+/// one start at a time: the start waits for the daemon to answer (up to 5 s), so it runs on
+/// NIO's shared thread pool, never on an event loop.
+actor DaemonStarter {
+    let socketPath: String
+    let database: String?
+    private var starting: Task<Result<Void, APIError>, Never>?
+
+    init(socketPath: String, database: String?) {
+        self.socketPath = socketPath; self.database = database
+    }
+
+    func start() async throws(APIError) {
+        let task: Task<Result<Void, APIError>, Never>
+        if let starting {
+            task = starting
+        } else {
+            let (path, database) = (socketPath, database)
+            task = Task {
+                do {
+                    try await NIOThreadPool.singleton.runIfActive {
+                        // Connects when another start won the race; starts the daemon otherwise.
+                        let client = try ControlClient.connect(socketPath: path, database: database, autostart: true)
+                        client.connection.close()
+                    }
+                    return .success(())
+                } catch {
+                    return .failure(APIError(.serviceUnavailable, "cannot start the player: \(error)"))
+                }
+            }
+            starting = task
+        }
+        let result = await task.value
+        starting = nil
+        try result.get()
+    }
+}
+
+extension APIError {
+    /// A daemon's refusal, by its kind (never by its text).
+    init(_ failure: PlayerFailure) {
+        let status: HTTPResponse.Status = switch failure.kind {
+        case .invalid, .cannotPlay: .unprocessableContent
+        case .notFound: .notFound
+        case .notNow: .conflict
+        case .unavailable: .serviceUnavailable
+        case .failed: .internalServerError
+        }
+        self.init(status, failure.description)
+    }
+
+    init(_ failure: DaemonSocket.Failure) {
+        switch failure {
+        case .notRunning:
+            self.init(.serviceUnavailable, "the player is not running (nothing is playing); POST /api/player/play starts it")
+        case .refused(let failure):
+            self.init(failure)
         }
     }
 }

@@ -1,6 +1,7 @@
 import ControlProtocol
 import FeedModel
 import Hummingbird
+import LibraryStore
 
 /// `/api/player`: a phone becomes the daemon's remote. Commands go to the daemon over its
 /// control socket (`PlayerRemote`); each answers the status after it took effect. Only library
@@ -12,7 +13,7 @@ struct PlayerRoutes {
     func add(to group: RouterGroup<APIRequestContext>) {
         group.get("player") { _, _ in try await status(.status, autostart: false) }
         group.get("player/queue") { _, _ in try await queue() }
-        group.get("player/events") { _, _ in events() }
+        group.get("player/events") { _, context in try await events(for: context.user?.id ?? .owner) }
         group.post("player/play") { request, context in
             let body = try await RequestBody.decode(PlayBody.self, request, context: context)
             return try await status(.play(try target(body.itemID, body.url, body.target), fromStart: body.fromStart ?? false), autostart: true)
@@ -22,17 +23,7 @@ struct PlayerRoutes {
         group.post("player/stop") { _, _ in try await status(.stop, autostart: false) }
         group.post("player/seek") { request, context in
             let body = try await RequestBody.decode(SeekBody.self, request, context: context)
-            let limit = PlayerLimits.maxPosition
-            switch (body.position, body.offset) {
-            case (let position?, nil):
-                guard position.isFinite, (0...limit).contains(position) else { throw APIError.unprocessable("position must be from 0 to \(Int(limit)) seconds") }
-                return try await status(.seek(.to(position)), autostart: false)
-            case (nil, let offset?):
-                guard offset.isFinite, (-limit...limit).contains(offset) else { throw APIError.unprocessable("offset must be within ±\(Int(limit)) seconds") }
-                return try await status(.seek(.by(offset)), autostart: false)
-            default:
-                throw APIError.unprocessable("seek takes position (seconds from the start) or offset (seconds from here), one of them")
-            }
+            return try await status(.seek(try body.target()), autostart: false)
         }
         group.post("player/speed") { request, context in
             let body = try await RequestBody.decode(SpeedBody.self, request, context: context)
@@ -44,15 +35,13 @@ struct PlayerRoutes {
         }
         group.post("player/volume") { request, context in
             let body = try await RequestBody.decode(VolumeBody.self, request, context: context)
-            guard body.volume.isFinite, PlayerVolume.range.contains(body.volume) else { throw APIError.unprocessable("volume must be from 0 to 1") }
-            return try await status(.volume(body.volume), autostart: false)
+            return try await status(.volume(try body.volume()), autostart: false)
         }
         group.post("player/queue") { request, context in
             let body = try await RequestBody.decode(QueueBody.self, request, context: context)
             guard !body.targets.isEmpty else { throw APIError.unprocessable("targets must name at least one item id or URL") }
             let targets = try body.targets.map { text throws(APIError) in try target(nil, nil, text) }
-            let reply = try await remote.perform(.queueAdd(targets, next: body.next ?? false), autostart: true)
-            guard reply.ok else { throw APIError.unprocessable(reply.error ?? "the player refused") }
+            _ = try await remote.perform(.queueAdd(targets, next: body.next ?? false), autostart: true)
             return try await queue()
         }
     }
@@ -64,59 +53,54 @@ struct PlayerRoutes {
         switch PlayTarget(text) {
         case .item(let id) where id > 0: return .item(id)
         case .url(let url):
-            if let refusal = policy.refusal(for: url) { throw .badRequest(refusal) }
-            return .url(url)
+            return .url(try policy.mediaURL(url))
         default: throw .unprocessable("target must be a library item id or an http(s) URL, not \"\(text)\"")
         }
     }
 
+    /// The status after `command` took effect; the daemon's refusal is answered by its kind
+    /// (`APIError.init(_: PlayerFailure)`), never by its text.
     func status(_ command: PlayerCommand, autostart: Bool) async throws(APIError) -> PlayerStatusResponse {
         let reply = try await remote.perform(command, autostart: autostart)
-        guard reply.ok else {
-            let why = reply.error ?? "the player refused"
-            throw why.hasPrefix("no item") ? APIError.notFound(why) : APIError.unprocessable(why)
-        }
         guard let status = reply.status else { throw APIError(.badGateway, "the player answered without its status") }
         return PlayerStatusResponse(status)
     }
 
     func queue() async throws(APIError) -> QueueResponse {
-        let reply = try await remote.perform(.queueList, autostart: false)
-        guard reply.ok else { throw APIError.unprocessable(reply.error ?? "the player refused") }
-        let items = reply.queue ?? []
+        let items = try await remote.perform(.queueList, autostart: false).queue ?? []
         return QueueResponse(items: items, total: items.count)
     }
 
     /// Server-sent events: one `event: KIND` / `data: STATUS` pair per now-playing change (the
-    /// current status first), until the client or the daemon goes away.
-    func events() -> Response {
-        let (stream, continuation) = AsyncStream<PlayerEvent>.makeStream(bufferingPolicy: .bufferingNewest(64))
-        let ended = AsyncStream<String?>.makeStream()
-        let subscription = remote.subscribe(onEvent: { event in
-            if case .terminated = continuation.yield(event) { return false }
-            return true
-        }, onEnd: { error in
-            ended.continuation.yield(error)
-            continuation.finish()
-        })
-        continuation.onTermination = { _ in subscription.cancel() }
+    /// current status first), a comment line when nothing happened for a while, until the client
+    /// or the daemon goes away (then `event: error`). A stream the server cannot serve (no
+    /// daemon, past a bound) is an error answer, never an empty 200.
+    func events(for user: UserID) async throws(APIError) -> Response {
+        let hub = remote.events
+        let (id, messages) = try await hub.open(for: user)
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream"
         headers[.cacheControl] = "no-cache"
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            defer { subscription.cancel() }
-            for await event in stream {
-                var buffer = ByteBuffer()
-                buffer.writeString("event: \(event.event.rawValue)\ndata: \(PlayerStatusResponse(event.status).jsonLine())\n\n")
-                try await writer.write(buffer)
+            do {
+                for await message in messages {
+                    var buffer = ByteBuffer()
+                    switch message {
+                    case .event(let event):
+                        buffer.writeString("event: \(event.event.rawValue)\ndata: \(PlayerStatusResponse(event.status).jsonLine())\n\n")
+                    case .heartbeat:
+                        buffer.writeString(": still here\n\n")
+                    case .ended(let why):
+                        buffer.writeString("event: error\ndata: \(APIError.json(detail: why))\n\n")
+                    }
+                    try await writer.write(buffer)
+                }
+                await hub.close(id)
+                try await writer.finish(nil)
+            } catch {
+                await hub.close(id)   // the client left
+                throw error
             }
-            var iterator = ended.stream.makeAsyncIterator()
-            if case let error?? = await iterator.next() {
-                var buffer = ByteBuffer()
-                buffer.writeString("event: error\ndata: \(APIError.json(detail: error))\n\n")
-                try await writer.write(buffer)
-            }
-            try await writer.finish(nil)
         })
     }
 }
@@ -164,7 +148,33 @@ struct PlayBody: Decodable {
     enum CodingKeys: String, CodingKey { case itemID = "item_id", url, target, fromStart = "from_start" }
 }
 
-struct SeekBody: Decodable { var position: Double?; var offset: Double? }
+struct SeekBody: Decodable {
+    var position: Double?
+    var offset: Double?
+
+    /// Made valid here (`SeekTarget`), as every edge makes it.
+    func target() throws(APIError) -> SeekTarget {
+        do throws(PlayerValueError) {
+            switch (position, offset) {
+            case (let position?, nil): return try SeekTarget(position: position)
+            case (nil, let offset?): return try SeekTarget(offset: offset)
+            default: throw PlayerValueError("seek takes position (seconds from the start) or offset (seconds from here), one of them")
+            }
+        } catch {
+            throw APIError.unprocessable(error.description)
+        }
+    }
+}
+
 struct SpeedBody: Decodable { var rate: Double }
-struct VolumeBody: Decodable { var volume: Double }
+
+struct VolumeBody: Decodable {
+    /// Kept by its wire name; `volume()` is the value.
+    private var raw: Double
+    enum CodingKeys: String, CodingKey { case raw = "volume" }
+
+    func volume() throws(APIError) -> PlayerVolume {
+        do throws(PlayerValueError) { return try PlayerVolume(raw) } catch { throw APIError.unprocessable(error.description) }
+    }
+}
 struct QueueBody: Decodable { var targets: [String]; var next: Bool? }

@@ -20,16 +20,31 @@ enum RequestBody {
     }
 
     /// The body decoded as `T`. With `emptyAs`, an empty body (a PUT without one, as the web
-    /// client sends) is that value.
-    static func decode<T: Decodable>(_ type: T.Type, _ request: Request, context: APIRequestContext, emptyAs: T? = nil) async throws -> T {
+    /// client sends) is that value. A body must come as `application/json` (415 otherwise): a page
+    /// on another site may post a form or `text/plain` anywhere, but not JSON without asking
+    /// (`CrossSiteMiddleware`). `anyType`: gpodder.net's clients send JSON as whatever their HTTP
+    /// library says (mygpoclient's urllib: a form's type); their credentials are never a browser's.
+    static func decode<T: Decodable>(_ type: T.Type, _ request: Request, context: APIRequestContext, emptyAs: T? = nil,
+                                     anyType: Bool = false) async throws -> T {
         let buffer = try await bytes(request, context: context)
         let data = Data(buffer.readableBytesView)
         if let emptyAs, data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return emptyAs }
+        if !anyType, !isJSON(request.headers[.contentType]) {
+            throw APIError(.unsupportedMediaType, "send the body as JSON, with Content-Type: application/json"
+                           + (request.headers[.contentType].map { " (not \($0))" } ?? " (it had no Content-Type)"))
+        }
         do {
             return try JSONDecoder().decode(T.self, from: data)
         } catch let error as DecodingError {
             throw describe(error, data)
         }
+    }
+
+    /// `application/json`, in any case, with or without parameters (`; charset=utf-8`).
+    static func isJSON(_ contentType: String?) -> Bool {
+        guard let contentType else { return false }
+        let mediaType = contentType.split(separator: ";", maxSplits: 1).first ?? ""
+        return mediaType.trimmingCharacters(in: .whitespaces).lowercased() == "application/json"
     }
 
     private static func describe(_ error: DecodingError, _ data: Data) -> APIError {

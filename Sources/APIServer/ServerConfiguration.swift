@@ -9,6 +9,9 @@ public struct ServerConfiguration: Sendable {
     public var corsOrigin: String?
     /// `--allow-private-feeds`: feeds on loopback or private addresses may be subscribed.
     public var allowPrivateFeeds: Bool
+    /// `--allowed-host NAME`: in `--open` mode, `Host` names answered besides the loopback ones
+    /// (`CrossSiteMiddleware`), lowercased.
+    public var allowedHosts: Set<String> = []
     /// What `/health` reports.
     public var version: String
     /// Where YouTube's pages and feeds live; tests point it at their own server.
@@ -24,6 +27,8 @@ public struct ServerConfiguration: Sendable {
     /// file's `[discover]` under the process's environment (`feedctl serve`); nil: the
     /// environment alone.
     public var discoveryEnvironment: [String: String]?
+    /// How many `/api/player/events` streams are served, per user and in all.
+    public var playerStreams = PlayerStreamLimits()
     /// The bounds on connections (`ConnectionLimits`; tests shorten them).
     public var connections = ConnectionPolicy()
 

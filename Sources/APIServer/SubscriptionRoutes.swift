@@ -59,7 +59,7 @@ struct SubscriptionRoutes {
         if let refusal = policy.refusal(for: url) { throw APIError.badRequest(refusal) }
         let known = try await FeedRoutes.library { () async throws(LibraryError) in try await library.channel(feedURL: url) }
         if known == nil { try await Self.checkCap(library, adding: 1) }
-        let subscriber = Subscriber(syncer: Syncer(store: library, fetcher: fetcher), youTubeOrigin: youTubeOrigin)
+        let subscriber = Subscriber(syncer: Syncer(store: library, reach: policy.reach, fetcher: fetcher), youTubeOrigin: youTubeOrigin)
         let added: [Subscriber.Added]
         do {
             added = try await subscriber.add(url, now: clock())
@@ -95,7 +95,7 @@ struct SubscriptionRoutes {
     func sync(_ id: Int64, _ context: APIRequestContext) async throws -> SyncResultResponse {
         let library = try context.library()
         let channel = try await FeedRoutes.library { () async throws(LibraryError) in try await library.channel(id: id) }
-        let report = await Syncer(store: library, fetcher: fetcher).sync([channel], now: clock())
+        let report = await Syncer(store: library, reach: policy.reach, fetcher: fetcher).sync([channel], now: clock())
         guard let result = report.channels.first else {
             return SyncResultResponse(channelID: id, channelName: channel.name, success: false, newVideos: 0, error: "the sync was interrupted")
         }

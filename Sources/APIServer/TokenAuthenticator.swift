@@ -12,9 +12,9 @@ import LibraryStore
 /// The user found carries their own store (`library(user)`), so one user never reads or changes
 /// another's state.
 ///
-/// Logins (`login`) check the bcrypt hash off the event loop, are throttled per user name and per
-/// address (`LoginThrottle`), and fail the same way, taking the same bcrypt time, whether the name
-/// exists or not.
+/// Logins (`login`) go through the server's `CredentialCheck`: bcrypt off the event loop,
+/// throttled per stored user name and per address (`LoginThrottle`), failing the same way, with
+/// the same bcrypt work, whether the name exists or not.
 public struct TokenAuthenticator: Authenticator {
     public let users: (any UserStore)?
     private let store: any UserStore
@@ -24,6 +24,8 @@ public struct TokenAuthenticator: Authenticator {
     let attempts = LoginAttempts()
     /// Sessions opened while the library's disk was full, not written yet.
     let pending = PendingSessions()
+    /// How every door that takes a password checks one (with `attempts`).
+    var credentials: CredentialCheck { CredentialCheck(users: store, attempts: attempts) }
 
     /// `library` gives a user's own view of the library (`SQLiteLibrary.acting(as:)`); `clock`
     /// is the time sessions are created and checked at (tests move it).
@@ -90,34 +92,23 @@ public struct TokenAuthenticator: Authenticator {
     /// Checks `password` for `name` and, if it is right, opens a session (`deviceName` is what
     /// `feedctl user sessions` shows). `address` is the peer the throttle counts.
     func login(name: String, password: String, deviceName: String?, address: String) async throws(APIError) -> LoginOutcome {
-        let started = clock()
-        if let wait = await attempts.begin(user: name, address: address, now: started) { return .throttled(wait) }
-        var found: User?
-        var hash: String?
-        do throws(LibraryError) {
-            let user = try await store.user(named: name)
-            found = user
-            hash = try await store.passwordHash(of: user.name)
-        } catch .noUser {
-            found = nil
-        } catch {
-            throw APIError(error)
+        let user: User
+        switch try await credentials.check(name: name, password: password, address: address, now: clock()) {
+        case .verified(let verified): user = verified
+        case .wrong: return .failure
+        case .throttled(let wait): return .throttled(wait)
         }
-        // A name without a password (or no such name) is checked against a hash of nothing anyone
-        // knows, so the answer takes as long as for a wrong password.
-        let stored = hash
-        let matches = await Self.offLoop { Password.verify(password, hash: stored ?? Self.unknownUserHash) }
-        guard let user = found, hash != nil, matches else { return .failure }
-        await attempts.succeeded(user: name, address: address, at: started)
         let token = SessionToken()
         let tokenHash: String
         do { tokenHash = try token.hash } catch { throw APIError(error) }
         do throws(LibraryError) {
             _ = try await store.createSession(user: user.id, tokenHash: tokenHash, deviceName: deviceName, now: clock())
-        } catch .diskFull {
-            // A full disk must not lock everyone out: the session waits in memory until it can be written.
-            guard let hash, pending.keep(tokenHash: tokenHash, user: user.id, deviceName: deviceName, passwordHash: hash, now: clock())
-            else { throw APIError(LibraryError.diskFull) }
+        } catch where error.isDiskFull {
+            // A full disk must not lock everyone out: the session waits in memory until it can be
+            // written (reads still work, so the password's hash is at hand).
+            guard let hash = try? await store.passwordHash(of: user.name),
+                  pending.keep(tokenHash: tokenHash, user: user.id, deviceName: deviceName, passwordHash: hash, now: clock())
+            else { throw APIError(error) }
         } catch {
             throw APIError(error)
         }
@@ -137,13 +128,6 @@ public struct TokenAuthenticator: Authenticator {
             // Ended meanwhile (another logout, `feedctl user revoke`): done all the same.
         }
     }
-
-    /// A bcrypt hash at the cost real ones have, of random bytes nobody holds: made once, on
-    /// the first login for a name without a password.
-    private static let unknownUserHash: String = {
-        let secret = SessionToken().text
-        return (try? Password.hash(String(secret.prefix(PasswordRule.maxBytes)))) ?? "$2b$12$"
-    }()
 
     /// Runs blocking work (bcrypt: ~0.25 s at cost 12) on a Dispatch thread, not on the event
     /// loop or the cooperative pool.

@@ -89,19 +89,22 @@ struct UserRoutes {
     }
 
     /// Sets or (with `new_pin` null) clears a password: an admin for anyone, a user for
-    /// themselves with their current password. The user's other sessions stay.
+    /// themselves with their current password, checked as a login is (`CredentialCheck`:
+    /// throttled, failures counted against the user). As `feedctl user passwd` does, the user's
+    /// other sessions end; the one making the change stays.
     func setPassword(_ request: Request, _ context: APIRequestContext) async throws -> SetPinResponse {
         let (store, caller) = try visible(context)
         let body = try await RequestBody.decode(SetPinBody.self, request, context: context)
         let id = UserID(try pathID(context))
         let target = try await FeedRoutes.library { () async throws(LibraryError) in try await store.user(id: id) }
-        if !caller.isAdmin {
-            let current = try await FeedRoutes.library { () async throws(LibraryError) in try await store.passwordHash(of: target.name) }
-            if let current {
-                let given = body.currentPin ?? ""
-                guard await TokenAuthenticator.offLoop({ Password.verify(given, hash: current) }) else {
-                    throw APIError.badRequest("Failed to update PIN. Check current PIN is correct.")
-                }
+        if !caller.isAdmin, target.hasPassword {
+            guard let credentials = authenticator.logins?.credentials else { throw APIError.notFound("this server keeps no users") }
+            switch try await credentials.check(name: target.name, password: body.currentPin ?? "",
+                                               address: context.peerAddress ?? "unknown", now: clock()) {
+            case .verified: break
+            case .wrong: throw APIError.badRequest("Failed to update PIN. Check current PIN is correct.")
+            case .throttled(let wait):
+                throw APIError.tooManyRequests("too many wrong PINs for this user: try again in \(wait) s", retryAfter: wait)
             }
         }
         var hash: String?
@@ -115,7 +118,11 @@ struct UserRoutes {
             }
         }
         let newHash = hash
-        try await FeedRoutes.library { () async throws(LibraryError) in try await store.setPasswordHash(newHash, for: target.name) }
+        let kept = caller.id == target.id ? caller.sessionID : nil
+        try await FeedRoutes.library { () async throws(LibraryError) in
+            try await store.setPasswordHash(newHash, for: target.name)
+            try await store.revokeSessions(of: target.id, except: kept)
+        }
         return SetPinResponse(success: true, hasPin: newHash != nil)
     }
 

@@ -5,16 +5,21 @@ import Foundation
 /// The one parser for the durations and positions people type on the command line: `90`,
 /// `1:30`, `1:02:03.5`, `30m`, `90s`, `1h30m`, `1.5h`, ISO 8601 (`PT1M30S`). A bare number counts
 /// `bare` units (seek and progress take seconds, the sleep timer minutes). Nil for anything
-/// else, and for what no clock can mean: negative, NaN, or a billion seconds and more.
+/// else, and for what no clock can mean: negative, NaN, or past `PlayerLimits.positions` (a
+/// billion seconds, about 31 years: past it, arithmetic on it could overflow).
 public enum DurationArgument {
     public enum Unit: Sendable { case seconds, minutes }
 
-    /// The largest duration accepted (about 31 years): past it, arithmetic on it could overflow.
-    public static let limit = PlayerLimits.maxPosition
-
     public static func seconds(_ text: String, bare: Unit = .seconds) -> Double? {
+        guard let value = unbounded(text, bare: bare), PlayerLimits.positions.contains(value) else { return nil }
+        return value
+    }
+
+    /// The duration `text` spells, however long (nil when it spells none), for a caller whose own
+    /// type checks the bound and says it (`SeekTarget`).
+    public static func unbounded(_ text: String, bare: Unit = .seconds) -> Double? {
         let t = text.trimmingCharacters(in: .whitespaces).lowercased()
-        guard let value = parse(t, bare: bare), value.isFinite, value >= 0, value < limit else { return nil }
+        guard let value = parse(t, bare: bare), value.isFinite, value >= 0 else { return nil }
         return value
     }
 

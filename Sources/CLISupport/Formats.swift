@@ -29,6 +29,16 @@ public enum Formats {
         return "\(two(t.tm_hour)):\(two(t.tm_min)):\(two(t.tm_sec))"
     }
 
+    /// How far ahead `seconds` is: "in 40 s", "in 37 min", "in 2 h 5 min", "in 3 days".
+    public static func ahead(_ seconds: Int64) -> String {
+        let s = max(0, seconds)
+        if s < 60 { return "in \(s) s" }
+        let minutes = (s + 30) / 60
+        if minutes < 60 { return "in \(minutes) min" }
+        if minutes < 24 * 60 { return "in \(minutes / 60) h" + (minutes % 60 > 0 ? " \(minutes % 60) min" : "") }
+        return "in " + count(minutes / (24 * 60), "day")
+    }
+
     /// "45.2 MB", "812 kB", "96 B" (decimal units, as download sizes are announced).
     public static func bytes(_ bytes: Int64) -> String {
         let b = Double(bytes)

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 
 /// Runs a command body, turning any error into one line on stderr and a non-zero exit status:
-/// scripts see the status, people see what went wrong. The statuses (README, "Exit status"):
+/// scripts see the status, people see what went wrong. The statuses (docs/cli.md, "Exit status"):
 /// 1 the command failed, 2 it partly failed (`PartialFailure`), 128 + N a signal N interrupted
 /// it (`Interrupted`), 64 a usage error (ArgumentParser's).
 public func runReporting(_ body: () throws -> Void) throws {

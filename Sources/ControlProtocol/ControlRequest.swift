@@ -1,6 +1,6 @@
 import FeedModel
 
-/// One request line on the control socket (README, "Control protocol"):
+/// One request line on the control socket (docs/cli.md, "Control protocol"):
 /// `{"id": 1, "cmd": "seek", "offset": -15}`. This is the wire format; `command()` turns it into
 /// a `PlayerCommand`, the only place a command is read from strings.
 public struct ControlRequest: Codable, Sendable, Equatable {
@@ -55,11 +55,14 @@ public struct ControlRequest: Codable, Sendable, Equatable {
         case .resume: self.init(id: id, cmd: "resume")
         case .toggle: self.init(id: id, cmd: "toggle")
         case .stop: self.init(id: id, cmd: "stop")
-        case .seek(.by(let seconds)): self.init(id: id, cmd: "seek", offset: seconds)
-        case .seek(.to(let seconds)): self.init(id: id, cmd: "seek", position: seconds)
-        case .seek(.steps(let count)): self.init(id: id, cmd: "seek", steps: count)
-        case .volume(let value): self.init(id: id, cmd: "volume", value: value)
-        case .changeVolume(let change): self.init(id: id, cmd: "volume", change: change)
+        case .seek(let target):
+            switch target.move {
+            case .by(let seconds): self.init(id: id, cmd: "seek", offset: seconds)
+            case .to(let seconds): self.init(id: id, cmd: "seek", position: seconds)
+            case .steps(let count): self.init(id: id, cmd: "seek", steps: count)
+            }
+        case .volume(let volume): self.init(id: id, cmd: "volume", value: volume.value)
+        case .changeVolume(let change): self.init(id: id, cmd: "volume", change: change.value)
         case .queueAdd(let targets, let next):
             self.init(id: id, cmd: "queue_add")
             self.targets = targets.map(\.description)
@@ -98,34 +101,23 @@ public struct ControlRequest: Codable, Sendable, Equatable {
         case "toggle": return .toggle
         case "stop": return .stop
         case "seek":
-            // Numbers from the wire are checked here, before anything computes with them.
-            let limit = PlayerLimits.maxPosition
-            if let offset {
-                guard offset.isFinite, abs(offset) <= limit else { throw ProtocolError("seek offset must be at most \(Int(limit)) seconds either way") }
-                return .seek(.by(offset))
-            }
-            if let position {
-                guard position.isFinite, (0...limit).contains(position) else {
-                    throw ProtocolError("seek position must be between 0 and \(Int(limit)) seconds")
-                }
-                return .seek(.to(position))
-            }
-            if let steps {
-                guard steps != 0, abs(steps) <= PlayerLimits.maxSeekSteps else {
-                    throw ProtocolError("seek steps must be 1 to \(PlayerLimits.maxSeekSteps) either way")
-                }
-                return .seek(.steps(steps))
+            // Numbers from the wire are made valid here, before anything computes with them.
+            do throws(PlayerValueError) {
+                if let offset { return .seek(try SeekTarget(offset: offset)) }
+                if let position { return .seek(try SeekTarget(position: position)) }
+                if let steps { return .seek(try SeekTarget(steps: steps)) }
+            } catch {
+                throw ProtocolError(error.description)
             }
             throw ProtocolError("seek needs an offset, a position or steps")
         case "volume":
-            if let change {
-                guard change.isFinite, (-1...1).contains(change) else { throw ProtocolError("volume change must be between -1 and 1 (±100 %)") }
-                return .changeVolume(by: change)
+            do throws(PlayerValueError) {
+                if let change { return .changeVolume(by: try PlayerVolume.Change(change)) }
+                guard let value else { throw PlayerValueError("volume needs a value (0–1) or a change (-1–1)") }
+                return .volume(try PlayerVolume(value))
+            } catch {
+                throw ProtocolError(error.description)
             }
-            guard let value, value.isFinite, (0...1).contains(value) else {
-                throw ProtocolError("volume must be between 0 and 1 (0–100 %)")
-            }
-            return .volume(value)
         case "queue_add":
             let all = (targets ?? []) + (target.map { [$0] } ?? [])
             guard !all.isEmpty else { throw ProtocolError("queue add needs a target (or targets)") }
@@ -177,8 +169,11 @@ public struct ControlRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A request the protocol cannot read; `description` is the reply's one-line error.
+/// A request the protocol cannot read; `description` is the reply's one-line error (its code:
+/// `invalid`).
 public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
+
+    public var failure: PlayerFailure { PlayerFailure(.invalid, description) }
 }

@@ -1,3 +1,5 @@
+import FeedModel
+
 /// What the player daemon is asked to do: the CLI, MPRIS and (later) the HTTP API all speak it.
 /// Decoded from the wire once, at the socket's edge (`ControlRequest.command()`).
 public enum PlayerCommand: Sendable, Equatable {
@@ -6,10 +8,9 @@ public enum PlayerCommand: Sendable, Equatable {
     case play(PlayTarget, fromStart: Bool)
     case pause, resume, toggle, stop
     case seek(SeekTarget)
-    /// 0–1.
-    case volume(Double)
-    /// Changes the volume by this much (−1…1), clamped to 0–1.
-    case changeVolume(by: Double)
+    case volume(PlayerVolume)
+    /// Changes the volume by this much, clamped to `PlayerVolume.range`.
+    case changeVolume(by: PlayerVolume.Change)
     /// Adds targets to the up-next queue, all or none (each is checked first); with `next`, in
     /// front (to play after the current one).
     case queueAdd([PlayTarget], next: Bool)
@@ -63,15 +64,6 @@ public enum PlayTarget: Sendable, Equatable, CustomStringConvertible {
         case .url(let text), .local(let text): text
         }
     }
-}
-
-public enum SeekTarget: Sendable, Equatable {
-    /// Seconds from the current position (negative: back).
-    case by(Double)
-    /// Seconds from the start.
-    case to(Double)
-    /// This many of the daemon's seek steps (`--seek-step`) from the current position (negative: back).
-    case steps(Int)
 }
 
 public enum SleepSetting: Sendable, Equatable {

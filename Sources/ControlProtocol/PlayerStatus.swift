@@ -1,6 +1,6 @@
 import FeedModel
 
-/// `status --json`'s contract (README): every key always present, null when unknown; seconds
+/// `status --json`'s contract (docs/cli.md, "Player JSON"): every key always present, null when unknown; seconds
 /// to the millisecond.
 public struct PlayerStatus: Codable, Sendable, Equatable {
     public enum State: String, Codable, Sendable { case playing, paused, stopped }

@@ -23,10 +23,7 @@ public struct ControlClient {
         // Refused: a daemon that died (kill -9, a crash) left its socket file. It is removed
         // here so that no later command is misled by it (the next daemon would remove it too).
         let stale = first.code == ECONNREFUSED && removeStaleSocket(socketPath)
-        guard autostart else {
-            let why = stale ? "removed the stale socket \(socketPath) it left" : "no socket at \(socketPath)"
-            throw SocketError(description: "the feedctl daemon is not running (\(why)); start it with `feedctl daemon`", code: first.code)
-        }
+        guard autostart else { throw DaemonNotRunning(socketPath: socketPath, removedStaleSocket: stale) }
         try Daemonizer.startDetached(socketPath: socketPath, database: database)
         return ControlClient(socketPath: socketPath, connection: try LineConnection.connect(to: socketPath))
     }
@@ -47,18 +44,20 @@ public struct ControlClient {
         ProcessInfo.processInfo.environment["FEEDCTL_TIMEOUT"].flatMap(Double.init).flatMap { $0 > 0 && $0 <= 3600 ? $0 : nil } ?? 30
     }
 
-    /// Sends a command and waits (bounded) for the daemon's reply.
+    /// Sends a command and waits (bounded) for the daemon's reply; a refusal (the daemon's
+    /// client slots all taken included) is thrown as its `PlayerFailure`, never a reply to read.
     public func perform(_ command: PlayerCommand, timeout: Double = ControlClient.replyTimeout) throws -> PlayerReply {
         connection.setReadTimeout(seconds: timeout)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
-        guard connection.writeLine(Array(try encoder.encode(ControlRequest(command)))) else {
-            throw SocketError(description: "the feedctl daemon closed the connection")
-        }
+        // A daemon whose client slots are all taken answers before reading and closes: its
+        // refusal is the line read below even when this write finds the connection gone.
+        let sent = connection.writeLine(Array(try encoder.encode(ControlRequest(command))))
         guard let line = try connection.readLine() else {
-            throw SocketError(description: "the feedctl daemon closed the connection without answering")
+            throw SocketError(description: sent ? "the feedctl daemon closed the connection without answering"
+                                                : "the feedctl daemon closed the connection")
         }
-        return try JSONDecoder().decode(PlayerReply.self, from: Data(line))
+        return try JSONDecoder().decode(PlayerReply.self, from: Data(line)).checked()
     }
 
     /// Reads the next event line of a subscription; nil when the daemon goes away.
@@ -70,6 +69,19 @@ public struct ControlClient {
 
     public init(socketPath: String, connection: LineConnection) {
         self.socketPath = socketPath; self.connection = connection
+    }
+}
+
+/// No daemon answers on the socket: none was started, or one died (its socket is then removed).
+/// The message points at `feedctl play`, which starts one (`feedctl daemon` would hold the
+/// terminal).
+public struct DaemonNotRunning: Error, CustomStringConvertible {
+    public let socketPath: String
+    public let removedStaleSocket: Bool
+
+    public var description: String {
+        let why = removedStaleSocket ? "removed the socket \(socketPath) a stopped one left" : "no socket at \(socketPath)"
+        return "nothing is playing: the player is not running (\(why)); `feedctl play` starts it"
     }
 }
 

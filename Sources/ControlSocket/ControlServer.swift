@@ -128,8 +128,7 @@ public final class ControlServer: @unchecked Sendable {
             switch listener.acceptOne() {
             case .client(let fd):
                 guard clients.count < Self.maxClients else {
-                    let refusal = (try? JSONEncoder().encode(PlayerReply.failure(
-                        "too many clients (\(Self.maxClients) connected); try again when some have finished"))) ?? Data()
+                    let refusal = (try? JSONEncoder().encode(PlayerReply.failure(.tooManyClients(Self.maxClients)))) ?? Data()
                     _ = (Array(refusal) + [10]).withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                     close(fd)
                     continue
@@ -171,7 +170,7 @@ public final class ControlServer: @unchecked Sendable {
         do {
             request = try JSONDecoder().decode(ControlRequest.self, from: Data(line))
         } catch {
-            client.send(.failure("malformed request: expected one JSON object per line with a \"cmd\""))
+            client.send(.failure(PlayerFailure(.invalid, "malformed request: expected one JSON object per line with a \"cmd\"")))
             return
         }
         client.busy = true
@@ -179,7 +178,7 @@ public final class ControlServer: @unchecked Sendable {
         Task.detached { [self] in
             let reply: PlayerReply
             let command: PlayerCommand?
-            do {
+            do throws(ProtocolError) {
                 let decoded = try request.command()
                 command = decoded
                 var performed = await handler.perform(decoded)
@@ -187,7 +186,7 @@ public final class ControlServer: @unchecked Sendable {
                 reply = performed
             } catch {
                 command = nil
-                reply = .failure(String(describing: error), id: request.id, status: await handler.perform(.status).status)
+                reply = .failure(error.failure, id: request.id, status: await handler.perform(.status).status)
             }
             if command == .quit && reply.ok {
                 // Stop listening before answering: once `feedctl quit` returns, the socket is gone
@@ -284,7 +283,7 @@ final class ServedClient: @unchecked Sendable {
         if unread > LineConnection.maxLine && !busy {
             input = []
             inputStart = 0
-            send(.failure("request line longer than 1 MiB"))
+            send(.failure(PlayerFailure(.invalid, "request line longer than 1 MiB")))
             lock.withLock { afterFlush.append { [weak self] in self?.lock.withLock { self?.overflowed = true } } }
         } else if peerClosed, !busy, unread > 0 {
             // A last line without its newline still counts, as before.

@@ -7,8 +7,8 @@ import Foundation
 /// own and closed to others (0700), and the socket in it is the user's. Without this, another
 /// user who pre-created `/tmp/feedctl-UID` (used when XDG_RUNTIME_DIR is unset) received the
 /// victim's requests and answered with spoofed status.
-enum SocketTrust {
-    static func check(_ path: String) throws(SocketError) {
+public enum SocketTrust {
+    public static func check(_ path: String) throws(SocketError) {
         let dir = (path as NSString).deletingLastPathComponent
         let me = getuid()
         var st = stat()

@@ -1,5 +1,6 @@
 import FeedModel
 import Foundation
+import HTTPFetch
 
 /// YouTube through yt-dlp (not a Debian package: `pip install yt-dlp`), when it is installed:
 /// videos by `ytsearchN:QUERY`, channels by the search page with YouTube's channel filter
@@ -19,16 +20,19 @@ public struct YouTubeProvider: DiscoveryProvider {
     }
 
     public func search(_ request: DiscoveryRequest) async throws(DiscoveryError) -> [DiscoveryResult] {
-        guard let path = ToolRunner.find(executable) else {
-            throw DiscoveryError("searching YouTube needs yt-dlp, which is not installed (pip install yt-dlp)")
-        }
         let target: String
         switch request.kind {
         case .videos: target = "ytsearch\(request.limit):\(request.query)"
         case .channels: target = URLQuery.build(origin, "/results", [("search_query", request.query), ("sp", "EgIQAg==")])
         }
         let arguments = ["-J", "--flat-playlist", "--no-warnings", "--ignore-config", "--playlist-end", String(request.limit), "--", target]
-        let output = try await ToolRunner.run(path, arguments, limits: limits)
+        // Bounded by the size cap here, and by the provider's timeout (the search cancels it).
+        let output: [UInt8]
+        do {
+            output = try await YTDLP(executable: executable, maxOutputBytes: limits.maxBytes).run(arguments, for: "searching YouTube")
+        } catch {
+            throw DiscoveryError(error.description)
+        }
         let playlist: YTDLPPlaylist
         do {
             playlist = try JSONDecoder().decode(YTDLPPlaylist.self, from: Data(output))

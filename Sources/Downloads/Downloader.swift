@@ -248,7 +248,9 @@ public final class Downloader: Sendable {
         let hint = item.enclosureLength
         let report = progress.map { report in { @Sendable (received: Int64, total: Int64?) in report(received, total ?? hint) } }
         do {
-            return try await fetcher.download(request, to: part, resume: true, progress: report)
+            // Within its channel's reach: an enclosure of a feed a server user follows is fetched
+            // from public addresses only (`AddressReach`).
+            return try await fetcher.reaching(item.reach).download(request, to: part, resume: true, progress: report)
         } catch {
             if Self.size(of: part) == 0 { unlink(part) }  // nothing to resume: leave no clutter
             throw DownloadError(itemID: item.id, kind: .fetch(error.kind), reason: error.description)

@@ -4,11 +4,12 @@ import LibraryStore
 
 /// Subscriptions to and from OPML (newsboat, gPodder, AntennaPod exchange them so).
 public enum OPMLSubscriptions {
-    /// Every channel as an OPML outline: its name, feed URL, and its page when that differs.
+    /// Every channel as an OPML outline: its name, feed URL, its page when that differs, and its
+    /// platform (read back by `newChannels`).
     public static func feeds(of store: any ChannelStore) async throws(LibraryError) -> [OPMLFeed] {
         try await store.allChannels().map { channel in
             OPMLFeed(title: channel.name.isEmpty ? channel.feedURL : channel.name, xmlURL: channel.feedURL,
-                     htmlURL: channel.sourceURL == channel.feedURL ? nil : channel.sourceURL)
+                     htmlURL: channel.sourceURL == channel.feedURL ? nil : channel.sourceURL, platform: channel.platform)
         }
     }
 
@@ -18,15 +19,17 @@ public enum OPMLSubscriptions {
     }
 
     /// The channels an import subscribes: the outlines whose feed the library does not have yet,
-    /// named by their outline until their feed names them. `known` counts the others.
-    public static func newChannels(_ feeds: [OPMLFeed], in store: any ChannelStore) async throws(LibraryError)
+    /// named by their outline until their feed names them, of the platform the outline says
+    /// (feedctl's export), else the one their feed URL's host suggests, subscribed with `reach`.
+    /// `known` counts the others.
+    public static func newChannels(_ feeds: [OPMLFeed], in store: any ChannelStore, reach: AddressReach) async throws(LibraryError)
         -> (channels: [NewChannel], known: Int) {
         var channels: [NewChannel] = []
         var known = 0
         for feed in feeds {
             if try await store.channel(feedURL: feed.xmlURL) != nil { known += 1; continue }
-            channels.append(NewChannel(platform: Platform(guessingFrom: feed.xmlURL), sourceURL: feed.htmlURL ?? feed.xmlURL,
-                                       feedURL: feed.xmlURL, name: feed.title))
+            channels.append(NewChannel(platform: feed.platform ?? Platform(guessingFrom: feed.xmlURL), sourceURL: feed.htmlURL ?? feed.xmlURL,
+                                       feedURL: feed.xmlURL, name: feed.title, reach: reach))
         }
         return (channels, known)
     }

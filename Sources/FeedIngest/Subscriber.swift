@@ -38,7 +38,7 @@ public final class Subscriber: Sendable {
         case .youtubePlaylist(let id):
             return [try await subscribeOne(feedURL: youTube(YouTubeFeeds.playlistFeedURL(id)), source: url, now: now)]
         case .youtubePage(let pageURL):
-            let page = try await syncer.fetch(youTube(pageURL))
+            let page = try await syncer.fetchToSubscribe(youTube(pageURL))
             guard let id = YouTubePage.channelID(fromHTML: page.body) else {
                 throw SyncError(url: url, reason: "no YouTube channel id found on the page")
             }
@@ -51,7 +51,7 @@ public final class Subscriber: Sendable {
     /// is parsed once, whatever it turns out to be (it used to be parsed up to three times).
     private func subscribe(feedURL: String, source: String, includeShorts: Bool, now: Int64) async throws(SyncError) -> [Added] {
         if let again = try await resyncIfSubscribed(feedURL, now: now) { return [again] }
-        let response = try await syncer.fetch(feedURL)
+        let response = try await syncer.fetchToSubscribe(feedURL)
         switch try syncer.read(response) {
         case .feed(let feed):
             return [try await store(feed, from: response, feedURL: feedURL, source: source, now: now)]
@@ -79,7 +79,7 @@ public final class Subscriber: Sendable {
 
     private func subscribeOne(feedURL: String, source: String, now: Int64) async throws(SyncError) -> Added {
         if let again = try await resyncIfSubscribed(feedURL, now: now) { return again }
-        let response = try await syncer.fetch(feedURL)
+        let response = try await syncer.fetchToSubscribe(feedURL)
         return try await store(try syncer.parse(response), from: response, feedURL: feedURL, source: source, now: now)
     }
 
@@ -117,7 +117,7 @@ public final class Subscriber: Sendable {
             let existing = try await store.channel(feedURL: stored)
             let subject: Poll.Subject = existing.map { .channel(id: $0.id) } ?? .subscription(NewChannel(
                 platform: Platform(feed.kind), sourceURL: source, feedURL: stored,
-                name: ChannelName.forNewChannel(feedTitle: feed.title, feedURL: stored), image: feed.image))
+                name: ChannelName.forNewChannel(feedTitle: feed.title, feedURL: stored), image: feed.image, reach: syncer.reach))
             let validators = Validators(etag: response.etag, lastModified: response.lastModified, bodyHash: BodyHash.of(response.body))
             let poll = Poll(subject: subject, outcome: .changed(validators, feed), pollInterval: syncer.pollInterval)
             let applied = try await store.apply([poll], now: now)[0].get()
@@ -131,8 +131,9 @@ public final class Subscriber: Sendable {
     /// A channel that never posted a Short has no Shorts playlist: YouTube answers 404, and
     /// that is nil rather than an error.
     private func fetchShorts(_ url: String) async throws(SyncError) -> FetchResponse? {
+        let client = try await syncer.fetcherToSubscribe(url)
         do {
-            return try await syncer.fetcher.fetch(syncer.limits.request(url))
+            return try await client.fetch(syncer.limits.request(url))
         } catch where error.kind == .http(status: 404) {
             return nil
         } catch {

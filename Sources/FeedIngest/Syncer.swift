@@ -8,9 +8,15 @@ import LibraryStore
 /// bookkeeping. `sync`, `channel add` (`Subscriber`), OPML import and the daemon's poller all go
 /// through it. Every failure stays with its own channel (recorded with its backoff; its items are
 /// never touched).
+///
+/// Every fetch stays within `reach` and, for a channel, within the channel's own reach
+/// (`AddressReach`), through `fetcher.reaching(_:)`.
 public final class Syncer: Sendable {
     public let store: any SyncStore
     public let fetcher: Fetcher
+    /// What the user it acts for may make it fetch: the owner's CLI and the daemon any address
+    /// (each channel's own reach still bounds its polls), a server's users what the server allows.
+    public let reach: AddressReach
     /// Seconds between polls of a healthy channel.
     public let pollInterval: Int64
     /// Timeouts and size cap of every poll (the parser gets the same cap).
@@ -19,14 +25,16 @@ public final class Syncer: Sendable {
     /// How long a finished poll waits for others before it is stored.
     let batchDelay: Duration
 
-    public convenience init(store: any SyncStore, fetcher: Fetcher = .shared, pollInterval: Int64 = SyncPolicy.defaultPollInterval,
-                limits: SyncLimits = SyncLimits()) {
-        self.init(store: store, fetcher: fetcher, pollInterval: pollInterval, limits: limits, batchDelay: Self.defaultBatchDelay)
+    public convenience init(store: any SyncStore, reach: AddressReach, fetcher: Fetcher = .shared,
+                            pollInterval: Int64 = SyncPolicy.defaultPollInterval, limits: SyncLimits = SyncLimits()) {
+        self.init(store: store, reach: reach, fetcher: fetcher, pollInterval: pollInterval, limits: limits,
+                  batchDelay: Self.defaultBatchDelay)
     }
 
-    init(store: any SyncStore, fetcher: Fetcher = .shared, pollInterval: Int64 = SyncPolicy.defaultPollInterval,
+    init(store: any SyncStore, reach: AddressReach, fetcher: Fetcher = .shared, pollInterval: Int64 = SyncPolicy.defaultPollInterval,
          limits: SyncLimits = SyncLimits(), batchDelay: Duration) {
         self.store = store
+        self.reach = reach
         self.fetcher = fetcher
         self.pollInterval = pollInterval
         self.limits = limits
@@ -59,33 +67,66 @@ public final class Syncer: Sendable {
     }
 
     /// Subscribes to feeds (an OPML import): each is recorded first, in the order given (so
-    /// channel ids follow it), then, with `fetch`, synced as any channel is. A feed that cannot
-    /// be fetched stays subscribed, with its error recorded, to be retried by later syncs.
+    /// channel ids follow it), with the reach it names within this syncer's, then, with `fetch`,
+    /// synced as any channel is. A feed that cannot be fetched stays subscribed, with its error
+    /// recorded, to be retried by later syncs.
     public func subscribe(_ feeds: [NewChannel], fetch: Bool = true, now: Int64 = Clock.now(),
                           progress: @escaping @Sendable (_ result: ChannelSyncResult, _ done: Int, _ total: Int) -> Void = { _, _, _ in }) async -> SyncReport {
-        let recorded = await store.apply(feeds.map { Poll(subject: .subscription($0), outcome: .notFetched, pollInterval: pollInterval) },
-                                         now: now)
-        var subscribed: [(id: Int64, feed: NewChannel)] = [], refused: [(index: Int, result: ChannelSyncResult)] = []
-        for (index, (feed, result)) in zip(feeds, recorded).enumerated() {
-            switch result {
-            case .success(let applied): subscribed.append((applied.channelID, feed))
-            case .failure(let error):
-                refused.append((index, ChannelSyncResult(id: 0, name: feed.name, status: .error, newItems: 0,
-                                                         error: "\(feed.feedURL): \(error.description)", seconds: 0)))
-            }
-        }
+        let (subscribed, refused) = await record(feeds, .notFetched, now: now)
         var report: SyncReport
         if fetch {
-            // Claimed like any sync: the recorded channels are due, and a scheduler may be polling now.
-            report = await runClaimed(subscribed.map { Target(channelID: $0.id, name: $0.feed.name, feedURL: $0.feed.feedURL) },
-                                      claimant: SyncClaimant.next(), now: now, progress: progress)
+            // Claimed like any sync: the recorded channels are due, and a scheduler may be polling
+            // now. Read back for what each may reach: a feed another user follows already keeps
+            // the channel it has.
+            let stored: [Int64: Channel]
+            do throws(LibraryError) {
+                stored = Dictionary(try await store.allChannels().map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+            } catch {
+                stored = [:]
+            }
+            report = await runClaimed(subscribed.map { entry in
+                stored[entry.id].map(Target.init(channel:))
+                    ?? Target(channelID: entry.id, name: entry.feed.name, feedURL: entry.feed.feedURL, reach: .publicOnly)
+            }, claimant: SyncClaimant.next(), now: now, progress: progress)
         } else {
             report = SyncReport(channels: subscribed.map {
                 ChannelSyncResult(id: $0.id, name: $0.feed.name, status: .unchanged, newItems: 0, error: nil, seconds: 0)
             })
         }
-        for (index, result) in refused { report.channels.insert(result, at: index) }
+        for (index, result, _) in refused { report.channels.insert(result, at: index) }
         return report
+    }
+
+    /// Subscribes to a feed whose first fetch failed elsewhere (a podcast app's upload, which goes
+    /// through `Subscriber` as `channel add` does): it is recorded with that error and backs off,
+    /// as `subscribe` records a feed it could not fetch (which would fetch it a second time), and
+    /// later syncs retry it. Throws what the store refused.
+    public func subscribe(_ feed: NewChannel, failedWith error: SyncError, now: Int64 = Clock.now()) async throws(LibraryError) -> Int64 {
+        let (subscribed, refused) = await record([feed], .failed(message: error.description, retryAfter: error.retryAfter), now: now)
+        if let id = subscribed.first?.id { return id }
+        throw refused.first?.error ?? .invalid("\(feed.feedURL) was not recorded")
+    }
+
+    /// Records new subscriptions with what is known of their feeds yet (nothing, or a failure), in
+    /// the order given, each with the reach it names within this syncer's; what the store refused
+    /// keeps its index, for the report.
+    private func record(_ feeds: [NewChannel], _ outcome: Poll.Outcome, now: Int64)
+        async -> (subscribed: [(id: Int64, feed: NewChannel)], refused: [(index: Int, result: ChannelSyncResult, error: LibraryError)]) {
+        let recorded = await store.apply(feeds.map { feed in
+            var feed = feed
+            feed.reach = feed.reach.narrowed(to: reach)
+            return Poll(subject: .subscription(feed), outcome: outcome, pollInterval: pollInterval)
+        }, now: now)
+        var subscribed: [(id: Int64, feed: NewChannel)] = [], refused: [(index: Int, result: ChannelSyncResult, error: LibraryError)] = []
+        for (index, (feed, result)) in zip(feeds, recorded).enumerated() {
+            switch result {
+            case .success(let applied): subscribed.append((applied.channelID, feed))
+            case .failure(let error):
+                refused.append((index, ChannelSyncResult(id: 0, name: feed.name, status: .error, newItems: 0,
+                                                         error: "\(feed.feedURL): \(error.description)", seconds: 0), error))
+            }
+        }
+        return (subscribed, refused)
     }
 
     /// What is polled: a channel and what the last poll left of it.
@@ -93,16 +134,18 @@ public final class Syncer: Sendable {
         var channelID: Int64
         var name: String
         var feedURL: String
+        /// The channel's (`Channel.reach`).
+        var reach: AddressReach
         var etag: String?
         var lastModified: String?
         var bodyHash: String?
 
-        init(channelID: Int64, name: String, feedURL: String) {
-            self.channelID = channelID; self.name = name; self.feedURL = feedURL
+        init(channelID: Int64, name: String, feedURL: String, reach: AddressReach) {
+            self.channelID = channelID; self.name = name; self.feedURL = feedURL; self.reach = reach
         }
 
         init(channel: Channel) {
-            self.init(channelID: channel.id, name: channel.name, feedURL: channel.feedURL)
+            self.init(channelID: channel.id, name: channel.name, feedURL: channel.feedURL, reach: channel.reach)
             (etag, lastModified, bodyHash) = (channel.etag, channel.lastModified, channel.bodyHash)
         }
     }
@@ -235,7 +278,7 @@ public final class Syncer: Sendable {
     /// finished (a cancelled fetch is not the feed's failure).
     private func poll(_ target: Target) async -> Poll.Outcome? {
         do throws(SyncError) {
-            let response = try await fetch(target.feedURL, etag: target.etag, lastModified: target.lastModified)
+            let response = try await fetch(target.feedURL, reach: target.reach, etag: target.etag, lastModified: target.lastModified)
             var validators = Validators(etag: response.etag, lastModified: response.lastModified)
             if response.permanentRedirect, response.finalURL != target.feedURL { validators.movedTo = response.finalURL }
             if response.notModified { return .unchanged(validators) }
@@ -269,13 +312,35 @@ public final class Syncer: Sendable {
         }
     }
 
-    /// Fetches `url` within the sync's limits, conditionally when validators are given.
-    func fetch(_ url: String, etag: String? = nil, lastModified: String? = nil) async throws(SyncError) -> FetchResponse {
+    /// Fetches `url` within the sync's limits and `reach` (narrowed to this syncer's),
+    /// conditionally when validators are given.
+    func fetch(_ url: String, reach: AddressReach, etag: String? = nil, lastModified: String? = nil) async throws(SyncError) -> FetchResponse {
         do {
-            return try await fetcher.fetch(limits.request(url, etag: etag, lastModified: lastModified))
+            return try await fetcher.reaching(reach.narrowed(to: self.reach)).fetch(limits.request(url, etag: etag, lastModified: lastModified))
         } catch {
             throw SyncError(error)
         }
+    }
+
+    /// Fetches `url` to subscribe to it: within this syncer's reach, and within that of the
+    /// channel the library polls at `url` already, if any (another user's: what is fetched here
+    /// is stored in it).
+    func fetchToSubscribe(_ url: String) async throws(SyncError) -> FetchResponse {
+        let client = try await fetcherToSubscribe(url)
+        do {
+            return try await client.fetch(limits.request(url))
+        } catch {
+            throw SyncError(error)
+        }
+    }
+
+    /// The client `fetchToSubscribe` fetches `url` with.
+    func fetcherToSubscribe(_ url: String) async throws(SyncError) -> Fetcher {
+        let existing: AddressReach?
+        do throws(LibraryError) { existing = try await store.addressReach(feedURL: url) } catch {
+            throw SyncError(url: url, reason: error.description)
+        }
+        return fetcher.reaching((existing ?? reach).narrowed(to: reach))
     }
 }
 

@@ -1,5 +1,5 @@
 /// The normalized model every source (RSS, Atom, YouTube, Rumble) is parsed into.
-/// Field meanings are the `feedctl parse --json` contract documented in README.md.
+/// Field meanings are the `feedctl parse --json` contract documented in docs/cli.md.
 public struct Feed: Sendable, Equatable {
     public enum Kind: String, Sendable, Codable, CaseIterable {
         case podcast, youtube, rumble, atom, rss

@@ -128,6 +128,9 @@ public enum FeedLimits {
 ///   when `WatchRule.isHeard` holds.
 public enum CatchUp {
     public static let defaultDays = 14
+    /// Catch-up and discovery are computed, not counted: how many items they list (the API's
+    /// `total`, the CLI's number of pages) is counted up to this many.
+    public static let maxCounted = 10_000
 }
 
 /// Where an item stands for its listener. The store keeps it per item; the raw values are what
@@ -187,6 +190,10 @@ public enum SyncPolicy {
 /// (about 31 years, what the CLI's duration parser reads), the sleep timer up to a week ahead.
 public enum PlayerLimits {
     public static let maxPosition: Double = 1_000_000_000
+    /// Seconds into an item: a seek's target, a duration typed on the command line.
+    public static let positions: ClosedRange<Double> = 0...maxPosition
+    /// A seek's move from where it is, either way.
+    public static let offsets: ClosedRange<Double> = -maxPosition...maxPosition
     public static let maxSleep: Double = 7 * 24 * 3600
     /// At most this many seek steps at once (`{"cmd": "seek", "steps": N}`).
     public static let maxSeekSteps = 1000
@@ -196,6 +203,18 @@ public enum PlayerLimits {
         guard seconds.isFinite, seconds > 0 else { return 0 }
         return UInt64(min(seconds, maxPosition) * 1e9)
     }
+}
+
+/// What `feedctl serve` asks of the player daemon, whose control clients are few (64): one
+/// connection carries its events to every `/api/player/events` stream, and commands take at most
+/// `requests` connections at once, so the server never holds all of them and the CLI finds room.
+public enum PlayerRemoteLimits {
+    /// Event streams one user may keep open (tabs, phones); past it, 429.
+    public static let streamsPerUser = 128
+    /// Event streams the server keeps open in all; past it, 503.
+    public static let streams = 512
+    /// Commands the server sends the daemon at once; past it, 503 ("the player is busy").
+    public static let requests = 16
 }
 
 /// Smart resume, as AntennaPod does it: resuming after a pause longer than `afterPause` seconds
@@ -226,10 +245,91 @@ public enum SearchRule {
     public static let rankedWordLimit = 5_000
 }
 
-/// The player's volume: a fraction of full scale, 0 (silent) to 1 (as the stream plays it).
-/// The library keeps the last one set (`player_state.volume`, whose CHECK is spelled from this).
-public enum PlayerVolume {
+/// A value a player command cannot take, in one line; each edge (the CLI, the HTTP API, the
+/// control socket) reports it in its own way.
+public struct PlayerValueError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// The player's volume: a fraction of full scale, 0 (silent) to 1 (as the stream plays it; never
+/// amplified). Valid by construction: made where a volume is decoded (the CLI's argument, the
+/// HTTP body, the control line, MPRIS), then trusted. The library keeps the last one set
+/// (`player_state.volume`, whose CHECK is spelled from `range`).
+public struct PlayerVolume: Sendable, Equatable {
     public static let range = 0.0...1.0
+    public static let full = PlayerVolume(checked: 1)
+    public let value: Double
+
+    /// `value` when it is within `range`.
+    public init(_ value: Double) throws(PlayerValueError) {
+        guard Self.range.contains(value) else { throw PlayerValueError("volume must be between 0 and 1 (0–100 %)") }
+        self.value = value
+    }
+
+    /// `value` held to `range` (not a number: full), for MPRIS (negative is 0, by its spec) and
+    /// the volume the library remembers.
+    public init(clamping value: Double) {
+        self.value = value.isNaN ? 1 : min(Self.range.upperBound, max(Self.range.lowerBound, value))
+    }
+
+    private init(checked value: Double) { self.value = value }
+
+    /// A change of the volume, at most the whole range either way; the player clamps the result.
+    public struct Change: Sendable, Equatable {
+        public static let range = -1.0...1.0
+        public let value: Double
+
+        public init(_ value: Double) throws(PlayerValueError) {
+            guard Self.range.contains(value) else { throw PlayerValueError("volume change must be between -1 and 1 (±100 %)") }
+            self.value = value
+        }
+    }
+}
+
+/// Where a seek goes, valid by construction (the seek's rule, stated once): a position of
+/// `PlayerLimits.positions`, an offset of `PlayerLimits.offsets`, or 1 to
+/// `PlayerLimits.maxSeekSteps` seek steps either way. Made where a seek is decoded (the CLI's
+/// argument, the HTTP body, the control line, MPRIS), then trusted.
+public struct SeekTarget: Sendable, Equatable {
+    public enum Move: Sendable, Equatable {
+        /// Seconds from the current position (negative: back).
+        case by(Double)
+        /// Seconds from the start.
+        case to(Double)
+        /// This many of the daemon's seek steps (`--seek-step`) from the current position (negative: back).
+        case steps(Int)
+    }
+
+    public let move: Move
+
+    public init(position seconds: Double) throws(PlayerValueError) {
+        guard PlayerLimits.positions.contains(seconds) else {
+            throw PlayerValueError("seek position must be between 0 and \(Int(PlayerLimits.maxPosition)) seconds")
+        }
+        move = .to(seconds)
+    }
+
+    public init(offset seconds: Double) throws(PlayerValueError) {
+        guard PlayerLimits.offsets.contains(seconds) else {
+            throw PlayerValueError("seek offset must be at most \(Int(PlayerLimits.maxPosition)) seconds either way")
+        }
+        move = .by(seconds)
+    }
+
+    public init(steps count: Int) throws(PlayerValueError) {
+        guard count != 0, (-PlayerLimits.maxSeekSteps...PlayerLimits.maxSeekSteps).contains(count) else {
+            throw PlayerValueError("seek steps must be 1 to \(PlayerLimits.maxSeekSteps) either way")
+        }
+        move = .steps(count)
+    }
+
+    /// An offset held to `PlayerLimits.offsets` (not a number: none), for MPRIS, whose Seek takes
+    /// any Int64 of microseconds (9.2e12 s) and wants a seek past the end to act as Next.
+    public init(clampingOffset seconds: Double) {
+        let offsets = PlayerLimits.offsets
+        move = .by(seconds.isNaN ? 0 : min(offsets.upperBound, max(offsets.lowerBound, seconds)))
+    }
 }
 
 /// How the fetcher shares hosts and connections: polite to each host, and no feed's slowness
@@ -331,6 +431,24 @@ public enum LibraryUsers {
               !trimmed.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
         else { return nil }
         return trimmed
+    }
+}
+
+/// Which addresses a fetch made for a subscription may connect to (issue 26). Every user of a
+/// server may make it fetch public addresses; loopback, private and link-local ones (the
+/// machine's own services, its LAN, a cloud's metadata) only the library's owner may, from their
+/// own CLI, or a server the owner started with `--allow-private-feeds`. Each subscription keeps
+/// what its user was allowed when they added it, and a channel (shared by its followers) may
+/// reach what all of its subscriptions may: what one follower may not reach is fetched for
+/// nobody, whoever polls it (the daemon, the server, a cron `sync`), redirects and downloads
+/// included.
+public enum AddressReach: Sendable, Equatable {
+    case publicOnly
+    case anyAddress
+
+    /// What both may reach.
+    public func narrowed(to other: AddressReach) -> AddressReach {
+        self == .anyAddress ? other : .publicOnly
     }
 }
 

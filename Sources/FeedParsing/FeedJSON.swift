@@ -1,6 +1,6 @@
 import FeedModel
 
-/// The `feedctl parse --json` contract (README): keys exactly as documented, null for missing
+/// The `feedctl parse --json` contract (docs/cli.md): keys exactly as documented, null for missing
 /// values, Unix seconds for dates. Written piecewise so a caller can stream: `begin`, one
 /// `item` per item as it arrives, then `end` with the channel fields (JSON key order is not
 /// significant).

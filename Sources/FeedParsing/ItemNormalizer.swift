@@ -84,7 +84,7 @@ enum ItemNormalizer {
     static func feed(from c: RawChannel, kind: Feed.Kind) -> Feed {
         func url(_ s: String?) -> String? { keep(s.map { URLs.resolve($0, against: c.base) }) }
         var feed = Feed(kind: kind)
-        // The fallbacks, in order (README "Parsing").
+        // The fallbacks, in order (docs/cli.md, "Parsing").
         feed.title = line((c.title ?? c.dcTitle).flatMap(TextCleaner.plainText(fromHTML:))) ?? ""
         feed.link = url(c.link)
         feed.description = text((c.description ?? c.itunesSummary ?? c.dcDescription ?? c.itunesSubtitle ?? c.googleplayDescription)

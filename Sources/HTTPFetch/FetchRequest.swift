@@ -21,11 +21,15 @@ public struct FetchRequest: Sendable, Equatable {
     /// Extra request header fields (an API's credentials: Podcast Index's `X-Auth-Key`…), sent
     /// on every hop. A name or value holding a control character is not sent.
     public var headers: [String: String]
+    /// Stops at the final response's head: its status, headers and URL, without its body (a
+    /// GET, not a HEAD, which servers and trackers answer differently). Where a media URL's
+    /// redirects lead, found before a player opens it.
+    public var headOnly: Bool
 
     public init(url: String, maxBytes: Int, etag: String? = nil, lastModified: String? = nil,
                 connectTimeout: Double = 10, totalTimeout: Double = 60,
                 stallTimeout: Double = 30, maxRedirects: Int = 5, rangeStart: Int64? = nil,
-                headers: [String: String] = [:]) {
+                headers: [String: String] = [:], headOnly: Bool = false) {
         self.url = url
         self.etag = etag
         self.lastModified = lastModified
@@ -36,5 +40,6 @@ public struct FetchRequest: Sendable, Equatable {
         self.maxRedirects = maxRedirects
         self.rangeStart = rangeStart
         self.headers = headers
+        self.headOnly = headOnly
     }
 }

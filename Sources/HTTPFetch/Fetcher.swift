@@ -1,4 +1,5 @@
 import CCurl
+import FeedModel
 import Foundation
 import Synchronization
 
@@ -28,6 +29,10 @@ public final class Fetcher: Sendable {
     /// pages, chapters files, episodes). Made on first use: libcurl's global init loads OpenSSL
     /// (~2 MB resident), which a daemon that only plays files never needs.
     public static let shared = Fetcher()
+    /// The process's client for what may reach only public addresses (`AddressReach.publicOnly`),
+    /// made on first use. Its own connections: one that `shared` opened to a private address is
+    /// never reused for it (a reused connection is not connected again, so it is not checked again).
+    public static let publicOnly = Fetcher(addresses: .publicOnly)
 
     public let concurrency: Int
     public let bounds: FetchBounds
@@ -56,6 +61,12 @@ public final class Fetcher: Sendable {
     }
 
     deinit { inbox.stop() }
+
+    /// The client for a fetch that may reach `reach`: this one for any address, else the
+    /// public-only one (`publicOnly`). Every fetch made for a subscription picks its client here.
+    public func reaching(_ reach: AddressReach) -> Fetcher {
+        reach == .anyAddress ? self : .publicOnly
+    }
 
     /// Fetches one URL. Cancelling the task aborts the transfer with `.cancelled`.
     public func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {

@@ -43,6 +43,8 @@ final class Transfer {
     /// Set for downloads: the body goes to this file instead of `body`.
     private let file: DownloadFile?
     private var hopHasBody = false
+    /// A `headOnly` request reached its final response's body and stopped there.
+    private var stoppedAtBody = false
     private let addresses: AddressPolicy
     /// The local address a `.publicOnly` transfer refused to connect to (the failure names it).
     private var refusedAddress: String?
@@ -119,7 +121,9 @@ final class Transfer {
             ("ACCEPT_ENCODING", feedctl_curl_setopt_str(easy, CURLOPT_ACCEPT_ENCODING, "")),  // all libcurl decodes
             ("HTTPHEADER", feedctl_curl_setopt_slist(easy, CURLOPT_HTTPHEADER, requestHeaders)),
             ("RANGE", rangeStart.map { feedctl_curl_setopt_str(easy, CURLOPT_RANGE, "\(max(0, $0))-") } ?? CURLE_OK),
-            ("MAXFILESIZE_LARGE", feedctl_curl_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(max(0, request.maxBytes)))),
+            // A head-only request reads no final body, whatever its announced size (`receive`).
+            ("MAXFILESIZE_LARGE", request.headOnly ? CURLE_OK
+                : feedctl_curl_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(max(0, request.maxBytes)))),
             ("CONNECTTIMEOUT_MS", feedctl_curl_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(request.connectTimeout))),
             ("LOW_SPEED_LIMIT", feedctl_curl_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, 1)),
             ("LOW_SPEED_TIME", feedctl_curl_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, max(1, Int(request.stallTimeout.rounded(.up))))),
@@ -147,6 +151,7 @@ final class Transfer {
         headDone = false
         body.removeAll()
         hopHasBody = false
+        stoppedAtBody = false
         errorBuffer[0] = 0
         if let problem = Self.checkURL(url) { return error(problem.kind, problem.reason) }
         let left = request.totalTimeout - elapsed
@@ -159,9 +164,9 @@ final class Transfer {
 
     /// Called when libcurl reports the hop done with `code`.
     func finish(_ code: CURLcode) -> Step {
-        guard code == CURLE_OK else { return .finished(.failure(failure(for: code))) }
+        guard code == CURLE_OK || (code == CURLE_WRITE_ERROR && stoppedAtBody) else { return .finished(.failure(failure(for: code))) }
         let status = Int(info(CURLINFO_RESPONSE_CODE))
-        if [301, 302, 303, 307, 308].contains(status), let next = redirectURL() {
+        if Self.redirectStatuses.contains(status), let next = redirectURL() {
             guard hopStatuses.count < request.maxRedirects else {
                 let loop = visited.contains(next) ? ", looping at \(next)" : ""
                 return .finished(.failure(error(.tooManyRedirects, "too many redirects (\(request.maxRedirects))\(loop)")))
@@ -221,6 +226,10 @@ final class Transfer {
 
     /// Body bytes. Returning less than `count` makes libcurl abort with CURLE_WRITE_ERROR.
     fileprivate func receive(_ data: UnsafeRawBufferPointer) -> Int {
+        if request.headOnly, !Self.redirectStatuses.contains(info(CURLINFO_RESPONSE_CODE)) {
+            stoppedAtBody = true
+            return 0
+        }
         if let file {
             if !hopHasBody {
                 hopHasBody = true
@@ -362,6 +371,9 @@ final class Transfer {
         guard feedctl_curl_getinfo_str(easy, CURLINFO_REDIRECT_URL, &raw) == CURLE_OK, let raw else { return nil }
         return String(cString: raw)
     }
+
+    /// The statuses whose `Location` is followed.
+    static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
 
     private static func milliseconds(_ seconds: Double) -> Int {
         guard seconds.isFinite else { return 0 }  // 0 = no timeout, libcurl's convention

@@ -5,14 +5,15 @@ import LibraryStore
 extension DownloadItem {
     static let selection = """
         i.id, i.title, i.channel_id, c.name AS channel, c.platform, i.published,
-        i.enclosure_url, i.enclosure_type, i.enclosure_length, i.discovered_at
+        i.enclosure_url, i.enclosure_type, i.enclosure_length, i.discovered_at, c.private_addresses
         """
 
     init(row: Row) {
         self.init(id: row["id"], title: row["title"], channelID: row["channel_id"], channel: row["channel"],
                   platform: Platform(rawValue: row["platform"]) ?? .podcast, published: row["published"],
                   enclosureURL: row["enclosure_url"], enclosureType: row["enclosure_type"],
-                  enclosureLength: row["enclosure_length"], discoveredAt: row["discovered_at"])
+                  enclosureLength: row["enclosure_length"], discoveredAt: row["discovered_at"],
+                  reach: AddressReach(storedPrivateAddresses: row["private_addresses"]))
     }
 }
 

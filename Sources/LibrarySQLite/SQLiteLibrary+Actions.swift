@@ -34,19 +34,18 @@ extension SQLiteLibrary {
 
     /// Marks items watched (or, with `watched: false`, unwatched again). Either all ids exist and
     /// all change, or nothing changes. Both directions reset the progress: a watched item is
-    /// done, an unwatched one starts over.
-    public func setWatched(_ ids: [Int64], watched: Bool, now: Int64) async throws(LibraryError) {
+    /// done, an unwatched one starts over. Returns the ids whose mark changed, in the order given.
+    @discardableResult
+    public func setWatched(_ ids: [Int64], watched: Bool, now: Int64) async throws(LibraryError) -> [Int64] {
         let ids = Self.unique(ids)
         let user = user
-        try await write { db in
+        return try await write { db in
             try Self.requireItems(ids, user: user, db)
-            let statement = try db.cachedStatement(sql: """
-                INSERT INTO watch_state (user_id, item, watched, progress_seconds, watched_at, updated_at) VALUES (?, ?, ?, 0, ?, ?)
-                ON CONFLICT (user_id, item) DO UPDATE SET watched = excluded.watched, progress_seconds = 0,
-                    watched_at = excluded.watched_at, updated_at = excluded.updated_at
-                """)
-            for id in ids {
-                try statement.execute(arguments: [user.rawValue, id, watched, watched ? now : nil, now])
+            let before = try db.cachedStatement(sql: "SELECT coalesce(max(watched), 0) FROM watch_state WHERE user_id = ? AND item = ?")
+            return try ids.filter { id in
+                let was = try Bool.fetchOne(before, arguments: [user.rawValue, id]) ?? false
+                try Self.writeWatchState(.mark(watched: watched), item: id, user: user, time: now, db)
+                return was != watched
             }
         }
     }
@@ -59,28 +58,27 @@ extension SQLiteLibrary {
         return try await write { db in
             try Self.requireChannel(channelID, user: user, db)
             // The user's own watch state (items.state is only the owner's).
-            try db.execute(sql: """
-                INSERT INTO watch_state (user_id, item, watched, progress_seconds, watched_at, updated_at)
-                SELECT ?4, id, 1, 0, ?1, ?1 FROM items
+            let unwatched = try Int64.fetchAll(db, sql: """
+                SELECT id FROM items
                 WHERE channel_id = ?2 AND (?3 IS NULL OR published < ?3)
-                    AND NOT EXISTS (SELECT 1 FROM watch_state w WHERE w.user_id = ?4 AND w.item = items.id AND w.watched = 1)
-                ON CONFLICT (user_id, item) DO UPDATE SET watched = 1, progress_seconds = 0,
-                    watched_at = excluded.watched_at, updated_at = excluded.updated_at
-                """, arguments: [now, channelID, before, user.rawValue])
-            return db.changesCount
+                    AND NOT EXISTS (SELECT 1 FROM watch_state w WHERE w.user_id = ?1 AND w.item = items.id AND w.watched = 1)
+                """, arguments: [user.rawValue, channelID, before])
+            for id in unwatched { try Self.writeWatchState(.mark(watched: true), item: id, user: user, time: now, db) }
+            return unwatched.count
         }
     }
 
-    /// Records how far item `id` has been played. Its watched mark is left as it is.
-    public func setProgress(_ id: Int64, seconds: Int, now: Int64) async throws(LibraryError) {
-        guard seconds >= 0 else { throw .invalid("progress must be 0 or more seconds (got \(seconds))") }
+    @discardableResult
+    public func updateWatchState(_ id: Int64, _ update: WatchUpdate, now: Int64) async throws(LibraryError) -> WatchState {
+        let update = try update.validated()
         let user = user
-        try await write { db in
+        return try await write { db in
             try Self.requireItems([id], user: user, db)
-            try db.execute(sql: """
-                INSERT INTO watch_state (user_id, item, progress_seconds, updated_at) VALUES (?, ?, ?, ?)
-                ON CONFLICT (user_id, item) DO UPDATE SET progress_seconds = excluded.progress_seconds, updated_at = excluded.updated_at
-                """, arguments: [user.rawValue, id, seconds, now])
+            // Without `lastWriterWins` the upsert always writes its row.
+            guard let state = try Self.writeWatchState(update, item: id, user: user, time: now, db) else {
+                throw UnexpectedResult("the watch state of item \(id) was not written")
+            }
+            return state
         }
     }
 

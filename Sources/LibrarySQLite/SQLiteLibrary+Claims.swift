@@ -35,6 +35,13 @@ extension SQLiteLibrary {
         }
     }
 
+    public func addressReach(feedURL: String) async throws(LibraryError) -> AddressReach? {
+        try await read { db in
+            try Int64.fetchOne(db, sql: "SELECT private_addresses FROM channels WHERE feed_url = ?", arguments: [feedURL])
+                .map(AddressReach.init(storedPrivateAddresses:))
+        }
+    }
+
     public func releaseClaims(_ ids: [Int64], claimant: String) async throws(LibraryError) {
         guard !ids.isEmpty else { return }
         try await write { db in
@@ -54,7 +61,7 @@ extension SQLiteLibrary {
                     result = try body(db)
                     return .commit
                 }
-                guard let result else { throw LibraryError.database("a claim's transaction returned nothing") }
+                guard let result else { throw UnexpectedResult("a claim's transaction returned nothing") }
                 return result
             }
         } catch {

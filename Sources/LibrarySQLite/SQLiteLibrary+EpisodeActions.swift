@@ -19,7 +19,7 @@ extension SQLiteLibrary: EpisodeActionStore {
                 let play = action.kind == .play
                 try insert.execute(arguments: [user.rawValue, uploaded, action.podcast, action.episode, action.guid, action.kind.rawValue,
                                                action.device, action.timestamp, play ? action.started : nil,
-                                               play ? action.position : nil, play ? action.total : nil, item?.id])
+                                               play ? action.position : nil, play ? action.total : nil, item])
                 if let item { try Self.apply(action, to: item, user: user, db) }
             }
             return try Self.syncClock(db)
@@ -85,7 +85,7 @@ extension SQLiteLibrary: EpisodeActionStore {
                                        timestamp: row["timestamp"], started: row["started"], position: row["position"], total: row["total"])
             let user = UserID(row["user_id"])
             guard let item = try matchItem(action, user: user, db) else { continue }
-            try db.execute(sql: "UPDATE episode_actions SET item = ? WHERE id = ?", arguments: [item.id, row["id"] as Int64])
+            try db.execute(sql: "UPDATE episode_actions SET item = ? WHERE id = ?", arguments: [item, row["id"] as Int64])
             try apply(action, to: item, user: user, db)
         }
     }
@@ -93,60 +93,41 @@ extension SQLiteLibrary: EpisodeActionStore {
     /// The item an action is about, among the user's: in the channel polled at (or first added
     /// as) the action's podcast URL, the one with its guid; else the one item with its media URL
     /// (two items sharing a URL are never guessed between).
-    static func matchItem(_ action: EpisodeAction, user: UserID, _ db: Database) throws -> (id: Int64, duration: Int?)? {
+    static func matchItem(_ action: EpisodeAction, user: UserID, _ db: Database) throws -> Int64? {
         let channel = try Int64.fetchOne(db, sql: """
             SELECT c.id FROM channels c JOIN subscriptions s ON s.channel_id = c.id AND s.user_id = ?1
             WHERE c.feed_url = ?2 OR c.source_url = ?2 ORDER BY c.feed_url = ?2 DESC LIMIT 1
             """, arguments: [user.rawValue, action.podcast])
         guard let channel else { return nil }
-        func found(_ rows: [Row]) -> (id: Int64, duration: Int?)? {
-            rows.count == 1 ? (rows[0]["id"], rows[0]["duration"]) : nil
-        }
+        func found(_ ids: [Int64]) -> Int64? { ids.count == 1 ? ids[0] : nil }
         if let guid = action.guid {
-            if let item = found(try Row.fetchAll(db, sql: "SELECT id, duration FROM items WHERE channel_id = ? AND item_id = ?",
-                                                 arguments: [channel, guid])) { return item }
-            if let item = found(try Row.fetchAll(db, sql: "SELECT id, duration FROM items WHERE channel_id = ? AND guid = ? LIMIT 2",
-                                                 arguments: [channel, guid])) { return item }
+            if let item = found(try Int64.fetchAll(db, sql: "SELECT id FROM items WHERE channel_id = ? AND item_id = ?",
+                                                   arguments: [channel, guid])) { return item }
+            if let item = found(try Int64.fetchAll(db, sql: "SELECT id FROM items WHERE channel_id = ? AND guid = ? LIMIT 2",
+                                                   arguments: [channel, guid])) { return item }
         }
-        return found(try Row.fetchAll(db, sql: "SELECT id, duration FROM items WHERE channel_id = ? AND enclosure_url = ? LIMIT 2",
-                                      arguments: [channel, action.episode]))
+        return found(try Int64.fetchAll(db, sql: "SELECT id FROM items WHERE channel_id = ? AND enclosure_url = ? LIMIT 2",
+                                        arguments: [channel, action.episode]))
     }
 
     /// Applies an action to the user's watch state unless that changed later than the action
-    /// happened (last writer wins, feedctl's own changes included).
-    static func apply(_ action: EpisodeAction, to item: (id: Int64, duration: Int?), user: UserID, _ db: Database) throws {
-        let time = action.timestamp
+    /// happened (last writer wins, feedctl's own changes included): `play` is a position
+    /// (`WatchRule` counts it heard against the action's `total`, else the item's duration),
+    /// `new` a mark as not watched.
+    static func apply(_ action: EpisodeAction, to item: Int64, user: UserID, _ db: Database) throws {
+        let update: WatchUpdate
         switch action.kind {
         case .play:
             guard let position = action.position, position >= 0 else { return }  // -1: no position
-            if let updated = try Int64.fetchOne(db, sql: "SELECT updated_at FROM watch_state WHERE user_id = ? AND item = ?",
-                                                arguments: [user.rawValue, item.id]), updated > time { return }
-            let length = action.total.flatMap { $0 > 0 ? $0 : nil } ?? item.duration
-            if WatchRule.isHeard(position: Double(position), duration: length.map(Double.init)) {
-                try setState(item.id, watched: true, progress: 0, time: time, user: user, db)
-            } else {
-                try db.execute(sql: """
-                    INSERT INTO watch_state (user_id, item, progress_seconds, updated_at) VALUES (?, ?, ?, ?)
-                    ON CONFLICT (user_id, item) DO UPDATE SET progress_seconds = excluded.progress_seconds, updated_at = excluded.updated_at
-                    """, arguments: [user.rawValue, item.id, position, time])
-            }
+            update = .position(seconds: position, length: action.total.map(Double.init))
         case .new:
-            if let updated = try Int64.fetchOne(db, sql: "SELECT updated_at FROM watch_state WHERE user_id = ? AND item = ?",
-                                                arguments: [user.rawValue, item.id]), updated > time { return }
-            try setState(item.id, watched: false, progress: 0, time: time, user: user, db)
+            update = .mark(watched: false)
         case .download, .delete, .flattr:
             return
         }
+        guard try writeWatchState(update, item: item, user: user, time: action.timestamp, lastWriterWins: true, db) != nil else { return }
         // The action itself is what other devices pull for this change: not feedctl's echo of it.
-        try db.execute(sql: "DELETE FROM sync_episode_changes WHERE user_id = ? AND item = ?", arguments: [user.rawValue, item.id])
-    }
-
-    private static func setState(_ item: Int64, watched: Bool, progress: Int, time: Int64, user: UserID, _ db: Database) throws {
-        try db.execute(sql: """
-            INSERT INTO watch_state (user_id, item, watched, progress_seconds, watched_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
-            ON CONFLICT (user_id, item) DO UPDATE SET watched = excluded.watched, progress_seconds = excluded.progress_seconds,
-                watched_at = excluded.watched_at, updated_at = excluded.updated_at
-            """, arguments: [user.rawValue, item, watched, progress, watched ? time : nil, time])
+        try db.execute(sql: "DELETE FROM sync_episode_changes WHERE user_id = ? AND item = ?", arguments: [user.rawValue, item])
     }
 
     /// An item's watch state as a phone's action: in progress is `play` at its position, heard

@@ -25,6 +25,43 @@ extension SQLiteLibrary {
         }
     }
 
+    public func feedTotal(_ query: FeedQuery, now: Int64) async throws(LibraryError) -> Int {
+        let (mode, filter, user) = (query.mode, query.filter, user)
+        switch mode {
+        case .newest, .shortForm:
+            return try await read { db in
+                var (conditions, arguments) = Self.conditions(filter, user: user)
+                if mode == .shortForm { conditions.append("(\(Schema.shortFormPredicate))") }
+                let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+                return try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM items i \(LibraryItem.joins) \(whereClause)"),
+                                        arguments: arguments) ?? 0
+            }
+        case .catchUp, .discovery:
+            var all = query
+            all.page = .first(CatchUp.maxCounted)
+            return try await feed(all, now: now).count
+        }
+    }
+
+    public func lastItemID() async throws(LibraryError) -> Int64 {
+        try await read { db in try Int64.fetchOne(db, sql: "SELECT max(id) FROM items") ?? 0 }
+    }
+
+    public func items(after id: Int64, channelIDs: [Int64], limit: Int) async throws(LibraryError) -> [LibraryItem] {
+        guard !channelIDs.isEmpty, limit > 0 else { return [] }
+        let user = user
+        return try await read { db in
+            let marks = channelIDs.map { _ in "?" }.joined(separator: ",")
+            let sql = """
+                SELECT \(LibraryItem.selection) FROM items i \(LibraryItem.joins)
+                WHERE i.id > ? AND i.channel_id IN (\(marks))
+                ORDER BY i.published DESC, i.id DESC LIMIT ?
+                """
+            let arguments = StatementArguments([user.rawValue, id] + channelIDs + [Int64(limit)])
+            return try StatementColumns.fetchAll(db.makeStatement(sql: sql), arguments: arguments, LibraryItem.init(row:))
+        }
+    }
+
     /// Conditions for `filter`, over `items i`, `channels c` and `watch_state w`; the arguments
     /// start with the user's id, `?1` of `LibraryItem.joins`.
     private static func conditions(_ filter: FeedFilter, user: UserID) -> (sql: [String], arguments: StatementArguments) {

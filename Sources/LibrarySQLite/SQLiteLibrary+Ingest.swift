@@ -87,10 +87,11 @@ extension SQLiteLibrary {
             """, arguments: [new.platform.rawValue, new.sourceURL.isEmpty ? new.feedURL : new.sourceURL, new.feedURL,
                              new.name, new.image, now])
         guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM channels WHERE feed_url = ?", arguments: [new.feedURL]) else {
-            throw LibraryError.database("channel \(new.feedURL) vanished after insert")
+            throw UnexpectedResult("channel \(new.feedURL) vanished after insert")
         }
-        try db.execute(sql: "INSERT INTO subscriptions (user_id, channel_id, added_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-                       arguments: [user.rawValue, id, now])
+        try db.execute(sql: """
+            INSERT INTO subscriptions (user_id, channel_id, added_at, private_addresses) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING
+            """, arguments: [user.rawValue, id, now, new.reach.storedPrivateAddresses])
         return id
     }
 
@@ -142,7 +143,8 @@ extension SQLiteLibrary {
     /// `https://x/feed.xml: <why>`, as a failed fetch reads.
     private static func failureMessage(_ error: LibraryError, channelID: Int64, _ db: Database) throws -> String {
         let url = try String.fetchOne(db, sql: "SELECT feed_url FROM channels WHERE id = ?", arguments: [channelID])
-        return "\(url ?? "channel \(channelID)"): \(error.description)"
+        // Shown to the channel's followers, over HTTP too: without the library's path.
+        return "\(url ?? "channel \(channelID)"): \(error.descriptionWithoutPaths)"
     }
 
     private static func requireChannel(_ id: Int64, _ db: Database) throws {

@@ -115,35 +115,32 @@ extension SQLiteLibrary {
     }
 
     public func updateSavedVideo(id: Int64, _ change: SavedVideoChange, now: Int64) async throws(LibraryError) -> SavedVideo {
-        if let progress = change.progressSeconds, progress < 0 { throw .invalid("progress must not be negative") }
+        // Watched or not resets the progress, as `watched` does for the feed, to the progress
+        // given with it; a progress alone is a position (`WatchRule` may count it heard).
+        let update: WatchUpdate? = if let watched = change.watched {
+            try WatchUpdate.mark(watched: watched, progress: change.progressSeconds ?? 0).validated()
+        } else if let progress = change.progressSeconds {
+            try WatchUpdate.position(seconds: progress).validated()
+        } else {
+            nil
+        }
         let user = user
         return try await write { db in
             let video = try Self.requireSavedVideo(id, user: user, db)
             if let notes = change.notes {
                 try db.execute(sql: "UPDATE saved_items SET notes = ? WHERE id = ?", arguments: [notes, id])
             }
-            // Watched or not resets the progress, as `watched` does for the feed; a progress
-            // given with it is then set.
-            if let watched = change.watched {
+            // A library item's watch state is the item's own; a page's is kept on its row.
+            if let update {
                 if let item = video.itemID {
-                    try db.execute(sql: """
-                        INSERT INTO watch_state (user_id, item, watched, progress_seconds, watched_at, updated_at) VALUES (?, ?, ?, 0, ?, ?)
-                        ON CONFLICT (user_id, item) DO UPDATE SET watched = excluded.watched, progress_seconds = 0,
-                            watched_at = excluded.watched_at, updated_at = excluded.updated_at
-                        """, arguments: [user.rawValue, item, watched, watched ? now : nil, now])
+                    try Self.writeWatchState(update, item: item, user: user, time: now, db)
                 } else {
-                    try db.execute(sql: "UPDATE saved_items SET watched = ?, watched_at = ?, progress_seconds = 0 WHERE id = ?",
-                                   arguments: [watched, watched ? now : nil, id])
-                }
-            }
-            if let progress = change.progressSeconds {
-                if let item = video.itemID {
+                    let (watched, progress) = update.outcome(duration: video.page.durationSeconds)
                     try db.execute(sql: """
-                        INSERT INTO watch_state (user_id, item, progress_seconds, updated_at) VALUES (?, ?, ?, ?)
-                        ON CONFLICT (user_id, item) DO UPDATE SET progress_seconds = excluded.progress_seconds, updated_at = excluded.updated_at
-                        """, arguments: [user.rawValue, item, progress, now])
-                } else {
-                    try db.execute(sql: "UPDATE saved_items SET progress_seconds = ? WHERE id = ?", arguments: [progress, id])
+                        UPDATE saved_items SET watched = coalesce(?1, watched), progress_seconds = ?2,
+                            watched_at = CASE WHEN ?1 IS NULL THEN watched_at WHEN ?1 THEN ?3 END
+                        WHERE id = ?4
+                        """, arguments: [watched, progress, now, id])
                 }
             }
             try db.execute(sql: "UPDATE saved_items SET updated_at = ? WHERE id = ?", arguments: [now, id])

@@ -9,14 +9,14 @@ extension SQLiteLibrary {
     }
 
     @discardableResult
-    public func appendToUpNext(_ entries: [(target: MediaTarget, title: String)], now: Int64) async throws(LibraryError) -> [UpNextEntry] {
+    public func appendToUpNext(_ entries: [(target: MediaTarget, title: String)], now: Int64) async throws(LibraryError) -> UpNextChange {
         let entries = entries.map { UpNextInsert(target: $0.target, title: $0.title) }
         let user = user
         return try await write { db in try Self.insert(entries, atFront: false, now: now, user: user, db) }
     }
 
     @discardableResult
-    public func insertNextInUpNext(_ entries: [(target: MediaTarget, title: String)], now: Int64) async throws(LibraryError) -> [UpNextEntry] {
+    public func insertNextInUpNext(_ entries: [(target: MediaTarget, title: String)], now: Int64) async throws(LibraryError) -> UpNextChange {
         let entries = entries.map { UpNextInsert(target: $0.target, title: $0.title) }
         let user = user
         return try await write { db in try Self.insert(entries, atFront: true, now: now, user: user, db) }
@@ -81,7 +81,10 @@ extension SQLiteLibrary {
             }
     }
 
-    private static func insert(_ entries: [UpNextInsert], atFront: Bool, now: Int64, user: UserID, _ db: Database) throws -> [UpNextEntry] {
+    /// `UpNextChange`'s rule: a target is queued at most once. New targets get rows; one already
+    /// queued (or named twice in `entries`) keeps its row, moved to the front with the others
+    /// when `atFront`, else left where it is.
+    private static func insert(_ entries: [UpNextInsert], atFront: Bool, now: Int64, user: UserID, _ db: Database) throws -> UpNextChange {
         try requireItems(entries.compactMap { if case .item(let id) = $0.target { id } else { nil } }, user: user, db)
         for entry in entries {
             switch entry.target {
@@ -90,12 +93,19 @@ extension SQLiteLibrary {
             case .item: break
             }
         }
-        var queue = try queue(db, user: user)
+        let queue = try queue(db, user: user)
+        let waiting = Dictionary(queue.map { ($0.target, $0) }, uniquingKeysWith: { first, _ in first })
         let insert = try db.cachedStatement(sql: """
             INSERT INTO up_next (user_id, position, item, url, file, title, added_at) VALUES (?, ?, ?, ?, ?, ?, ?)
             """)
-        var added: [UpNextEntry] = []
-        for entry in entries {
+        var named: [UpNextEntry] = []   // in the order given, each target once
+        var seen: Set<MediaTarget> = [], added: Set<Int64> = [], again: Set<Int64> = []
+        for entry in entries where seen.insert(entry.target).inserted {
+            if let queued = waiting[entry.target] {
+                named.append(queued)
+                again.insert(queued.id)
+                continue
+            }
             var item: Int64?, url: String?, file: String?
             switch entry.target {
             case .item(let id): item = id
@@ -103,12 +113,14 @@ extension SQLiteLibrary {
             case .file(let text): file = text
             }
             try insert.execute(arguments: [user.rawValue, queue.count + added.count + 1, item, url, file, entry.title, now])
-            added.append(UpNextEntry(id: db.lastInsertedRowID, position: 0, target: entry.target, title: entry.title))
+            named.append(UpNextEntry(id: db.lastInsertedRowID, position: 0, target: entry.target, title: entry.title))
+            added.insert(db.lastInsertedRowID)
         }
-        queue = atFront ? added + queue : queue + added
-        try renumber(queue, db)
-        let ids = Set(added.map(\.id))
-        return try Self.queue(db, user: user).filter { ids.contains($0.id) }
+        let order = atFront ? named + queue.filter { !again.contains($0.id) }
+                            : queue + named.filter { added.contains($0.id) }
+        try renumber(order, db)
+        let stored = try Self.queue(db, user: user)
+        return UpNextChange(added: stored.filter { added.contains($0.id) }, alreadyQueued: stored.filter { again.contains($0.id) })
     }
 
     /// Writes positions 1…count in the order of `queue`.

@@ -6,7 +6,7 @@ extension SQLiteLibrary {
     @discardableResult
     public func addUser(name: String, isAdmin: Bool, passwordHash: String?, now: Int64) async throws(LibraryError) -> User {
         guard let name = LibraryUsers.validName(name) else {
-            throw .invalid("a user name is 1 to \(LibraryUsers.maxNameBytes) bytes of one line (got \"\(name)\")")
+            throw .invalid("a user name is 1 to \(LibraryUsers.maxNameBytes) bytes of one line (got \(LibraryError.quoted(name)))")
         }
         return try await write { db in
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM users WHERE name = ?", arguments: [name]) != nil {
@@ -23,7 +23,8 @@ extension SQLiteLibrary {
     }
 
     public func user(named name: String) async throws(LibraryError) -> User {
-        try await read { db in try Self.requireUser(db, "name = ?", [name], name: name) }
+        try Self.requireValid(name)
+        return try await read { db in try Self.requireUser(db, "name = ?", [name], name: name) }
     }
 
     public func user(id: UserID) async throws(LibraryError) -> User {
@@ -31,7 +32,8 @@ extension SQLiteLibrary {
     }
 
     public func passwordHash(of name: String) async throws(LibraryError) -> String? {
-        try await read { db in
+        try Self.requireValid(name)
+        return try await read { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT password_hash FROM users WHERE name = ?", arguments: [name]) else {
                 throw LibraryError.noUser(name)
             }
@@ -40,6 +42,7 @@ extension SQLiteLibrary {
     }
 
     public func setPasswordHash(_ hash: String?, for name: String) async throws(LibraryError) {
+        try Self.requireValid(name)
         try await write { db in
             try db.execute(sql: "UPDATE users SET password_hash = ? WHERE name = ?",
                            arguments: [hash.flatMap { $0.isEmpty ? nil : $0 }, name])
@@ -51,7 +54,8 @@ extension SQLiteLibrary {
     /// followed go after, as when the last follower unsubscribes (`removeChannel`).
     @discardableResult
     public func removeUser(named name: String) async throws(LibraryError) -> RemovedUser {
-        try await write { db in
+        try Self.requireValid(name)
+        return try await write { db in
             let user = try Self.requireUser(db, "name = ?", [name], name: name)
             guard user.id != .owner else { throw LibraryError.invalid("the library's owner (\(name)) cannot be removed") }
             let followed = try Int64.fetchAll(db, sql: "SELECT channel_id FROM subscriptions WHERE user_id = ?",
@@ -103,12 +107,12 @@ extension SQLiteLibrary {
         if let last = live.session.lastUsedAt, now - last < SessionRule.lastUsedResolution, now >= last { return live }
         let id = live.session.id
         let stillThere: Bool
-        do {
+        do throws(LibraryError) {
             stillThere = try await write { db in
                 try db.execute(sql: "UPDATE sessions SET last_used_at = ? WHERE id = ?", arguments: [now, id])
                 return db.changesCount > 0
             }
-        } catch .diskFull {
+        } catch where error.isDiskFull {
             return live   // "last used" is bookkeeping: a full disk must not sign anyone out
         }
         live.session.lastUsedAt = now
@@ -129,9 +133,9 @@ extension SQLiteLibrary {
     }
 
     @discardableResult
-    public func revokeSessions(of user: UserID) async throws(LibraryError) -> Int {
+    public func revokeSessions(of user: UserID, except kept: Int64?) async throws(LibraryError) -> Int {
         try await write { db in
-            try db.execute(sql: "DELETE FROM sessions WHERE user_id = ?", arguments: [user.rawValue])
+            try db.execute(sql: "DELETE FROM sessions WHERE user_id = ? AND id IS NOT ?", arguments: [user.rawValue, kept])
             return db.changesCount
         }
     }
@@ -141,6 +145,12 @@ extension SQLiteLibrary {
     private static func user(row: Row) -> User {
         User(id: UserID(row["id"]), name: row["name"], isAdmin: row["is_admin"], hasPassword: row["has_password"],
              createdAt: row["created_at"])
+    }
+
+    /// Only a valid name (`LibraryUsers.validName`, as stored) can be anyone's: one with a control
+    /// character is nobody's, whatever SQLite would make of it (a NUL ends a C string).
+    private static func requireValid(_ name: String) throws(LibraryError) {
+        guard LibraryUsers.validName(name) == name else { throw .noUser(name) }
     }
 
     private static func requireUser(_ db: Database, _ condition: String, _ arguments: StatementArguments, name: String) throws -> User {

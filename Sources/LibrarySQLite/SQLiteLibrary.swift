@@ -44,8 +44,10 @@ public final class SQLiteLibrary: LibraryStore, UserStore {
         try self.init(path: SQLiteLibrary.defaultPath(environment: environment))
     }
 
-    /// `migrateUpTo` stops after the named migration (tests build old schemas with it).
-    package init(path: String, migrateUpTo lastMigration: String?, user: UserID = .owner) throws(LibraryError) {
+    /// `migrateUpTo` stops after the named migration (tests build old schemas with it);
+    /// `busyTimeout` is how long a write waits for another connection's lock (tests shorten it).
+    package init(path: String, migrateUpTo lastMigration: String?, user: UserID = .owner,
+                 busyTimeout: Double = 60) throws(LibraryError) {
         self.path = path
         self.user = user
         let directory = (path as NSString).deletingLastPathComponent
@@ -53,7 +55,7 @@ public final class SQLiteLibrary: LibraryStore, UserStore {
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             } catch {
-                throw .database("can't create directory \(directory) for the library: \(error.localizedDescription)")
+                throw .database(DatabaseFailure(kind: .cannotOpen, message: "can't create its directory: \(error.localizedDescription)", path: path))
             }
         }
         SQLiteSetup.once
@@ -63,7 +65,7 @@ public final class SQLiteLibrary: LibraryStore, UserStore {
         // to a minute: the largest transaction (a batch of feeds at the size cap) stays well under
         // it, and syncs commit in small batches with gaps between them. At 10 s a `progress`
         // during a 2 GB ingest once failed with "database is locked".
-        config.busyMode = .timeout(60)
+        config.busyMode = .timeout(busyTimeout)
         config.prepareDatabase { db in
             // 16 KiB pages for a new file (an existing one keeps its size): items are ~1 KiB
             // rows, and bigger pages mean fewer page splits and WAL frames per ingested item.

@@ -15,10 +15,13 @@ public struct DownloadItem: Sendable, Equatable {
     /// When the library first saw the item (Unix seconds): no file written earlier can be its
     /// download (see `DownloadStore.adopt`).
     public var discoveredAt: Int64?
+    /// What its channel's fetches may connect to (`AddressReach`): its download's too.
+    public var reach: AddressReach
 
     public init(id: Int64, title: String, channelID: Int64, channel: String, platform: Platform, published: Int64?,
-                enclosureURL: String?, enclosureType: String?, enclosureLength: Int64?, discoveredAt: Int64? = nil) {
-        self.discoveredAt = discoveredAt
+                enclosureURL: String?, enclosureType: String?, enclosureLength: Int64?, discoveredAt: Int64? = nil,
+                reach: AddressReach = .publicOnly) {
+        self.discoveredAt = discoveredAt; self.reach = reach
         self.id = id; self.title = title; self.channelID = channelID; self.channel = channel; self.platform = platform
         self.published = published; self.enclosureURL = enclosureURL; self.enclosureType = enclosureType
         self.enclosureLength = enclosureLength.flatMap { $0 > 0 ? $0 : nil }

@@ -19,31 +19,112 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible, Sendable {
     case noSession(Int64)
     /// A value the caller passed makes no sense (negative progress, empty name…).
     case invalid(String)
-    /// The database could not be opened, read or written; the payload names the file and SQLite's reason.
-    case database(String)
-    /// A write found no room on the disk that holds the library (SQLite's `SQLITE_FULL`):
-    /// nothing of it was kept, and reads still work.
-    case diskFull
+    /// The database engine could not open, read or write the library: its code, whether a retry
+    /// can help, whether the disk is full (`DatabaseFailure`).
+    case database(DatabaseFailure)
 
     public var description: String {
         switch self {
         case .noItem(let id): return "no item \(id)"
         case .noItems(let ids): return "no items \(ids.map(String.init).joined(separator: ", "))"
         case .noChannel(let id): return "no channel \(id)"
-        case .noCollection(let name): return "no collection \(quoted(name))"
+        case .noCollection(let name): return "no collection \(Self.quoted(name))"
         case .noCollectionID(let id): return "no collection \(id)"
         case .noSavedVideo(let id): return "no saved video \(id)"
-        case .collectionExists(let name): return "collection \(quoted(name)) already exists"
-        case .alreadyInCollection(let item, let name): return "item \(item) is already in collection \(quoted(name))"
-        case .notInCollection(let item, let name): return "item \(item) is not in collection \(quoted(name))"
-        case .noUser(let name): return "no user \(quoted(name))"
-        case .userExists(let name): return "user \(quoted(name)) already exists"
+        case .collectionExists(let name): return "collection \(Self.quoted(name)) already exists"
+        case .alreadyInCollection(let item, let name): return "item \(item) is already in collection \(Self.quoted(name))"
+        case .notInCollection(let item, let name): return "item \(item) is not in collection \(Self.quoted(name))"
+        case .noUser(let name): return "no user \(Self.quoted(name))"
+        case .userExists(let name): return "user \(Self.quoted(name)) already exists"
         case .noSession(let id): return "no session \(id)"
         case .invalid(let why): return why
-        case .database(let why): return why
-        case .diskFull: return "the disk that holds the library is full: free some space, then try again"
+        case .database(let failure): return failure.description
         }
     }
 
-    private func quoted(_ s: String) -> String { "\"\(s)\"" }
+    /// The line for someone who must not learn the server's file paths (an HTTP client): as
+    /// `description`, without the library's file.
+    public var descriptionWithoutPaths: String {
+        if case .database(let failure) = self { return failure.descriptionWithoutPaths }
+        return description
+    }
+
+    /// The engine's failure, when the database failed (not a lookup or a refusal).
+    public var databaseFailure: DatabaseFailure? {
+        if case .database(let failure) = self { return failure }
+        return nil
+    }
+
+    /// The disk holding the library (or the library's size limit) is full: nothing is written
+    /// until there is room; reads still work.
+    public var isDiskFull: Bool { databaseFailure?.kind == .diskFull }
+
+    /// Trying the same operation again may succeed (the database was busy, a concurrent write
+    /// won, the connection was lost); a lookup, a refusal or a broken rule fails again.
+    public var isRetryable: Bool { databaseFailure?.isRetryable ?? false }
+
+    /// A name or URL from a request may hold control characters: shown escaped, never raw.
+    public static func quoted(_ s: String) -> String {
+        let escaped = s.unicodeScalars.map { scalar in
+            scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
+        }
+        return "\"" + escaped.joined() + "\""
+    }
+}
+
+/// A failure of the database engine, with the engine's own result code, sorted into what a
+/// caller can act on (`kind`): wait and retry, tell the person the disk is full, or report it.
+public struct DatabaseFailure: Error, Equatable, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// Another connection or process held the lock past the busy timeout (SQLite's BUSY
+        /// and LOCKED): a retry can help.
+        case busy
+        /// The transaction's snapshot went stale under a concurrent write (SQLite's
+        /// BUSY_SNAPSHOT; a server database's serialization failure): running it again can help.
+        case serializationFailure
+        /// The connection to a database server was lost (SQLite has none): a retry can help.
+        case connectionLost
+        /// The disk, or the database's size limit, is full (SQLITE_FULL).
+        case diskFull
+        /// A write broke a rule of the schema (SQLITE_CONSTRAINT): it fails again as it is.
+        case constraint
+        /// The file is damaged, or not a database (SQLITE_CORRUPT, SQLITE_NOTADB).
+        case corrupt
+        /// The file or its directory cannot be opened or written (SQLITE_CANTOPEN, PERM,
+        /// READONLY, AUTH; a directory that cannot be made).
+        case cannotOpen
+        /// Anything else (an I/O error, no memory, a result the store did not expect).
+        case other
+    }
+
+    public var kind: Kind
+    /// The engine's primary result code (SQLite's SQLITE_FULL is 13); nil when the engine did not
+    /// report the failure (a directory that cannot be made, a result the store did not expect).
+    public var code: Int32?
+    /// The engine's extended result code (SQLITE_CONSTRAINT_FOREIGNKEY is 787), nil as `code`.
+    public var extendedCode: Int32?
+    /// The engine's reason in one line, without the file's path (`database or disk is full`).
+    public var message: String
+    /// The library's file, for the person at the machine (the CLI, the logs).
+    public var path: String?
+
+    public init(kind: Kind, code: Int32? = nil, extendedCode: Int32? = nil, message: String, path: String? = nil) {
+        self.kind = kind; self.code = code; self.extendedCode = extendedCode; self.path = path
+        // One line, whatever the engine wrote.
+        self.message = message.split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+
+    /// See `LibraryError.isRetryable`.
+    public var isRetryable: Bool {
+        switch kind {
+        case .busy, .serializationFailure, .connectionLost: true
+        case .diskFull, .constraint, .corrupt, .cannotOpen, .other: false
+        }
+    }
+
+    /// `library PATH: REASON`.
+    public var description: String { path.map { "library \($0): \(message)" } ?? "library: \(message)" }
+
+    /// `library: REASON`.
+    public var descriptionWithoutPaths: String { "library: \(message)" }
 }

@@ -58,9 +58,13 @@ public struct NewChannel: Sendable, Equatable {
     /// Its name until its feed names it (`ChannelName`); empty keeps an existing channel's name.
     public var name: String
     public var image: String?
+    /// What the subscribing user may make the library fetch (`AddressReach`): kept with their
+    /// subscription. A feed already subscribed keeps the subscription it has.
+    public var reach: AddressReach
 
-    public init(platform: Platform, sourceURL: String, feedURL: String, name: String, image: String? = nil) {
+    public init(platform: Platform, sourceURL: String, feedURL: String, name: String, image: String? = nil, reach: AddressReach) {
         self.platform = platform; self.sourceURL = sourceURL; self.feedURL = feedURL; self.name = name; self.image = image
+        self.reach = reach
     }
 }
 

@@ -63,6 +63,10 @@ public protocol SyncStore: ChannelStore {
     func claimChannels(_ ids: [Int64], now: Int64, claimant: String) async throws(LibraryError) -> [Int64]
     /// Releases what `claimant` still holds of `ids` (polls that were never stored: an interrupted round).
     func releaseClaims(_ ids: [Int64], claimant: String) async throws(LibraryError)
+    /// What the channel polled at `feedURL` may reach, whoever follows it; nil when the library
+    /// has none. A feed fetched to subscribe to it is stored in that channel, so it is fetched
+    /// within its reach too.
+    func addressReach(feedURL: String) async throws(LibraryError) -> AddressReach?
     /// Applies polls: each one's items and its channel's bookkeeping (validators, error and
     /// backoff, next poll, name, a moved feed URL) together. The whole batch is one transaction;
     /// if that fails, each poll gets its own, so one bad feed cannot sink the others, and a poll
@@ -74,6 +78,14 @@ public protocol SyncStore: ChannelStore {
 public protocol ItemStore: Sendable {
     /// One page of the feed (see `FeedQuery`) as it is at `now`.
     func feed(_ query: FeedQuery, now: Int64) async throws(LibraryError) -> [LibraryItem]
+    /// How many items `query`'s mode and filter list over all pages; catch-up and discovery,
+    /// computed rather than counted, up to `CatchUp.maxCounted`.
+    func feedTotal(_ query: FeedQuery, now: Int64) async throws(LibraryError) -> Int
+    /// The highest item id yet (0 for none): ids only grow, so an item stored later has a higher one.
+    func lastItemID() async throws(LibraryError) -> Int64
+    /// The items of these channels stored after `lastItemID` answered `id` (what a sync since
+    /// then found new), newest first, at most `limit`.
+    func items(after id: Int64, channelIDs: [Int64], limit: Int) async throws(LibraryError) -> [LibraryItem]
     /// Item `id`; `noItem` if there is none.
     func item(id: Int64) async throws(LibraryError) -> LibraryItem
     /// Item `id` with its show notes and links (`show ID`); `noItem` if there is none.
@@ -94,14 +106,18 @@ public protocol SearchStore: Sendable {
 
 /// What listening changes.
 public protocol ListeningStore: Sendable {
-    /// Marks items watched (or unwatched again), all or none; both reset the progress.
-    func setWatched(_ ids: [Int64], watched: Bool, now: Int64) async throws(LibraryError)
+    /// Marks items watched (or unwatched again), all or none; both reset the progress. Returns
+    /// the ids whose mark changed, in the order given.
+    @discardableResult
+    func setWatched(_ ids: [Int64], watched: Bool, now: Int64) async throws(LibraryError) -> [Int64]
     /// Marks channel `channelID`'s backlog watched: all its items, or those published before
     /// `before` (Unix seconds; undated items are then left alone). Returns how many changed.
     @discardableResult
     func setWatched(channelID: Int64, publishedBefore before: Int64?, now: Int64) async throws(LibraryError) -> Int
-    /// Records how far item `id` has been played; its watched mark stays as it is.
-    func setProgress(_ id: Int64, seconds: Int, now: Int64) async throws(LibraryError)
+    /// Changes item `id`'s watch state: a mark, or a position that `WatchRule` may count as
+    /// heard (`WatchUpdate`). Returns where the item stands after.
+    @discardableResult
+    func updateWatchState(_ id: Int64, _ update: WatchUpdate, now: Int64) async throws(LibraryError) -> WatchState
     /// Saves item `id` (saving twice keeps the first time).
     func save(_ id: Int64, now: Int64) async throws(LibraryError)
     /// Unsaves item `id` (a no-op if it was not saved).
@@ -193,12 +209,13 @@ public protocol UpNextStore: Sendable {
     /// The queue in order.
     func upNext() async throws(LibraryError) -> [UpNextEntry]
     /// Appends entries in the order given, all or none (`noItem`/`noItems` for item ids the
-    /// library lacks). Returns them as stored.
+    /// library lacks). A target already queued stays where it is (`UpNextChange`).
     @discardableResult
-    func appendToUpNext(_ entries: [(target: MediaTarget, title: String)], now: Int64) async throws(LibraryError) -> [UpNextEntry]
-    /// Puts entries at the front, in the order given (to play after the current one).
+    func appendToUpNext(_ entries: [(target: MediaTarget, title: String)], now: Int64) async throws(LibraryError) -> UpNextChange
+    /// Puts entries at the front, in the order given (to play after the current one). A target
+    /// already queued moves there rather than being queued twice (`UpNextChange`).
     @discardableResult
-    func insertNextInUpNext(_ entries: [(target: MediaTarget, title: String)], now: Int64) async throws(LibraryError) -> [UpNextEntry]
+    func insertNextInUpNext(_ entries: [(target: MediaTarget, title: String)], now: Int64) async throws(LibraryError) -> UpNextChange
     /// Removes the entry at `position`; `invalid` when there is none.
     @discardableResult
     func removeFromUpNext(at position: Int) async throws(LibraryError) -> UpNextEntry
@@ -281,9 +298,10 @@ public protocol UserStore: Sendable {
     func sessions(of user: UserID?) async throws(LibraryError) -> [Session]
     /// Ends session `id`; `noSession` if there is none.
     func revokeSession(id: Int64) async throws(LibraryError)
-    /// Ends every session of `user`; returns how many there were.
+    /// Ends every session of `user` but `kept` (a new password ends the others: whoever knew the
+    /// old one is signed out); returns how many ended.
     @discardableResult
-    func revokeSessions(of user: UserID) async throws(LibraryError) -> Int
+    func revokeSessions(of user: UserID, except kept: Int64?) async throws(LibraryError) -> Int
 }
 
 /// What the player reads and writes while it plays: items, their channels' speed, progress and
@@ -304,9 +322,24 @@ extension ItemStore {
     public func history() async throws(LibraryError) -> [HistoryEntry] { try await history(limit: 100) }
 }
 
+extension UserStore {
+    /// Ends every session of `user`; returns how many there were.
+    @discardableResult
+    public func revokeSessions(of user: UserID) async throws(LibraryError) -> Int {
+        try await revokeSessions(of: user, except: nil)
+    }
+}
+
 extension ListeningStore {
     public func setWatched(_ ids: [Int64], now: Int64) async throws(LibraryError) {
         try await setWatched(ids, watched: true, now: now)
+    }
+
+    /// Records how far item `id` has been played (`WatchUpdate.position`): a position that
+    /// counts as heard marks it watched, any other leaves its watched mark as it is.
+    @discardableResult
+    public func setProgress(_ id: Int64, seconds: Int, length: Double? = nil, now: Int64) async throws(LibraryError) -> WatchState {
+        try await updateWatchState(id, .position(seconds: seconds, length: length), now: now)
     }
 
     @discardableResult

@@ -4,6 +4,19 @@ public enum MediaTarget: Sendable, Equatable, Hashable {
     case item(Int64)
     case url(String)
     case file(String)
+
+    /// As a person named it: the item id, the URL or the path.
+    public var text: String {
+        switch self {
+        case .item(let id): String(id)
+        case .url(let text), .file(let text): text
+        }
+    }
+
+    public var itemID: Int64? {
+        if case .item(let id) = self { return id }
+        return nil
+    }
 }
 
 /// One entry of the up-next queue, as the library keeps it.
@@ -17,6 +30,22 @@ public struct UpNextEntry: Sendable, Equatable {
 
     public init(id: Int64, position: Int, target: MediaTarget, title: String) {
         self.id = id; self.position = position; self.target = target; self.title = title
+    }
+}
+
+/// What adding to the up-next queue did. The rule, for every way in (CLI, API, MPRIS, the
+/// daemon): a target waits in the queue at most once, as in AntennaPod. Adding one already
+/// queued leaves it where it is; putting one "next" that is already queued moves it to the
+/// front. So nothing plays twice because it was queued twice.
+public struct UpNextChange: Sendable, Equatable {
+    /// The entries new to the queue, as stored.
+    public var added: [UpNextEntry]
+    /// The entries that were queued already, as they are now (moved to the front by
+    /// `insertNextInUpNext`, where they were for `appendToUpNext`).
+    public var alreadyQueued: [UpNextEntry]
+
+    public init(added: [UpNextEntry], alreadyQueued: [UpNextEntry]) {
+        self.added = added; self.alreadyQueued = alreadyQueued
     }
 }
 

@@ -109,7 +109,7 @@ final class MPRISObject {
         switch name {
         case "Volume":
             // Negative means 0 (spec); above 1 would need amplification, which feedctl does not do.
-            send(.volume(min(1, max(0, number))))
+            send(.volume(PlayerVolume(clamping: number)))
         case "Rate":
             if number == 0 { send(.pause); return } // the spec: act as Pause
             guard Self.rates.contains(number) else {
@@ -140,17 +140,17 @@ final class MPRISObject {
             guard state.canSeek else { return csdbus_reply_empty(message) }
             // An Int64 of microseconds reaches 9.2e12 s: held to the player's limit, where a seek
             // forward still ends the item (as the spec's "act like Next" wants).
-            let limit = PlayerLimits.maxPosition
-            return perform(message, .seek(.by(min(limit, max(-limit, Double(offset) / 1e6)))))
+            return perform(message, .seek(SeekTarget(clampingOffset: Double(offset) / 1e6)))
         case "SetPosition":
             let path: String = try read(message, "o")
             let position: Int64 = try read(message, "x")
             // Ignored unless it names the current track and lies inside it (spec).
             let state = self.state
             guard state.canSeek, let track = state.metadata, tracks.path(for: track) == path, position >= 0,
-                  let length = track.length, position <= Self.micros(length)
+                  let length = track.length, position <= Self.micros(length),
+                  let target = try? SeekTarget(position: Double(position) / 1e6)
             else { return csdbus_reply_empty(message) }
-            return perform(message, .seek(.to(Double(position) / 1e6)))
+            return perform(message, .seek(target))
         case "OpenUri":
             let uri: String = try read(message, "s")
             let scheme = URL(string: uri)?.scheme?.lowercased()

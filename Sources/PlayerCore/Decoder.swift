@@ -72,7 +72,11 @@ final class Decoder {
             (location, whitelist, seeksCheaply) = (url, MediaSource.remoteProtocols, false)
             ioOptions = [("rw_timeout", String(Int64(timeout * 1_000_000))), ("user_agent", "feedctl"),
                          // FFmpeg checks no certificate unless asked; the system's trust store, as the feed fetcher.
-                         ("tls_verify", "1")]
+                         ("tls_verify", "1"),
+                         // FFmpeg follows redirects without asking where they lead; the service
+                         // follows them itself, each address checked (`MediaRedirects`), and hands
+                         // over the final URL. One that redirects now is refused (EIO).
+                         ("max_redirects", "0")]
         case .localFile(let path):
             // "file:" prefix: a path like "concat:x|y" must never be read as a protocol.
             (location, whitelist, seeksCheaply) = ("file:" + path, "file", true)

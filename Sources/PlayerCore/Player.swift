@@ -29,6 +29,8 @@ public final class Player: @unchecked Sendable {
     private var replies: UInt64 = 0
     private var output: (any AudioOutput)?
     private var interrupt: InterruptFlag?
+    /// The decode thread is opening media (`interrupt` is that open's).
+    private var opening = false
     private var finished = false
     private let exited = DispatchSemaphore(value: 0)
 
@@ -99,7 +101,11 @@ public final class Player: @unchecked Sendable {
     private func enqueue(_ envelope: Envelope) -> (any AudioOutput)? {
         inbox.append(envelope)
         switch envelope {
-        case .command(.play, _), .command(.stop, _), .command(.stopThenVolume, _), .shutdown:
+        case .command(.play, _):
+            // An open in progress gives way. A playing item's reads do not: a play holds that
+            // item, which must play on if the new one cannot open (an aborted read ends it).
+            if opening { interrupt?.abort() }
+        case .command(.stop, _), .command(.stopThenVolume, _), .shutdown:
             interrupt?.abort() // a blocking open/read must give way
         default:
             break
@@ -254,6 +260,7 @@ public final class Player: @unchecked Sendable {
     private func execute(_ action: PlayerMachine.Action) throws(PlayerError) {
         switch action {
         case .uncork: try output?.cork(false)
+        case .hold: try output?.cork(true)
         case .setTempo(let rate): try session?.setTempo(rate)
         case .setVolume(let volume): output?.setVolume(volume)
         case .close:
@@ -297,36 +304,53 @@ public final class Player: @unchecked Sendable {
         }
     }
 
+    /// Opens the media first: while it opens, the item before (if any) is only corked, so a
+    /// play that cannot open its media leaves it as it was (`.openFailed`). Once the media is
+    /// open it replaces that item; the output failing after that is `.failed`.
     private func open(_ request: PlayRequest, _ playback: PlaybackID, rate: Double,
                       startAt: Double) -> PlayerMachine.Input {
         let flag = InterruptFlag()
         cond.lock()
+        let held = interrupt
         interrupt = flag
+        opening = true
         cond.unlock()
-        let decoder: Decoder
+        let opened: PlaybackSession
+        let start: Double
         do throws(PlayerError) {
-            decoder = try Decoder(source: request.source, interrupt: flag, timeout: configuration.networkTimeout,
-                                  rewindCache: configuration.rewindCacheBytes)
+            defer {
+                cond.lock()
+                opening = false
+                cond.unlock()
+            }
+            let decoder = try Decoder(source: request.source, interrupt: flag, timeout: configuration.networkTimeout,
+                                      rewindCache: configuration.rewindCacheBytes)
+            opened = PlaybackSession(request: request, decoder: decoder)
+            try opened.setTempo(rate)
+            start = PlayerMachine.startPosition(startAt, duration: decoder.duration)
+            if start > 0 { try opened.seek(to: start) }
         } catch {
             // Replaced by a newer command: not an error.
-            return flag.isAborted ? .openCancelled(playback) : .openFailed(playback, error)
+            if flag.isAborted { return .openCancelled(playback) }
+            // The held item (if any) goes on: a stop must still be able to interrupt its reads.
+            cond.lock()
+            interrupt = held
+            cond.unlock()
+            return .openFailed(playback, error)
         }
+        session = opened
         do throws(PlayerError) {
             let output = try connectedOutput()
-            let session = PlaybackSession(request: request, decoder: decoder)
-            try session.setTempo(rate)
-            try output.open(rate: session.outputRate)
-            let start = PlayerMachine.startPosition(startAt, duration: decoder.duration)
-            if start > 0 { try session.seek(to: start) }
-            self.session = session
-            var tags = decoder.tags
-            if let art = decoder.takeCoverArt(), let directory = configuration.artDirectory {
-                tags.artURL = CoverArtFile.write(art, into: directory)
-            }
-            return .opened(playback, duration: decoder.duration, chapters: decoder.chapters, startAt: start, tags: tags)
+            try output.open(rate: opened.outputRate)
         } catch {
-            return isSuperseded() ? .openCancelled(playback) : .openFailed(playback, error)
+            session = nil
+            return isSuperseded() ? .openCancelled(playback) : .failed(error, latency: nil)
         }
+        var tags = opened.decoder.tags
+        if let art = opened.decoder.takeCoverArt(), let directory = configuration.artDirectory {
+            tags.artURL = CoverArtFile.write(art, into: directory)
+        }
+        return .opened(playback, duration: opened.decoder.duration, chapters: opened.decoder.chapters, startAt: start, tags: tags)
     }
 
     /// The PulseAudio connection, made on first use and again after the server went away.

@@ -22,7 +22,9 @@ public enum PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .cannotSeek(let s, let r): "can't seek in \"\(s)\": \(r)"
         case .refused(let s, let r): "refusing \"\(s)\": \(r)"
         case .pulseUnavailable(let r):
-            "cannot reach PulseAudio (PULSE_SERVER / $XDG_RUNTIME_DIR/pulse/native): \(r)"
+            // Where to go from here: the daemon needs a sound server of the user's own.
+            "cannot reach PulseAudio (PULSE_SERVER / $XDG_RUNTIME_DIR/pulse/native): \(r); PulseAudio or pipewire-pulse must run "
+                + "for this user (on a machine without sound, `scripts/headless-pulse.sh start DIR` starts one with a null sink)"
         case .audioOutput(let r): "audio output failed: \(r)"
         }
     }

@@ -27,6 +27,18 @@ struct PlayerMachine: Sendable {
         /// The speed it opens at: the request's, else the player's.
         var rate: Double
         var reply: Reply?
+        /// What played or was paused when the play came: kept (its output corked, its decoder
+        /// open) until the new item opens, and given back as it was when it cannot.
+        var held: Held?
+    }
+
+    /// The item a `play` interrupted, with what it needs to go on where it was.
+    struct Held: Equatable, Sendable {
+        var item: Item
+        var wasPlaying: Bool
+        /// Frozen at what was heard when the play came.
+        var clock: PositionClock
+        var chapters: ChapterList
     }
 
     enum Phase: Equatable, Sendable {
@@ -50,6 +62,7 @@ struct PlayerMachine: Sendable {
         case shutdown(latency: Double?)
         /// `.open` worked: the decoder is at `startAt` and the output plays; `tags` are the file's.
         case opened(PlaybackID, duration: Double?, chapters: [Chapter], startAt: Double, tags: MediaTags = MediaTags())
+        /// `.open` could not open the media; nothing else changed (the held item is still there).
         case openFailed(PlaybackID, PlayerError)
         /// `.open` gave way to a newer `play` or `stop` sent meanwhile.
         case openCancelled(PlaybackID)
@@ -69,8 +82,11 @@ struct PlayerMachine: Sendable {
     }
 
     enum Action: Equatable, Sendable {
-        /// Open the request's media and the output, at `rate`, the decoder at `startAt` clamped
-        /// to the item (`startPosition`); report `.opened`, `.openFailed` or `.openCancelled`.
+        /// Open the request's media, at `rate`, the decoder at `startAt` clamped to the item
+        /// (`startPosition`), then the output; report `.opened`, `.openFailed` (the media could
+        /// not be opened: the item before is untouched) or `.openCancelled`. Once the media is
+        /// open it replaces the item before, whose sound is dropped; an output failing after that
+        /// reports `.failed`.
         case open(PlayRequest, PlaybackID, rate: Double, startAt: Double)
         /// Move the decoder and drop what the output buffered; report `.seeked` or `.seekFailed`
         /// with `reply`.
@@ -78,6 +94,8 @@ struct PlayerMachine: Sendable {
         /// Pause the output; report `.corked` with `reply`.
         case cork(reply: Reply?)
         case uncork
+        /// Pause the output without a reply: a `play` holds the item it interrupts.
+        case hold
         case setTempo(Double)
         case setVolume(Double)
         /// Stop sound now and drop the decoder (the output stays for the next item).
@@ -204,13 +222,14 @@ struct PlayerMachine: Sendable {
             return [.startTracker] + complete(opening.reply, .done)
         case .openFailed(let playback, let failure):
             guard case .opening(let opening) = phase, opening.playback == playback else { return [] }
-            phase = .stopped
-            // The item has ended, with its error: a queue moves on.
-            return failed(failure, ended: opening.request.key) + complete(opening.reply, .failed(failure))
+            // A play that failed changes nothing else: what played before plays on (or stays
+            // paused, or stopped), and nothing has ended, so no queue moves on. Its caller is told.
+            error = failure
+            return giveBack(opening.held) + complete(opening.reply, .failed(failure))
         case .openCancelled(let playback):
             guard case .opening(let opening) = phase, opening.playback == playback else { return [] }
-            phase = .stopped
-            return complete(opening.reply, .superseded)
+            // The newer play or stop decides; the item held for this one goes.
+            return supersedeOpening()
         case .corked(let reply, let latency, let heard):
             guard case .playing(let item) = phase else { return complete(reply, .done) }
             clock.freeze(latency: latency, atLeast: heard)
@@ -235,8 +254,11 @@ struct PlayerMachine: Sendable {
             return finish(item, latency: latency)
         case .failed(let failure, let latency, let reply):
             if case .opening(let opening) = phase {
+                // The output failed while opening: the item held goes too, and the caller is told
+                // (nothing ended on its own, so no queue moves on).
                 phase = .stopped
-                return failed(failure, ended: opening.request.key) + complete(opening.reply, .failed(failure))
+                let dropped: [Action] = opening.held == nil ? [] : [.close]
+                return failed(failure, ended: nil, then: dropped) + complete(opening.reply, .failed(failure))
                     + complete(reply, .done)
             }
             let key = item?.request.key
@@ -281,11 +303,20 @@ struct PlayerMachine: Sendable {
     }
 
     private mutating func play(_ request: PlayRequest, reply: Reply?, latency: Double?) -> [Action] {
-        var actions = supersedeOpening() + endItem(saving: true, latency: latency)
+        var actions = supersedeOpening()
+        var held: Held?
+        if let item {
+            // Saved and paused, not ended: the new item replaces it only once it opened.
+            let wasPlaying = status == .playing
+            actions += [checkpoint(item, at: clock.position(latency: latency)), .stopTracker, .hold]
+            clock.freeze(latency: latency)
+            held = Held(item: item, wasPlaying: wasPlaying, clock: clock, chapters: chapters)
+            becomeStopped()
+        }
         error = nil
         playbacks += 1
         let opening = Opening(request: request, playback: PlaybackID(playbacks),
-                              rate: request.rate.map(TimeStretch.tempo) ?? rate, reply: reply)
+                              rate: request.rate.map(TimeStretch.tempo) ?? rate, reply: reply, held: held)
         phase = .opening(opening)
         let startAt = request.startAt.isFinite ? max(0, request.startAt) : 0
         actions.append(.open(request, opening.playback, rate: opening.rate, startAt: startAt))
@@ -337,11 +368,31 @@ struct PlayerMachine: Sendable {
         return actions
     }
 
-    /// A `play` still opening gives way to a newer command that replaces it.
+    /// A `play` still opening gives way to a newer command that replaces it, and so does the
+    /// item it held.
     private mutating func supersedeOpening() -> [Action] {
         guard case .opening(let opening) = phase else { return [] }
         phase = .stopped
-        return complete(opening.reply, .superseded)
+        return (opening.held == nil ? [] : [.close]) + complete(opening.reply, .superseded)
+    }
+
+    /// The item a failed `play` held, back as it was: playing on from where it was heard, or
+    /// paused there; stopped when there was none.
+    private mutating func giveBack(_ held: Held?) -> [Action] {
+        guard let held else {
+            phase = .stopped
+            return []
+        }
+        clock = held.clock
+        clockEpoch &+= 1
+        chapters = held.chapters
+        guard held.wasPlaying else {
+            phase = .paused(held.item)
+            return []
+        }
+        clock.unfreeze()
+        phase = .playing(held.item)
+        return [.uncork, .startTracker]
     }
 
     /// Records `failure` (the player stays usable): the item `ended` with it, then `ending` (the

@@ -5,7 +5,8 @@ import LibraryStore
 import PlayerCore
 
 /// Finds a library item's Podcasting 2.0 chapters: from the library's cache, else fetched from
-/// the item's chapters URL (then cached). Failures are logged and mean "no podcast chapters":
+/// the item's chapters URL (then cached), by a fetch held to the item's channel's reach (a feed
+/// a server user follows reaches public addresses only: the chapters URL is the feed's text). Failures are logged and mean "no podcast chapters":
 /// the embedded ones, if any, stay.
 struct ChapterLoader: Sendable {
     let library: any ChapterCache
@@ -15,7 +16,7 @@ struct ChapterLoader: Sendable {
     static let maxBytes = 2_000_000
     static let timeout = 15.0
 
-    func chapters(itemID: Int64) async -> [Chapter]? {
+    func chapters(itemID: Int64, reach: AddressReach) async -> [Chapter]? {
         do {
             guard let url = try await library.chaptersURL(itemID: itemID) else { return nil }
             if let cached = try await library.cachedChapters(itemID: itemID, url: url),
@@ -26,7 +27,7 @@ struct ChapterLoader: Sendable {
                                        totalTimeout: Self.timeout, stallTimeout: 10)
             // The process's client, made on first use: playing files and items without a chapters
             // URL never loads libcurl (its global init loads OpenSSL, ~2 MB resident).
-            let response = try await Fetcher.shared.fetch(request)
+            let response = try await Fetcher.shared.reaching(reach).fetch(request)
             let parsed = try PodcastChapters.parse(response.body)
             try await library.cacheChapters(itemID: itemID, url: url, body: response.body, now: Clock.now())
             return Self.convert(parsed)

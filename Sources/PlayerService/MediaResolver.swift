@@ -2,6 +2,7 @@ import ControlProtocol
 import Downloads
 import FeedModel
 import Foundation
+import HTTPFetch
 import LibraryStore
 import NowPlaying
 import PlayerCore
@@ -10,6 +11,9 @@ import PlayerCore
 struct Resolved: Sendable {
     var request: PlayRequest
     var entry: QueueEntry
+    /// What a remote source's redirects may reach (`MediaRedirects`): its channel's for a
+    /// library item; nil for a URL (decided by the URL's own host).
+    var reach: AddressReach?
     /// What the library remembers it by (queue, last played).
     var target: MediaTarget { MediaTarget(request.key) }
 }
@@ -45,7 +49,7 @@ struct MediaResolver: Sendable {
             // The user named it, so a local file is allowed; the CLI made it absolute.
             let source = try MediaSource.parse(text, allowLocalFiles: true)
             guard case .localFile(let path) = source, FileManager.default.fileExists(atPath: path) else {
-                throw ServiceError("no such file: \(text)")
+                throw PlayerFailure(.notFound, "no such file: \(text)")
             }
             let meta = TrackMetadata(key: .file(path), title: (path as NSString).lastPathComponent, url: "file://" + path)
             return Resolved(request: PlayRequest(key: .file(path), source: source, metadata: meta, rate: defaultRate),
@@ -65,15 +69,16 @@ struct MediaResolver: Sendable {
         } else if let page = item.url, item.platform.playsThroughPageResolver {
             source = try MediaSource.parse(try await ytdlpAudioURL(page), allowLocalFiles: false)
         } else {
-            throw ServiceError("item \(id) has no media to play")
+            throw PlayerFailure(.cannotPlay, "item \(id) has no media to play")
         }
         let meta = TrackMetadata(key: .item(id), title: item.title, artist: item.channel,
                                  album: item.channel, length: item.duration.map(Double.init), artURL: item.thumbnail,
                                  url: item.url ?? item.enclosureURL, date: item.published.flatMap(Self.utcDay))
         let startAt = fromStart || item.watched ? 0 : Double(item.progress)
+        let channel = try await library.channel(id: item.channelID)
         return Resolved(request: PlayRequest(key: .item(id), source: source, metadata: meta, startAt: startAt,
-                                             rate: try await channelRate(item.channelID)),
-                        entry: QueueEntry(target: String(id), title: item.title, itemID: id))
+                                             rate: channel.speed.map(PlaybackSpeed.normalized) ?? defaultRate),
+                        entry: QueueEntry(target: String(id), title: item.title, itemID: id), reach: channel.reach)
     }
 
     /// `2026-03-02`: an item's publish date (Unix seconds) as MPRIS's `xesam:contentCreated` takes
@@ -86,59 +91,19 @@ struct MediaResolver: Sendable {
         return "\(t.tm_year + 1900)-\(two(t.tm_mon + 1))-\(two(t.tm_mday))"
     }
 
-    /// The channel's remembered speed, else the daemon's default.
-    func channelRate(_ channelID: Int64) async throws -> Double {
-        try await library.channel(id: channelID).speed.map(PlaybackSpeed.normalized) ?? defaultRate
-    }
-
     /// `yt-dlp -f bestaudio -g URL`: the direct audio URL of a YouTube or Rumble video.
     private func ytdlpAudioURL(_ page: String) async throws -> String {
-        guard let ytdlp = Self.findExecutable("yt-dlp") else {
-            throw ServiceError("playing YouTube/Rumble items needs yt-dlp, which is not installed (pip install yt-dlp)")
+        let output: [UInt8]
+        do {
+            // It prints a URL or two; a page's worth of warnings goes to stderr, whose end is kept.
+            output = try await YTDLP(timeout: ytdlpTimeout, maxOutputBytes: 64 * 1024)
+                .run(["-f", "bestaudio/best", "-g", "--no-playlist", "--", page], for: "playing \(page)")
+        } catch {
+            throw PlayerFailure(.cannotPlay, error.description)
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ytdlp)
-        process.arguments = ["-f", "bestaudio/best", "-g", "--no-playlist", "--", page]
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        guard try await Self.run(process, timeout: ytdlpTimeout) else {
-            throw ServiceError("yt-dlp took longer than \(Int(ytdlpTimeout)) s to resolve \(page)")
-        }
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        guard process.terminationStatus == 0, let url = text.split(separator: "\n").first.map(String.init), !url.isEmpty else {
-            let why = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                .split(separator: "\n").last.map(String.init) ?? "exit status \(process.terminationStatus)"
-            throw ServiceError("yt-dlp could not resolve \(page): \(why)")
+        guard let url = String(decoding: output, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) else {
+            throw PlayerFailure(.cannotPlay, "playing \(page): yt-dlp printed no URL")
         }
         return url
-    }
-
-    /// Runs `process` to its end; false (after terminating it) when it takes longer than `timeout`.
-    /// The end comes through its termination handler, not by polling.
-    private static func run(_ process: Process, timeout: Double) async throws -> Bool {
-        let exited = AsyncStream<Void>.makeStream()
-        process.terminationHandler = { _ in exited.continuation.finish() }
-        try process.run()
-        return await withTaskGroup(of: Bool.self) { group in
-            group.addTask { for await _ in exited.stream {}; return true }
-            group.addTask {
-                try? await Task.sleep(nanoseconds: PlayerLimits.nanoseconds(timeout))
-                return false
-            }
-            let finished = await group.next() ?? false
-            if !finished { process.terminate() }
-            group.cancelAll()
-            return finished
-        }
-    }
-
-    static func findExecutable(_ name: String) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        for dir in path.split(separator: ":") {
-            let candidate = "\(dir)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
     }
 }

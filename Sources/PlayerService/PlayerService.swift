@@ -55,7 +55,7 @@ public actor PlayerService: PlayerControl {
         var configuration = configuration
         if configuration.artDirectory == nil { configuration.artDirectory = Self.artDirectory() }
         player = Player(configuration: configuration, progressSink: writer)
-        if initialVolume != 1, initialVolume.isFinite { player.send(.volume(min(1, max(0, initialVolume)))) }
+        if initialVolume != 1, initialVolume.isFinite { player.send(.volume(PlayerVolume(clamping: initialVolume).value)) }
         writer.onEnded = { [weak self] key, error in
             guard let self else { return }
             Task { await self.itemEnded(key: key, error: error) }
@@ -66,7 +66,7 @@ public actor PlayerService: PlayerControl {
         var reply = PlayerReply()
         do {
             if quitting && command != .status && command != .ping {
-                throw ServiceError("the feedctl daemon is shutting down")
+                throw PlayerFailure(.unavailable, "the feedctl daemon is shutting down")
             }
             switch command {
             case .status, .subscribe, .ping, .queueList:
@@ -86,34 +86,21 @@ public actor PlayerService: PlayerControl {
                 _ = await player.perform(.stop)
                 await progress.flush()
             case .seek(let target):
-                guard player.snapshot.status != .stopped else { throw ServiceError("nothing is playing") }
-                switch target {
-                case .by(let seconds), .to(let seconds):
-                    // What the wire checks, for callers that do not come through it (MPRIS).
-                    guard seconds.isFinite, abs(seconds) <= PlayerLimits.maxPosition else {
-                        throw ServiceError("a seek is at most \(Int(PlayerLimits.maxPosition)) seconds")
-                    }
-                case .steps(let count):
-                    guard abs(count) <= PlayerLimits.maxSeekSteps else {
-                        throw ServiceError("seek steps must be 1 to \(PlayerLimits.maxSeekSteps) either way")
-                    }
-                }
+                guard player.snapshot.status != .stopped else { throw PlayerFailure(.notNow, "nothing is playing") }
                 // Answered with the position after the seek (or stopped, when past the end); a
                 // seek the source could not make leaves it playing where it was, and says so.
-                let outcome = switch target {
+                let outcome = switch target.move {
                 case .by(let seconds): await player.perform(.seek(.relative(seconds)))
                 case .to(let seconds): await player.perform(.seek(.absolute(seconds)))
                 // The daemon's `--seek-step`.
                 case .steps(let count): await player.perform(.seek(.relative(Double(count) * player.configuration.seekStep)))
                 }
-                if case .failed(let error) = outcome { throw ServiceError(error.description) }
-            case .volume(let value):
-                guard value.isFinite, (0...1).contains(value) else { throw ServiceError("volume must be between 0 and 1 (0–100 %)") }
-                _ = await player.perform(.volume(value))
+                if case .failed(let error) = outcome { throw PlayerFailure(error) }
+            case .volume(let volume):
+                _ = await player.perform(.volume(volume.value))
                 await rememberVolume()
             case .changeVolume(let change):
-                guard change.isFinite, (-1...1).contains(change) else { throw ServiceError("a volume change is between -1 and 1 (±100 %)") }
-                _ = await player.perform(.changeVolume(by: change))
+                _ = await player.perform(.changeVolume(by: change.value))   // the player clamps the sum
                 await rememberVolume()
             case .queueAdd(let targets, let next):
                 reply.message = try await addToQueue(targets, next: next)
@@ -128,7 +115,7 @@ public actor PlayerService: PlayerControl {
                 try await library.clearUpNext()
                 await publishQueue()
             case .next:
-                guard let entry = try await library.popUpNext() else { throw ServiceError("the queue is empty") }
+                guard let entry = try await library.popUpNext() else { throw PlayerFailure(.notNow, "the queue is empty") }
                 try await start(try await resolver.resolve(PlayTarget(entry.target), fromStart: false))
             case .sleep(let setting):
                 try setSleep(setting)
@@ -148,8 +135,10 @@ public actor PlayerService: PlayerControl {
                 await progress.flush()
             }
         } catch {
+            let failure = PlayerFailure(error)
             reply.ok = false
-            reply.error = String(describing: error)
+            reply.code = failure.kind
+            reply.error = failure.description
         }
         reply.status = status()
         switch command {
@@ -208,41 +197,28 @@ public actor PlayerService: PlayerControl {
     // MARK: Playing
 
     private func start(_ resolved: Resolved) async throws {
-        let request = resolved.request
+        var request = resolved.request
+        if case .remote(let url) = request.source {
+            let reach = if let reach = resolved.reach { reach } else { await MediaRedirects.reach(ofURL: url) }
+            do throws(PlayerError) {
+                request.source = .remote(try await MediaRedirects.finalURL(url, reach: reach))
+            } catch {
+                throw PlayerFailure(error)
+            }
+        }
         switch await player.perform(.play(request)) {
         case .done:
             current = (resolved.target, request.metadata.title ?? resolved.entry.target)
             try? await library.saveLastPlayed(LastPlayed(target: resolved.target, title: current?.title ?? "",
                                                          position: request.startAt), now: Clock.now())
             await publishQueue()
-            loadPodcastChapters(for: request.key)
+            loadPodcastChapters(for: request.key, reach: resolved.reach ?? .publicOnly)
         case .superseded:
             // A newer play or a stop replaced it before it started.
             await publishQueue()
         case .failed(let error):
-            if case .cannotOpen(let source, let reason) = error, reason == "Invalid argument",
-               case .remote(let url) = request.source, let cause = await Self.refusedRedirect(url) {
-                throw ServiceError(PlayerError.cannotOpen(source: source, reason: cause).description)
-            }
-            throw ServiceError(error.description)
+            throw PlayerFailure(error)
         }
-    }
-
-    /// FFmpeg 5.1 reports an http redirect to another scheme (`file:`, refused as it must be) as
-    /// a bare "Invalid argument", logging nothing. When a URL fails so, one request through the
-    /// feed fetcher (which follows redirects itself and names a refused one) finds out whether
-    /// that was the cause: `redirected to a file: URL, which media may not open (only http and https)`.
-    private static func refusedRedirect(_ url: String) async -> String? {
-        let probe = FetchRequest(url: url, maxBytes: 1 << 16, connectTimeout: 5, totalTimeout: 10, stallTimeout: 5)
-        do {
-            _ = try await Fetcher.shared.fetch(probe)
-        } catch where error.kind == .protocolNotAllowed {
-            // "protocol file not allowed (only http and https)"
-            let words = error.reason.split(separator: " ")
-            let scheme = words.count > 2 && words[2] == "not" ? "\(words[1]):" : "non-http"
-            return "redirected to a \(scheme) URL, which media may not open (only http and https)"
-        } catch {}
-        return nil
     }
 
     private func pause() async {
@@ -275,14 +251,31 @@ public actor PlayerService: PlayerControl {
                 let resolved = try await resolver.resolve(target, fromStart: false)
                 entries.append((resolved.target, resolved.request.metadata.title ?? target.description))
             } catch {
-                throw ServiceError("\(target): \(error) (nothing was queued)")
+                let cause = PlayerFailure(error)
+                throw PlayerFailure(cause.kind, "\(target): \(cause) (nothing was queued)")
             }
         }
         let now = Clock.now()
-        let stored = next ? try await library.insertNextInUpNext(entries, now: now) : try await library.appendToUpNext(entries, now: now)
+        let change = next ? try await library.insertNextInUpNext(entries, now: now) : try await library.appendToUpNext(entries, now: now)
         await publishQueue()
+        return Self.message(change, next: next)
+    }
+
+    /// What `queue add`/`queue next` did, in the words of `UpNextChange`'s rule (a target is
+    /// queued once: already queued, it moves to the front for `next` and stays put otherwise).
+    static func message(_ change: UpNextChange, next: Bool) -> String {
         let place = next ? " next" : ""
-        return stored.count == 1 ? "queued\(place): \(stored[0].title)" : "queued\(place) \(stored.count) items"
+        switch (change.added.count, change.alreadyQueued.count) {
+        case (1, 0): return "queued\(place): \(change.added[0].title)"
+        case (0, 1):
+            let entry = change.alreadyQueued[0]
+            return next ? "moved to next: \(entry.title) (it was already queued; it plays once)"
+                        : "already queued at \(entry.position): \(entry.title) (left there; `queue next` moves it up)"
+        case (let added, 0): return "queued\(place) \(added) items"
+        case (let added, let again):
+            let what = next ? "moved to the front, not added twice" : "left where they were"
+            return "queued\(place) \(added + again) items (\(again) already queued: \(what))"
+        }
     }
 
     private func resumeOrStartQueue() async throws {
@@ -304,7 +297,7 @@ public actor PlayerService: PlayerControl {
             } else if let entry = try await library.popUpNext() {
                 try await start(try await resolver.resolve(PlayTarget(entry.target), fromStart: false))
             } else {
-                throw ServiceError("nothing to resume: play an item first")
+                throw PlayerFailure(.notNow, "nothing to resume: play an item first")
             }
         }
     }
@@ -344,13 +337,13 @@ public actor PlayerService: PlayerControl {
 
     // MARK: Chapters
 
-    /// Fetches (or reads the cached) chapters file of a library item in the background; when it
-    /// has chapters they replace the embedded ones.
-    private func loadPodcastChapters(for key: TrackKey) {
+    /// Fetches (or reads the cached) chapters file of a library item in the background, within
+    /// what its channel may reach; when it has chapters they replace the embedded ones.
+    private func loadPodcastChapters(for key: TrackKey, reach: AddressReach) {
         guard let id = key.itemID else { chapterTask = nil; return }
         let loader = chapterLoader, player = self.player
         chapterTask = Task {
-            guard let chapters = await loader.chapters(itemID: id), !chapters.isEmpty else { return }
+            guard let chapters = await loader.chapters(itemID: id, reach: reach), !chapters.isEmpty else { return }
             // Until the player took them (or moved on), so a waiting `chapters` sees them.
             _ = await player.perform(.chapters(ChapterList(chapters, source: .podcast), for: key))
         }
@@ -373,17 +366,17 @@ public actor PlayerService: PlayerControl {
         case .previous: jump = .previous
         case .number(let n): jump = .number(n)
         }
-        guard player.snapshot.status != .stopped else { throw ServiceError("nothing is playing") }
+        guard player.snapshot.status != .stopped else { throw PlayerFailure(.notNow, "nothing is playing") }
         await chapterTask?.value
         let list = player.chapters
-        guard !list.isEmpty else { throw ServiceError("this item has no chapters") }
+        guard !list.isEmpty else { throw PlayerFailure(.notFound, "this item has no chapters") }
         guard let index = list.target(jump, from: player.snapshot.position) else {
-            if case .number(let n) = jump { throw ServiceError("no chapter \(n): this item has chapters 1–\(list.chapters.count)") }
-            throw ServiceError("no next chapter: this is the last one")
+            if case .number(let n) = jump { throw PlayerFailure(.notFound, "no chapter \(n): this item has chapters 1–\(list.chapters.count)") }
+            throw PlayerFailure(.notFound, "no next chapter: this is the last one")
         }
         let chapter = list.chapters[index]
         if case .failed(let error) = await player.perform(.seek(.absolute(chapter.start))) {
-            throw ServiceError(error.description)
+            throw PlayerFailure(error)
         }
         return "chapter \(index + 1)/\(list.chapters.count): \(chapter.title)"
     }
@@ -394,7 +387,7 @@ public actor PlayerService: PlayerControl {
     private func setSpeed(_ value: Double) async throws -> String {
         let range = PlaybackSpeed.range
         guard value.isFinite, range.contains(value) else {
-            throw ServiceError("speed must be between \(range.lowerBound) and \(range.upperBound)")
+            throw PlayerFailure(.invalid, "speed must be between \(range.lowerBound) and \(range.upperBound)")
         }
         let rate = PlaybackSpeed.normalized(value)
         _ = await player.perform(.rate(rate))
@@ -417,11 +410,11 @@ public actor PlayerService: PlayerControl {
         case .off:
             sleep.mode = .off
         case .endOfItem:
-            guard player.snapshot.status != .stopped else { throw ServiceError("nothing is playing") }
+            guard player.snapshot.status != .stopped else { throw PlayerFailure(.notNow, "nothing is playing") }
             sleep.mode = .endOfItem
         case .after(let seconds):
             guard seconds.isFinite, seconds > 0, seconds <= PlayerLimits.maxSleep else {
-                throw ServiceError("sleep is at most \(Int(PlayerLimits.maxSleep / 86400)) days ahead")
+                throw PlayerFailure(.invalid, "sleep is at most \(Int(PlayerLimits.maxSleep / 86400)) days ahead")
             }
             let deadline = Date().timeIntervalSince1970 + seconds
             sleep.mode = .at(deadline)
@@ -498,11 +491,6 @@ extension MediaTarget {
         case .file(let path): self = .file(path)
         }
     }
-
-    var itemID: Int64? {
-        if case .item(let id) = self { return id }
-        return nil
-    }
 }
 
 extension PlayTarget {
@@ -517,10 +505,35 @@ extension PlayTarget {
 
 extension QueueEntry {
     init(_ entry: UpNextEntry) {
-        switch entry.target {
-        case .item(let id): self.init(target: String(id), title: entry.title, itemID: id)
-        case .url(let url): self.init(target: url, title: entry.title)
-        case .file(let path): self.init(target: path, title: entry.title)
+        self.init(target: entry.target.text, title: entry.title, itemID: entry.target.itemID)
+    }
+}
+
+extension PlayerFailure {
+    /// What a reply says about an error of the player, the library or the resolver: its kind
+    /// from its type, never from its text.
+    init(_ error: any Error) {
+        switch error {
+        case let failure as PlayerFailure: self = failure
+        case let error as PlayerError:
+            if case .pulseUnavailable = error {
+                self.init(.unavailable, error.description)
+            } else {
+                self.init(.cannotPlay, error.description)
+            }
+        case let error as LibraryError:
+            switch error {
+            case .noItem, .noItems, .noChannel, .noCollection, .noCollectionID, .noSavedVideo, .noUser, .noSession:
+                self.init(.notFound, error.description)
+            case .invalid: self.init(.invalid, error.description)
+            case .collectionExists, .alreadyInCollection, .userExists, .notInCollection:
+                self.init(.failed, error.description)
+            case .database:
+                // A reply may reach an HTTP client: no file paths. A full disk or a busy
+                // database may pass; the rest is the library failing.
+                self.init(error.isDiskFull || error.isRetryable ? .unavailable : .failed, error.descriptionWithoutPaths)
+            }
+        default: self.init(.failed, String(describing: error))
         }
     }
 }

@@ -37,7 +37,7 @@ final class ProgressWriter: ProgressSink, @unchecked Sendable {
         let (library, log) = (self.library, self.log)
         if report.kind != .tick {
             writes.yield {
-                do { try await library.setProgress(id, seconds: Int(report.position.rounded(.down)), now: Clock.now()) }
+                do { try await library.setProgress(id, seconds: Int(report.position.rounded(.down)), length: report.duration, now: Clock.now()) }
                 catch { log("saving progress of item \(id): \(error)") }
             }
         }

@@ -74,7 +74,7 @@ struct IngestBench {
         let library = try SQLiteLibrary(path: path)
         let subscriptions = feeds.map { feed in
             Poll(subject: .subscription(NewChannel(platform: feed.platform, sourceURL: feed.sourceURL, feedURL: feed.feedURL,
-                                                   name: feed.name)), outcome: .notFetched)
+                                                   name: feed.name, reach: .anyAddress)), outcome: .notFetched)
         }
         let ids = try await library.apply(subscriptions, now: 1).map { try $0.get().channelID }
         let polls = zip(ids, feeds).map { id, feed in

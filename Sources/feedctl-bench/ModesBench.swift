@@ -103,7 +103,7 @@ struct LibraryGenerator {
         for c in 0..<ModesBench.channels {
             let platform: Platform = c < 700 ? .youtube : c < 1000 ? .rumble : .podcast
             let subscription = NewChannel(platform: platform, sourceURL: "https://example.com/c/\(c)",
-                                          feedURL: "https://example.com/c/\(c)/feed", name: "Channel \(c)")
+                                          feedURL: "https://example.com/c/\(c)/feed", name: "Channel \(c)", reach: .anyAddress)
             let channelID = try await library.subscribe(subscription, now: now - 400 * 86_400)
             let interval: Double = platform == .podcast ? 7 * 86_400 : 86_400
             var published = Double(now) - Double(rng.next() % (3 * 86_400))
@@ -161,6 +161,9 @@ extension SQLiteLibrary: GeneratedLibrary {
         _ = try await ingest(items: items, channelID: channelID, now: now)
     }
     func check(_ id: Int64) async throws { _ = try await item(id: id) }
+    func setProgress(_ id: Int64, seconds: Int, now: Int64) async throws {
+        try await updateWatchState(id, .position(seconds: seconds), now: now)
+    }
 }
 
 /// A tiny deterministic PRNG (Swift's default generator is seeded randomly).

@@ -60,7 +60,7 @@ struct DaemonCommand: AsyncParsableCommand {
             }
             let config = try settings()
             let listener = try UnixListener(path: path)
-            let lib = try library.open(creating: true)
+            let lib = try library.open(creating: true, announce: log)
             let quit = DispatchSemaphore(value: 0)
             // The volume last set, and smart resume as configured (0: off).
             let volume = (try? await lib.savedVolume()) ?? 1

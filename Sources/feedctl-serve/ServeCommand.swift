@@ -21,7 +21,7 @@ struct ServeCommand: AsyncParsableCommand {
         version: FeedctlVersion.current)
     @OptionGroup var library: LibraryOptions
     @OptionGroup var socket: SocketOptions
-    @Option(help: ArgumentHelp("Address to listen on (default 127.0.0.1:8000).", valueName: "host:port"))
+    @Option(help: ArgumentHelp("Address to listen on.", valueName: "host:port"))
     var listen = "127.0.0.1:8000"
     @Flag(help: "One owner, no login: every request acts for the library's owner (loopback only). Without it, logins (tokens) on any --listen.")
     var open = false
@@ -29,6 +29,9 @@ struct ServeCommand: AsyncParsableCommand {
     var cors: String?
     @Flag(help: "Allow subscribing to feeds on loopback, private or link-local addresses.")
     var allowPrivateFeeds = false
+    @Option(help: ArgumentHelp("With --open, also answer requests sent to this host name (default: only localhost, 127.0.0.1 and [::1]).",
+                               valueName: "name"))
+    var allowedHost: [String] = []
     @Option(help: ArgumentHelp("Serve HTTPS with this PEM certificate chain (with --tls-key).", valueName: "path"))
     var tlsCert: String?
     @Option(help: ArgumentHelp("The PEM private key of --tls-cert.", valueName: "path"))
@@ -54,6 +57,7 @@ struct ServeCommand: AsyncParsableCommand {
                                                     allowPrivateFeeds: allowPrivateFeeds, version: FeedctlVersion.current,
                                                     socketPath: socket.path, database: library.db,
                                                     tls: tlsCert.flatMap { cert in tlsKey.map { TLSFiles(certificate: cert, key: $0) } })
+            configuration.allowedHosts = Set(allowedHost.map { $0.lowercased() })
             // Discovery's providers as the config file's [discover] says, the environment over it.
             do throws(ConfigError) {
                 configuration.discoveryEnvironment = try Config.discoveryEnvironment(ProcessInfo.processInfo.environment)
@@ -63,7 +67,8 @@ struct ServeCommand: AsyncParsableCommand {
             let settings = configuration
             // Checked before the library is opened: a refusal changes nothing.
             if let refusal = settings.check(hasAuthenticator: true) { throw CommandError(refusal.description) }
-            let store = try library.open()
+            // A new server may start before anything is subscribed: it makes the library.
+            let store = try library.open(creating: true, announce: log)
             let authenticator: any Authenticator
             let mode: String
             if open {
@@ -91,10 +96,28 @@ struct ServeCommand: AsyncParsableCommand {
             } catch {
                 throw CommandError("\(error)")
             }
-            try await withTaskExecutorPreference(EventLoopsExecutor(MultiThreadedEventLoopGroup.singleton)) {
-                try await app.runService()
+            do {
+                try await withTaskExecutorPreference(EventLoopsExecutor(MultiThreadedEventLoopGroup.singleton)) {
+                    try await app.runService()
+                }
+            } catch let error as IOError {
+                if let failure = Self.listenFailure(error, address: "\(Self.hostForURL(address.host)):\(address.port)") { throw failure }
+                throw error
             }
         }
+    }
+
+    /// What a failed bind means for the person who chose `--listen` (NIO says
+    /// `bind(descriptor:ptr:bytes:): Address already in use) (errno: 98)`); nil for other errors.
+    static func listenFailure(_ error: IOError, address: String) -> CommandError? {
+        let why: String
+        switch error.errnoCode {
+        case EADDRINUSE: why = "the address is in use (another feedctl serve, or another server)"
+        case EACCES: why = "permission denied (ports below 1024 need privileges)"
+        case EADDRNOTAVAIL: why = "no network interface of this machine has that address"
+        default: return nil
+        }
+        return CommandError("can't listen on \(address): \(why); pick another address with --listen HOST:PORT")
     }
 
     static func hostForURL(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }

@@ -24,7 +24,7 @@ struct ChannelCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await runReporting {
-                let subscriber = Subscriber(syncer: Syncer(store: try library.open(creating: true)))
+                let subscriber = Subscriber(syncer: Syncer(store: try library.open(creating: true), reach: .anyAddress))
                 var added: [AddedChannelJSON] = []
                 var failures = 0
                 for url in urls {
@@ -174,11 +174,11 @@ extension ChannelCommand {
                 let feeds = try OPML.parse(contentsOf: file)
                 let lib = try library.open(creating: true)
                 let now = Clock.now()
-                let (channels, known) = try await OPMLSubscriptions.newChannels(feeds, in: lib)
+                let (channels, known) = try await OPMLSubscriptions.newChannels(feeds, in: lib, reach: .anyAddress)
                 if !output.json {
                     print("imported \(Formats.count(channels.count, "channel")) from \(file)" + (known > 0 ? " (\(known) already subscribed)" : ""))
                 }
-                let syncer = Syncer(store: lib)
+                let syncer = Syncer(store: lib, reach: .anyAddress)
                 guard !noSync, !channels.isEmpty else {
                     let report = await syncer.subscribe(channels, fetch: false, now: now)
                     if let failed = report.channels.first(where: { $0.status == .error }) { throw CommandError(failed.error ?? "import failed") }
@@ -220,9 +220,11 @@ extension ChannelCommand {
 
         func run() async throws {
             try await runReporting {
-                let opml = try await OPMLSubscriptions.export(try library.open(), now: Clock.now())
+                let feeds = try await OPMLSubscriptions.feeds(of: try library.open())
+                let opml = OPML.export(feeds, dateCreated: Clock.now())
                 if let file {
                     try FileOutput.write(opml.utf8, to: file)
+                    print("exported \(Formats.count(feeds.count, "channel")) to \(file)")
                 } else {
                     FileHandle.standardOutput.write(Data(opml.utf8))
                 }

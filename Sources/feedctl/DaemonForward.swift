@@ -29,7 +29,7 @@ struct ServeForward: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve the library over HTTP, feedctl-serve (`feedctl serve --help` lists its options).")
-    @Argument(parsing: .allUnrecognized, help: "Options for the server: --listen, --open, --db, --socket, --cors, --allow-private-feeds.")
+    @Argument(parsing: .allUnrecognized, help: "Options for the server: --listen, --open, --db, --socket, --cors, --allow-private-feeds, --allowed-host.")
     var options: [String] = []
 
     init() {}

@@ -102,7 +102,7 @@ struct DiscoverCommand: AsyncParsableCommand {
             guard let url = result.subscribeURL else {
                 throw CommandError("result \(number) (\(result.title)) does not say which channel it is from")
             }
-            let subscriber = Subscriber(syncer: Syncer(store: library))
+            let subscriber = Subscriber(syncer: Syncer(store: library, reach: .anyAddress))
             let added: [Subscriber.Added]
             do {
                 added = try await subscriber.add(url)

@@ -39,7 +39,15 @@ struct Feedctl: AsyncParsableCommand {
                 try parse.run()
                 return
             }
-            var command = try await asyncParseAsRoot()
+            var command: any ParsableCommand
+            do {
+                command = try await asyncParseAsRoot()
+            } catch where exitCode(for: error) == .validationFailure {
+                // A mistyped command gets the nearest one instead of `Unexpected argument`.
+                guard let suggestion = CommandSuggestion.message(for: Array(arguments), root: Self.self) else { throw error }
+                printError(suggestion)
+                Foundation.exit(ExitCode.validationFailure.rawValue)
+            }
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -44,11 +44,26 @@ struct FeedCommand: AsyncParsableCommand {
                 return try await SearchCommand.show(found, json: output.json)
             }
             let query = FeedQuery(mode: mode, filter: filter, page: try PageRequest(page: page, perPage: limit), days: days)
-            let items = try await lib.feed(query, now: Clock.now())
+            let now = Clock.now()
+            let items = try await lib.feed(query, now: now)
             if output.json { return try printJSON(items) }
             if items.isEmpty { print("nothing here"); return }
             items.forEach { print(ItemLine.format($0)) }
+            // A person at a terminal learns that the list goes on; a script reads the pages it asks for.
+            if stdoutIsTTY, items.count == limit, let more = PageHint.line(page: page, limit: limit, total: try await lib.feedTotal(query, now: now)) {
+                print(more)
+            }
         }
+    }
+}
+
+/// `page 1 of 4: --page 2 for more`, when a page was full and more follow it.
+enum PageHint {
+    static func line(page: Int, limit: Int, total: Int) -> String? {
+        let (shown, overflow) = page.multipliedReportingOverflow(by: limit)
+        guard !overflow, total > shown else { return nil }
+        let pages = total / limit + (total % limit == 0 ? 0 : 1)
+        return "page \(page) of \(pages): --page \(page + 1) for more"
     }
 }
 
@@ -207,8 +222,12 @@ struct WatchedCommand: AsyncParsableCommand {
                 return
             }
             // All or nothing: a bad id changes nothing and is named.
-            try await lib.setWatched(ids, watched: !undo, now: Clock.now())
-            print("marked \(Formats.count(ItemIDs.unique(ids).count, "item")) \(undo ? "unwatched" : "watched"): \(ItemIDs.list(ids))")
+            let changed = try await lib.setWatched(ids, watched: !undo, now: Clock.now())
+            let already = ItemIDs.unique(ids).filter { !changed.contains($0) }
+            let state = undo ? "unwatched" : "watched"
+            var line = "marked \(Formats.count(changed.count, "item")) \(state)" + (changed.isEmpty ? "" : ": \(ItemIDs.list(changed))")
+            if !already.isEmpty { line += " (already \(state): \(ItemIDs.list(already)))" }
+            print(line)
         }
     }
 }
@@ -251,11 +270,13 @@ struct ProgressCommand: AsyncParsableCommand {
                 throw ValidationError("not a position: \(position) (use seconds, MM:SS or H:MM:SS)")
             }
             let lib = try library.open()
-            if let length = try await lib.item(id: id).duration, seconds > length {
+            let item = try await lib.item(id: id)
+            if let length = item.duration, seconds > length {
                 throw CommandError("item \(id) is \(Formats.clock(Double(length))) long: \(position) is past its end")
             }
-            try await lib.setProgress(id, seconds: seconds, now: Clock.now())
-            print("item \(id) at \(Formats.clock(Double(seconds)))")
+            let state = try await lib.setProgress(id, seconds: seconds, now: Clock.now())
+            let heard = state == .watched && !item.watched ? " (near enough its end to count as heard: marked watched)" : ""
+            print("item \(id) at \(Formats.clock(Double(seconds)))\(heard)")
         }
     }
 }

@@ -18,7 +18,7 @@ struct ParseCommand: ParsableCommand {
     @Argument(help: "Feed files, or http(s) URLs to fetch. With several, one document each, in order.")
     var sources: [String]
 
-    @Flag(help: "Print the JSON contract documented in README.md.")
+    @Flag(help: "Print the JSON contract documented in docs/cli.md.")
     var json = false
 
     func run() throws {

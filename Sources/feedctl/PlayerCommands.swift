@@ -18,16 +18,26 @@ struct PlayerClientOptions: ParsableArguments {
     func send(_ command: PlayerCommand, autostart: Bool) throws -> PlayerReply {
         let client = try ControlClient.connect(socketPath: socket.path, database: library.db, autostart: autostart)
         defer { client.connection.close() }
-        let reply = try client.perform(command)
-        guard reply.ok else { throw CommandError(reply.error ?? "the daemon refused \(ControlRequest(command).cmd)") }
-        return reply
+        return try client.perform(command)
+    }
+
+    /// The daemon's reply to `command`, or nil when none runs: the queue commands then read and
+    /// change the queue where it is kept, in the library (through the daemon when it runs, so
+    /// that it sees the change).
+    func sendIfRunning(_ command: PlayerCommand) throws -> PlayerReply? {
+        do {
+            return try send(command, autostart: false)
+        } catch is DaemonNotRunning {
+            return nil
+        }
     }
 
     /// Sends `command` and prints the status it left behind.
     func run(_ command: PlayerCommand, autostart: Bool = false) throws {
         try runReporting {
             let response = try send(command, autostart: autostart)
-            if let message = response.message, !json { print(message) }
+            // Messages name feed titles: no control characters reach the terminal.
+            if let message = response.message, !json { print(Terminal.printable(message)) }
             if let status = response.status { try StatusPrinter.print(status, json: json) }
         }
     }
@@ -158,22 +168,31 @@ struct SeekCommand: ParsableCommand {
     func run() throws {
         try runReporting {
             let text = try VerbValue.required(position, usage: Self.usage)
-            guard let target = Self.target(text) else { throw ValidationError("\(Self.usage) (not \"\(text)\")") }
-            try options.run(.seek(target))
+            try options.run(.seek(try Self.target(text)))
         }
     }
 
-    static func target(_ text: String) -> SeekTarget? {
-        switch text.lowercased() {
-        case "forward", "fwd", "+": return .steps(1)
-        case "back", "backward", "-": return .steps(-1)
-        default: break
+    /// The seek `text` asks for, made valid here (`SeekTarget`), or why it cannot be.
+    static func target(_ text: String) throws -> SeekTarget {
+        do throws(PlayerValueError) {
+            switch text.lowercased() {
+            case "forward", "fwd", "+": return try SeekTarget(steps: 1)
+            case "back", "backward", "-": return try SeekTarget(steps: -1)
+            default: break
+            }
+            if let sign = text.first, sign == "+" || sign == "-" {
+                guard let magnitude = DurationArgument.unbounded(String(text.dropFirst())) else { throw notAPosition(text) }
+                return try SeekTarget(offset: sign == "-" ? -magnitude : magnitude)
+            }
+            guard let seconds = DurationArgument.unbounded(text) else { throw notAPosition(text) }
+            return try SeekTarget(position: seconds)
+        } catch {
+            throw ValidationError(error.description)
         }
-        if let sign = text.first, sign == "+" || sign == "-" {
-            guard let magnitude = DurationArgument.seconds(String(text.dropFirst())) else { return nil }
-            return .by(sign == "-" ? -magnitude : magnitude)
-        }
-        return DurationArgument.seconds(text).map(SeekTarget.to)
+    }
+
+    private static func notAPosition(_ text: String) -> PlayerValueError {
+        PlayerValueError("\(usage) (not \"\(text)\")")
     }
 }
 
@@ -208,14 +227,18 @@ struct VolumeCommand: ParsableCommand {
         let sign = number.first.flatMap { $0 == "+" || $0 == "-" ? $0 : nil }
         if sign != nil { number = number.dropFirst() }
         guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-              let value = Double(number), value.isFinite else {
+              let percent = Double(number), percent.isFinite else {
             throw ValidationError("not a volume: \(text) (\(usage))")
         }
-        guard value <= 100 else { throw ValidationError("volume is 0–100 (percent): \(text)") }
-        switch sign {
-        case "+": return .changeVolume(by: value / 100)
-        case "-": return .changeVolume(by: -value / 100)
-        default: return .volume(value / 100)
+        // The range is `PlayerVolume`'s; only the unit (percent) is the command line's.
+        do throws(PlayerValueError) {
+            switch sign {
+            case "+": return .changeVolume(by: try PlayerVolume.Change(percent / 100))
+            case "-": return .changeVolume(by: try PlayerVolume.Change(-percent / 100))
+            default: return .volume(try PlayerVolume(percent / 100))
+            }
+        } catch {
+            throw ValidationError("volume is 0–100 (percent): \(text)")
         }
     }
 
@@ -321,16 +344,26 @@ struct QueueCommand: ParsableCommand {
         try runReporting {
             let response = try options.send(.queueAdd(targets, next: next), autostart: true)
             if options.json { return try printJSON(response.queue ?? []) }
-            print(response.message ?? "queued")
+            print(Terminal.printable(response.message ?? "queued"))
         }
     }
 
-    struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show the queue.")
+    /// The queue as the library keeps it, for the commands that work without the daemon.
+    static func stored(_ options: PlayerClientOptions) async throws -> [QueueEntry] {
+        try await options.library.open().upNext().map { QueueEntry(target: $0.target.text, title: $0.title, itemID: $0.target.itemID) }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show the queue (the daemon need not run).")
         @OptionGroup var options: PlayerClientOptions
-        func run() throws {
-            try runReporting {
-                let queue = try options.send(.queueList, autostart: false).queue ?? []
+        func run() async throws {
+            try await runReporting {
+                let queue: [QueueEntry]
+                if let reply = try options.sendIfRunning(.queueList) {
+                    queue = reply.queue ?? []
+                } else {
+                    queue = try await QueueCommand.stored(options)
+                }
                 if options.json { return try printJSON(queue) }
                 if queue.isEmpty { print("the queue is empty"); return }
                 let width = Terminal.width
@@ -341,25 +374,39 @@ struct QueueCommand: ParsableCommand {
         }
     }
 
-    struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove the entry at a position (1 is the next to play).")
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove the entry at a position (1 is the next to play; the daemon need not run).")
         @OptionGroup var options: PlayerClientOptions
         @Argument(help: "Its position in `queue list`.") var position: Int
         func validate() throws { if position < 1 { throw ValidationError("positions start at 1") } }
-        func run() throws {
-            try runReporting { print(try options.send(.queueRemove(position), autostart: false).message ?? "removed \(position)") }
+        func run() async throws {
+            try await runReporting {
+                let message: String
+                if let reply = try options.sendIfRunning(.queueRemove(position)) {
+                    message = reply.message ?? "removed \(position)"
+                } else {
+                    message = "removed \(position): \(try await options.library.open().removeFromUpNext(at: position).title)"
+                }
+                print(Terminal.printable(message))
+            }
         }
     }
 
-    struct Move: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Move an entry to another position (the others close up).")
+    struct Move: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Move an entry to another position (the others close up; the daemon need not run).")
         @OptionGroup var options: PlayerClientOptions
         @Argument(help: "Its position now.") var from: Int
         @Argument(help: "Its new position.") var to: Int
         func validate() throws { if from < 1 || to < 1 { throw ValidationError("positions start at 1") } }
-        func run() throws {
-            try runReporting {
-                let queue = try options.send(.queueMove(from: from, to: to), autostart: false).queue ?? []
+        func run() async throws {
+            try await runReporting {
+                let queue: [QueueEntry]
+                if let reply = try options.sendIfRunning(.queueMove(from: from, to: to)) {
+                    queue = reply.queue ?? []
+                } else {
+                    try await options.library.open().moveInUpNext(from: from, to: to)
+                    queue = try await QueueCommand.stored(options)
+                }
                 if options.json { return try printJSON(queue) }
                 let moved = queue.indices.contains(to - 1) ? queue[to - 1].title ?? queue[to - 1].target : "entry"
                 print("moved \(Terminal.printable(moved)) to \(to)")
@@ -367,11 +414,14 @@ struct QueueCommand: ParsableCommand {
         }
     }
 
-    struct Clear: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Empty the queue.")
+    struct Clear: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Empty the queue (the daemon need not run).")
         @OptionGroup var options: PlayerClientOptions
-        func run() throws {
-            try runReporting { _ = try options.send(.queueClear, autostart: false); print("queue cleared") }
+        func run() async throws {
+            try await runReporting {
+                if try options.sendIfRunning(.queueClear) == nil { try await options.library.open().clearUpNext() }
+                print("queue cleared")
+            }
         }
     }
 }

@@ -19,6 +19,8 @@ struct SyncCommand: AsyncParsableCommand {
             let lib = try library.open()
             let now = Clock.now()
             let claimant = SyncClaimant.next()
+            // What this sync stores comes after it (ids only grow): the new items it names.
+            let lastItem = try await lib.lastItemID()
             let channels: [Channel]
             if ids.isEmpty && !all {
                 // Due channels, claimed so that no other process (the daemon, the server) polls them too.
@@ -35,7 +37,7 @@ struct SyncCommand: AsyncParsableCommand {
             let bar = ProgressBar(enabled: !output.json && stderrIsTTY, total: channels.count)
             // Ctrl-C or SIGTERM cancels the fetches still running; what finished is stored first.
             let (report, interrupted) = await cancellingOnInterrupt {
-                await Syncer(store: lib).sync(channels, claimant: claimant, now: now) { result, done, _ in
+                await Syncer(store: lib, reach: .anyAddress).sync(channels, claimant: claimant, now: now) { result, done, _ in
                     bar.update(done: done, label: result.name)
                 }
             }
@@ -45,8 +47,11 @@ struct SyncCommand: AsyncParsableCommand {
             }
             if output.json {
                 try printJSON(report)
+            } else if channels.isEmpty && ids.isEmpty && !all {
+                print(try await Self.nothingDue(lib, now: now))
             } else {
                 printSummary(report)
+                try await Self.printNew(report, lib, after: lastItem)
             }
             if let interrupted {
                 throw CommandInterrupted(interrupted, "\(report.channels.filter { $0.status != .busy }.count) of \(Formats.count(channels.count, "channel")) synced and stored; the others were left as they were")
@@ -59,6 +64,29 @@ struct SyncCommand: AsyncParsableCommand {
                 throw PartialFailure(message)
             }
         }
+    }
+
+    /// Why a plain `sync` polled nothing, and when it will have something to do.
+    static func nothingDue(_ lib: some ChannelStore, now: Int64) async throws -> String {
+        let active = try await lib.allChannels().filter(\.active)
+        if active.isEmpty { return "no channels to sync yet: feedctl channel add URL" }
+        let next = active.map { $0.nextPoll ?? now }.min() ?? now
+        if next <= now {
+            return "the due channels are being synced by another feedctl process now (the daemon's scheduler?)"
+        }
+        return "no channel is due: the next at \(Formats.minute(next)) (\(Formats.ahead(next - now))); feedctl sync --all polls every channel now"
+    }
+
+    /// How many new items a sync names before `and N more`.
+    static let newItemsNamed = 5
+
+    /// The items this sync stored first, a few of them by name (newest first), then how many more.
+    static func printNew(_ report: SyncReport, _ lib: some ItemStore, after lastItem: Int64) async throws {
+        guard report.newItems > 0 else { return }
+        let updated = report.channels.filter { $0.newItems > 0 }.map(\.id)
+        let named = try await lib.items(after: lastItem, channelIDs: updated, limit: newItemsNamed)
+        named.forEach { print(ItemLine.format($0)) }
+        if report.newItems > named.count { print("and \(report.newItems - named.count) more: feedctl feed") }
     }
 
     private func printSummary(_ report: SyncReport) {

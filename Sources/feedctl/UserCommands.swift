@@ -23,7 +23,8 @@ struct UserCommand: AsyncParsableCommand {
         @Argument(help: "User name.") var name: String
         func run() async throws {
             try await runReporting {
-                let lib = try library.open()
+                // A server's first command: it makes the library, as `channel add` does.
+                let lib = try library.open(creating: true)
                 let hash = try passwordStdin ? Password.hash(PasswordInput.read(for: name, fromStdin: true)) : nil
                 let user = try await lib.addUser(name: name, isAdmin: admin, passwordHash: hash, now: Clock.now())
                 print("added user \(user.id): \(Terminal.printable(user.name))\(user.isAdmin ? " (admin)" : "")"
@@ -93,7 +94,8 @@ struct UserCommand: AsyncParsableCommand {
         @Argument(help: "User name.") var name: String
         func run() async throws {
             try await runReporting {
-                let lib = try library.open()
+                // The owner's password may be a server's first command (the owner comes with the library).
+                let lib = try library.open(creating: true)
                 let user = try await lib.user(named: name)  // before asking for a password
                 let hash = try Password.hash(PasswordInput.read(for: name, fromStdin: passwordStdin))
                 try await lib.setPasswordHash(hash, for: name)

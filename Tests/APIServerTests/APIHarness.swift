@@ -59,6 +59,14 @@ final class APIHarness: @unchecked Sendable {
         }
         var configuration = configuration
         if logins { configuration.open = false }
+        if configuration.socketPath == ServerConfiguration().socketPath {
+            // No player for this server, and none may start: a path under a plain file, where no
+            // directory can be made. (The default, /nonexistent, is one root can create: a
+            // `/api/player/resume` started a daemon there that outlived the tests.)
+            let file = self.library.dir.file("no-player")
+            FileManager.default.createFile(atPath: file, contents: nil)
+            configuration.socketPath = file + "/player.sock"
+        }
         // gpodder sync checks its own credentials against the same library's users.
         let gpodder = GPodderAccounts(users: store, library: { store.acting(as: $0) })
         let app = try APIServer.application(configuration: configuration, authenticator: chosen, gpodder: gpodder,

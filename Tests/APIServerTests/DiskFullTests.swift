@@ -28,7 +28,7 @@ final class DiskFullTests: XCTestCase {
     /// Writes a file until the file system has no room left.
     private func fill(_ dir: String) throws {
         let path = dir + "/filler"
-        FileManager.default.createFile(atPath: path, contents: nil)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
         let file = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         defer { try? file.close() }
         for size in [65_536, 4_096, 512, 1] {

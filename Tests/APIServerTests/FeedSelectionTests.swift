@@ -3,7 +3,7 @@ import LibraryStore
 import XCTest
 
 /// `GET /api/feed`'s `mode` and `sort_by`, every spelling the backend, the iOS guide and feedctl
-/// use (README, "Server"), mapped onto feedctl's modes and orders; anything else is unknown (422).
+/// use (docs/server.md, "Modes"), mapped onto feedctl's modes and orders; anything else is unknown (422).
 final class FeedSelectionTests: XCTestCase {
     func testEveryModeNameMaps() {
         let names: [(String, FeedSelection.Mode)] = [

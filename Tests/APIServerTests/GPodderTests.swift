@@ -48,8 +48,8 @@ final class GPodderTests: XCTestCase {
         return try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [Any], result.stdout, file: file, line: line)
     }
 
-    private func feedctl(_ h: APIHarness, _ arguments: [String]) async throws -> ProcessRunner.Result {
-        let path = try binary("feedctl"), db = h.library.library.path
+    private func feedctl(_ h: APIHarness, _ arguments: [String], db: String? = nil) async throws -> ProcessRunner.Result {
+        let path = try binary("feedctl"), db = db ?? h.library.library.path
         return try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(with: Result { try ProcessRunner.capture(path, arguments + ["--db", db], timeout: 60) })
@@ -93,7 +93,7 @@ final class GPodderTests: XCTestCase {
 
         // A subscription made in feedctl itself is in the next pull; a removal on the phone
         // unsubscribes, and the other device hears of it.
-        let added = try await Subscriber(syncer: Syncer(store: h.library.library)).add(atom, now: APIHarness.now)
+        let added = try await Subscriber(syncer: Syncer(store: h.library.library, reach: .anyAddress)).add(atom, now: APIHarness.now)
         XCTAssertEqual(added.first?.alreadySubscribed, false)
         results = try await mygpo(h, owner, Self.password, [
             ["op": "pull_subscriptions", "device": "phone", "since": since],
@@ -112,6 +112,46 @@ final class GPodderTests: XCTestCase {
         // bob's subscriptions are his own.
         results = try await mygpo(h, "bob", Self.bobPassword, [["op": "pull_subscriptions", "device": "phone", "since": 0]])
         XCTAssertEqual((results[0] as? [String: Any])?["add"] as? [String], [])
+    }
+
+    /// A podcast added on a phone whose feed answers 404 stays subscribed with its error, backing
+    /// off, as `channel import` keeps one (it was kept as if it had never been tried: no error, no
+    /// next poll); the next sync retries it, and a feed that comes back heals it.
+    func testAnUploadedFeedThatFailsKeepsItsErrorAsAnImportDoes() async throws {
+        let (h, owner) = try await harness()
+        let missing = h.feeds.url("/gone/podcast.xml")
+        let results = try await mygpo(h, owner, Self.password, [["op": "update_subscriptions", "device": "phone", "add": [missing]]])
+        XCTAssertEqual((results[0] as? [String: Any])?["update_urls"] as? [[String]], [], "kept under the URL the phone sent")
+        let channels = try await h.library.library.allChannels()
+        let channel = try XCTUnwrap(channels.first)
+        XCTAssertEqual(channel.feedURL, missing)
+        XCTAssertEqual(channel.lastError, "\(missing): HTTP 404 Not Found")
+        XCTAssertEqual(channel.consecutiveErrors, 1)
+        let nextPoll = try XCTUnwrap(channel.nextPoll, "a failed feed backs off")
+        XCTAssertGreaterThan(nextPoll, APIHarness.now)
+        let summaries = try await h.library.library.channelSummaries()
+        XCTAssertEqual(summaries.first?.lastError, channel.lastError)
+
+        // The same as `channel import` of that URL into another library.
+        let opml = h.library.dir.file("one.opml")
+        try #"<opml version="2.0"><body><outline type="rss" text="x" xmlUrl="\#(missing)"/></body></opml>"#
+            .write(toFile: opml, atomically: true, encoding: .utf8)
+        let other = h.library.dir.file("other.sqlite")
+        let imported = try await feedctl(h, ["channel", "import", opml], db: other)
+        XCTAssertEqual(imported.status, 2, imported.stderr)
+        let importedChannels = try await SQLiteLibrary(path: other).allChannels()
+        let importedChannel = try XCTUnwrap(importedChannels.first)
+        XCTAssertEqual(importedChannel.lastError, channel.lastError)
+        XCTAssertEqual(importedChannel.consecutiveErrors, channel.consecutiveErrors)
+
+        // Retried by sync: the feed is back.
+        try h.feeds.write("gone/podcast.xml", Data(contentsOf: PackagePaths.fixture("demo/podcast.xml")))
+        let synced = try await feedctl(h, ["sync", "--all"])
+        XCTAssertEqual(synced.status, 0, synced.stderr)
+        let after = try await h.library.library.allChannels()
+        let healed = try XCTUnwrap(after.first)
+        XCTAssertNil(healed.lastError)
+        XCTAssertEqual(healed.consecutiveErrors, 0)
     }
 
     func testEpisodeActionsRoundTripIntoTheLibraryAndBack() async throws {

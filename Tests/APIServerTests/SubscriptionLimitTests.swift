@@ -14,7 +14,7 @@ final class SubscriptionLimitTests: XCTestCase {
     private func subscribe(_ h: APIHarness, _ count: Int, platform: Platform = .podcast, prefix: String = "c") async throws {
         let polls = (0..<count).map { n in
             Poll(subject: .subscription(NewChannel(platform: platform, sourceURL: "https://example.com/\(prefix)\(n)",
-                                                    feedURL: "https://example.com/\(prefix)\(n).xml", name: "\(prefix)-\(n)")),
+                                                    feedURL: "https://example.com/\(prefix)\(n).xml", name: "\(prefix)-\(n)", reach: .anyAddress)),
                  outcome: .notFetched)
         }
         for result in await h.library.library.apply(polls, now: 1000) { _ = try result.get() }

@@ -10,7 +10,8 @@ import Testing
         try JSONDecoder().decode(ControlRequest.self, from: Data(json.utf8))
     }
 
-    @Test(arguments: [PlayerCommand.seek(.steps(1)), .seek(.steps(-2)), .changeVolume(by: -0.1), .changeVolume(by: 0.05)])
+    @Test(arguments: [PlayerCommand.seek(.steps(1)), .seek(.steps(-2)), .changeVolume(by: try! PlayerVolume.Change(-0.1)),
+                      .changeVolume(by: try! PlayerVolume.Change(0.05))])
     func newCommandsSurviveTheWire(_ command: PlayerCommand) throws {
         let line = try JSONEncoder().encode(ControlRequest(command, id: 3))
         #expect(try JSONDecoder().decode(ControlRequest.self, from: line).command() == command)
@@ -18,7 +19,7 @@ import Testing
 
     @Test func stepsAndChangesAreSpelledAsDocumented() throws {
         #expect(try decode(#"{"cmd": "seek", "steps": -1}"#).command() == .seek(.steps(-1)))
-        #expect(try decode(#"{"cmd": "volume", "change": 0.05}"#).command() == .changeVolume(by: 0.05))
+        #expect(try decode(#"{"cmd": "volume", "change": 0.05}"#).command() == .changeVolume(by: try PlayerVolume.Change(0.05)))
     }
 
     @Test(arguments: [
@@ -32,6 +33,29 @@ import Testing
     ])
     func numbersPastTheLimitsAreRefusedInOneLine(_ json: String, _ error: String) throws {
         #expect(throws: ProtocolError(error)) { try decode(json).command() }
+    }
+
+    /// Each bound, on the wire: the last value in is taken, the first out refused (the rule is
+    /// `SeekTarget`'s and `PlayerVolume`'s, made where the line is decoded).
+    @Test(arguments: [
+        (#"{"cmd": "seek", "position": 0}"#, true), (#"{"cmd": "seek", "position": 1000000000}"#, true),
+        (#"{"cmd": "seek", "position": -0.001}"#, false), (#"{"cmd": "seek", "position": 1000000000.001}"#, false),
+        (#"{"cmd": "seek", "offset": -1000000000}"#, true), (#"{"cmd": "seek", "offset": 1000000000}"#, true),
+        (#"{"cmd": "seek", "offset": -1000000000.001}"#, false), (#"{"cmd": "seek", "offset": 1000000000.001}"#, false),
+        (#"{"cmd": "seek", "steps": 1000}"#, true), (#"{"cmd": "seek", "steps": -1000}"#, true),
+        (#"{"cmd": "seek", "steps": 1001}"#, false), (#"{"cmd": "seek", "steps": -1001}"#, false),
+        (#"{"cmd": "volume", "value": 0}"#, true), (#"{"cmd": "volume", "value": 1}"#, true),
+        (#"{"cmd": "volume", "value": -0.0001}"#, false), (#"{"cmd": "volume", "value": 1.0001}"#, false),
+        (#"{"cmd": "volume", "change": -1}"#, true), (#"{"cmd": "volume", "change": 1}"#, true),
+        (#"{"cmd": "volume", "change": -1.0001}"#, false), (#"{"cmd": "volume", "change": 1.0001}"#, false),
+    ])
+    func theBoundsAreInclusive(_ json: String, _ accepted: Bool) throws {
+        let request = try decode(json)
+        if accepted {
+            #expect(throws: Never.self) { try request.command() }
+        } else {
+            #expect(throws: ProtocolError.self) { try request.command() }
+        }
     }
 
     @Test func theLimitsThemselves() {

@@ -1,5 +1,6 @@
 import CLISupport
 import ControlProtocol
+import FeedModel
 import Foundation
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
     static let commands: [PlayerCommand] = [
         .status, .play(.item(42), fromStart: true), .play(.url("https://x/ep.mp3"), fromStart: false),
         .play(.local("/tmp/a b.mp3"), fromStart: false), .pause, .resume, .toggle, .stop,
-        .seek(.by(-15)), .seek(.to(90.5)), .volume(0.25), .queueAdd([.item(7)], next: false), .queueAdd([.item(7), .url("https://e.com/a.mp3"), .local("/tmp/x.mp3")], next: true),
+        .seek(.by(-15)), .seek(.to(90.5)), .volume(try! PlayerVolume(0.25)), .queueAdd([.item(7)], next: false), .queueAdd([.item(7), .url("https://e.com/a.mp3"), .local("/tmp/x.mp3")], next: true),
         .queueRemove(2), .queueMove(from: 3, to: 1), .queueList, .queueClear,
         .next, .sleep(.after(seconds: 1800)), .sleep(.endOfItem), .sleep(.off), .speed(1.5), .speed(nil), .chapters,
         .chapter(.next), .chapter(.previous), .chapter(.number(3)), .subscribe, .ping, .quit,
@@ -49,10 +50,31 @@ import Testing
         #expect(try refusal(#"{"cmd": "dance"}"#) == "unknown command \"dance\"")
         #expect(try refusal(#"{"cmd": "play"}"#) == "play needs a target: an item id, a URL or a file")
         #expect(try refusal(#"{"cmd": "seek"}"#) == "seek needs an offset, a position or steps")
-        #expect(try refusal(#"{"cmd": "volume"}"#) == "volume must be between 0 and 1 (0–100 %)")
+        #expect(try refusal(#"{"cmd": "volume"}"#) == "volume needs a value (0–1) or a change (-1–1)")
         #expect(try refusal(#"{"cmd": "queue_add"}"#) == "queue add needs a target (or targets)")
         #expect(try refusal(#"{"cmd": "sleep", "seconds": -5}"#) == "sleep needs a duration (30m, 90s, 1h30m), end-of-item or off")
         #expect(try refusal(#"{"cmd": "chapter", "target": "soon"}"#) == "chapter takes next, prev or a chapter number")
+    }
+
+    /// A refusal carries its kind as `code` beside the line for people; clients decide by the
+    /// kind (`checked()` throws it), and read a code they do not know, or none, as `failed`.
+    @Test func aRefusalCarriesItsKind() throws {
+        let reply = PlayerReply.failure(PlayerFailure(.notFound, "no item 42"), id: 3)
+        let line = String(decoding: try JSONEncoder().encode(reply), as: UTF8.self)
+        #expect(line.contains(#""code":"not_found""#) && line.contains(#""error":"no item 42""#))
+        let back = try JSONDecoder().decode(PlayerReply.self, from: Data(line.utf8))
+        #expect(back.failure == PlayerFailure(.notFound, "no item 42"))
+        #expect(throws: PlayerFailure(.notFound, "no item 42")) { try back.checked() }
+        for kind in PlayerFailure.Kind.allCases {
+            let json = try JSONEncoder().encode(PlayerReply.failure(PlayerFailure(kind, "x")))
+            #expect(try JSONDecoder().decode(PlayerReply.self, from: json).failure?.kind == kind)
+        }
+        let newer = try JSONDecoder().decode(PlayerReply.self, from: Data(#"{"ok": false, "code": "on_fire", "error": "x"}"#.utf8))
+        #expect(newer.failure == PlayerFailure(.failed, "x"))
+        let older = try JSONDecoder().decode(PlayerReply.self, from: Data(#"{"ok": false, "error": "x"}"#.utf8))
+        #expect(older.failure == PlayerFailure(.failed, "x"))
+        #expect(try PlayerReply(ok: true).checked() == PlayerReply(ok: true))
+        #expect(ProtocolError("bad").failure == PlayerFailure(.invalid, "bad"))
     }
 
     @Test func statusCarriesEveryKeyWithNulls() throws {
@@ -83,9 +105,27 @@ import Testing
         #expect(DurationArgument.seconds(" 2:00 ") == 120)
     }
 
+    /// Its bound is `PlayerLimits.positions`, included (it was `<`, where the wire had `<=`);
+    /// `unbounded` leaves the bound to a type that says it (`SeekTarget`).
+    @Test func theBoundIsThePlayersPositionsIncluded() {
+        #expect(DurationArgument.seconds("1000000000") == 1_000_000_000)
+        #expect(DurationArgument.seconds("1000000001") == nil)
+        #expect(DurationArgument.unbounded("1000000001") == 1_000_000_001)
+        #expect(DurationArgument.unbounded("-1") == nil)
+        #expect(DurationArgument.unbounded("1e400") == nil)
+    }
+
     @Test func nonsenseIsNil() {
         for text in ["", "soon", "1:75", "1:2:3:4", "-5", "1e400", "nan", "inf", "5124096h", "12x", "m", "1::2", "٣٠"] {
             #expect(DurationArgument.seconds(text) == nil, "\(text)")
         }
     }
+}
+
+/// Seeks spelled as the tests write them; `SeekTarget`'s own initializers check (and trap here on
+/// a value a test got wrong).
+extension SeekTarget {
+    static func to(_ seconds: Double) -> SeekTarget { try! SeekTarget(position: seconds) }
+    static func by(_ seconds: Double) -> SeekTarget { try! SeekTarget(offset: seconds) }
+    static func steps(_ count: Int) -> SeekTarget { try! SeekTarget(steps: count) }
 }

@@ -140,9 +140,7 @@ struct StandInYtdlp {
         try ServiceShapes.ytdlpVideos.write(to: videos, atomically: true, encoding: .utf8)
         try ServiceShapes.ytdlpChannels.write(to: channels, atomically: true, encoding: .utf8)
         argumentsFile = dir.appendingPathComponent("arguments")
-        let script = dir.appendingPathComponent("yt-dlp")
-        try """
-            #!/bin/sh
+        path = try StandInExecutable(dir: dir, script: """
             printf '%s\\n' "$@" > '\(argumentsFile.path)'
             sleep \(delay)
             for last; do :; done
@@ -150,9 +148,7 @@ struct StandInYtdlp {
               https://*) cat '\(channels.path)' ;;
               *) cat '\(videos.path)' ;;
             esac
-            """.write(to: script, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
-        path = script.path
+            """).path
     }
 
     func arguments() throws -> [String] {

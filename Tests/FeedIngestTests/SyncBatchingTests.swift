@@ -18,7 +18,7 @@ final class SyncBatchingTests: XCTestCase {
         try h.copy(Self.goodFeeds, from: corpus)
         let good = try await Self.goodFeeds.asyncMap { try await h.addChannel("/" + $0) }
         let slow = try await h.addChannel("/hang?seconds=60")
-        let syncer = batchDelay.map { Syncer(store: h.library, pollInterval: 3600, limits: h.syncer.limits, batchDelay: $0) } ?? h.syncer
+        let syncer = batchDelay.map { Syncer(store: h.library, reach: .anyAddress, pollInterval: 3600, limits: h.syncer.limits, batchDelay: $0) } ?? h.syncer
         return (h, syncer, good, slow)
     }
 

@@ -26,7 +26,7 @@ final class SyncClaimTests: XCTestCase {
     /// that claim (the sync releases what it did not store).
     private static func round(_ library: SQLiteLibrary, _ claimant: String) async throws -> [Int64] {
         let due = try await library.claimDueChannels(now: 2000, claimant: claimant)
-        let report = await Syncer(store: library).sync(due, claimant: claimant, now: 2000)
+        let report = await Syncer(store: library, reach: .anyAddress).sync(due, claimant: claimant, now: 2000)
         XCTAssertFalse(report.channels.contains { $0.status == .busy }, "its own claim")
         return due.map(\.id)
     }
@@ -137,7 +137,7 @@ final class SyncClaimTests: XCTestCase {
         defer { h.server.stop() }
         let count = 12
         let feeds = try serveFeeds(h, count: count, under: "/delay/0.3").enumerated().map { n, path in
-            NewChannel(platform: .podcast, sourceURL: h.server.url(path), feedURL: h.server.url(path), name: "Feed \(n)")
+            NewChannel(platform: .podcast, sourceURL: h.server.url(path), feedURL: h.server.url(path), name: "Feed \(n)", reach: .anyAddress)
         }
         let other = try SQLiteLibrary(path: h.library.path), syncer = h.syncer
         async let imported = syncer.subscribe(feeds, now: 2000)

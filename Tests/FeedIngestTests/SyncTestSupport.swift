@@ -105,7 +105,7 @@ final class SyncHarness {
     init(root: URL? = nil, pollInterval: Int64 = 3600, limits: SyncLimits = SyncLimits(connectTimeout: 5, totalTimeout: 20)) throws {
         server = try TestHTTPServer(root: root)
         library = try SQLiteLibrary(path: dir.file("library.sqlite"))
-        syncer = Syncer(store: library, pollInterval: pollInterval, limits: limits)
+        syncer = Syncer(store: library, reach: .anyAddress, pollInterval: pollInterval, limits: limits)
         subscriber = Subscriber(syncer: syncer, youTubeOrigin: server.base)
     }
 

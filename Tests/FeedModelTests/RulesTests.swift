@@ -21,6 +21,50 @@ import Testing
                 [1.0, 1.5, 1.25, 0.55, 3.0, 2.05].map(PlaybackSpeed.text))
     }
 
+    /// The seek's rule, stated once: positions 0…1e9 s, offsets ±1e9 s, 1…1000 steps either way,
+    /// each bound included; nothing else can be made (NaN and infinities included).
+    @Test func aSeekIsValidByConstruction() throws {
+        let max = PlayerLimits.maxPosition
+        #expect(try SeekTarget(position: 0).move == .to(0))
+        #expect(try SeekTarget(position: max).move == .to(max))
+        #expect(try SeekTarget(offset: -max).move == .by(-max))
+        #expect(try SeekTarget(offset: max).move == .by(max))
+        #expect(try SeekTarget(steps: 1000).move == .steps(1000))
+        #expect(try SeekTarget(steps: -1000).move == .steps(-1000))
+        for bad in [-0.001, max.nextUp, .nan, .infinity, -.infinity] {
+            #expect(throws: PlayerValueError("seek position must be between 0 and 1000000000 seconds")) { try SeekTarget(position: bad) }
+        }
+        for bad in [-max.nextUp, max.nextUp, .nan, .infinity] {
+            #expect(throws: PlayerValueError("seek offset must be at most 1000000000 seconds either way")) { try SeekTarget(offset: bad) }
+        }
+        for bad in [0, 1001, -1001, Int.min] {
+            #expect(throws: PlayerValueError("seek steps must be 1 to 1000 either way")) { try SeekTarget(steps: bad) }
+        }
+        // MPRIS's Seek takes any Int64 of microseconds: held to the bound.
+        #expect(SeekTarget(clampingOffset: 9.2e12).move == .by(max))
+        #expect(SeekTarget(clampingOffset: -9.2e12).move == .by(-max))
+        #expect(SeekTarget(clampingOffset: .nan).move == .by(0))
+    }
+
+    @Test func aVolumeIsValidByConstruction() throws {
+        #expect(try PlayerVolume(0).value == 0)
+        #expect(try PlayerVolume(1).value == 1)
+        #expect(PlayerVolume.full.value == 1)
+        for bad in [-0.0001, 1.nextUp, .nan, .infinity] {
+            #expect(throws: PlayerValueError("volume must be between 0 and 1 (0–100 %)")) { try PlayerVolume(bad) }
+        }
+        #expect(try PlayerVolume.Change(-1).value == -1)
+        #expect(try PlayerVolume.Change(1).value == 1)
+        for bad in [-1.0001, 1.nextUp, .nan] {
+            #expect(throws: PlayerValueError("volume change must be between -1 and 1 (±100 %)")) { try PlayerVolume.Change(bad) }
+        }
+        // MPRIS: negative is 0 (its spec), above 1 is 1 (never amplified).
+        #expect(PlayerVolume(clamping: -3).value == 0)
+        #expect(PlayerVolume(clamping: 1.7).value == 1)
+        #expect(PlayerVolume(clamping: .nan).value == 1)
+        #expect(PlayerVolume(clamping: 0.4).value == 0.4)
+    }
+
     @Test func heardIsTheEndOr95PercentWithUnderTwoMinutesLeft() {
         #expect(WatchRule.isHeard(position: 99.6, duration: 100))
         #expect(!WatchRule.isHeard(position: 94, duration: 100))

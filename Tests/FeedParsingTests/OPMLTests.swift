@@ -79,6 +79,32 @@ import TestSupport
                 == "can't import b.opml: not an OPML document (root element is <rss>)")
     }
 
+    /// A list of feed URLs is not OPML, and the error says what it is (it said `malformed XML: no
+    /// root element`); other text is not OPML either.
+    @Test func aListOfURLsIsNamedAsSuch() async throws {
+        let list = "# mine\nhttps://a.example.com/feed.xml\n\n  itpc://b.example.com/rss \"tag\"\nhttp://c.example.com/\n"
+        #expect(throws: OPMLError.urlList(file: "urls", count: 3)) { try OPML.parse(Array(list.utf8), file: "urls") }
+        #expect(OPMLError.urlList(file: "urls", count: 3).description
+                == "can't import urls: not an OPML document but a list of 3 URLs: subscribe to them with `feedctl channel add URL…` (it takes several)")
+        #expect(throws: OPMLError.notOPML(file: "notes", what: "no XML in it")) { try OPML.parse(Array("some notes\nhttps://a.example.com/\n".utf8), file: "notes") }
+        #expect(throws: OPMLError.notOPML(file: "one", what: "no XML in it")) { try OPML.parse(Array("ftp://a.example.com/feed\n".utf8), file: "one") }
+    }
+
+    /// `feedctl:platform` is read in feedctl's namespace, and as the bare prefix a hand-edited
+    /// file may leave undeclared; an unknown value or another namespace's `platform` says nothing.
+    @Test func platformsAreReadBack() async throws {
+        let xml = """
+            <opml version="2.0" xmlns:feedctl="\(OPML.namespace)" xmlns:other="urn:other"><body>
+              <outline text="a" xmlUrl="http://127.0.0.1:1/a" feedctl:platform="youtube"/>
+              <outline text="b" xmlUrl="http://127.0.0.1:1/b" feedctl:platform="martian"/>
+              <outline text="c" xmlUrl="http://127.0.0.1:1/c" other:platform="rumble" platform="rumble"/>
+            </body></opml>
+            """
+        #expect(try OPML.parse(Array(xml.utf8)).map(\.platform) == [.youtube, nil, nil])
+        let undeclared = #"<opml version="2.0"><body><outline text="d" xmlUrl="http://127.0.0.1:1/d" feedctl:platform="rumble"/></body></opml>"#
+        #expect(try OPML.parse(Array(undeclared.utf8)).map(\.platform) == [.rumble])
+    }
+
     /// Debian's newsboat imports our export: every feed URL lands in its urls file.
     @Test func newsboatImportsOurExport() async throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/newsboat") else {
@@ -117,12 +143,13 @@ import TestSupport
         #expect(result.stdout.split(separator: "\n").map(String.init) == feeds.map(\.xmlURL))
     }
 
-    /// What the other readers' tests import: two feeds needing escaping (`&`, non-ASCII) exported
-    /// to `export.opml` in `dir`.
+    /// What the other readers' tests import: feeds needing escaping (`&`, non-ASCII), each with
+    /// its `feedctl:platform`, exported to `export.opml` in `dir`.
     private func exportForAnotherReader(into dir: TempDir) throws -> (feeds: [OPMLFeed], path: String) {
-        let feeds = [OPMLFeed(title: "A & B", xmlURL: "https://feeds.example.com/a.xml?x=1&y=2"),
+        let feeds = [OPMLFeed(title: "A & B", xmlURL: "https://feeds.example.com/a.xml?x=1&y=2", platform: .podcast),
                      OPMLFeed(title: "Tiny 東京", xmlURL: "https://www.youtube.com/feeds/videos.xml?channel_id=UCx",
-                              htmlURL: "https://www.youtube.com/@tiny")]
+                              htmlURL: "https://www.youtube.com/@tiny", platform: .youtube),
+                     OPMLFeed(title: "Briefing", xmlURL: "https://rumble.com/c/Briefing", platform: .rumble)]
         let path = dir.file("export.opml")
         try OPML.export(feeds, dateCreated: 0).write(toFile: path, atomically: true, encoding: .utf8)
         return (feeds, path)

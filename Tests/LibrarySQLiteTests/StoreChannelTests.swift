@@ -43,6 +43,8 @@ import Testing
             Issue.record("garbage opened as a library")
         } catch {
             #expect(String(describing: error) == "library \(path): file is not a database")
+            #expect(error.databaseFailure?.kind == .corrupt)
+            #expect(error.databaseFailure?.code == ResultCode.SQLITE_NOTADB.rawValue)
         }
     }
 

@@ -49,12 +49,13 @@ import Testing
         rejects("UPDATE items SET published = 'yesterday'", .SQLITE_CONSTRAINT_DATATYPE)
     }
 
-    @Test func typedErrorNamesTheFile() async {
+    @Test func typedErrorNamesTheFileAndKeepsSQLitesCode() async {
         await #expect {
             try await t.library.write { db in try db.execute(sql: "INSERT INTO watch_state (item, updated_at) VALUES (99, 1)") }
         } throws: { error in
-            let message = (error as? LibraryError)?.description ?? ""
-            return message.hasPrefix("library \(t.library.path): ") && message.contains("FOREIGN KEY")
+            let failure = (error as? LibraryError)?.databaseFailure
+            return failure?.kind == .constraint && failure?.extendedCode == ResultCode.SQLITE_CONSTRAINT_FOREIGNKEY.rawValue
+                && String(describing: error) == "library \(t.library.path): FOREIGN KEY constraint failed"
         }
     }
 

@@ -17,7 +17,16 @@ import Testing
         let titles = ["Episode 3 of Bread", "Episode 30 of Butter", "Episode 4 of Bread", "Episode 39 of Brine"]
         do {
             let old = try SQLiteLibrary(path: path, migrateUpTo: "v11-users")
-            let channel = try await old.addTestChannel("Bakery")
+            // A channel and its subscription as v11 had them (today's subscribe also writes v18's reach).
+            let channel = try await old.write { db in
+                try db.execute(sql: """
+                    INSERT INTO channels (platform, source_url, feed_url, name, added_at)
+                        VALUES ('podcast', 'https://example.com/Bakery', 'https://example.com/Bakery.xml', 'Bakery', 1000)
+                    """)
+                let id = db.lastInsertedRowID
+                try db.execute(sql: "INSERT INTO subscriptions (channel_id, added_at) VALUES (?, 1000)", arguments: [id])
+                return id
+            }
             // Items written as v11 had them (today's ingest also writes v15's counts).
             func add(_ id: String, _ title: String, _ notes: String?) async throws {
                 try await old.write { db in

@@ -25,13 +25,13 @@ import Testing
 
     @Test func addListMoveRemoveInsertNextPopClear() async throws {
         let added = try await t.library.appendToUpNext([(.item(a), "A"), (.url("https://x/e.mp3"), "e.mp3")], now: 1)
-        #expect(added.map(\.position) == [1, 2])
+        #expect(added.added.map(\.position) == [1, 2])
         try await t.library.appendToUpNext([(.file("/tmp/f.ogg"), "f.ogg")], now: 2)
         #expect(try await targets() == [.item(a), .url("https://x/e.mp3"), .file("/tmp/f.ogg")])
         try await t.library.moveInUpNext(from: 3, to: 1)
         #expect(try await targets() == [.file("/tmp/f.ogg"), .item(a), .url("https://x/e.mp3")])
         let next = try await t.library.insertNextInUpNext([(.item(b), "B")], now: 3)
-        #expect(next.map(\.position) == [1])
+        #expect(next.added.map(\.position) == [1])
         #expect(try await t.library.upNext().map(\.position) == [1, 2, 3, 4])
         #expect(try await t.library.removeFromUpNext(at: 3).target == .item(a))
         #expect(try await targets() == [.item(b), .file("/tmp/f.ogg"), .url("https://x/e.mp3")])
@@ -45,6 +45,36 @@ import Testing
         #expect(try await reopened.clearUpNext() == 2)
         #expect(try await reopened.popUpNext() == nil)
         await #expect(throws: LibraryError.invalid("the queue is empty")) { try await reopened.removeFromUpNext(at: 1) }
+    }
+
+    /// `UpNextChange`'s rule: a target is queued once. `next` moves one already queued to the
+    /// front (it played twice before: once from each copy); `add` leaves it where it is; a target
+    /// named twice in one request is queued once.
+    @Test func aTargetIsQueuedOnceNextMovesItAndAddLeavesIt() async throws {
+        let e = MediaTarget.url("https://x/e.mp3"), f = MediaTarget.file("/tmp/f.ogg")
+        try await t.library.appendToUpNext([(.item(a), "A"), (e, "e"), (f, "f")], now: 1)
+
+        let moved = try await t.library.insertNextInUpNext([(f, "f")], now: 2)
+        #expect(moved.added.isEmpty)
+        #expect(moved.alreadyQueued.map(\.target) == [f])
+        #expect(moved.alreadyQueued.map(\.position) == [1])
+        #expect(try await targets() == [f, .item(a), e])
+
+        let kept = try await t.library.appendToUpNext([(e, "e"), (.item(b), "B")], now: 3)
+        #expect(kept.added.map(\.target) == [.item(b)])
+        #expect(kept.alreadyQueued.map(\.target) == [e])
+        #expect(kept.alreadyQueued.map(\.position) == [3], "left where it was")
+        #expect(try await targets() == [f, .item(a), e, .item(b)])
+
+        // Several at once, old and new mixed, one named twice: in the order given, each once.
+        let mixed = try await t.library.insertNextInUpNext([(.item(b), "B"), (.url("https://x/n.mp3"), "n"), (.item(b), "B")], now: 4)
+        #expect(mixed.added.map(\.target) == [.url("https://x/n.mp3")])
+        #expect(mixed.alreadyQueued.map(\.target) == [.item(b)])
+        #expect(try await targets() == [.item(b), .url("https://x/n.mp3"), f, .item(a), e])
+        #expect(try await t.library.upNext().map(\.position) == [1, 2, 3, 4, 5])
+        let twice = try await t.library.appendToUpNext([(.url("https://x/z.mp3"), "z"), (.url("https://x/z.mp3"), "z")], now: 5)
+        #expect(twice.added.count == 1)
+        #expect(try await targets().count == 6)
     }
 
     @Test func itemsAreCheckedAllOrNoneAndLeaveWithTheirChannel() async throws {

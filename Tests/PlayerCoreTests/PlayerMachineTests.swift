@@ -71,13 +71,19 @@ final class PlayerMachineTests: XCTestCase {
         XCTAssertEqual(machine.jump, Machine.Jump(count: 1, position: 30))
     }
 
-    func testPlayReplacesThePlayingItem() {
+    func testPlayReplacesThePlayingItemOnceTheNewOneOpened() {
         var machine = playing()
         let actions = machine.handle(.command(.play(b), reply: reply, latency: 0.25))
-        XCTAssertEqual(actions, [checkpoint(9.75), .stopTracker, .close, .open(b, PlaybackID(2), rate: 1, startAt: 0)])
+        // Saved and held (corked), not closed: it comes back if b cannot open.
+        XCTAssertEqual(actions, [checkpoint(9.75), .stopTracker, .hold, .open(b, PlaybackID(2), rate: 1, startAt: 0)])
         XCTAssertEqual(machine.metadata, b.metadata)
+        XCTAssertEqual(machine.status, .stopped)
         XCTAssertTrue(machine.chapters.isEmpty)
         XCTAssertEqual(machine.position(latency: 0), 0)
+        // The player replaced it as b opened: nothing more to close.
+        XCTAssertEqual(machine.handle(.opened(PlaybackID(2), duration: 30, chapters: [], startAt: 0)),
+                       [.startTracker, .complete(reply, .done)])
+        XCTAssertEqual(machine.item?.request, b)
     }
 
     func testAPlayStillOpeningIsSupersededByAStop() {
@@ -98,6 +104,12 @@ final class PlayerMachineTests: XCTestCase {
         XCTAssertEqual(machine.status, .stopped)
         XCTAssertNil(machine.error)
         XCTAssertNil(machine.metadata)
+        // The newer command decides: the item held for it goes.
+        var held = playing()
+        _ = held.handle(.command(.play(b), reply: reply))
+        XCTAssertEqual(held.handle(.openCancelled(PlaybackID(2))), [.close, .complete(reply, .superseded)])
+        XCTAssertEqual(held.status, .stopped)
+        XCTAssertNil(held.item)
     }
 
     // MARK: Pause, resume, toggle
@@ -252,17 +264,52 @@ final class PlayerMachineTests: XCTestCase {
 
     // MARK: Failures
 
-    func testAnItemThatCannotOpenEndsWithItsError() {
+    /// A play whose media cannot open changes nothing but the error: what played plays on from
+    /// where it was heard, and nothing "ended" (a queue would move on).
+    func testAPlayThatCannotOpenGivesBackWhatPlayed() {
         var machine = playing()
-        let error = PlayerError.cannotOpen(source: "https://example.com/b.mp3", reason: "Connection refused")
-        _ = machine.handle(.command(.play(b), reply: reply))
-        XCTAssertEqual(machine.handle(.openFailed(PlaybackID(2), error)), [.ended(b.key, error), .complete(reply, .failed(error))])
-        XCTAssertEqual(machine.status, .stopped)
+        let error = PlayerError.cannotOpen(source: "https://example.com/b.mp3", reason: "Failed to resolve hostname")
+        _ = machine.handle(.command(.play(b), reply: reply, latency: 0.25))
+        XCTAssertEqual(machine.handle(.openFailed(PlaybackID(2), error)), [.uncork, .startTracker, .complete(reply, .failed(error))])
+        XCTAssertEqual(machine.status, .playing)
+        XCTAssertEqual(machine.item?.request, a)
+        XCTAssertEqual(machine.metadata?.key, a.key)
+        XCTAssertEqual(machine.chapters.chapters.count, 2, "its chapters too")
         XCTAssertEqual(machine.error, error)
-        XCTAssertNil(machine.metadata)
-        // The next play clears it.
+        XCTAssertEqual(machine.position(latency: 0.25), 9.75, "on from where it was heard")
+        _ = machine.handle(.wrote(seconds: 1, rate: 1))
+        XCTAssertEqual(machine.position(latency: 0.25), 10.75)
+        // The next play clears the error.
         _ = machine.handle(.command(.play(a)))
         XCTAssertNil(machine.error)
+    }
+
+    func testAPlayThatCannotOpenLeavesAPausedItemPausedAndAStoppedPlayerStopped() {
+        var machine = paused()
+        let error = PlayerError.cannotOpen(source: "https://example.com/b.mp3", reason: "Connection refused")
+        XCTAssertEqual(machine.handle(.command(.play(b), reply: reply)), [checkpoint(9.5), .stopTracker, .hold,
+                                                                             .open(b, PlaybackID(2), rate: 1, startAt: 0)])
+        XCTAssertEqual(machine.handle(.openFailed(PlaybackID(2), error)), [.complete(reply, .failed(error))])
+        XCTAssertEqual(machine.status, .paused)
+        XCTAssertEqual(machine.position(latency: 0), 9.5)
+        XCTAssertEqual(machine.handle(.command(.resume)), [.uncork, .startTracker])
+
+        var stopped = Machine()
+        _ = stopped.handle(.command(.play(b), reply: reply))
+        XCTAssertEqual(stopped.handle(.openFailed(PlaybackID(1), error)), [.complete(reply, .failed(error))])
+        XCTAssertEqual(stopped.status, .stopped)
+        XCTAssertNil(stopped.metadata)
+    }
+
+    /// The output failing once the new media opened: the held item is gone with it, the caller
+    /// is told, and still nothing "ended".
+    func testAnOutputFailingWhileOpeningDropsTheHeldItem() {
+        var machine = playing()
+        let error = PlayerError.audioOutput(reason: "stream failed")
+        _ = machine.handle(.command(.play(b), reply: reply))
+        XCTAssertEqual(machine.handle(.failed(error, latency: nil)), [.close, .complete(reply, .failed(error))])
+        XCTAssertEqual(machine.status, .stopped)
+        XCTAssertNil(machine.item)
     }
 
     func testAFailureWhilePlayingSavesEndsAndStops() {
@@ -281,7 +328,7 @@ final class PlayerMachineTests: XCTestCase {
         XCTAssertEqual(machine.handle(.failed(lost, latency: nil)),
                        [.ended(a.key, lost), checkpoint(0), .stopTracker, .close, .dropOutput])
         _ = machine.handle(.command(.play(b)))
-        XCTAssertEqual(machine.handle(.openFailed(PlaybackID(2), lost)), [.ended(b.key, lost), .dropOutput])
+        XCTAssertEqual(machine.handle(.failed(lost, latency: nil)), [.dropOutput])
     }
 
     func testAFailedCorkStillAnswersItsCaller() {

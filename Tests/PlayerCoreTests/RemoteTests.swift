@@ -53,6 +53,22 @@ final class RemoteTests: PulseTestCase {
         }
     }
 
+    /// Issue 26, item 9: FFmpeg follows no redirect (`max_redirects=0`): the service follows them
+    /// itself, each address checked (`MediaRedirects`), and hands FFmpeg the final URL. An http
+    /// redirect to an http URL, which FFmpeg used to follow unchecked, is refused before the
+    /// target sees a request.
+    func testFFmpegFollowsNoRedirect() throws {
+        let target = try TestHTTPServer(root: media.directory)
+        defer { target.stop() }
+        let player = makePlayer()
+        let url = http.base + "/redirect/302?to=" + target.url("/tone.m4a")
+        player.send(.play(PlayRequest(key: .url(url), source: .remote(url))))
+        XCTAssertTrue(eventually(timeout: 10) { player.snapshot.error != nil }, "played: \(player.snapshot)")
+        XCTAssertEqual(player.snapshot.status, .stopped)
+        XCTAssertEqual(player.snapshot.error?.description, "can't open \"\(url)\": Input/output error")
+        XCTAssertEqual(try target.stats().hits["/tone.m4a"] ?? 0, 0, "the redirect's target got no request")
+    }
+
     func testDeadURLsFailWithinTheTimeout() throws {
         let player = Player(configuration: PlayerConfiguration(output: .pulse(server: pulse.server), networkTimeout: 1))
         players.append(player)
@@ -77,7 +93,8 @@ final class PulseLossTests: PulseTestCase {
         pulse.kill()
         XCTAssertTrue(eventually { player.snapshot.error != nil }, "\(player.snapshot)")
         XCTAssertEqual(player.snapshot.error?.description,
-                       "cannot reach PulseAudio (PULSE_SERVER / $XDG_RUNTIME_DIR/pulse/native): connection lost")
+                       "cannot reach PulseAudio (PULSE_SERVER / $XDG_RUNTIME_DIR/pulse/native): connection lost; PulseAudio or pipewire-pulse "
+                       + "must run for this user (on a machine without sound, `scripts/headless-pulse.sh start DIR` starts one with a null sink)")
         XCTAssertEqual(player.snapshot.status, .stopped)
         player.shutdown()
         XCTAssertEqual(sink.saves.last?.key, .file("lost"))

@@ -50,7 +50,7 @@ final class SmartResumeTests: XCTestCase {
     private func pausedAt30(_ service: PlayerService) async throws -> Double {
         let play = await service.perform(.play(.local(media.path), fromStart: true))
         XCTAssertTrue(play.ok, play.error ?? "")
-        _ = await service.perform(.seek(.to(30)))
+        _ = await service.perform(.seek(try SeekTarget(position: 30)))
         let paused = await service.perform(.pause)
         XCTAssertEqual(paused.status?.status, .paused)
         return try XCTUnwrap(paused.status?.position)

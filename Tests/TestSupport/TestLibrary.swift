@@ -18,11 +18,12 @@ public struct TestLibrary: Sendable {
 }
 
 extension SQLiteLibrary {
-    /// Subscribes a channel without fetching it (what `channel add` stores, minus the feed).
+    /// Subscribes a channel without fetching it (what `channel add` stores, minus the feed), with
+    /// the owner's reach unless told (a server user's is public only without --allow-private-feeds).
     @discardableResult
     public func addChannel(platform: Platform, sourceURL: String, feedURL: String, name: String,
-                           image: String? = nil, now: Int64) async throws -> Channel {
-        let new = NewChannel(platform: platform, sourceURL: sourceURL, feedURL: feedURL, name: name, image: image)
+                           image: String? = nil, reach: AddressReach = .anyAddress, now: Int64) async throws -> Channel {
+        let new = NewChannel(platform: platform, sourceURL: sourceURL, feedURL: feedURL, name: name, image: image, reach: reach)
         let id = try await apply([Poll(subject: .subscription(new), outcome: .notFetched)], now: now)[0].get().channelID
         return try await channel(id: id)
     }

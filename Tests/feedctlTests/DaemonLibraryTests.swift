@@ -137,13 +137,14 @@ final class DaemonLibraryTests: DaemonTestCase {
         // used to print "[stopped]" and exit 0 here: issue 14 item 9).
         let status = try feedctl("status")
         XCTAssertEqual(status.status, 1)
-        XCTAssertEqual(status.stderr, "feedctl: the feedctl daemon is not running (no socket at \(world.socket)); start it with `feedctl daemon`\n")
+        // It points at `play`, which starts the daemon (`feedctl daemon` would hold the terminal).
+        XCTAssertEqual(status.stderr, "feedctl: nothing is playing: the player is not running (no socket at \(world.socket)); `feedctl play` starts it\n")
         XCTAssertEqual(status.stdout, "")
         let follow = try feedctl("status", "--follow")
         XCTAssertEqual(follow.status, 1, "the same with --follow")
         XCTAssertEqual(follow.stderr, status.stderr)
         let pause = try feedctl("pause")
         XCTAssertNotEqual(pause.status, 0)
-        XCTAssertTrue(pause.stderr.contains("daemon is not running"), pause.stderr)
+        XCTAssertTrue(pause.stderr.contains("the player is not running"), pause.stderr)
     }
 }

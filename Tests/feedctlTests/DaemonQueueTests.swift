@@ -6,12 +6,6 @@ import XCTest
 /// queue (add all or none, next, remove, move, a collection), what played last and where (`play`
 /// with no target), and the volume.
 final class DaemonQueueTests: DaemonTestCase {
-    private func queue() throws -> [String] {
-        let listed = try succeed("queue", "list", "--json")
-        let entries = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [[String: Any]])
-        return entries.map { ($0["target"] as? String) ?? "?" }
-    }
-
     private func restartDaemon() throws {
         try succeed("quit")
         XCTAssertTrue(eventually(timeout: 10) { !(self.daemon?.isRunning ?? false) }, "the daemon did not quit")
@@ -48,6 +42,61 @@ final class DaemonQueueTests: DaemonTestCase {
         XCTAssertEqual(try queue(), [a])
         try succeed("queue", "clear")
         XCTAssertEqual(try queue(), [])
+    }
+
+    /// The queue is kept in the library: with no daemon running, `queue list`, `remove`, `move`
+    /// and `clear` read and change it there (they said "the daemon is not running"), start no
+    /// daemon, and the next daemon sees what they did.
+    func testTheQueueIsReadAndChangedWithoutTheDaemon() throws {
+        try startDaemon()
+        try succeed("queue", "clear")
+        let (a, b, c) = (media.short.path, media.segments.path, media.shortOgg.path)
+        try succeed("queue", "add", a, b, c)
+        try restartDaemon()
+        try succeed("quit")
+        XCTAssertTrue(eventually(timeout: 10) { !(self.daemon?.isRunning ?? false) }, "the daemon did not quit")
+
+        XCTAssertEqual(try succeed("queue", "list"), "1. short.mp3\n2. segments.mp3\n3. short.ogg\n")
+        XCTAssertEqual(try succeed("queue", "remove", "2"), "removed 2: segments.mp3\n")
+        XCTAssertEqual(try queue(), [a, c])
+        XCTAssertEqual(try succeed("queue", "move", "2", "1"), "moved short.ogg to 1\n")
+        XCTAssertEqual(try queue(), [c, a])
+        let missing = try feedctl("queue", "remove", "5")
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertEqual(missing.stderr, "feedctl: no queue entry 5 (the queue has 2)\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: world.socket), "a queue command started the daemon")
+
+        // The daemon finds the queue as it was left, and goes on from it.
+        try startDaemon()
+        XCTAssertEqual(try queue(), [c, a])
+        try succeed("next")
+        XCTAssertEqual(try status().string("url"), "file://" + c)
+        try succeed("quit")
+        XCTAssertTrue(eventually(timeout: 10) { !(self.daemon?.isRunning ?? false) }, "the daemon did not quit")
+        XCTAssertEqual(try succeed("queue", "clear"), "queue cleared\n")
+        XCTAssertEqual(try succeed("queue", "list"), "the queue is empty\n")
+    }
+
+    /// A target is queued once (`UpNextChange`): `queue next` of one already queued moves it to
+    /// the front and says so (it was added a second time, and played twice); `queue add` of one
+    /// already queued leaves it and says where it is.
+    func testQueueNextMovesAnEntryAlreadyQueuedInsteadOfAddingItTwice() throws {
+        try startDaemon()
+        try succeed("queue", "clear")
+        let (a, b, c) = (media.short.path, media.segments.path, media.shortOgg.path)
+        try succeed("queue", "add", a, b, c)
+        XCTAssertEqual(try succeed("queue", "next", c), "moved to next: short.ogg (it was already queued; it plays once)\n")
+        XCTAssertEqual(try queue(), [c, a, b])
+        XCTAssertEqual(try succeed("queue", "add", b),
+                       "already queued at 3: segments.mp3 (left there; `queue next` moves it up)\n")
+        XCTAssertEqual(try queue(), [c, a, b])
+        XCTAssertEqual(try succeed("queue", "next", a, b), "queued next 2 items (2 already queued: moved to the front, not added twice)\n")
+        XCTAssertEqual(try queue(), [a, b, c])
+        // Played from the queue, each once: after `next` takes the front, it is not waiting again.
+        try succeed("next")
+        XCTAssertEqual(try status().string("url"), "file://" + a)
+        XCTAssertEqual(try queue(), [b, c])
+        try succeed("queue", "clear")
     }
 
     func testPlayWithNoTargetContinuesAfterAStopAndARestart() throws {

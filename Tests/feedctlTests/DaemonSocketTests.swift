@@ -59,10 +59,10 @@ final class DaemonSocketTests: DaemonTestCase {
         // A control verb reports that no daemon runs (it doesn't hang on the stale socket)…
         let pause = try feedctl("pause", timeout: 10)
         XCTAssertNotEqual(pause.status, 0)
-        XCTAssertEqual(pause.stderr, "feedctl: the feedctl daemon is not running (removed the stale socket \(world.socket) it left); start it with `feedctl daemon`\n")
+        XCTAssertEqual(pause.stderr, "feedctl: nothing is playing: the player is not running (removed the socket \(world.socket) a stopped one left); `feedctl play` starts it\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: world.socket), "the stale socket is removed")
         let again = try feedctl("pause", timeout: 10)
-        XCTAssertEqual(again.stderr, "feedctl: the feedctl daemon is not running (no socket at \(world.socket)); start it with `feedctl daemon`\n")
+        XCTAssertEqual(again.stderr, "feedctl: nothing is playing: the player is not running (no socket at \(world.socket)); `feedctl play` starts it\n")
         // …and the next daemon replaces the stale socket.
         try startDaemon()
         XCTAssertEqual(try status().string("status"), "stopped")

@@ -3,7 +3,7 @@ import TestSupport
 import XCTest
 
 /// The library commands through the built `feedctl` binary, against a real HTTP server on
-/// 127.0.0.1 and a library in a temp dir: the JSON contract of the README, exit statuses and
+/// 127.0.0.1 and a library in a temp dir: the JSON contract of docs/cli.md, exit statuses and
 /// one-line errors.
 final class LibraryCLITests: XCTestCase {
     static let channelKeys: Set<String> = ["id", "platform", "name", "url", "feed_url", "items", "unwatched",
@@ -53,7 +53,7 @@ final class LibraryCLITests: XCTestCase {
 
         let add = try feedctl(["channel", "add", feedURL, "--json"])
         XCTAssertEqual(add.status, 0, add.stderr)
-        XCTAssertEqual(add.stderr, "")
+        XCTAssertEqual(add.stderr, "feedctl: created the library at \(db)\n", "said beside the JSON, not in it")
         let added = try XCTUnwrap(try add.json() as? [[String: Any]])
         XCTAssertEqual(added.count, 1)
         XCTAssertEqual(Set(added[0].keys), Self.channelKeys.union(["new_items", "already_subscribed"]))
@@ -148,7 +148,8 @@ final class LibraryCLITests: XCTestCase {
     func testErrorsExitNonZeroWithOneLineOnStderr() throws {
         let missing = server.url("/status/404")
         let cases: [([String], String)] = [
-            (["channel", "add", missing], "feedctl: \(missing): HTTP 404 Not Found\n"),
+            // The first command makes the library (and says so), as a subscription does.
+            (["channel", "add", missing], "feedctl: created the library at \(db)\nfeedctl: \(missing): HTTP 404 Not Found\n"),
             (["channel", "add", "not a url"], "feedctl: not a url: not an http(s) URL\n"),
             (["show", "999"], "feedctl: no item 999\n"),
             (["channel", "show", "7"], "feedctl: no channel 7\n"),
@@ -272,6 +273,27 @@ final class LibraryCLITests: XCTestCase {
         XCTAssertEqual(try holder.wait(timeout: 30).status, 0)
     }
 
+    /// `progress` near an item's end counts it as heard (`WatchRule`, applied by the store's one
+    /// watch-state writer for every route that writes a position): the item is marked watched,
+    /// and the line says so. Before, it stayed "in progress" at 99 %.
+    func testAProgressNearTheEndMarksTheItemWatched() throws {
+        XCTAssertEqual(try feedctl(["channel", "add", server.url("/show.xml")]).status, 0)
+        func shown(_ id: String) throws -> (watched: Bool?, progress: Int?, duration: Int?) {
+            let item = try XCTUnwrap(try feedctl(["show", id, "--json"]).json() as? [String: Any])
+            return (item["watched"] as? Bool, item["progress"] as? Int, item["duration"] as? Int)
+        }
+        let length = try XCTUnwrap(try shown("1").duration)
+        let heard = try feedctl(["progress", "1", String(length - 10)])
+        XCTAssertEqual(heard.status, 0, heard.stderr)
+        XCTAssertEqual(heard.text, "item 1 at \(length / 60 - 1):50 (near enough its end to count as heard: marked watched)\n")
+        XCTAssertEqual(try shown("1").watched, true)
+        XCTAssertEqual(try shown("1").progress, 0)
+        let partway = try feedctl(["progress", "2", "60"])
+        XCTAssertEqual(partway.text, "item 2 at 1:00\n")
+        XCTAssertEqual(try shown("2").watched, false)
+        XCTAssertEqual(try shown("2").progress, 60)
+    }
+
     /// A mistyped `--db` is an error for every command but the ones that subscribe: before, each
     /// read command created an empty library there and showed nothing, as if the real one were
     /// empty.
@@ -308,7 +330,7 @@ final class LibraryCLITests: XCTestCase {
         XCTAssertEqual(channel["last_error"] as? String, "\(server.url("/show.xml")): HTTP 404 Not Found")
     }
 
-    /// Some channels failing is a partial failure: exit status 2 (the README's exit statuses),
+    /// Some channels failing is a partial failure: exit status 2 (docs/cli.md's exit statuses),
     /// one line on stderr after the summary, the others synced.
     func testSyncWithSomeFailuresExitsTwo() throws {
         try server.write("other.xml", Self.feed(episodes: 2).replacingOccurrences(of: "CLI Show", with: "Other Show"))
@@ -355,7 +377,9 @@ final class LibraryCLITests: XCTestCase {
 
         XCTAssertEqual(run.status, 130, run.stderr)
         XCTAssertEqual(run.stderr, "feedctl: interrupted: 2 of 3 channels synced and stored; the others were left as they were\n")
-        XCTAssertEqual(run.stdout, "synced 2 channels: 2 updated, 0 unchanged, 0 failed; 5 new items\n")
+        let lines = run.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.first, "synced 2 channels: 2 updated, 0 unchanged, 0 failed; 5 new items")
+        XCTAssertEqual(lines.count, 6, "each new item named: \(run.stdout)")
         let channels = try synced()
         XCTAssertEqual(channels["CLI Show"]?["items"] as? Int, 3)
         XCTAssertEqual(channels["Other Show"]?["items"] as? Int, 2)

@@ -242,6 +242,13 @@ final class MPRISTests: XCTestCase {
         XCTAssertEqual(busctl(["set-property"] + Self.object + [Self.player, "Volume", "d", "0.25"]).status, 0)
         XCTAssertEqual(try property("Volume").data as? Double, 0.25)
         XCTAssertEqual(try daemon.status()["volume"] as? Double, 0.25)
+        // Outside 0…1 it is held there (`PlayerVolume(clamping:)`): negative is 0 (the spec), no amplification.
+        XCTAssertEqual(busctl(["set-property"] + Self.object + [Self.player, "Volume", "d", "1.5"]).status, 0)
+        XCTAssertTrue(eventually(timeout: 5) { (try? daemon.status()["volume"] as? Double) == 1 })
+        XCTAssertEqual(busctl(["set-property", "--"] + Self.object + [Self.player, "Volume", "d", "-0.5"]).status, 0)
+        XCTAssertTrue(eventually(timeout: 5) { (try? daemon.status()["volume"] as? Double) == 0 })
+        XCTAssertEqual(busctl(["set-property"] + Self.object + [Self.player, "Volume", "d", "0.25"]).status, 0)
+        XCTAssertTrue(eventually(timeout: 5) { (try? daemon.status()["volume"] as? Double) == 0.25 })
         XCTAssertNotEqual(busctl(["set-property"] + Self.object + [Self.player, "Rate", "d", "4.0"]).status, 0)
         XCTAssertEqual(try property("MinimumRate").data as? Double, 0.5)
         XCTAssertEqual(try property("MaximumRate").data as? Double, 3)

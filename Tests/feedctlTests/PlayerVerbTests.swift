@@ -73,6 +73,43 @@ final class PlayerVerbTests: DaemonTestCase {
         XCTAssertEqual(try succeed("volume"), "volume 40%\n")
     }
 
+    /// The bounds at the command line are `SeekTarget`'s and `PlayerVolume`'s, each included
+    /// (the CLI refused `seek 1000000000`, which the wire takes), and a value past one says the
+    /// bound in one line.
+    func testSeekAndVolumeBoundsAtTheCommandLine() throws {
+        try startDaemon()
+        try succeed("play", media.segments.path)
+        try waitForStatus("audible") { ($0.double("position") ?? 0) >= 0.3 }
+        try succeed("pause")
+        func refused(_ words: String..., says expected: String) throws {
+            let result = try feedctl(words)
+            XCTAssertNotEqual(result.status, 0, words.joined(separator: " "))
+            XCTAssertEqual(result.stderr, "feedctl: \(expected)\n", words.joined(separator: " "))
+        }
+        try succeed("seek", "0")
+        XCTAssertEqual(try position(), 0)
+        try refused("seek", "1000000001", says: "seek position must be between 0 and 1000000000 seconds")
+        try refused("seek", "+1000000001", says: "seek offset must be at most 1000000000 seconds either way")
+        try refused("seek", "--", "-1000000001", says: "seek offset must be at most 1000000000 seconds either way")
+        try succeed("seek", "--", "-1000000000")
+        XCTAssertEqual(try position(), 0, "clamped at the start")
+
+        try succeed("volume", "0")
+        XCTAssertEqual(try status().double("volume"), 0)
+        try succeed("volume", "100")
+        XCTAssertEqual(try status().double("volume"), 1)
+        try refused("volume", "100.01", says: "volume is 0–100 (percent): 100.01")
+        try refused("volume", "+100.5", says: "volume is 0–100 (percent): +100.5")
+        try succeed("volume", "--", "-100")
+        XCTAssertEqual(try status().double("volume"), 0)
+        try succeed("volume", "+100")
+        XCTAssertEqual(try status().double("volume"), 1)
+
+        // The last position in is taken: past the item's end, it ends there.
+        try succeed("seek", "1000000000")
+        XCTAssertEqual(try status().string("status"), "stopped")
+    }
+
     /// `sleep 5124096h` or `{"cmd":"sleep","seconds":1e300}` crashed the daemon converting the
     /// wait to nanoseconds. The wire refuses what is past `PlayerLimits`, the daemon lives on.
     func testDurationsPastTheLimitsAreRefusedAndTheDaemonSurvives() throws {

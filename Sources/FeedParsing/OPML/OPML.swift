@@ -1,4 +1,5 @@
 import CLibXML2
+import FeedModel
 import FeedText
 import Foundation
 
@@ -7,8 +8,10 @@ public struct OPMLFeed: Sendable, Equatable {
     public var title: String
     public var xmlURL: String
     public var htmlURL: String?
-    public init(title: String, xmlURL: String, htmlURL: String? = nil) {
-        self.title = title; self.xmlURL = xmlURL; self.htmlURL = htmlURL
+    /// The platform feedctl exported it as (`feedctl:platform`); nil from other programs.
+    public var platform: Platform?
+    public init(title: String, xmlURL: String, htmlURL: String? = nil, platform: Platform? = nil) {
+        self.title = title; self.xmlURL = xmlURL; self.htmlURL = htmlURL; self.platform = platform
     }
 }
 
@@ -44,10 +47,10 @@ public enum OPML {
         guard let doc else {
             let why = xmlGetLastError().flatMap { $0.pointee.message.map { String(cString: $0) } }?
                 .trimmingCharacters(in: .whitespacesAndNewlines) ?? "no XML document"
-            throw .malformed(file: file, why: why)
+            throw urlList(bytes, file: file) ?? .malformed(file: file, why: why)
         }
         defer { xmlFreeDoc(doc) }
-        guard let root = xmlDocGetRootElement(doc) else { throw .malformed(file: file, why: "no root element") }
+        guard let root = xmlDocGetRootElement(doc) else { throw urlList(bytes, file: file) ?? .notOPML(file: file, what: "no XML in it") }
         let rootName = name(of: root)
         guard rootName.lowercased() == "opml" else { throw .notOPML(file: file, what: "root element is <\(rootName)>") }
 
@@ -65,20 +68,42 @@ public enum OPML {
             let url = URLs.rewritePodcastScheme(raw)
             guard seen.insert(url).inserted else { continue }
             let title = [attributes["title"], attributes["text"]].compactMap { $0 }.first { !$0.isEmpty } ?? url
-            feeds.append(OPMLFeed(title: title, xmlURL: url, htmlURL: attributes["htmlurl"].flatMap { $0.isEmpty ? nil : $0 }))
+            feeds.append(OPMLFeed(title: title, xmlURL: url, htmlURL: attributes["htmlurl"].flatMap { $0.isEmpty ? nil : $0 },
+                                  platform: (attributes[platformKey] ?? attributes["feedctl:platform"]).flatMap(Platform.init(rawValue:))))
         }
         return feeds
     }
 
-    /// An OPML 2.0 document listing `feeds` (UTF-8, every outline with `text`, `type="rss"`).
+    /// A file that is not XML but a list of feed URLs, one per line (newsboat's `urls` file, a
+    /// hand-made list; `#` comments and what follows a URL on its line allowed), said as such.
+    private static func urlList(_ bytes: [UInt8], file: String) -> OPMLError? {
+        let lines = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        guard !lines.isEmpty, lines.allSatisfy({ line in
+            URLs.isHTTP(URLs.rewritePodcastScheme(String(line.prefix { !$0.isWhitespace })))
+        }) else { return nil }
+        return .urlList(file: file, count: lines.count)
+    }
+
+    /// Where feedctl's own outline attributes live: `feedctl:platform` keeps a YouTube or Rumble
+    /// channel one when it comes back (its feed URL alone may not say: a mirror, a test server).
+    /// Other readers skip it: gPodder reads `type="rss"` outlines, newsboat and AntennaPod only
+    /// `xmlUrl` and the titles.
+    public static let namespace = "urn:feedctl:opml"
+    /// `attributes(of:)`'s key for `feedctl:platform`.
+    private static let platformKey = "{\(namespace)}platform"
+
+    /// An OPML 2.0 document listing `feeds` (UTF-8, every outline with `text`, `type="rss"`, and
+    /// `feedctl:platform` when its platform is known).
     public static func export(_ feeds: [OPMLFeed], title: String = "feedctl subscriptions", dateCreated: Int64? = nil) -> String {
-        var lines = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<opml version=\"2.0\">", "  <head>",
-                     "    <title>\(escape(title))</title>"]
+        var lines = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<opml version=\"2.0\" xmlns:feedctl=\"\(namespace)\">", "  <head>",
+                     "    <title>\(XMLText.escaped(title))</title>"]
         if let dateCreated { lines.append("    <dateCreated>\(rfc822(dateCreated))</dateCreated>") }
         lines += ["  </head>", "  <body>"]
         for feed in feeds {
-            var outline = "    <outline type=\"rss\" text=\"\(escape(feed.title))\" title=\"\(escape(feed.title))\" xmlUrl=\"\(escape(feed.xmlURL))\""
-            if let html = feed.htmlURL, !html.isEmpty { outline += " htmlUrl=\"\(escape(html))\"" }
+            var outline = "    <outline type=\"rss\" text=\"\(XMLText.escaped(feed.title))\" title=\"\(XMLText.escaped(feed.title))\" xmlUrl=\"\(XMLText.escaped(feed.xmlURL))\""
+            if let html = feed.htmlURL, !html.isEmpty { outline += " htmlUrl=\"\(XMLText.escaped(html))\"" }
+            if let platform = feed.platform { outline += " feedctl:platform=\"\(platform.rawValue)\"" }
             lines.append(outline + "/>")
         }
         lines += ["  </body>", "</opml>", ""]
@@ -101,13 +126,16 @@ public enum OPML {
         return result
     }
 
-    /// Attributes by lowercased name (exporters disagree on `xmlUrl`/`xmlURL`), values trimmed.
+    /// Attributes by lowercased name (exporters disagree on `xmlUrl`/`xmlURL`), values trimmed;
+    /// one in a namespace as `{URI}name`.
     private static func attributes(of node: xmlNodePtr) -> [String: String] {
         var result: [String: String] = [:]
         var attribute = node.pointee.properties
         while let a = attribute {
             if let name = a.pointee.name, let value = xmlNodeListGetString(node.pointee.doc, a.pointee.children, 1) {
-                result[String(cString: name).lowercased()] = String(cString: value).trimmingCharacters(in: .whitespacesAndNewlines)
+                var key = String(cString: name).lowercased()
+                if let uri = a.pointee.ns?.pointee.href { key = "{\(String(cString: uri))}" + key }
+                result[key] = String(cString: value).trimmingCharacters(in: .whitespacesAndNewlines)
                 feedctl_xmlFree(value)
             }
             attribute = a.pointee.next
@@ -116,27 +144,6 @@ public enum OPML {
     }
 
     // MARK: writing
-
-    /// Escapes for an attribute or text node; drops characters XML 1.0 cannot carry at all.
-    static func escape(_ s: String) -> String {
-        var out = ""
-        out.reserveCapacity(s.utf8.count)
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "\n": out += "&#10;"
-            case "\r": out += "&#13;"
-            case "\t": out += "&#9;"
-            default:
-                let v = scalar.value
-                if v >= 0x20 && v != 0xFFFE && v != 0xFFFF { out.unicodeScalars.append(scalar) }
-            }
-        }
-        return out
-    }
 
     private static func rfc822(_ time: Int64) -> String {
         let formatter = DateFormatter()

@@ -175,6 +175,13 @@ class DaemonTestCase: XCTestCase {
         return found
     }
 
+    /// The queue's targets, in order (`queue list --json`).
+    func queue() throws -> [String] {
+        let listed = try succeed("queue", "list", "--json")
+        let entries = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [[String: Any]])
+        return entries.map { ($0["target"] as? String) ?? "?" }
+    }
+
     func status(file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
         let result = try feedctl("status", "--json")
         XCTAssertEqual(result.status, 0, "status --json: \(result.stderr)", file: file, line: line)

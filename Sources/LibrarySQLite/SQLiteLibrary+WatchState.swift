@@ -1,0 +1,39 @@
+import FeedModel
+import GRDB
+import LibraryStore
+
+extension SQLiteLibrary {
+    /// The one write of a user's watch state of a library item: every path that changes it
+    /// (`setWatched`, `updateWatchState`, a saved video's item, a phone's episode actions, the
+    /// ones applied when their episode arrives) comes here, and `WatchUpdate.outcome` applies
+    /// `WatchRule`. A mark made watched stamps `watched_at`; unwatched clears it; a progress
+    /// alone keeps it.
+    ///
+    /// With `lastWriterWins` (a phone's action, stamped when it happened on the phone) a row
+    /// changed after `time` is left as it is, and nil is returned; otherwise the item's state after.
+    @discardableResult
+    static func writeWatchState(_ update: WatchUpdate, item: Int64, user: UserID, time: Int64, lastWriterWins: Bool = false,
+                                _ db: Database) throws -> WatchState? {
+        var duration: Int?
+        if case .position(_, let length) = update, (length ?? 0) <= 0 {
+            duration = try Int.fetchOne(db.cachedStatement(sql: "SELECT duration FROM items WHERE id = ?"), arguments: [item])
+        }
+        let (watched, progress) = update.outcome(duration: duration)
+        let upsert = try db.cachedStatement(sql: """
+            INSERT INTO watch_state (user_id, item, watched, progress_seconds, watched_at, updated_at)
+            VALUES (?1, ?2, coalesce(?3, 0), ?4, CASE WHEN ?3 THEN ?5 END, ?5)
+            ON CONFLICT (user_id, item) DO UPDATE SET
+                watched = coalesce(?3, watched), progress_seconds = ?4,
+                watched_at = CASE WHEN ?3 IS NULL THEN watched_at WHEN ?3 THEN ?5 END, updated_at = ?5
+            WHERE NOT ?6 OR watch_state.updated_at <= ?5
+            RETURNING watched, progress_seconds
+            """)
+        guard let row = try Row.fetchOne(upsert, arguments: [user.rawValue, item, watched, progress, time, lastWriterWins]) else { return nil }
+        return watchState(watched: row[0], progress: row[1])
+    }
+
+    /// What `items.state` says for a row of `watch_state` (`WatchState`'s codes).
+    static func watchState(watched: Bool, progress: Int) -> WatchState {
+        watched ? .watched : progress > 0 ? .inProgress : .untouched
+    }
+}
