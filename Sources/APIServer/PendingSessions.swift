@@ -8,11 +8,9 @@ import Synchronization
 /// every `SessionRule.lastUsedResolution` seconds). It ends as a stored session does: at
 /// logout, when it expires, and when its user's password changes or the user is removed
 /// (checked at each use: `feedctl user passwd` ends only stored sessions). A restart of the
-/// server before it is written forgets it, and its user logs in again. At most `capacity` are
-/// kept; past that a login answers 507 like any other write.
+/// server before it is written forgets it, and its user logs in again. At most
+/// `SessionRule.maxKeptWhileDiskFull` are kept; past that a login answers 507 like any write.
 final class PendingSessions: Sendable {
-    static let capacity = 1_000
-
     private struct Pending: Sendable {
         let user: UserID
         let deviceName: String?
@@ -25,10 +23,10 @@ final class PendingSessions: Sendable {
     /// By token hash.
     private let sessions = Mutex<[String: Pending]>([:])
 
-    /// Keeps a session the library could not store; false when `capacity` are kept already.
+    /// Keeps a session the library could not store; false when the rule's number are kept already.
     func keep(tokenHash: String, user: UserID, deviceName: String?, passwordHash: String, now: Int64) -> Bool {
         sessions.withLock { sessions in
-            guard sessions.count < Self.capacity else { return false }
+            guard sessions.count < SessionRule.maxKeptWhileDiskFull else { return false }
             sessions[tokenHash] = Pending(user: user, deviceName: deviceName, createdAt: now, passwordHash: passwordHash, lastTry: now)
             return true
         }

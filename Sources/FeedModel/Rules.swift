@@ -460,6 +460,9 @@ public enum SessionRule {
     /// A session's "last used" is refreshed at most this often: every request checks its token,
     /// and a write per request would serialize the server's requests on the library's write lock.
     public static let lastUsedResolution: Int64 = 60
+    /// Sessions a server keeps in memory while its library's disk is full (a login must not fail
+    /// for want of room to write its session): past this many, a login answers 507 as any write.
+    public static let maxKeptWhileDiskFull = 1_000
 }
 
 /// Login attempts (`POST /api/auth/login`, issue 15): a guesser gets `maxFailuresPerUser` wrong
