@@ -9,6 +9,8 @@ public struct APIError: Error, Sendable, HTTPResponseError {
     public var detail: String
     /// Seconds until the request may succeed (a throttled login): sent as `Retry-After`.
     var retryAfter: Int64?
+    /// What the server's log says of it and the client is not told (the library's file).
+    var cause: String?
 
     public init(_ status: HTTPResponse.Status, _ detail: String) {
         self.status = status; self.detail = detail
@@ -24,9 +26,12 @@ public struct APIError: Error, Sendable, HTTPResponseError {
     static func unprocessable(_ detail: String) -> APIError { APIError(.unprocessableContent, detail) }
     static func notFound(_ detail: String) -> APIError { APIError(.notFound, detail) }
     static let unauthorized = APIError(.unauthorized, "not signed in: send a token (Authorization: Bearer …)")
+    /// What a write answers when the library's disk is full (reads and logins still work).
+    static let diskFull = "the server's disk is full: nothing was changed; try again once its administrator has freed space"
 
-    /// The library's errors as HTTP: what it lacks is 404, what it refuses is 422 or 409, and
-    /// only a failing database is 500.
+    /// The library's errors as HTTP: what it lacks is 404, what it refuses is 422 or 409, a full
+    /// disk is 507 (Insufficient Storage: the server cannot keep what was sent, and a retry
+    /// succeeds once there is room) and only a failing database is 500; neither names the file.
     /// The server cannot hash tokens (libcrypto missing): nobody can sign in until it is installed.
     init(_ error: DigestUnavailable) { self.init(.internalServerError, error.description) }
 
@@ -36,7 +41,11 @@ public struct APIError: Error, Sendable, HTTPResponseError {
         case .collectionExists, .alreadyInCollection, .userExists: self.init(.conflict, error.description)
         case .notInCollection: self.init(.notFound, error.description)
         case .invalid: self.init(.unprocessableContent, error.description)
-        case .database: self.init(.internalServerError, error.descriptionWithoutPaths)
+        case .database(let failure) where failure.kind == .diskFull:
+            self.init(.insufficientStorage, Self.diskFull)
+        case .database(let failure):
+            self.init(.internalServerError, error.descriptionWithoutPaths)
+            cause = failure.description
         }
     }
 
@@ -55,4 +64,9 @@ public struct APIError: Error, Sendable, HTTPResponseError {
         struct Detail: Encodable { var detail: String }
         return (try? APIRequestContext.encoder.encode(Detail(detail: detail))).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
+}
+
+extension HTTPResponse.Status {
+    /// RFC 4918's 507, which swift-http-types does not name.
+    static let insufficientStorage = HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")
 }

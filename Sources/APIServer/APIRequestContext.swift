@@ -2,6 +2,7 @@ import FeedModel
 import Foundation
 import Hummingbird
 import LibraryStore
+import NIOCore
 
 /// What the API reads and writes for one user: the store's protocols, never the SQLite class.
 /// Today every request acts for the library's owner; the multi-user store (issue 15) hands each
@@ -38,11 +39,14 @@ public struct APIRequestContext: RequestContext {
     /// The peer's IP address (the login throttle counts failures per address); nil for a
     /// Unix-socket peer. Behind a reverse proxy this is the proxy's.
     public var peerAddress: String?
+    /// The connection the request came on (a long request stops when its client leaves).
+    public let connection: (any NIOCore.Channel)?
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.user = nil
         self.peerAddress = source.channel.remoteAddress?.ipAddress
+        self.connection = source.channel
     }
 
     /// Answers are written with URLs as they are (`https://`, not `https:\/\/`).

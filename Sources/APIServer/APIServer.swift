@@ -7,6 +7,7 @@ import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
 import Logging
+import NIOCore
 
 /// The HTTP API over the library (`feedctl serve`): public routes (`/health`,
 /// `/api/auth/mode`), and the private ones behind the authenticator, each reading and writing
@@ -14,27 +15,34 @@ import Logging
 public enum APIServer {
     /// The application, ready to run (`runService()`), or why it must not start.
     /// `onListening` is told the port once the server listens (the tests ask for port 0).
+    /// `loops` are the event loops it serves on (NIO's shared ones unless given: the tasks'
+    /// `EventLoopsExecutor` must be on the same); `afterStorm` gives memory back to the system
+    /// after a storm of connections (`ConnectionLimits.stormConnections`).
     public static func application(
         configuration: ServerConfiguration, authenticator: (any Authenticator)?, gpodder: GPodderAccounts? = nil,
         clock: @escaping @Sendable () -> Int64 = { Clock.now() },
         log: @escaping @Sendable (String) -> Void = { _ in },
+        loops: (any EventLoopGroup)? = nil,
+        afterStorm: @escaping @Sendable () -> Void = {},
         onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws(ServerStartError) -> some ApplicationProtocol {
         // Tokens are looked up by their SHA-256: without libcrypto nobody could sign in, so say so now.
         do { _ = try Digest.sha256.of([]) } catch { throw ServerStartError("cannot serve: \(error)") }
-        let router = try router(configuration: configuration, authenticator: authenticator, gpodder: gpodder, clock: clock, log: log)
+        let connections = ClientConnections(policy: configuration.connections, afterStorm: afterStorm)
+        let router = try router(configuration: configuration, authenticator: authenticator, gpodder: gpodder, clock: clock, log: log,
+                                connections: connections)
+        addMethodNotAllowed(to: router)
         var logger = Logger(label: "feedctl-serve")
         logger.logLevel = .warning
-        let server: HTTPServerBuilder
+        let policy = configuration.connections
+        var server = HTTPServerBuilder { responder in GuardedHTTP1Channel(responder: responder, policy: policy, connections: connections) }
         if let tls = configuration.tls {
             let settings = try tls.configuration()
             do {
-                server = try .tls(.http1(), tlsConfiguration: settings)
+                server = try .tls(server, tlsConfiguration: settings)
             } catch {
                 throw ServerStartError("TLS: \(error)")
             }
-        } else {
-            server = .http1()
         }
         return Application(
             router: router,
@@ -42,6 +50,7 @@ public enum APIServer {
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port),
                                                     serverName: "feedctl"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? configuration.port) },
+            eventLoopGroupProvider: loops.map { .shared($0) } ?? .singleton,
             logger: logger)
     }
 
@@ -53,21 +62,22 @@ public enum APIServer {
 
     /// The routes the application serves, as `METHOD /path` with `{name}` for parameters.
     public static func routes(configuration: ServerConfiguration, authenticator: any Authenticator) throws(ServerStartError) -> [String] {
-        try router(configuration: configuration, authenticator: authenticator, gpodder: nil, clock: { 0 }, log: { _ in }).routes.map {
-            "\($0.method.rawValue) " + $0.path.description.split(separator: "/", omittingEmptySubsequences: false)
-                .map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/")
-        }
+        try router(configuration: configuration, authenticator: authenticator, gpodder: nil, clock: { 0 }, log: { _ in },
+                   connections: nil).routes.map { "\($0.method.rawValue) " + routeName($0.path.description) }
     }
 
     static func router(configuration: ServerConfiguration, authenticator: (any Authenticator)?, gpodder: GPodderAccounts?,
-                       clock: @escaping @Sendable () -> Int64, log: @escaping @Sendable (String) -> Void)
+                       clock: @escaping @Sendable () -> Int64, log: @escaping @Sendable (String) -> Void,
+                       connections: ClientConnections?)
         throws(ServerStartError) -> Router<APIRequestContext> {
         if let refusal = configuration.check(hasAuthenticator: authenticator != nil) { throw refusal }
         guard let authenticator else { throw ServerStartError("no authenticator") }
         let router = Router(context: APIRequestContext.self)
         // Outermost first: every answer is logged (without its query or headers, where tokens
-        // travel), then CORS, then errors become `{"detail"}` answers.
+        // travel), carries the headers every answer has (and a request without one Host gets
+        // none other), then CORS, then errors become `{"detail"}` answers.
         router.add(middleware: RequestLogMiddleware(log: log))
+        router.add(middleware: HTTPRulesMiddleware())
         if let origin = configuration.corsOrigin {
             router.add(middleware: CORSMiddleware(allowOrigin: .custom(origin),
                                                   allowHeaders: [.contentType, .authorization, .accept],
@@ -77,6 +87,8 @@ public enum APIServer {
         router.add(middleware: ErrorMiddleware(log: log))
         router.add(middleware: CrossSiteMiddleware(open: configuration.open, allowedHosts: configuration.allowedHosts,
                                                    corsOrigin: configuration.corsOrigin))
+        // Long work (parsing, whole lists) off the event loops, stopped when its client leaves.
+        router.add(middleware: OffLoopMiddleware(connections: connections))
 
         // A browser opening the server's address learns what it is (the web app will live here).
         router.get("/") { request, _ in HomePage.response(configuration: configuration, request: request) }

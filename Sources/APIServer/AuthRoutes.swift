@@ -62,11 +62,15 @@ struct AuthRoutes {
     /// Ends the session the request presented, if it is a live one, and clears the cookie; as
     /// the backend, it answers `{"success": true}` either way.
     func logout(_ request: Request) async throws -> Response {
-        if let logins = authenticator.logins, let user = try await authenticator.authenticate(request), let session = user.sessionID {
-            do throws(LibraryError) {
-                try await logins.logout(session: session)
-            } catch {
-                throw APIError(error)
+        if let logins = authenticator.logins, let user = try await authenticator.authenticate(request) {
+            if let session = user.sessionID {
+                do throws(LibraryError) {
+                    try await logins.logout(session: session)
+                } catch {
+                    throw APIError(error)
+                }
+            } else if let token = TokenAuthenticator.token(in: request) {
+                logins.logout(pending: token)
             }
         }
         var headers = HTTPFields()

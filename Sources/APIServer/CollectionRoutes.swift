@@ -108,7 +108,8 @@ struct CollectionRoutes {
             item = given
         } else if let url = body.url, !url.isEmpty {
             guard let found = try await FeedRoutes.library({ () async throws(LibraryError) in try await library.itemID(forURL: url) }) else {
-                throw APIError.unprocessable("url \(url) is not an item of the library: a collection holds library items (subscribe to its channel first)")
+                // As for an item_id the library lacks: the item is not found.
+                throw APIError.notFound("url \(url) is not an item of the library: a collection holds library items (subscribe to its channel first)")
             }
             item = found
         } else {

@@ -12,6 +12,7 @@ struct ErrorMiddleware: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as APIError {
+            if let cause = error.cause { log("error: \(request.method) \(request.uri.path): \(cause)") }
             throw error
         } catch let error as HTTPError {
             throw APIError(error.status, error.body ?? Self.sentence(error.status))

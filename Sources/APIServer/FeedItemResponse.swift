@@ -106,8 +106,7 @@ struct FeedResponse: Encodable, Sendable {
     /// Decides each item's `is_recent`.
     var now: Int64
     var total: Int
-    var page: Int
-    var perPage: Int
+    var page: PageRequest
     var hasMore: Bool
 
     enum CodingKeys: String, CodingKey { case items, total, page, perPage = "per_page", hasMore = "has_more" }
@@ -116,8 +115,8 @@ struct FeedResponse: Encodable, Sendable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(records.map { FeedItemResponse($0, now: now) }, forKey: .items)
         try container.encode(total, forKey: .total)
-        try container.encode(page, forKey: .page)
-        try container.encode(perPage, forKey: .perPage)
+        try container.encode(page.page, forKey: .page)
+        try container.encode(page.perPage, forKey: .perPage)
         try container.encode(hasMore, forKey: .hasMore)
     }
 }
@@ -192,8 +191,8 @@ extension FeedResponse: FastJSON {
         out.object { out in
             out.key("items"); out.array(records) { out, record in FeedItemResponse.write(record, now: now, to: &out) }
             out.key("total"); out.int(total)
-            out.key("page"); out.int(page)
-            out.key("per_page"); out.int(perPage)
+            out.key("page"); out.int(page.page)
+            out.key("per_page"); out.int(page.perPage)
             out.key("has_more"); out.bool(hasMore)
         }
     }

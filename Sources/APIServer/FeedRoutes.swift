@@ -27,7 +27,7 @@ struct FeedRoutes {
         }
         group.put("feed/items/:id/unwatched") { _, context in try await setWatched(pathID(context), false, progress: nil, context) }
         group.put("feed/items/:id/progress") { request, context in
-            guard let seconds = try QueryParameters(request).int("progress_seconds", in: 0...Int(Int32.max)) else {
+            guard let seconds = try QueryParameters(request).int(.progressSeconds) else {
                 throw APIError.unprocessable("progress_seconds is required")
             }
             return try await setProgress(pathID(context), seconds, context)
@@ -48,34 +48,25 @@ struct FeedRoutes {
     func feed(_ request: Request, _ context: APIRequestContext) async throws -> FeedResponse {
         let library = try context.library()
         let query = QueryParameters(request)
-        let page = try query.int("page", in: 1...Int.max) ?? 1
-        let perPage = try query.int("per_page", in: 1...APILimits.maxPerPage) ?? APILimits.defaultPerPage
-        let selection = try Self.selection(query, page: page, perPage: perPage)
+        let page = try query.page()
+        let selection = try Self.selection(query, page: page)
         let now = clock()
         switch selection {
         case .page(let pageQuery):
             let result = try await Self.library { () async throws(LibraryError) in try await library.itemPage(pageQuery) }
             return FeedResponse(records: result.items, now: now, total: result.total, page: page,
-                                perPage: perPage, hasMore: Self.hasMore(page: page, perPage: perPage, shown: result.items.count, total: result.total))
+                                hasMore: page.hasMore(shown: result.items.count, total: result.total))
         case .catchUp(let filter), .discovery(let filter):
             // Catch-up and discovery are computed, not counted: the whole list (up to its cap) is built and sliced.
             let mode: FeedMode = if case .discovery = selection { .discovery } else { .catchUp }
             let all = try await Self.library { () async throws(LibraryError) in
-                try await library.feed(FeedQuery(mode: mode, filter: filter, limit: Self.catchUpCap), now: now)
+                try await library.feed(FeedQuery(mode: mode, filter: filter, page: .first(Self.catchUpCap)), now: now)
             }
-            let start = min(all.count, (page - 1).multipliedReportingOverflow(by: perPage).overflow ? all.count : (page - 1) * perPage)
-            let slice = Array(all[start..<min(all.count, start + perPage)])
+            let slice = page.slice(of: all)
             let records = try await Self.library { () async throws(LibraryError) in try await library.itemRecords(ids: slice.map(\.id)) }
             return FeedResponse(records: records, now: now, total: all.count, page: page,
-                                perPage: perPage, hasMore: start + slice.count < all.count)
+                                hasMore: page.hasMore(shown: slice.count, total: all.count))
         }
-    }
-
-    /// Whether items follow this page. A page far past the end (up to `Int.max`, which the query
-    /// accepts) must not overflow: `(page - 1) * perPage` trapped and took the server down.
-    static func hasMore(page: Int, perPage: Int, shown: Int, total: Int) -> Bool {
-        let (before, overflow) = (page - 1).multipliedReportingOverflow(by: perPage)
-        return !overflow && before < total && before + shown < total
     }
 
     /// Catch-up and discovery list at most this many items (their `total` counts up to it).
@@ -83,7 +74,7 @@ struct FeedRoutes {
 
     /// The query read into a selection: a mode's preset wins over `filter`, `sort_by` and the
     /// duration bounds it sets, as in the backend.
-    static func selection(_ query: QueryParameters, page: Int, perPage: Int) throws(APIError) -> FeedSelection {
+    static func selection(_ query: QueryParameters, page: PageRequest) throws(APIError) -> FeedSelection {
         var watch = WatchFilter.all
         if let text = query.string("filter") {
             guard let filter = WatchFilter(rawValue: text) else { throw .unprocessable("filter must be all, unwatched or watched, not \"\(text)\"") }
@@ -92,12 +83,12 @@ struct FeedRoutes {
         var order = ItemOrder.newest
         if let text = query.string("sort_by") {
             guard let named = FeedSelection.order(named: text) else {
-                throw .unprocessable("sort_by must be newest, oldest, views, duration_asc, duration_desc or random, not \"\(text)\"")
+                throw .unprocessable("sort_by must be one of \(FeedSelection.orderNames.joined(separator: ", ")), not \"\(text)\"")
             }
             order = named
         }
-        var minDuration = try query.int("duration_min", in: 0...Int.max)
-        var maxDuration = try query.int("duration_max", in: 0...Int.max)
+        var minDuration = try query.int(.durationMin)
+        var maxDuration = try query.int(.durationMax)
         var publishedSince: Int64?
         if let text = query.string("since") {
             guard let since = WireDate.parse(text) else { throw .unprocessable("since must be an ISO 8601 date, not \"\(text)\"") }
@@ -108,7 +99,7 @@ struct FeedRoutes {
         var shortOnly = false
         if let text = query.string("mode") {
             guard let mode = FeedSelection.mode(named: text) else {
-                throw .unprocessable("mode \"\(text)\" is not one of newest, catch_up, short_form, quick_watch, deep_dive, oldest, most_viewed, shortest, longest, random, discovery")
+                throw .unprocessable("mode \"\(text)\" is not one of \(FeedSelection.modeNames.joined(separator: ", "))")
             }
             switch mode {
             case .newest: order = .newest
@@ -133,7 +124,7 @@ struct FeedRoutes {
         }
         return .page(ItemPageQuery(order: order, watch: watch, shortOnly: shortOnly, platform: platform, channelIDs: channelIDs,
                                    publishedSince: publishedSince, minDuration: minDuration, maxDuration: maxDuration,
-                                   limit: perPage, page: page))
+                                   page: page))
     }
 
     // MARK: Items
@@ -172,19 +163,17 @@ struct FeedRoutes {
     func history(_ request: Request, _ context: APIRequestContext) async throws -> FeedResponse {
         let library = try context.library()
         let query = QueryParameters(request)
-        let page = try query.int("page", in: 1...Int.max) ?? 1
-        let perPage = try query.int("per_page", in: 1...200) ?? APILimits.defaultPerPage
+        let page = try query.page()
         let includeCompleted = try query.bool("include_completed") ?? true
         let entries = try await Self.library { () async throws(LibraryError) in try await library.history(limit: Self.historyCap) }
         var seen = Set<Int64>(), ids: [Int64] = []
         for case let id? in entries.map(\.item) where seen.insert(id).inserted { ids.append(id) }
         var records = try await Self.library { () async throws(LibraryError) in try await library.itemRecords(ids: ids) }
         if !includeCompleted { records.removeAll { $0.item.watched } }
-        let start = (page - 1).multipliedReportingOverflow(by: perPage).overflow ? records.count : min(records.count, (page - 1) * perPage)
-        let slice = records[start..<min(records.count, start + perPage)]
+        let slice = page.slice(of: records)
         let now = clock()
-        return FeedResponse(records: Array(slice), now: now, total: records.count, page: page, perPage: perPage,
-                            hasMore: start + slice.count < records.count)
+        return FeedResponse(records: Array(slice), now: now, total: records.count, page: page,
+                            hasMore: page.hasMore(shown: slice.count, total: records.count))
     }
 
     /// The history read for `/api/feed/history` (plays, before one per item).
@@ -199,7 +188,7 @@ struct FeedRoutes {
             watch = filter
         }
         let platform = try query.platform()
-        let perChannel = try query.int("max_per_channel", in: 1...20) ?? 5
+        let perChannel = try query.value(.maxPerChannel)
         let summaries = try await Self.library { () async throws(LibraryError) in try await library.channelSummaries() }
         let channels = try await Self.library { () async throws(LibraryError) in try await library.allChannels() }
         let images = Dictionary(channels.map { ($0.id, $0.image) }, uniquingKeysWith: { a, _ in a })
@@ -208,7 +197,7 @@ struct FeedRoutes {
         var totalItems = 0
         for summary in summaries where platform == nil || summary.platform == platform {
             let items = try await Self.library { () async throws(LibraryError) in
-                try await library.itemPage(ItemPageQuery(watch: watch, channelIDs: [summary.id], limit: perChannel)).items
+                try await library.itemPage(ItemPageQuery(watch: watch, channelIDs: [summary.id], page: .first(perChannel))).items
             }
             guard !items.isEmpty else { continue }
             groups.append(ChannelGroupedFeed(channelID: summary.id, channelName: summary.name, channelAvatarURL: images[summary.id] ?? nil,

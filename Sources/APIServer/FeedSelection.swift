@@ -41,16 +41,18 @@ enum FeedSelection: Equatable {
         }
     }
 
-    /// The backend's `sort_by` values.
+    /// The modes as the backend spells them (`/api/openapi.json` lists these; `mode(named:)`
+    /// takes the guide's and feedctl's spellings too).
+    static let modeNames = ["newest", "catch_up", "short_form", "quick_watch", "deep_dive", "oldest", "most_viewed", "shortest",
+                            "longest", "random", "discovery"]
+
+    /// The backend's `sort_by` values, and the orders they stand for.
+    static let orders: KeyValuePairs<String, ItemOrder> = [
+        "newest": .newest, "oldest": .oldest, "views": .mostViewed, "duration_asc": .shortest, "duration_desc": .longest, "random": .random,
+    ]
+    static var orderNames: [String] { orders.map(\.key) }
+
     static func order(named name: String) -> ItemOrder? {
-        switch name {
-        case "newest": return .newest
-        case "oldest": return .oldest
-        case "views": return .mostViewed
-        case "duration_asc": return .shortest
-        case "duration_desc": return .longest
-        case "random": return .random
-        default: return nil
-        }
+        orders.first { $0.key == name }?.value
     }
 }

@@ -127,7 +127,7 @@ struct GPodderRoutes {
     // MARK: Subscriptions
 
     func pullSubscriptions(_ user: GPodderUser, _ device: String, _ request: Request) async throws -> GPodderSubscriptionChanges {
-        let since = try QueryParameters(request).int("since", in: 0...Int.max) ?? 0
+        let since = try QueryParameters(request).value(.since)
         try await register(device, user.library)
         let library = user.library
         let changes = try await FeedRoutes.library { () async throws(LibraryError) in
@@ -148,6 +148,12 @@ struct GPodderRoutes {
         if let both = add.first(where: Set(remove).contains) {
             throw APIError.badRequest("\(both) is both added and removed")
         }
+        try SubscriptionRoutes.checkImportSize(add.count, "the upload")
+        var unknown = 0
+        for url in add where try await FeedRoutes.library({ () async throws(LibraryError) in try await user.library.channel(feedURL: url) }) == nil {
+            unknown += 1
+        }
+        try await SubscriptionRoutes.checkCap(user.library, adding: unknown)
         try await register(device, user.library)
         let library = user.library
         var updates: [[String]] = []
@@ -197,7 +203,7 @@ struct GPodderRoutes {
 
     func pullActions(_ user: GPodderUser, _ request: Request) async throws -> GPodderActionChanges {
         let query = QueryParameters(request)
-        let since = try query.int("since", in: 0...Int.max) ?? 0
+        let since = try query.value(.since)
         let aggregated = try query.bool("aggregated") ?? false
         let asked = EpisodeActionQuery(since: Int64(since), podcast: query.string("podcast"), device: query.string("device"),
                                        aggregated: aggregated)

@@ -43,6 +43,7 @@ struct OPMLRoutes {
         }
         // A document without one feed outline is refused, not "imported 0": it is not what was meant.
         guard !feeds.isEmpty else { throw APIError.unprocessable("the OPML document names no feeds (no outline with an xmlUrl)") }
+        try SubscriptionRoutes.checkImportSize(feeds.count, "the OPML document")
         var errors: [String] = []
         let allowed = feeds.filter { feed in
             guard let refusal = policy.refusal(for: feed.xmlURL) else { return true }
@@ -52,6 +53,7 @@ struct OPMLRoutes {
         let (channels, known) = try await FeedRoutes.library { () async throws(LibraryError) in
             try await OPMLSubscriptions.newChannels(allowed, in: library, reach: policy.reach)
         }
+        try await SubscriptionRoutes.checkCap(library, adding: channels.count)
         let report = await Syncer(store: library, reach: policy.reach, fetcher: fetcher).subscribe(channels, now: clock())
         var added: [ChannelResponse] = []
         for result in report.channels where result.id > 0 {

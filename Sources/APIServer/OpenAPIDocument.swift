@@ -1,22 +1,82 @@
+import FeedModel
 import Foundation
+import LibraryStore
 
 /// `/api/openapi.json`: OpenAPI 3.1 for every route, written here by hand (a table per route,
 /// shapes once under components). `OpenAPITests` checks it against the routes the router
-/// serves, both ways, so a route added without its entry (or the reverse) fails the suite.
+/// serves, both ways, so a route added without its entry (or the reverse) fails the suite, and
+/// probes the server with what the document allows and forbids: the bounds and values it states
+/// are the server's (an integer query parameter's are the `IntParameter` its route reads, a
+/// field's are its rule's constant), and every status the server answered is listed.
 enum OpenAPIDocument {
     /// One operation: method, path (`{id}` for parameters), what it does, its query parameters,
-    /// its body's schema and its answer's.
+    /// its body's schema and its answer's; `also` lists answers beyond those every route of its
+    /// kind has (`errors(for:)`).
     struct Operation {
         var method: String
         var path: String
         var summary: String
-        var query: [(name: String, type: String, about: String)] = []
+        var query: [QueryParameter] = []
         var body: String? = nil
         var response: String? = nil
         var status = "200"
+        var also: [String: String] = [:]
         /// Answers an HTML page, not JSON.
         var html = false
     }
+
+    /// A query parameter as documented: a whole number as its route reads it (`IntParameter`),
+    /// or text (the values its route takes, when it takes only some), or true/false.
+    indirect enum QueryParameter: Sendable {
+        case int(IntParameter)
+        case text(String, String, values: [String]? = nil, format: String? = nil, pattern: String? = nil)
+        case bool(String, String)
+        /// One the route cannot do without (422 when it is missing).
+        case required(QueryParameter)
+
+        var name: String {
+            switch self {
+            case .int(let parameter): parameter.name
+            case .text(let name, _, _, _, _), .bool(let name, _): name
+            case .required(let parameter): parameter.name
+            }
+        }
+
+        var about: String {
+            switch self {
+            case .int(let parameter): "\(parameter.about): \(parameter.bounds), default \(parameter.defaultValue)"
+            case .text(_, let about, _, _, _), .bool(_, let about): about
+            case .required(let parameter): parameter.about
+            }
+        }
+
+        var isRequired: Bool { if case .required = self { true } else { false } }
+
+        var schema: [String: Any] {
+            switch self {
+            case .required(let parameter):
+                var schema = parameter.schema
+                schema["default"] = nil
+                return schema
+            case .int(let parameter):
+                return ["type": "integer", "minimum": parameter.range.lowerBound, "maximum": parameter.range.upperBound,
+                        "default": parameter.defaultValue]
+            case .text(_, _, let values, let format, let pattern):
+                var schema: [String: Any] = ["type": "string"]
+                if let values { schema["enum"] = values }
+                if let format { schema["format"] = format }
+                if let pattern { schema["pattern"] = pattern }
+                return schema
+            case .bool:
+                return ["type": "boolean"]
+            }
+        }
+    }
+
+    static let filter = QueryParameter.text("filter", "which items by watch state", values: WatchFilter.allCases.map(\.rawValue))
+    static let platform = QueryParameter.text("platform", "only this platform", values: Platform.allCases.map(\.rawValue))
+    /// Ids separated by commas, each a positive 64-bit integer.
+    static let idList = "^ *[1-9][0-9]{0,17}( *, *[1-9][0-9]{0,17})* *$"
 
     static func operations() -> [Operation] {
         var ops: [Operation] = [
@@ -41,27 +101,25 @@ enum OpenAPIDocument {
             Operation(method: "put", path: "/api/users/{id}/pin", summary: "Set or clear a password (yourself with current_pin, or an admin)",
                       body: "SetPinBody", response: "SetPinResponse"),
             Operation(method: "get", path: "/api/feed", summary: "A page of the feed", query: [
-                ("filter", "string", "all | unwatched | watched"), ("platform", "string", "youtube | rumble | podcast"),
-                ("channel_ids", "string", "channel ids, comma-separated"), ("page", "integer", "from 1"),
-                ("per_page", "integer", "1–100, default 50"), ("since", "string", "ISO 8601: published at or after"),
-                ("mode", "string", "newest, catch_up, short_form, quick_watch, deep_dive, oldest, most_viewed, shortest, longest, random, discovery; the guide's Newest, Catch Up, Short Form, Discovery"),
-                ("sort_by", "string", "newest | oldest | views | duration_asc | duration_desc | random"),
-                ("duration_min", "integer", "seconds"), ("duration_max", "integer", "seconds"),
+                filter, platform, .text("channel_ids", "channel ids, comma-separated", pattern: idList),
+                .int(.page), .int(.perPage), .text("since", "ISO 8601: published at or after", format: "date-time"),
+                .text("mode", "a feed mode (the guide's spellings, Catch Up, Short Form…, are taken too)", values: FeedSelection.modeNames),
+                .text("sort_by", "the order", values: FeedSelection.orderNames),
+                .int(.durationMin), .int(.durationMax),
             ], response: "FeedResponse"),
             Operation(method: "get", path: "/api/feed/items/{id}", summary: "One item", response: "FeedItem"),
             Operation(method: "get", path: "/api/feed/history", summary: "Played items, latest play first", query: [
-                ("page", "integer", "from 1"), ("per_page", "integer", "1–200"), ("include_completed", "boolean", "default true"),
+                .int(.page), .int(.perPage), .bool("include_completed", "default true"),
             ], response: "FeedResponse"),
             Operation(method: "get", path: "/api/feed/by-channel", summary: "Recent items grouped by channel", query: [
-                ("filter", "string", "all | unwatched | watched"), ("platform", "string", "youtube | rumble | podcast"),
-                ("max_per_channel", "integer", "1–20, default 5"),
+                filter, platform, .int(.maxPerChannel),
             ], response: "ChannelGroupedFeedResponse"),
-            Operation(method: "post", path: "/api/feed/sync", summary: "Sync the active channels now", query: [("platform", "string", "only this platform")],
+            Operation(method: "post", path: "/api/feed/sync", summary: "Sync the active channels now", query: [platform],
                       response: "SyncResultList"),
             Operation(method: "put", path: "/api/feed/items/{id}/watched", summary: "Mark watched (the backend's form)", body: "ProgressBody", response: "FeedItem"),
             Operation(method: "put", path: "/api/feed/items/{id}/unwatched", summary: "Mark unwatched (the backend's form)", response: "FeedItem"),
             Operation(method: "put", path: "/api/feed/items/{id}/progress", summary: "Set progress (the backend's form)",
-                      query: [("progress_seconds", "integer", "required, ≥ 0")], response: "FeedItem"),
+                      query: [.required(.int(.progressSeconds))], response: "FeedItem"),
             Operation(method: "patch", path: "/api/feed/{id}/watched", summary: "Mark watched or not (the iOS guide's form)", body: "WatchedBody", response: "FeedItem"),
             Operation(method: "patch", path: "/api/feed/{id}/progress", summary: "Set progress (the iOS guide's form)", body: "GuideProgressBody", response: "FeedItem"),
             Operation(method: "post", path: "/api/discover/search",
@@ -82,8 +140,8 @@ enum OpenAPIDocument {
             Operation(method: "post", path: "/api/player/volume", summary: "Set the volume (0–1)", body: "VolumeBody", response: "PlayerStatus"),
             Operation(method: "post", path: "/api/player/queue", summary: "Add to the up-next queue", body: "QueueBody", response: "QueueResponse"),
             Operation(method: "get", path: "/api/saved-videos", summary: "Saved videos, most recently saved first", query: [
-                ("platform", "string", "youtube, rumble, podcast, web, or a platform a client saved with"),
-                ("is_watched", "boolean", "only (un)watched"), ("limit", "integer", "1–100, default 50"), ("offset", "integer", "≥ 0"),
+                .text("platform", "youtube, rumble, podcast, web, or a platform a client saved with"),
+                .bool("is_watched", "only (un)watched"), .int(.limit), .int(.offset),
             ], response: "SavedVideoList"),
             Operation(method: "post", path: "/api/saved-videos",
                       summary: "Save: the guide's {video_url} (a library item's page or media URL, else the page is read) or the backend's full body; 201, the first save when saved before",
@@ -92,16 +150,16 @@ enum OpenAPIDocument {
                       body: "SaveFromURLBody", response: "SavedVideo", status: "201"),
             Operation(method: "get", path: "/api/saved-videos/stats", summary: "Counts of saved videos", response: "SavedVideoStats"),
             Operation(method: "get", path: "/api/saved-videos/check", summary: "Whether a video is saved", query: [
-                ("platform", "string", "required"), ("video_id", "string", "required"),
+                .required(.text("platform", "the platform it was saved with")), .required(.text("video_id", "its id there")),
             ], response: "SavedVideoCheck"),
             Operation(method: "get", path: "/api/saved-videos/{id}", summary: "One saved video", response: "SavedVideo"),
             Operation(method: "put", path: "/api/saved-videos/{id}", summary: "Set notes, is_watched, watch_progress_seconds",
                       body: "UpdateSavedVideoBody", response: "SavedVideo"),
             Operation(method: "put", path: "/api/saved-videos/{id}/watched", summary: "Mark watched",
-                      query: [("progress_seconds", "integer", "≥ 0, optional")], response: "SavedVideo"),
+                      query: [.int(.progressSeconds)], response: "SavedVideo"),
             Operation(method: "put", path: "/api/saved-videos/{id}/unwatched", summary: "Mark unwatched", response: "SavedVideo"),
             Operation(method: "put", path: "/api/saved-videos/{id}/progress", summary: "Set progress",
-                      query: [("progress_seconds", "integer", "required, ≥ 0")], response: "SavedVideo"),
+                      query: [.required(.int(.progressSeconds))], response: "SavedVideo"),
             Operation(method: "delete", path: "/api/saved-videos/{id}", summary: "Unsave (the item stays in the library)", status: "204"),
             Operation(method: "get", path: "/api/collections", summary: "Collections, by sort order then name", response: "CollectionList"),
             Operation(method: "post", path: "/api/collections", summary: "Create a collection (409 on a duplicate name)",
@@ -126,17 +184,20 @@ enum OpenAPIDocument {
         ]
         for (base, form) in [("subscriptions", "the iOS guide's name"), ("channels", "the backend's name")] {
             ops += [
-                Operation(method: "get", path: "/api/\(base)", summary: "Subscriptions (\(form))", query: [
-                    ("platform", "string", "youtube | rumble | podcast"), ("is_active", "boolean", "only (in)active channels"),
-                ], response: "ChannelList"),
-                Operation(method: "post", path: "/api/\(base)", summary: "Subscribe: 201, or 200 with the channel already subscribed (\(form))",
-                          body: "AddChannelBody", response: "Channel", status: "201"),
+                Operation(method: "get", path: "/api/\(base)",
+                          summary: "Subscriptions by name (\(form)): all of them, or one page when page or per_page is given (then with page, per_page and has_more)",
+                          query: [platform, .bool("is_active", "only (in)active channels"), .int(.page), .int(.perPage)], response: "ChannelList"),
+                Operation(method: "post", path: "/api/\(base)",
+                          summary: "Subscribe: 201, or 200 with the channel already subscribed (\(form)); 422 past \(SubscriptionRule.maxPerUser) subscriptions",
+                          body: "AddChannelBody", response: "Channel", status: "201", also: ["200": "subscribed already: synced"]),
                 Operation(method: "get", path: "/api/\(base)/{id}", summary: "One channel", response: "Channel"),
                 Operation(method: "put", path: "/api/\(base)/{id}", summary: "Pause or resume polling (is_active)", body: "UpdateChannelBody", response: "Channel"),
                 Operation(method: "delete", path: "/api/\(base)/{id}", summary: "Unsubscribe: its items go, history stays", status: "204"),
                 Operation(method: "post", path: "/api/\(base)/{id}/sync", summary: "Sync one channel now", response: "SyncResult"),
                 Operation(method: "get", path: "/api/\(base)/opml", summary: "Export OPML 2.0 (text/x-opml)"),
-                Operation(method: "post", path: "/api/\(base)/opml", summary: "Import an OPML document (the body)", response: "ImportResult"),
+                Operation(method: "post", path: "/api/\(base)/opml",
+                          summary: "Import an OPML document (the body): at most \(SubscriptionRule.maxPerImport) feeds, and \(SubscriptionRule.maxPerUser) subscriptions in all (422 past either)",
+                          response: "ImportResult", also: ["413": "body over 1 MiB"]),
             ]
         }
         // gpodder.net API v2 (AntennaPod, gPodder, Kasts): HTTP Basic or the `sessionid` cookie.
@@ -147,12 +208,12 @@ enum OpenAPIDocument {
             Operation(method: "post", path: "/api/2/devices/{user}/{device}.json", summary: "gpodder: create or update a device (empty answer)",
                       body: "GPodderDeviceBody"),
             Operation(method: "get", path: "/api/2/subscriptions/{user}/{device}.json", summary: "gpodder: subscriptions added and removed since",
-                      query: [("since", "integer", "the last answer's timestamp; 0: all")], response: "GPodderSubscriptionChanges"),
+                      query: [.int(.since)], response: "GPodderSubscriptionChanges"),
             Operation(method: "post", path: "/api/2/subscriptions/{user}/{device}.json", summary: "gpodder: add and remove subscriptions",
                       body: "GPodderSubscriptionDelta", response: "GPodderUploadResult"),
             Operation(method: "get", path: "/api/2/episodes/{user}.json", summary: "gpodder: episode actions since", query: [
-                ("since", "integer", "the last answer's timestamp; 0: all"), ("podcast", "string", "only this feed URL"),
-                ("device", "string", "only this device's uploads"), ("aggregated", "boolean", "only each episode's latest action"),
+                .int(.since), .text("podcast", "only this feed URL"),
+                .text("device", "only this device's uploads"), .bool("aggregated", "only each episode's latest action"),
             ], response: "GPodderActionChanges"),
             Operation(method: "post", path: "/api/2/episodes/{user}.json", summary: "gpodder: upload episode actions", body: "GPodderActionList",
                       response: "GPodderUploadResult"),
@@ -167,12 +228,18 @@ enum OpenAPIDocument {
             var operation: [String: Any] = ["summary": op.summary, "operationId": "\(op.method)_\(op.path)"]
             var parameters: [[String: Any]] = []
             for name in ["id", "item_id"] where op.path.contains("{\(name)}") {
-                parameters.append(["name": name, "in": "path", "required": true, "schema": ["type": "integer", "minimum": 1]])
+                parameters.append(["name": name, "in": "path", "required": true, "schema": int(1...Int(Int64.max))])
             }
-            for name in ["user", "device"] where op.path.contains("{\(name)}") {
-                parameters.append(["name": name, "in": "path", "required": true, "schema": ["type": "string"]])
+            if op.path.contains("{user}") {
+                parameters.append(["name": "user", "in": "path", "required": true, "schema": userName])
             }
-            for q in op.query { parameters.append(["name": q.name, "in": "query", "description": q.about, "schema": ["type": q.type]]) }
+            if op.path.contains("{device}") {
+                parameters.append(["name": "device", "in": "path", "required": true,
+                                   "schema": ["type": "string", "pattern": "^[A-Za-z0-9._-]{1,\(SyncRule.maxDeviceIDBytes)}$"]])
+            }
+            for q in op.query {
+                parameters.append(["name": q.name, "in": "query", "description": q.about, "schema": q.schema, "required": q.isRequired])
+            }
             if !parameters.isEmpty { operation["parameters"] = parameters }
             if let body = op.body {
                 operation["requestBody"] = ["required": true, "content": ["application/json": ["schema": ["$ref": "#/components/schemas/\(body)"]]]]
@@ -184,25 +251,8 @@ enum OpenAPIDocument {
                 success["content"] = ["text/html": ["schema": ["type": "string"]]]
             }
             var responses: [String: Any] = [op.status: success]
-            if op.path == "/api/auth/login" {
-                for (code, why) in [("400", "malformed JSON"), ("422", "a field of the wrong type or missing"),
-                                    ("429", "too many failed logins (Retry-After says when to try again)")] {
-                    responses[code] = ["description": why, "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]]]
-                }
-            }
-            if !APIServer.publicRoutes.contains("\(op.method.uppercased()) \(op.path)") {
-                for (code, why) in [("400", "malformed JSON or a refused URL"), ("401", "not signed in"), ("404", "no such item, channel or route"),
-                                    ("413", "body over 1 MiB"), ("422", "a parameter or field out of range or of the wrong type")] {
-                    responses[code] = ["description": why, "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]]]
-                }
-                if op.path.hasPrefix("/api/player") {
-                    var answers = [("409", "not in the player's present state (nothing is playing, the queue is empty)"),
-                                   ("503", "the player daemon is not running, is busy (every client slot taken) or has no audio output")]
-                    if op.path == "/api/player/events" { answers.append(("429", "too many event streams open for this user")) }
-                    for (code, why) in answers {
-                        responses[code] = ["description": why, "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]]]
-                    }
-                }
+            for (code, why) in errors(for: op) where responses[code] == nil {
+                responses[code] = ["description": why, "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]]]
             }
             operation["responses"] = responses
             paths[op.path, default: [:]][op.method] = operation
@@ -217,11 +267,87 @@ enum OpenAPIDocument {
         return String(decoding: data, as: UTF8.self)
     }()
 
+    /// The answers an operation may give besides its success: those of every route of its kind,
+    /// and its own (`Operation.also`). `OpenAPITests` checks each answer it gets is listed.
+    static func errors(for op: Operation) -> [String: String] {
+        let key = "\(op.method.uppercased()) \(op.path)"
+        let writes = op.method != "get"
+        var errors = ["400": "a malformed request: not JSON, a refused URL, no single Host", "500": "the library failed (the server's log says why)"]
+        if op.body != nil || (writes && !APIServer.publicRoutes.contains(key)) {
+            errors["413"] = "body over \(APILimits.maxBodyBytes) bytes"
+            errors["422"] = "a field of the wrong type, missing, or out of its range"
+        }
+        if !op.query.isEmpty { errors["422"] = "a parameter or field out of range or of the wrong type" }
+        if !APIServer.publicRoutes.contains(key) {
+            errors["401"] = op.path.hasPrefix("/api/2/") ? "no gpodder.net sign-in (Basic or the sessionid cookie)" : "not signed in"
+            errors["404"] = "no such item, channel, collection, user or device"
+            errors["422"] = "a parameter or field out of range or of the wrong type"
+        }
+        if writes { errors["507"] = "the server's disk is full: nothing was changed (reads and logins still work)" }
+        // CrossSiteMiddleware: --open answers loopback Host names only; a write carrying another site's Origin is refused.
+        errors["403"] = writes ? "from another site (Origin), or under --open to a Host that is not loopback"
+                               : "under --open, to a Host that is not loopback"
+        if op.body != nil { errors["415"] = "a JSON body without Content-Type: application/json" }
+        if op.path == "/api/auth/login" || op.path.hasPrefix("/api/2/") {
+            errors["429"] = "too many failed logins (Retry-After says when to try again)"
+        }
+        if op.path.hasPrefix("/api/player") {
+            errors["403"] = "the player plays for the library's owner only (or a request from another site)"
+            errors["409"] = "not in the player's present state (nothing is playing, the queue is empty)"
+            errors["502"] = "the player answered without its status"
+            errors["503"] = "the player daemon is not running, is busy (every client slot taken) or has no audio output"
+            if op.path == "/api/player/events" { errors["429"] = "too many event streams open for this user" }
+        }
+        if op.path.hasPrefix("/api/users") {
+            errors["403"] = "only an admin may manage users (or a request from another site)"
+            errors["409"] = "the name is taken"
+        }
+        if op.path.hasPrefix("/api/collections") && writes { errors["409"] = "the name is taken, or the item is in the collection already" }
+        if op.path.hasPrefix("/api/discover") { errors["503"] = "discovery is not configured" }
+        return errors.merging(op.also) { _, own in own }
+    }
+
     private static func object(_ properties: [String: Any], required: [String]? = nil) -> [String: Any] {
         ["type": "object", "properties": properties, "required": required ?? Array(properties.keys).sorted()]
     }
+    /// An object that needs one of `alternatives` (each a field it must have).
+    private static func object(_ properties: [String: Any], oneOf alternatives: [String], exclusive: Bool) -> [String: Any] {
+        var schema = object(properties, required: [])
+        schema[exclusive ? "oneOf" : "anyOf"] = alternatives.map { ["required": [$0]] }
+        return schema
+    }
     private static var int: [String: Any] { ["type": "integer"] }
     private static var string: [String: Any] { ["type": "string"] }
+    /// A whole number the server takes only within `range`.
+    private static func int(_ range: ClosedRange<Int>) -> [String: Any] {
+        ["type": "integer", "minimum": range.lowerBound, "maximum": range.upperBound]
+    }
+    private static func number(_ range: ClosedRange<Double>) -> [String: Any] {
+        ["type": "number", "minimum": range.lowerBound, "maximum": range.upperBound]
+    }
+    /// Text of at most `characters` (code points, so at most as many characters as Swift
+    /// counts), holding a non-space when `nonBlank`.
+    private static func text(max characters: Int, nonBlank: Bool = false) -> [String: Any] {
+        var schema: [String: Any] = ["type": "string", "maxLength": characters]
+        if nonBlank { schema["minLength"] = 1; schema["pattern"] = "\\S" }
+        return schema
+    }
+    /// A URL as the server takes one: at most `FieldLimits.maxURLBytes`, stated as ASCII (URLs are).
+    private static var url: [String: Any] { ["type": "string", "maxLength": FieldLimits.maxURLBytes, "pattern": "^[!-~]*$"] }
+    private static func oneOf(_ values: [String]) -> [String: Any] { ["type": "string", "enum": values] }
+    /// A position in seconds, as the library keeps it.
+    private static var seconds: [String: Any] { int(0...Int(Int32.max)) }
+    /// A user name (`LibraryUsers.validName`), stated for printable ASCII, where a character
+    /// is a byte; the server takes any one line of at most that many bytes of UTF-8.
+    static var userName: [String: Any] {
+        ["type": "string", "minLength": 1, "maxLength": LibraryUsers.maxNameBytes, "pattern": "^[ -~]*[!-~][ -~]*$",
+         "description": "one line of at most \(LibraryUsers.maxNameBytes) bytes of UTF-8, without control characters"]
+    }
+    /// A password (`PasswordRule`), stated for printable ASCII as a user name is.
+    private static var password: [String: Any] {
+        ["type": "string", "minLength": PasswordRule.minLength, "maxLength": PasswordRule.maxBytes, "pattern": "^[ -~]*$",
+         "description": "at least \(PasswordRule.minLength) characters and at most \(PasswordRule.maxBytes) bytes of UTF-8"]
+    }
     private static var bool: [String: Any] { ["type": "boolean"] }
     private static var number: [String: Any] { ["type": "number"] }
     private static var date: [String: Any] { ["type": "string", "format": "date-time"] }
@@ -256,9 +382,9 @@ enum OpenAPIDocument {
         "User": object(["id": int, "username": string, "display_name": string, "avatar_color": string, "has_pin": bool,
                         "is_admin": bool, "created_at": date, "last_login_at": nullable(date)]),
         "UserList": object(["users": array(ref("User")), "total": int]),
-        "CreateUserBody": object(["username": string, "display_name": string, "pin": string, "password": string, "is_admin": bool,
+        "CreateUserBody": object(["username": userName, "display_name": string, "pin": password, "password": password, "is_admin": bool,
                                   "avatar_color": string], required: ["username"]),
-        "SetPinBody": object(["new_pin": nullable(string), "current_pin": nullable(string)], required: []),
+        "SetPinBody": object(["new_pin": nullable(password), "current_pin": nullable(string)], required: []),
         "SetPinResponse": object(["success": bool, "has_pin": bool]),
         "FeedItem": object([
             "id": int, "channel_id": int, "platform": string, "video_id": string, "video_url": string, "title": string,
@@ -285,12 +411,14 @@ enum OpenAPIDocument {
         "SyncResult": object(["channel_id": int, "channel_name": string, "success": bool, "new_videos": int, "error": nullable(string)]),
         "SyncResultList": array(ref("SyncResult")),
         "ImportResult": object(["imported": int, "skipped": int, "failed": int, "channels": array(ref("Channel")), "errors": array(string)]),
-        "AddChannelBody": object(["channel_url": string, "url": string], required: []),
-        "UpdateChannelBody": object(["is_active": bool, "name": string], required: []),
-        "ProgressBody": object(["progress_seconds": int], required: []),
-        "WatchedBody": object(["is_watched": bool, "watch_progress_seconds": int], required: ["is_watched"]),
-        "GuideProgressBody": object(["watch_progress_seconds": int]),
-        "SearchBody": object(["query": string, "platforms": array(string), "type": string, "max_per_platform": int], required: ["query"]),
+        "AddChannelBody": object(["channel_url": url, "url": url], oneOf: ["channel_url", "url"], exclusive: false),
+        "UpdateChannelBody": object(["is_active": bool], required: []),
+        "ProgressBody": object(["progress_seconds": seconds], required: []),
+        "WatchedBody": object(["is_watched": bool, "watch_progress_seconds": seconds], required: ["is_watched"]),
+        "GuideProgressBody": object(["watch_progress_seconds": seconds]),
+        "SearchBody": object(["query": ["type": "string", "minLength": 1, "maxLength": DiscoveryRule.maxQueryBytes, "pattern": "^[ -~]*[!-~][ -~]*$"],
+                              "platforms": array(string), "type": oneOf(["videos", "channels"]),
+                              "max_per_platform": int(1...DiscoveryRule.maxPerProvider)], required: ["query"]),
         "DiscoverSearchResponse": ["oneOf": [ref("VideoSearchResponse"), ref("ChannelSearchResponse")]],
         "VideoSearchResponse": searchResponse("VideoResult"),
         "ChannelSearchResponse": searchResponse("ChannelResult"),
@@ -311,7 +439,7 @@ enum OpenAPIDocument {
                                        "supports_channel_feed": bool, "supports_playlists": bool])),
             "total": int,
         ]),
-        "QuickSaveBody": object(["url": string]),
+        "QuickSaveBody": object(["url": url]),
         "QuickSaveResponse": object(["type": string, "platform": string, "saved": ["oneOf": [ref("VideoResult"), ref("ChannelResult")]], "message": string]),
         "PlayerStatus": object([
             "status": string, "position": number, "duration": nullable(number), "title": nullable(string), "artist": nullable(string),
@@ -319,19 +447,24 @@ enum OpenAPIDocument {
             "error": nullable(string), "sleep_at": nullable(date),
         ]),
         "QueueResponse": object(["items": array(object(["target": string, "title": nullable(string), "item_id": nullable(int)])), "total": int]),
-        "PlayBody": object(["item_id": int, "url": string, "target": string, "from_start": bool], required: []),
-        "SeekBody": object(["position": number, "offset": number], required: []),
-        "SpeedBody": object(["rate": number]),
-        "VolumeBody": object(["volume": number]),
-        "QueueBody": object(["targets": array(string), "next": bool], required: ["targets"]),
+        "PlayBody": object(["item_id": int(1...Int(Int64.max)), "url": string, "target": string, "from_start": bool],
+                           oneOf: ["item_id", "url", "target"], exclusive: false),
+        "SeekBody": object(["position": number(0...PlayerLimits.maxPosition), "offset": number(-PlayerLimits.maxPosition...PlayerLimits.maxPosition)],
+                           oneOf: ["position", "offset"], exclusive: true),
+        "SpeedBody": object(["rate": number(PlaybackSpeed.range)]),
+        "VolumeBody": object(["volume": number(PlayerVolume.range)]),
+        "QueueBody": object(["targets": ["type": "array", "items": string, "minItems": 1], "next": bool], required: ["targets"]),
         "GPodderDeviceList": array(object(["id": string, "caption": string, "type": string, "subscriptions": int])),
         "GPodderDeviceBody": object(["caption": string, "type": string], required: []),
         "GPodderSubscriptionChanges": object(["add": array(string), "remove": array(string), "timestamp": int]),
         "GPodderSubscriptionDelta": object(["add": array(string), "remove": array(string)], required: []),
         "GPodderUploadResult": object(["timestamp": int, "update_urls": array(array(string))]),
         "GPodderAction": object([
-            "podcast": string, "episode": string, "guid": string, "action": string, "device": string, "timestamp": string,
-            "started": int, "position": int, "total": int,
+            "podcast": string, "episode": string, "guid": string, "action": oneOf(EpisodeActionKind.allCases.map(\.rawValue)),
+            "device": string, "timestamp": string,
+            "started": int(-Int(PlayerLimits.maxPosition)...Int(PlayerLimits.maxPosition)),
+            "position": int(-Int(PlayerLimits.maxPosition)...Int(PlayerLimits.maxPosition)),
+            "total": int(-Int(PlayerLimits.maxPosition)...Int(PlayerLimits.maxPosition)),
         ], required: ["podcast", "episode", "action"]),
         "GPodderActionList": array(ref("GPodderAction")),
         "GPodderActionChanges": object(["actions": array(ref("GPodderAction")), "timestamp": int]),
@@ -347,12 +480,14 @@ enum OpenAPIDocument {
                                    "by_platform": ["type": "object", "additionalProperties": int]]),
         "SavedVideoCheck": object(["is_saved": bool, "platform": string, "video_id": string]),
         "SaveVideoBody": object([
-            "video_url": string, "platform": string, "video_id": string, "title": string, "description": nullable(string),
-            "thumbnail_url": nullable(string), "duration_seconds": nullable(int), "view_count": nullable(int), "upload_date": nullable(date),
+            "video_url": ["type": "string", "maxLength": 500, "pattern": "^[!-~]*$"], "platform": text(max: 50, nonBlank: true),
+            "video_id": text(max: 100, nonBlank: true), "title": text(max: 500, nonBlank: true), "description": nullable(string),
+            "thumbnail_url": nullable(string), "duration_seconds": nullable(int(0...Int(Int64.max))),
+            "view_count": nullable(int(0...Int(Int64.max))), "upload_date": nullable(date),
             "channel_name": nullable(string), "channel_id": nullable(string), "channel_url": nullable(string), "notes": nullable(string),
         ], required: ["video_url"]),
-        "SaveFromURLBody": object(["url": string, "notes": nullable(string)], required: ["url"]),
-        "UpdateSavedVideoBody": object(["notes": string, "is_watched": bool, "watch_progress_seconds": int], required: []),
+        "SaveFromURLBody": object(["url": url, "notes": nullable(string)], required: ["url"]),
+        "UpdateSavedVideoBody": object(["notes": string, "is_watched": bool, "watch_progress_seconds": seconds], required: []),
         "Collection": object([
             "id": int, "name": string, "slug": string, "description": nullable(string), "cover_url": nullable(string),
             "sort_order": int, "item_count": int, "created_at": date, "updated_at": date,
@@ -369,12 +504,15 @@ enum OpenAPIDocument {
             "source_url": nullable(string), "domain": nullable(string), "embed_type": nullable(string), "video_id": nullable(string),
             "sort_order": int, "added_at": date, "is_watched": bool, "watched_at": nullable(date), "watch_progress_seconds": nullable(int),
         ]),
-        "CreateCollectionBody": object(["name": string, "description": nullable(string)], required: ["name"]),
-        "UpdateCollectionBody": object(["name": string, "description": nullable(string), "sort_order": int], required: []),
-        "AddCollectionItemBody": object(["item_type": string, "url": string, "item_id": int, "thumbnail_url": nullable(string),
-                                         "title": nullable(string)], required: []),
-        "ReorderBody": object(["item_ids": array(int)]),
+        "CreateCollectionBody": object(["name": text(max: CollectionRule.maxNameCharacters, nonBlank: true),
+                                        "description": nullable(text(max: CollectionRule.maxDescriptionCharacters))], required: ["name"]),
+        "UpdateCollectionBody": object(["name": text(max: CollectionRule.maxNameCharacters, nonBlank: true),
+                                        "description": nullable(text(max: CollectionRule.maxDescriptionCharacters)),
+                                        "sort_order": int(0...Int(Int64.max))], required: []),
+        "AddCollectionItemBody": object(["item_type": oneOf(["image", "video", "podcast_episode"]), "url": url, "item_id": int(1...Int(Int64.max)),
+                                         "thumbnail_url": nullable(string), "title": nullable(string)], oneOf: ["item_id", "url"], exclusive: false),
+        "ReorderBody": object(["item_ids": array(int(1...Int(Int64.max)))]),
         "CollectionWatchedBody": object(["is_watched": bool]),
-        "CollectionProgressBody": object(["progress_seconds": int]),
+        "CollectionProgressBody": object(["progress_seconds": seconds]),
     ] }
 }

@@ -3,8 +3,9 @@ import Hummingbird
 import NIOCore
 
 /// Request bodies, read once and capped (`APILimits.maxBodyBytes`, the context's upload size):
-/// a body that is not JSON is a 400, JSON of the wrong shape a 422 naming the field, and both
-/// say why in one line. Never a 500.
+/// a body that is not JSON is a 400, JSON of the wrong shape or with a value out of range (a
+/// fractional or huge number where a whole number goes) a 422 naming the field, and both say
+/// why in one line. Never a 500.
 enum RequestBody {
     /// The body's bytes; 413 past the cap.
     static func bytes(_ request: Request, context: APIRequestContext) async throws -> ByteBuffer {
@@ -35,7 +36,7 @@ enum RequestBody {
         do {
             return try JSONDecoder().decode(T.self, from: data)
         } catch let error as DecodingError {
-            throw describe(error)
+            throw describe(error, data)
         }
     }
 
@@ -46,13 +47,17 @@ enum RequestBody {
         return mediaType.trimmingCharacters(in: .whitespaces).lowercased() == "application/json"
     }
 
-    private static func describe(_ error: DecodingError) -> APIError {
+    private static func describe(_ error: DecodingError, _ data: Data) -> APIError {
         func path(_ keys: [any CodingKey]) -> String {
             keys.isEmpty ? "the body" : keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
         }
         switch error {
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
-            return .badRequest("malformed JSON in the request body")
+            // Foundation says "not valid JSON" for a number its field cannot hold too.
+            let syntax = JSONSyntax.check(data)
+            guard syntax.valid else { return .badRequest("malformed JSON in the request body") }
+            guard let number = syntax.oddNumber else { return .unprocessable("the request body holds a value its field cannot take") }
+            return .unprocessable("\(number.path.isEmpty ? "the body" : number.path) must be a whole number within range (got \(number.text))")
         case .dataCorrupted(let context):
             return .unprocessable("\(path(context.codingPath)): \(context.debugDescription)")
         case .keyNotFound(let key, let context):

@@ -42,14 +42,14 @@ struct SavedVideoRoutes {
                                                                       progressSeconds: body.watchProgressSeconds), context)
         }
         group.put("saved-videos/:id/watched") { request, context in
-            let progress = try QueryParameters(request).int("progress_seconds", in: 0...Int(Int32.max))
+            let progress = try QueryParameters(request).int(.progressSeconds)
             return try await update(pathID(context), SavedVideoChange(watched: true, progressSeconds: progress), context)
         }
         group.put("saved-videos/:id/unwatched") { _, context in
             try await update(pathID(context), SavedVideoChange(watched: false), context)
         }
         group.put("saved-videos/:id/progress") { request, context in
-            guard let seconds = try QueryParameters(request).int("progress_seconds", in: 0...Int(Int32.max)) else {
+            guard let seconds = try QueryParameters(request).int(.progressSeconds) else {
                 throw APIError.unprocessable("progress_seconds is required")
             }
             return try await update(pathID(context), SavedVideoChange(progressSeconds: seconds), context)
@@ -66,8 +66,7 @@ struct SavedVideoRoutes {
         let library = try context.library()
         let query = QueryParameters(request)
         let selection = SavedVideoQuery(platform: query.string("platform"), watched: try query.bool("is_watched"),
-                                        limit: try query.int("limit", in: 1...APILimits.maxPerPage) ?? APILimits.defaultPerPage,
-                                        offset: try query.int("offset", in: 0...Int(Int32.max)) ?? 0)
+                                        limit: try query.value(.limit), offset: try query.value(.offset))
         let (videos, total) = try await FeedRoutes.library { () async throws(LibraryError) in try await library.savedVideos(selection) }
         return SavedVideoListResponse(items: videos.map(SavedVideoResponse.init), total: total)
     }

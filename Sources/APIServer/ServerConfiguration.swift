@@ -29,6 +29,8 @@ public struct ServerConfiguration: Sendable {
     public var discoveryEnvironment: [String: String]?
     /// How many `/api/player/events` streams are served, per user and in all.
     public var playerStreams = PlayerStreamLimits()
+    /// The bounds on connections (`ConnectionLimits`; tests shorten them).
+    public var connections = ConnectionPolicy()
 
     public init(host: String = "127.0.0.1", port: Int = 8000, open: Bool = false, corsOrigin: String? = nil,
                 allowPrivateFeeds: Bool = false, version: String = "", youTubeOrigin: String = "https://www.youtube.com",

@@ -34,14 +34,17 @@ struct SubscriptionRoutes {
         }
     }
 
+    /// The subscriptions by name: all of them (at most `SubscriptionRule.maxPerUser`), as the
+    /// web client asks, or one page when the query names `page` or `per_page`.
     func list(_ request: Request, _ context: APIRequestContext) async throws -> ChannelListResponse {
         let library = try context.library()
         let query = QueryParameters(request)
-        let platform = try query.platform()
-        let active = try query.bool("is_active")
-        var items = try await Self.responses(library)
-        items.removeAll { (platform != nil && $0.platform != platform?.rawValue) || (active != nil && $0.isActive != active) }
-        return ChannelListResponse(items: items, total: items.count)
+        let selection = SubscriptionQuery(platform: try query.platform(), active: try query.bool("is_active"),
+                                          page: query.asksForPage ? try query.page() : nil)
+        let found = try await FeedRoutes.library { () async throws(LibraryError) in try await library.subscriptions(selection) }
+        let items = found.subscriptions.map { ChannelResponse($0.channel, $0.summary) }
+        return ChannelListResponse(items: items, total: found.total, page: selection.page,
+                                   hasMore: selection.page.map { $0.hasMore(shown: items.count, total: found.total) })
     }
 
     func channel(_ id: Int64, _ context: APIRequestContext) async throws -> ChannelResponse {
@@ -54,11 +57,14 @@ struct SubscriptionRoutes {
         let library = try context.library()
         guard url.utf8.count <= 8192 else { throw APIError.unprocessable("channel_url is longer than 8 KB") }
         if let refusal = policy.refusal(for: url) { throw APIError.badRequest(refusal) }
+        let known = try await FeedRoutes.library { () async throws(LibraryError) in try await library.channel(feedURL: url) }
+        if known == nil { try await Self.checkCap(library, adding: 1) }
         let subscriber = Subscriber(syncer: Syncer(store: library, reach: policy.reach, fetcher: fetcher), youTubeOrigin: youTubeOrigin)
         let added: [Subscriber.Added]
         do {
             added = try await subscriber.add(url, now: clock())
         } catch {
+            if let failure = error.library { throw APIError(failure) }
             throw APIError.badRequest(error.description)
         }
         guard let first = added.first else { throw APIError.badRequest("\(url): nothing to subscribe") }
@@ -97,15 +103,29 @@ struct SubscriptionRoutes {
                                   newVideos: result.newItems, error: result.error)
     }
 
-    // MARK: Mapping
-
-    static func responses(_ library: any APILibrary) async throws(APIError) -> [ChannelResponse] {
-        let (channels, summaries) = try await FeedRoutes.library { () async throws(LibraryError) in
-            (try await library.allChannels(), try await library.channelSummaries())
+    /// Refuses (422) subscribing `adding` more feeds when the user would then follow more than
+    /// `SubscriptionRule.maxPerUser`. Checked before anything is fetched: imports running at
+    /// the same time can each pass it, by at most their own size.
+    static func checkCap(_ library: any ChannelStore, adding: Int) async throws(APIError) {
+        guard adding > 0 else { return }
+        let count = try await FeedRoutes.library { () async throws(LibraryError) in
+            try await library.subscriptions(SubscriptionQuery(page: .first(1))).total
         }
-        let byID = Dictionary(channels.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        return summaries.compactMap { summary in byID[summary.id].map { ChannelResponse($0, summary) } }
+        let cap = SubscriptionRule.maxPerUser
+        guard count + adding > cap else { return }
+        let what = adding == 1 ? "one more" : "\(adding) more"
+        throw APIError.unprocessable("you follow \(count) channels and a user may follow at most \(cap): "
+                                     + "\(what) would pass it (unsubscribe from some first)")
     }
+
+    /// Refuses (422) an import of more than `SubscriptionRule.maxPerImport` feeds, whole.
+    static func checkImportSize(_ count: Int, _ what: String) throws(APIError) {
+        let cap = SubscriptionRule.maxPerImport
+        guard count > cap else { return }
+        throw APIError.unprocessable("\(what) names \(count) feeds and one import takes at most \(cap): split it")
+    }
+
+    // MARK: Mapping
 
     static func response(_ id: Int64, _ library: any APILibrary) async throws(APIError) -> ChannelResponse {
         let (channel, summary) = try await FeedRoutes.library { () async throws(LibraryError) in
@@ -179,9 +199,24 @@ struct ChannelResponse: Encodable, Sendable {
     }
 }
 
+/// The backend's `ChannelListResponse` (`items`, `total`); a paged answer adds `page`,
+/// `per_page` and `has_more`, as the feed's does.
 struct ChannelListResponse: Encodable, Sendable {
     var items: [ChannelResponse]
     var total: Int
+    var page: PageRequest?
+    var hasMore: Bool?
+
+    enum CodingKeys: String, CodingKey { case items, total, page, perPage = "per_page", hasMore = "has_more" }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(items, forKey: .items)
+        try container.encode(total, forKey: .total)
+        try container.encodeIfPresent(page?.page, forKey: .page)
+        try container.encodeIfPresent(page?.perPage, forKey: .perPage)
+        try container.encodeIfPresent(hasMore, forKey: .hasMore)
+    }
 }
 
 /// The backend's `SyncResult`.

@@ -22,6 +22,8 @@ public struct TokenAuthenticator: Authenticator {
     private let clock: @Sendable () -> Int64
     /// The server's login throttle; gpodder.net's Basic sign-ins count against it too.
     let attempts = LoginAttempts()
+    /// Sessions opened while the library's disk was full, not written yet.
+    let pending = PendingSessions()
     /// How every door that takes a password checks one (with `attempts`).
     var credentials: CredentialCheck { CredentialCheck(users: store, attempts: attempts) }
 
@@ -42,9 +44,16 @@ public struct TokenAuthenticator: Authenticator {
 
     /// The user whose live session `token` is, with that session; nil for anything else.
     func user(presenting token: SessionToken) async throws -> APIUser? {
-        guard let (session, user) = try await Self.liveSession(token, store, now: clock()) else { return nil }
+        let now = clock()
+        if let (session, user) = try await Self.liveSession(token, store, now: now) {
+            return APIUser(id: user.id, name: user.name, isAdmin: user.isAdmin, hasPassword: user.hasPassword,
+                           sessionID: session.id, library: library(user.id))
+        }
+        guard pending.count > 0, let (user, sessionID) = try await pending.user(tokenHash: try token.hash, now: now, store: store) else {
+            return nil
+        }
         return APIUser(id: user.id, name: user.name, isAdmin: user.isAdmin, hasPassword: user.hasPassword,
-                       sessionID: session.id, library: library(user.id))
+                       sessionID: sessionID, library: library(user.id))
     }
 
     /// The live session `token` opens and its user; nil for anything else (the gpodder.net
@@ -92,10 +101,23 @@ public struct TokenAuthenticator: Authenticator {
         let token = SessionToken()
         let tokenHash: String
         do { tokenHash = try token.hash } catch { throw APIError(error) }
-        _ = try await FeedRoutes.library { () async throws(LibraryError) in
-            try await store.createSession(user: user.id, tokenHash: tokenHash, deviceName: deviceName, now: clock())
+        do throws(LibraryError) {
+            _ = try await store.createSession(user: user.id, tokenHash: tokenHash, deviceName: deviceName, now: clock())
+        } catch where error.isDiskFull {
+            // A full disk must not lock everyone out: the session waits in memory until it can be
+            // written (reads still work, so the password's hash is at hand).
+            guard let hash = try? await store.passwordHash(of: user.name),
+                  pending.keep(tokenHash: tokenHash, user: user.id, deviceName: deviceName, passwordHash: hash, now: clock())
+            else { throw APIError(error) }
+        } catch {
+            throw APIError(error)
         }
         return .success(token, user)
+    }
+
+    /// Ends the session `token` opened while the disk was full, if it is still pending.
+    func logout(pending token: SessionToken) {
+        if let hash = try? token.hash { pending.forget(tokenHash: hash) }
     }
 
     /// Ends session `id` (the one a logout request presented).

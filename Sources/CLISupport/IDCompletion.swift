@@ -12,7 +12,7 @@ extension CompletionKind {
         .custom { words, _, prefix in
             IDCompletion.blocking {
                 guard let library = IDCompletion.library(words) else { return [] }
-                let items = (try? await library.feed(FeedQuery(limit: 200), now: Clock.now())) ?? []
+                let items = (try? await library.feed(FeedQuery(page: .first(200)), now: Clock.now())) ?? []
                 return IDCompletion.matching(items.map(\.id), prefix)
             }
         }

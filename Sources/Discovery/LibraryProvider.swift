@@ -18,7 +18,7 @@ public struct LibraryProvider: DiscoveryProvider {
         do {
             switch request.kind {
             case .videos:
-                let items = try await store.search(SearchQuery(text: request.query, limit: request.limit))
+                let items = try await store.search(SearchQuery(text: request.query, page: .first(request.limit)))
                 return items.map { item in
                     DiscoveryResult(kind: .video, platform: item.platform, provider: name, id: item.itemID, title: item.title,
                                     url: item.url ?? item.enclosureURL ?? "", channelName: item.channel,

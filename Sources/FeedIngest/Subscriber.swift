@@ -90,7 +90,7 @@ public final class Subscriber: Sendable {
         let store = syncer.store
         let existing: Channel?
         do throws(LibraryError) { existing = try await store.channel(feedURL: feedURL) } catch {
-            throw SyncError(url: feedURL, reason: error.description)
+            throw SyncError(url: feedURL, error)
         }
         guard let existing else { return nil }
         let report = await syncer.sync([existing], now: now)
@@ -102,7 +102,7 @@ public final class Subscriber: Sendable {
         do throws(LibraryError) {
             return Added(channel: try await store.channelSummary(id: existing.id), newItems: result.newItems, alreadySubscribed: true)
         } catch {
-            throw SyncError(url: feedURL, reason: error.description)
+            throw SyncError(url: feedURL, error)
         }
     }
 
@@ -124,7 +124,7 @@ public final class Subscriber: Sendable {
             return Added(channel: try await store.channelSummary(id: applied.channelID), newItems: applied.ingest.new,
                          alreadySubscribed: existing != nil)
         } catch {
-            throw SyncError(url: feedURL, reason: error.description)
+            throw SyncError(url: feedURL, error)
         }
     }
 

@@ -351,12 +351,20 @@ public struct SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     public var reason: String
     /// From the server's Retry-After, as seconds from now.
     public var retryAfter: Int64?
+    /// The library's own failure, when storing (not the feed) failed: a caller answers it as
+    /// the library's error (a full disk is not the feed's fault).
+    public var library: LibraryError?
     public var description: String { "\(url): \(reason)" }
 
     init(url: String, reason: String, retryAfter: Int64? = nil) {
         self.url = url
         self.reason = reason
         self.retryAfter = retryAfter
+    }
+
+    init(url: String, _ error: LibraryError) {
+        self.init(url: url, reason: error.description)
+        library = error
     }
 
     init(_ error: FetchError) {

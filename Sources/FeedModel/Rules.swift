@@ -23,10 +23,49 @@ public enum DurationPresets {
 public enum APILimits {
     /// The largest request body read (an OPML import is the largest a client sends).
     public static let maxBodyBytes = 1_048_576
-    /// Items per page: from 1 to this (the backend's bound).
-    public static let maxPerPage = 100
-    /// The default page size.
+    /// Entries per page of every paged list (the feed, the history, the subscriptions, saved
+    /// videos): from 1 to this. One cap for all: the backend's history took 200 and its feed 100,
+    /// and a client asking the feed for 200 loses nothing by getting them.
+    public static let maxPerPage = 200
+    /// The page size when a client names none.
     public static let defaultPerPage = 50
+}
+
+/// What one user may subscribe to through the server (`feedctl serve`; issue 26: a 1 MiB OPML
+/// of 25,215 entries took 3 minutes of a core and 377 MB, and made 25,215 subscriptions). The
+/// CLI's owner is not bound by these: their machine, their choice.
+public enum SubscriptionRule {
+    /// Subscriptions one user may have: a subscribe or an import that would pass it is refused
+    /// (422) with the numbers, before anything is fetched.
+    public static let maxPerUser = 5_000
+    /// Feeds one import may name: an OPML document's feed outlines, a gpodder upload's `add`
+    /// list. A longer one is refused (422) whole: split it.
+    public static let maxPerImport = 2_000
+}
+
+/// How long `feedctl serve` keeps a connection that does not get on with its request, and how
+/// many one client may hold at once (issue 26: 1,000 slowloris connections were kept for 30 s,
+/// idle ones for 95 s and more, and ~20,000 idle connections from one address made `/health`
+/// time out for everyone). A connection past a bound is closed without an answer.
+public enum ConnectionLimits {
+    /// A connection with no request in progress (just opened, or after an answer) is closed
+    /// after this many seconds without the first byte of a request.
+    public static let idleSeconds = 30
+    /// A request's head (request line and header fields) must be complete within this many
+    /// seconds of its first byte: a head sent a byte at a time (slowloris) is cut off here.
+    public static let headSeconds = 10
+    /// A request's body must be complete within this many seconds of its head: the largest
+    /// body (`APILimits.maxBodyBytes`) then needs about 17 KB/s. Answering has no bound (an
+    /// event stream lasts as long as its client listens).
+    public static let bodySeconds = 60
+    /// Connections open at once from one client address (an IPv6 client's whole /64, which one
+    /// host commonly holds); past this a new one is closed as soon as it is accepted. Behind a
+    /// reverse proxy every connection is the proxy's: keep its upstream connections under this.
+    public static let maxPerAddress = 64
+    /// After this many connections were open at once, the server gives the memory they took back
+    /// to the system (glibc's `malloc_trim`) once they are all closed again (issue 26: RSS stayed
+    /// at 280 MB after a storm of idle connections).
+    public static let stormConnections = 256
 }
 
 /// Saving a video by its URL when the library does not hold it (`POST /api/saved-videos`): the
@@ -421,6 +460,9 @@ public enum SessionRule {
     /// A session's "last used" is refreshed at most this often: every request checks its token,
     /// and a write per request would serialize the server's requests on the library's write lock.
     public static let lastUsedResolution: Int64 = 60
+    /// Sessions a server keeps in memory while its library's disk is full (a login must not fail
+    /// for want of room to write its session): past this many, a login answers 507 as any write.
+    public static let maxKeptWhileDiskFull = 1_000
 }
 
 /// Login attempts (`POST /api/auth/login`, issue 15): a guesser gets `maxFailuresPerUser` wrong

@@ -34,6 +34,30 @@ extension SQLiteLibrary {
         }
     }
 
+    public func subscriptions(_ query: SubscriptionQuery) async throws(LibraryError) -> SubscriptionPage {
+        let user = user
+        var conditions: [String] = []
+        var arguments: StatementArguments = [user.rawValue]
+        if let platform = query.platform { conditions.append("c.platform = ?"); arguments += [platform.rawValue] }
+        if let active = query.active { conditions.append("s.active = ?"); arguments += [active] }
+        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        let (page, filterArguments) = (query.page, arguments)
+        return try await read { db in
+            let arguments = filterArguments
+            var subscriptions: [Subscription] = []
+            if page?.isPastAnyEnd != true {
+                let limit = page.map { "LIMIT \($0.perPage) OFFSET \($0.offset)" } ?? ""
+                subscriptions = try Row.fetchAll(db, sql: """
+                    SELECT \(Channel.selection), \(ChannelSummary.counts(for: user)) FROM channels c \(Channel.subscribed) \(filter)
+                    ORDER BY c.name COLLATE NOCASE, c.id \(limit)
+                    """, arguments: arguments).map { Subscription(channel: try Channel(row: $0), summary: ChannelSummary(row: $0)) }
+            }
+            let total = page == nil ? subscriptions.count
+                : try Int.fetchOne(db, sql: "SELECT count(*) FROM channels c \(Channel.subscribed) \(filter)", arguments: arguments) ?? 0
+            return SubscriptionPage(subscriptions: subscriptions, total: total)
+        }
+    }
+
     /// Channel `id` with its item counts.
     public func channelSummary(id: Int64) async throws(LibraryError) -> ChannelSummary {
         let user = user

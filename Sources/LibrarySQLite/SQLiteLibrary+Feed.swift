@@ -4,13 +4,10 @@ import LibraryStore
 
 extension SQLiteLibrary {
     public func feed(_ query: FeedQuery, now: Int64) async throws(LibraryError) -> [LibraryItem] {
-        let (limit, page, days) = (query.limit, query.page, query.days)
-        guard limit > 0 else { throw .invalid("limit must be at least 1 (got \(limit))") }
-        guard page > 0 else { throw .invalid("page must be at least 1 (got \(page))") }
+        let (limit, offset, days) = (query.page.perPage, query.page.offset, query.days)
         guard days > 0 else { throw .invalid("days must be at least 1 (got \(days))") }
         // Absurd pages and windows from the command line must not trap on overflow.
-        let (offset, overflow) = (page - 1).multipliedReportingOverflow(by: limit)
-        guard !overflow, !offset.addingReportingOverflow(limit).overflow else { return [] }
+        guard !query.page.isPastAnyEnd else { return [] }
         let (span, spanOverflow) = Int64(days).multipliedReportingOverflow(by: 86_400)
         let (start, startOverflow) = now.subtractingReportingOverflow(span)
         let windowStart = spanOverflow || startOverflow ? Int64.min : start
@@ -41,7 +38,7 @@ extension SQLiteLibrary {
             }
         case .catchUp, .discovery:
             var all = query
-            (all.limit, all.page) = (CatchUp.maxCounted, 1)
+            all.page = .first(CatchUp.maxCounted)
             return try await feed(all, now: now).count
         }
     }

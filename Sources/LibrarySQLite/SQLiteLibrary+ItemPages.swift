@@ -4,11 +4,8 @@ import LibraryStore
 
 extension SQLiteLibrary {
     public func itemPage(_ query: ItemPageQuery) async throws(LibraryError) -> ItemPage {
-        guard query.limit > 0 else { throw .invalid("limit must be at least 1 (got \(query.limit))") }
-        guard query.page > 0 else { throw .invalid("page must be at least 1 (got \(query.page))") }
-        // Absurd pages from a client must not trap on overflow: past the end is an empty page.
-        let (offset, overflow) = (query.page - 1).multipliedReportingOverflow(by: query.limit)
-        let pastEnd = overflow || offset.addingReportingOverflow(query.limit).overflow
+        // Absurd pages from a client are past the end: an empty page, with the total.
+        let (offset, pastEnd) = (query.page.offset, query.page.isPastAnyEnd)
         // The joins' `?1`: the acting user's channels and watch state only.
         var arguments: StatementArguments = [user.rawValue]
         // Which channels, over a channel id column and `c`: the page and its total share them.
@@ -44,7 +41,7 @@ extension SQLiteLibrary {
         }
         let from = "FROM items i \(LibraryItem.joins) \(whereClause)"
         let counter = Self.totalCounter(query, channelConditions: channelConditions, from: from)
-        let (limit, pageArguments) = (query.limit, arguments)
+        let (limit, pageArguments) = (query.page.perPage, arguments)
         let pageSQL = "SELECT \(ItemRecord.selection) \(from) ORDER BY \(order) LIMIT ? OFFSET ?"
         @Sendable func page(_ db: Database) throws -> ItemPage {
             if !pastEnd, let totalSQL = counter.scalarSQL {

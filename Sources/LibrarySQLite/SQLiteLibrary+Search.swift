@@ -7,15 +7,12 @@ extension SQLiteLibrary {
     /// match first (the index's rank, `Schema.searchRank`) when every word is rare enough to
     /// rank by, else newest first, under `feed`'s filters.
     public func search(_ query: SearchQuery) async throws(LibraryError) -> [LibraryItem] {
-        let (limit, page) = (query.limit, query.page)
-        guard limit > 0 else { throw .invalid("limit must be at least 1 (got \(limit))") }
-        guard page > 0 else { throw .invalid("page must be at least 1 (got \(page))") }
+        let (limit, offset) = (query.page.perPage, query.page.offset)
         let phrases = SearchSyntax.phrases(query.text)
         guard !phrases.isEmpty else {
             throw .invalid("nothing to search for in \"\(query.text)\": give a word")
         }
-        let (offset, overflow) = (page - 1).multipliedReportingOverflow(by: limit)
-        guard !overflow, !offset.addingReportingOverflow(limit).overflow else { return [] }
+        guard !query.page.isPastAnyEnd else { return [] }
         let filter = query.filter
         let user = user
         try await catchUpSearchIndex()

@@ -106,9 +106,14 @@ extension SQLiteLibrary {
         guard var live = found else { return nil }
         if let last = live.session.lastUsedAt, now - last < SessionRule.lastUsedResolution, now >= last { return live }
         let id = live.session.id
-        let stillThere = try await write { db in
-            try db.execute(sql: "UPDATE sessions SET last_used_at = ? WHERE id = ?", arguments: [now, id])
-            return db.changesCount > 0
+        let stillThere: Bool
+        do throws(LibraryError) {
+            stillThere = try await write { db in
+                try db.execute(sql: "UPDATE sessions SET last_used_at = ? WHERE id = ?", arguments: [now, id])
+                return db.changesCount > 0
+            }
+        } catch where error.isDiskFull {
+            return live   // "last used" is bookkeeping: a full disk must not sign anyone out
         }
         live.session.lastUsedAt = now
         return stillThere ? live : nil  // revoked meanwhile

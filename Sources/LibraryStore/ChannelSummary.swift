@@ -38,3 +38,30 @@ public struct ChannelSummary: Sendable, Equatable, Encodable {
         case warnings, selfURL = "self_url", nextPage = "next_page", funding
     }
 }
+
+/// Which of a user's subscriptions to list (`ChannelStore.subscriptions`).
+public struct SubscriptionQuery: Sendable, Equatable {
+    public var platform: Platform?
+    /// Only subscriptions being polled (true) or paused (false).
+    public var active: Bool?
+    /// One page; nil: every one that matches.
+    public var page: PageRequest?
+
+    public init(platform: Platform? = nil, active: Bool? = nil, page: PageRequest? = nil) {
+        self.platform = platform; self.active = active; self.page = page
+    }
+}
+
+/// A channel as a subscriber lists it: the channel with their subscription, and its counts.
+public struct Subscription: Sendable, Equatable {
+    public var channel: Channel
+    public var summary: ChannelSummary
+    public init(channel: Channel, summary: ChannelSummary) { self.channel = channel; self.summary = summary }
+}
+
+/// Subscriptions listed, and how many matched in all (more than listed when paged).
+public struct SubscriptionPage: Sendable, Equatable {
+    public var subscriptions: [Subscription]
+    public var total: Int
+    public init(subscriptions: [Subscription], total: Int) { self.subscriptions = subscriptions; self.total = total }
+}

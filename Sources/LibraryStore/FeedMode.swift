@@ -28,17 +28,15 @@ public struct FeedFilter: Sendable, Equatable {
     }
 }
 
-/// One page of the feed: its mode, filter and page. `page` counts from 1; `days` is catch-up's
-/// window (`CatchUp`).
+/// One page of the feed: its mode, filter and page; `days` is catch-up's window (`CatchUp`).
 public struct FeedQuery: Sendable, Equatable {
     public var mode: FeedMode
     public var filter: FeedFilter
-    public var limit: Int
-    public var page: Int
+    public var page: PageRequest
     public var days: Int
 
-    public init(mode: FeedMode = .newest, filter: FeedFilter = FeedFilter(), limit: Int = 50, page: Int = 1,
+    public init(mode: FeedMode = .newest, filter: FeedFilter = FeedFilter(), page: PageRequest = .first(50),
                 days: Int = CatchUp.defaultDays) {
-        self.mode = mode; self.filter = filter; self.limit = limit; self.page = page; self.days = days
+        self.mode = mode; self.filter = filter; self.page = page; self.days = days
     }
 }

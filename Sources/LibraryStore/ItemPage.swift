@@ -58,16 +58,14 @@ public struct ItemPageQuery: Sendable, Equatable {
     public var publishedSince: Int64?
     public var minDuration: Int?
     public var maxDuration: Int?
-    public var limit: Int
-    /// From 1.
-    public var page: Int
+    public var page: PageRequest
 
     public init(order: ItemOrder = .newest, watch: WatchFilter = .all, shortOnly: Bool = false, platform: Platform? = nil,
                 channelIDs: [Int64] = [], publishedSince: Int64? = nil, minDuration: Int? = nil, maxDuration: Int? = nil,
-                limit: Int = 50, page: Int = 1) {
+                page: PageRequest = .first(50)) {
         self.order = order; self.watch = watch; self.shortOnly = shortOnly; self.platform = platform
         self.channelIDs = channelIDs; self.publishedSince = publishedSince; self.minDuration = minDuration
-        self.maxDuration = maxDuration; self.limit = limit; self.page = page
+        self.maxDuration = maxDuration; self.page = page
     }
 }
 
@@ -80,7 +78,7 @@ public struct ItemPage: Sendable, Equatable {
 
 /// What the HTTP API reads about items beyond `ItemStore`.
 public protocol ItemRecordStore: Sendable {
-    /// One page under `query`, with the total that matched; `invalid` for a page or limit below 1.
+    /// One page under `query`, with the total that matched (a page past the end is empty).
     func itemPage(_ query: ItemPageQuery) async throws(LibraryError) -> ItemPage
     /// The items with these ids, in the order given; ids the library lacks are skipped.
     func itemRecords(ids: [Int64]) async throws(LibraryError) -> [ItemRecord]

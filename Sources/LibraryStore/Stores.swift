@@ -26,6 +26,9 @@ public protocol ChannelStore: Sendable {
     func channelSummaries() async throws(LibraryError) -> [ChannelSummary]
     /// Channel `id` with its item counts.
     func channelSummary(id: Int64) async throws(LibraryError) -> ChannelSummary
+    /// The user's subscriptions under `query`'s filters, by name (as `channelSummaries`), each
+    /// channel with its counts: one page of them, or all; and how many match in all.
+    func subscriptions(_ query: SubscriptionQuery) async throws(LibraryError) -> SubscriptionPage
     /// Unsubscribes the user: their subscription and their watch state, saved marks, collection
     /// and queue entries for the channel's items go; their play history stays (it keeps its own
     /// copy of titles and names). The channel, its items (and their downloads, which the caller
@@ -311,9 +314,9 @@ public protocol LibraryStore: SyncStore, ItemStore, SearchStore, ListeningStore,
 
 extension ItemStore {
     /// The feed with the CLI's defaults: newest first, 50 items, catch-up's default window.
-    public func feed(mode: FeedMode = .newest, filter: FeedFilter = FeedFilter(), limit: Int = 50, page: Int = 1,
+    public func feed(mode: FeedMode = .newest, filter: FeedFilter = FeedFilter(), page: PageRequest = .first(50),
                      days: Int = CatchUp.defaultDays, now: Int64) async throws(LibraryError) -> [LibraryItem] {
-        try await feed(FeedQuery(mode: mode, filter: filter, limit: limit, page: page, days: days), now: now)
+        try await feed(FeedQuery(mode: mode, filter: filter, page: page, days: days), now: now)
     }
 
     public func history() async throws(LibraryError) -> [HistoryEntry] { try await history(limit: 100) }

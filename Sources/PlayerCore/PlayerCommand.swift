@@ -30,6 +30,10 @@ extension Player {
         /// Replaces the chapters of the track `key` (e.g. with a podcast's chapters file, which
         /// wins over embedded ones); ignored if another track is playing by then.
         case chapters(ChapterList, for: TrackKey)
+        /// A play that failed before it reached the player (the service could not resolve its
+        /// media: a redirect refused, a host that does not resolve): recorded as the last error,
+        /// as a play that failed to open is, and nothing else changes.
+        case failedToStart(PlayerError)
     }
 
     public enum SeekTarget: Sendable, Equatable {

@@ -298,6 +298,9 @@ struct PlayerMachine: Sendable {
                 chapters = ChapterList(list.chapters, source: list.source, duration: item.duration)
             }
             actions = []
+        case .failedToStart(let failure):
+            error = failure
+            actions = []
         }
         return actions + complete(reply, .done)
     }

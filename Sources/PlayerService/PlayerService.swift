@@ -203,6 +203,8 @@ public actor PlayerService: PlayerControl {
             do throws(PlayerError) {
                 request.source = .remote(try await MediaRedirects.finalURL(url, reach: reach))
             } catch {
+                // The status tells it, as it tells a failed open; what played plays on.
+                _ = await player.perform(.failedToStart(error))
                 throw PlayerFailure(error)
             }
         }

@@ -57,7 +57,7 @@ struct ModesBench {
             let cpuStart = cpuSeconds()
             for run in 0..<210 {
                 let start = monotonicSeconds()
-                count = try await library.feed(mode: mode, filter: filter, limit: 50, now: Self.now).count
+                count = try await library.feed(mode: mode, filter: filter, page: .first(50), now: Self.now).count
                 if run >= 10 { times.append((monotonicSeconds() - start) * 1000) }
             }
             let cpuPerCall = (cpuSeconds() - cpuStart) * 1000 / 210

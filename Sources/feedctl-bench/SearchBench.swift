@@ -29,7 +29,7 @@ struct SearchBench {
             var count = 0
             for run in 0..<105 {
                 let start = monotonicSeconds()
-                count = try await library.search(SearchQuery(text: text, limit: 20)).count
+                count = try await library.search(SearchQuery(text: text, page: .first(20))).count
                 if run >= 5 { times.append((monotonicSeconds() - start) * 1000) }
             }
             times.sort()

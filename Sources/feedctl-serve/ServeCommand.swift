@@ -85,6 +85,7 @@ struct ServeCommand: AsyncParsableCommand {
                 // gpodder.net sync checks its own credentials (a user with a password), whatever the mode.
                 let gpodder = GPodderAccounts(users: store, library: { store.acting(as: $0) })
                 app = try APIServer.application(configuration: settings, authenticator: authenticator, gpodder: gpodder, log: log,
+                                                afterStorm: { Self.giveMemoryBack(log: log) },
                                                 onListening: { port in
                                                     log("listening on \(settings.scheme)://\(Self.hostForURL(address.host)):\(port) (\(mode))")
                                                     if !canLogIn {
@@ -120,6 +121,25 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     static func hostForURL(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
+
+    /// After a storm of connections (`ConnectionLimits.stormConnections`) the memory they took
+    /// is free but stays in malloc's arenas, scattered between what is still in use, so the
+    /// trim threshold never returns it (RSS stayed at 280 MB after 20,000 idle connections):
+    /// `malloc_trim` gives every free page of every arena back.
+    static func giveMemoryBack(log: (String) -> Void) {
+        let before = residentKB()
+        malloc_trim(0)
+        let after = residentKB()
+        log("connection storm over: memory given back to the system (resident \(before / 1024) MB -> \(after / 1024) MB)")
+    }
+
+    /// This process's resident memory in KB (`/proc/self/statm`'s second field, in pages).
+    static func residentKB() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
+    }
 }
 
 extension ServeCommand {

@@ -40,10 +40,10 @@ struct FeedCommand: AsyncParsableCommand {
             // A channel that does not exist is an error, not an empty feed.
             if let channel { _ = try await lib.channel(id: channel) }
             if let search {
-                let found = try await lib.search(SearchQuery(text: search, filter: filter, limit: limit, page: page))
+                let found = try await lib.search(SearchQuery(text: search, filter: filter, page: try PageRequest(page: page, perPage: limit)))
                 return try await SearchCommand.show(found, json: output.json)
             }
-            let query = FeedQuery(mode: mode, filter: filter, limit: limit, page: page, days: days)
+            let query = FeedQuery(mode: mode, filter: filter, page: try PageRequest(page: page, perPage: limit), days: days)
             let now = Clock.now()
             let items = try await lib.feed(query, now: now)
             if output.json { return try printJSON(items) }

@@ -65,7 +65,7 @@ struct PlayCommand: AsyncParsableCommand {
                 let filter = FeedFilter(channelID: channel, unwatchedOnly: true)
                 let lib = try options.library.open()
                 if let channel { _ = try await lib.channel(id: channel) }   // "no channel N" rather than nothing
-                guard let first = try await lib.feed(FeedQuery(mode: .catchUp, filter: filter, limit: 1), now: Clock.now()).first else {
+                guard let first = try await lib.feed(FeedQuery(mode: .catchUp, filter: filter, page: .first(1)), now: Clock.now()).first else {
                     throw CommandError("nothing to catch up on" + (channel.map { " in channel \($0)" } ?? ""))
                 }
                 chosen = first.id

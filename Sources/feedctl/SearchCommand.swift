@@ -27,7 +27,7 @@ struct SearchCommand: AsyncParsableCommand {
         try await runReporting {
             let query = SearchQuery(text: words.joined(separator: " "),
                                     filter: FeedFilter(platform: platform, channelID: channel, unwatchedOnly: unwatched),
-                                    limit: limit, page: page)
+                                    page: try PageRequest(page: page, perPage: limit))
             let lib = try library.open()
             if let channel { _ = try await lib.channel(id: channel) }   // "no channel N", not an empty result
             try await Self.show(try await lib.search(query), json: output.json)

@@ -6,6 +6,7 @@ import FoundationNetworking
 #endif
 import Hummingbird
 import LibrarySQLite
+import NIOCore
 import NIOPosix
 import Logging
 import ServiceLifecycle
@@ -29,12 +30,17 @@ final class APIHarness: @unchecked Sendable {
 
     /// With `logins`, the server runs as `feedctl serve` without `--open` (`TokenAuthenticator`
     /// on the harness's clock); otherwise as `--open`. `authenticator` (made from the library)
-    /// replaces either: tests of two users name the user per request.
+    /// replaces either: tests of two users name the user per request. `loops`: the event loops
+    /// the server and its tasks run on (NIO's shared ones unless given). `library`: a library
+    /// made elsewhere (on a small file system).
     init(configuration: ServerConfiguration = ServerConfiguration(host: "127.0.0.1", port: 0, open: true,
                                                                    allowPrivateFeeds: true, version: "test"),
          logins: Bool = false,
+         loops: (any EventLoopGroup)? = nil,
+         library: TestLibrary? = nil,
+         afterStorm: @escaping @Sendable () -> Void = {},
          authenticator: (@Sendable (SQLiteLibrary) async throws -> any Authenticator)? = nil) async throws {
-        library = try TestLibrary()
+        self.library = try library ?? TestLibrary()
         feeds = try TestHTTPServer()
         for name in ["podcast.xml", "youtube.xml", "atom.xml"] {
             try feeds.write(name, Data(contentsOf: PackagePaths.fixture("demo/\(name)")))
@@ -42,7 +48,7 @@ final class APIHarness: @unchecked Sendable {
         let ports = AsyncStream<Int>.makeStream()
         let log = self.log
         let clock = self.clock
-        let store = library.library
+        let store = self.library.library
         let chosen: any Authenticator
         if let authenticator {
             chosen = try await authenticator(store)
@@ -57,21 +63,22 @@ final class APIHarness: @unchecked Sendable {
             // No player for this server, and none may start: a path under a plain file, where no
             // directory can be made. (The default, /nonexistent, is one root can create: a
             // `/api/player/resume` started a daemon there that outlived the tests.)
-            let file = library.dir.file("no-player")
+            let file = self.library.dir.file("no-player")
             FileManager.default.createFile(atPath: file, contents: nil)
             configuration.socketPath = file + "/player.sock"
         }
         // gpodder sync checks its own credentials against the same library's users.
         let gpodder = GPodderAccounts(users: store, library: { store.acting(as: $0) })
         let app = try APIServer.application(configuration: configuration, authenticator: chosen, gpodder: gpodder,
-                                            clock: { clock.now }, log: { log.append($0) },
+                                            clock: { clock.now }, log: { log.append($0) }, loops: loops, afterStorm: afterStorm,
                                             onListening: { ports.continuation.yield($0) })
         var logger = Logger(label: "APIHarness")
         logger.logLevel = .warning
         let group = ServiceGroup(services: [app], logger: logger)
         self.group = group
         // As `feedctl serve` runs it: its tasks on the event loops.
-        Task { try await withTaskExecutorPreference(EventLoopsExecutor(MultiThreadedEventLoopGroup.singleton)) { try await group.run() } }
+        let executor = EventLoopsExecutor(loops ?? MultiThreadedEventLoopGroup.singleton)
+        Task { try await withTaskExecutorPreference(executor) { try await group.run() } }
         var iterator = ports.stream.makeAsyncIterator()
         guard let port = await iterator.next() else { throw ProcessRunner.Failure(description: "the server did not start") }
         base = "http://127.0.0.1:\(port)"
@@ -164,13 +171,35 @@ final class APIHarness: @unchecked Sendable {
     }
 }
 
-/// A clock a test moves (token expiry).
+/// A clock a test moves (token expiry), or holds: after `hold()`, the next reading blocks the
+/// thread it is read on until the test signals the semaphore (a long job, held where the test
+/// wants it, on whatever thread the server runs it).
 final class TestClock: @unchecked Sendable {
     private let lock = NSLock()
     private var seconds: Int64
+    private var holding: DispatchSemaphore?
+    private let reached = DispatchSemaphore(value: 0)
     init(_ seconds: Int64) { self.seconds = seconds }
-    var now: Int64 { lock.lock(); defer { lock.unlock() }; return seconds }
+    var now: Int64 {
+        lock.lock()
+        let hold = holding
+        holding = nil
+        lock.unlock()
+        if let hold {
+            reached.signal()
+            hold.wait()
+        }
+        lock.lock(); defer { lock.unlock() }; return seconds
+    }
     func advance(by delta: Int64) { lock.lock(); seconds += delta; lock.unlock() }
+    /// The next reading waits until the semaphore returned is signalled.
+    func hold() -> DispatchSemaphore {
+        let semaphore = DispatchSemaphore(value: 0)
+        lock.lock(); holding = semaphore; lock.unlock()
+        return semaphore
+    }
+    /// Whether a reading reached the hold within `seconds`.
+    func held(within seconds: Double) -> Bool { reached.wait(timeout: .now() + seconds) == .success }
 }
 
 /// What the server logged.

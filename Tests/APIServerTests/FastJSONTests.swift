@@ -35,8 +35,8 @@ final class FastJSONTests: XCTestCase {
                    watchedAt: nil, image: ""),
         ]
         let now: Int64 = 1_795_100_500
-        for page in [FeedResponse(records: records, now: now, total: Int.max, page: 1, perPage: 50, hasMore: true),
-                     FeedResponse(records: [], now: now, total: 0, page: 3, perPage: 1, hasMore: false)] {
+        for page in [FeedResponse(records: records, now: now, total: Int.max, page: .first(50), hasMore: true),
+                     FeedResponse(records: [], now: now, total: 0, page: try PageRequest(page: 3, perPage: 1), hasMore: false)] {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.withoutEscapingSlashes]
             let expected = try json(try encoder.encode(page))
@@ -47,7 +47,7 @@ final class FastJSONTests: XCTestCase {
             XCTAssertEqual(text.components(separatedBy: "\"channel_avatar_url\":").count - 1, page.records.count)
             XCTAssertFalse(text.contains("\\/"), "slashes are not escaped")
         }
-        let text = String(decoding: FeedResponse(records: records, now: now, total: 3, page: 1, perPage: 50, hasMore: false).json(), as: UTF8.self)
+        let text = String(decoding: FeedResponse(records: records, now: now, total: 3, page: .first(50), hasMore: false).json(), as: UTF8.self)
         XCTAssertTrue(text.contains(#"bell \u0007 nul \u0000 unit \u001f del \#u{7F} é 日本 🎧"#), text)
         XCTAssertTrue(text.contains(#""audio_file_size":9223372036854775807"#))
         // Dates written in place, and a year past 0...9999 spelled as WireDate spells it.

@@ -1,4 +1,5 @@
 import APIServer
+import FeedModel
 import Foundation
 import XCTest
 
@@ -28,11 +29,18 @@ final class MalformedRequestTests: XCTestCase {
         try await assertRefused(h, "PATCH", "/api/feed/\(id)/watched", body: #"{"is_watched": "yes"}"#, status: 422, mentions: "is_watched")
         try await assertRefused(h, "PATCH", "/api/feed/\(id)/watched", body: "", status: 400, mentions: "malformed JSON")
         try await assertRefused(h, "PATCH", "/api/feed/\(id)/progress", body: #"{"watch_progress_seconds": -5}"#, status: 422, mentions: "at least 0")
-        try await assertRefused(h, "PATCH", "/api/feed/\(id)/progress", body: #"{"watch_progress_seconds": 1e400}"#, status: 400, mentions: "malformed JSON")
+        // JSON whose number does not fit its field is a 422 naming it (Foundation calls it "not valid JSON").
+        for number in ["1e400", "1.5", "99999999999999999999", "-1e400"] {
+            try await assertRefused(h, "PATCH", "/api/feed/\(id)/progress", body: #"{"watch_progress_seconds": \#(number)}"#, status: 422,
+                                    mentions: "watch_progress_seconds must be a whole number within range (got \(number))")
+        }
+        try await assertRefused(h, "PATCH", "/api/feed/\(id)/progress", body: #"{"watch_progress_seconds": 1.}"#, status: 400, mentions: "malformed JSON")
+        try await assertRefused(h, "PATCH", "/api/feed/\(id)/progress", body: String(repeating: "[", count: 600) + String(repeating: "]", count: 600),
+                                status: 400, mentions: "malformed JSON")
         try await assertRefused(h, "PUT", "/api/feed/items/\(id)/progress?progress_seconds=abc", status: 422, mentions: "progress_seconds")
         try await assertRefused(h, "PUT", "/api/feed/items/\(id)/progress", status: 422, mentions: "progress_seconds is required")
         try await assertRefused(h, "GET", "/api/feed?page=0", status: 422, mentions: "page")
-        try await assertRefused(h, "GET", "/api/feed?per_page=101", status: 422, mentions: "per_page must be from 1 to 100")
+        try await assertRefused(h, "GET", "/api/feed?per_page=\(APILimits.maxPerPage + 1)", status: 422, mentions: "per_page must be from 1 to \(APILimits.maxPerPage)")
         try await assertRefused(h, "GET", "/api/feed?page=99999999999999999999", status: 422, mentions: "page")
         try await assertRefused(h, "GET", "/api/feed?filter=some", status: 422, mentions: "filter")
         try await assertRefused(h, "GET", "/api/feed?mode=bogus", status: 422, mentions: "mode")

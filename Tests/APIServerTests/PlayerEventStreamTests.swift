@@ -29,6 +29,9 @@ final class PlayerEventStreamTests: XCTestCase {
             var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, open: true, allowPrivateFeeds: true,
                                                     version: "test", socketPath: socket)
             configuration.playerStreams = streams
+            // These tests open 100 streams and more from 127.0.0.1, past the connections one
+            // client address may hold (`ConnectionLimits.maxPerAddress`, ConnectionLimitTests).
+            configuration.connections.maxPerAddress = 1_000
             harness = try await APIHarness(configuration: configuration)
         }
 

@@ -1,4 +1,5 @@
 import APIServer
+import FeedModel
 import Foundation
 import Hummingbird
 import LibrarySQLite
@@ -288,7 +289,7 @@ final class SavedVideoAndCollectionTests: XCTestCase {
         let twice = try await h.call("POST", "/api/collections/\(id)/items", body: #"{"item_id": \#(ids[1])}"#)
         XCTAssertEqual(twice.status, 409, twice.text)
         let unknown = try await h.call("POST", "/api/collections/\(id)/items", body: #"{"item_type": "video", "url": "https://elsewhere.example/v"}"#)
-        XCTAssertEqual(unknown.status, 422, unknown.text)
+        XCTAssertEqual(unknown.status, 404, "a URL of no library item is not found, as an id is: \(unknown.text)")
         let unknownItem = try await h.call("POST", "/api/collections/\(id)/items", body: #"{"item_id": 9999}"#).status
         XCTAssertEqual(unknownItem, 404)
 
@@ -386,7 +387,7 @@ final class SavedVideoAndCollectionTests: XCTestCase {
             ("POST", "/api/saved-videos/from-url", #"{"notes": "n"}"#, 422),
             ("POST", "/api/saved-videos/from-url", "not json", 400),
             ("GET", "/api/saved-videos?limit=0", nil, 422),
-            ("GET", "/api/saved-videos?limit=101", nil, 422),
+            ("GET", "/api/saved-videos?limit=\(APILimits.maxPerPage + 1)", nil, 422),
             ("GET", "/api/saved-videos?offset=-1", nil, 422),
             ("GET", "/api/saved-videos?is_watched=maybe", nil, 422),
             ("GET", "/api/saved-videos/abc", nil, 422),

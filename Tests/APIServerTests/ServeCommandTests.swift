@@ -1,4 +1,5 @@
 import Accounts
+import FeedModel
 import Foundation
 import LibraryStore
 import TestSupport
@@ -246,5 +247,37 @@ final class ServeCommandTests: XCTestCase {
             XCTAssertTrue(result.stderr.hasPrefix(message), result.stderr)
             XCTAssertEqual(result.stderr.filter { $0 == "\n" }.count, 1, result.stderr)
         }
+    }
+
+    /// After a storm of connections (`ConnectionLimits.stormConnections`, from several client
+    /// addresses each under its cap) the real server gives their memory back to the system and
+    /// says so (issue 26: RSS stayed at 280 MB after a storm).
+    func testMemoryIsGivenBackAfterAStormOfConnections() throws {
+        let library = try TestLibrary()
+        let (server, port) = try serve(["serve", "--open", "--listen", "127.0.0.1:0", "--db", library.library.path])
+        let perAddress = ConnectionLimits.maxPerAddress - 4
+        let addresses = (ConnectionLimits.stormConnections + 10 + perAddress - 1) / perAddress
+        var storm: [RawConnection] = []
+        for address in 0..<addresses {
+            for _ in 0..<perAddress {
+                let connection = try RawConnection(port: port, from: "127.0.1.\(address + 10)")
+                // Half a head each, with a long field: memory the server holds until it closes.
+                connection.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Part: \(String(repeating: "x", count: 8_000))\r\n")
+                storm.append(connection)
+            }
+        }
+        XCTAssertGreaterThanOrEqual(storm.count, ConnectionLimits.stormConnections)
+        // Answered once the server has taken every connection made before it (the accept queue is in order).
+        let health = try RawConnection(port: port, from: "127.0.1.9").exchange("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        XCTAssertTrue(health?.hasPrefix("HTTP/1.1 200") == true, health ?? "no answer")
+        XCTAssertFalse(server.stderrSoFar.contains("connection storm over"), "not while it lasts")
+        storm.removeAll()
+        XCTAssertTrue(eventually(timeout: 30) { server.stderrSoFar.contains("connection storm over: memory given back") }, server.stderrSoFar)
+        let line = try XCTUnwrap(server.stderrSoFar.split(separator: "\n").first { $0.contains("connection storm over") })
+        let numbers = line.split(whereSeparator: { !$0.isNumber }).suffix(2).compactMap { Int($0) }
+        XCTAssertEqual(numbers.count, 2, String(line))
+        XCTAssertLessThanOrEqual(numbers.last ?? .max, numbers.first ?? 0, "resident memory after the trim: \(line)")
+        server.signal(SIGTERM)
+        XCTAssertEqual(try server.wait(timeout: 20).status, 0)
     }
 }

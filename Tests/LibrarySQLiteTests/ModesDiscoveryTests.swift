@@ -1,3 +1,4 @@
+import FeedModel
 import Foundation
 @testable import LibrarySQLite
 import LibraryStore
@@ -36,7 +37,7 @@ private let now: Int64 = 100 * day
     }
 
     private func ids(_ filter: FeedFilter = FeedFilter(), limit: Int = 50, page: Int = 1) async throws -> [String] {
-        try await t.library.feed(mode: .discovery, filter: filter, limit: limit, page: page, now: now).map(\.itemID)
+        try await t.library.feed(mode: .discovery, filter: filter, page: try PageRequest(page: page, perPage: limit), now: now).map(\.itemID)
     }
 
     @Test func leastPlayedChannelsFirstOnePerChannelInTurn() async throws {

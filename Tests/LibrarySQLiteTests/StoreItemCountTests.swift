@@ -48,13 +48,13 @@ import Testing
         for watch in [WatchFilter.all, .unwatched, .watched] {
             for platform in [nil, Platform.podcast, .youtube] {
                 for channelIDs in selections {
-                    let query = ItemPageQuery(watch: watch, platform: platform, channelIDs: channelIDs, limit: 3)
+                    let query = ItemPageQuery(watch: watch, platform: platform, channelIDs: channelIDs, page: .first(3))
                     var seen: [Int64] = []
                     var pageNumber = 1
                     var total = -1
                     while true {
                         var q = query
-                        q.page = pageNumber
+                        q.page = try PageRequest(page: pageNumber, perPage: 3)
                         let page = try await library.itemPage(q)
                         if total == -1 { total = page.total } else { #expect(page.total == total) }
                         if page.items.isEmpty { break }
@@ -67,8 +67,8 @@ import Testing
             }
         }
         // A filter the counts do not answer is counted, and agrees.
-        let counted = try await library.itemPage(ItemPageQuery(publishedSince: 0, limit: 100))
-        let summed = try await library.itemPage(ItemPageQuery(limit: 100))
+        let counted = try await library.itemPage(ItemPageQuery(publishedSince: 0, page: .first(100)))
+        let summed = try await library.itemPage(ItemPageQuery(page: .first(100)))
         #expect(counted.total == summed.total)
     }
 

@@ -39,9 +39,9 @@ private let now: Int64 = 100 * day
     }
 
     @Test func filtersCountTheirTotal() async throws {
-        #expect(try await page(ItemPageQuery(channelIDs: [a, b], limit: 2)) == (["a1", "b1"], 5))
+        #expect(try await page(ItemPageQuery(channelIDs: [a, b], page: .first(2))) == (["a1", "b1"], 5))
         #expect(try await page(ItemPageQuery(channelIDs: [b])) == (["b1", "b2"], 2))
-        #expect(try await page(ItemPageQuery(platform: .podcast, limit: 1, page: 3)) == (["a2"], 3))
+        #expect(try await page(ItemPageQuery(platform: .podcast, page: try PageRequest(page: 3, perPage: 1))) == (["a2"], 3))
         #expect(try await page(ItemPageQuery(publishedSince: now - 2 * day)) == (["a1", "b1"], 2))
         #expect(try await page(ItemPageQuery(minDuration: 200, maxDuration: 900)) == (["b2", "a2"], 2))
         #expect(try await page(ItemPageQuery(shortOnly: true)) == (["b1", "a3"], 2))
@@ -56,10 +56,9 @@ private let now: Int64 = 100 * day
     }
 
     @Test func pagesPastTheEndAndAbsurdPagesAreEmpty() async throws {
-        #expect(try await page(ItemPageQuery(limit: 2, page: 4)) == ([], 5))
-        #expect(try await page(ItemPageQuery(limit: 100, page: Int.max)) == ([], 5))
-        await #expect(throws: LibraryError.invalid("page must be at least 1 (got 0)")) { try await page(ItemPageQuery(page: 0)) }
-        await #expect(throws: LibraryError.invalid("limit must be at least 1 (got 0)")) { try await page(ItemPageQuery(limit: 0)) }
+        #expect(try await page(ItemPageQuery(page: try PageRequest(page: 4, perPage: 2))) == ([], 5))
+        #expect(try await page(ItemPageQuery(page: try PageRequest(page: Int.max, perPage: 100))) == ([], 5))
+        #expect(try await page(ItemPageQuery(page: try PageRequest(page: Int.max / 2, perPage: 3))) == ([], 5))
         #expect(try await t.library.itemRecords(ids: [999_999]).isEmpty)
     }
 }

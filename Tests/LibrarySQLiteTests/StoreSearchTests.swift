@@ -28,7 +28,7 @@ import Testing
     }
 
     func ids(_ text: String, _ filter: FeedFilter = FeedFilter(), limit: Int = 20, page: Int = 1) async throws -> [String] {
-        try await t.library.search(SearchQuery(text: text, filter: filter, limit: limit, page: page)).map(\.itemID)
+        try await t.library.search(SearchQuery(text: text, filter: filter, page: try PageRequest(page: page, perPage: limit))).map(\.itemID)
     }
 
     @Test func titlesRankAboveNotesAndWordsMatchAsPrefixes() async throws {

@@ -11,6 +11,10 @@ public struct TestLibrary: Sendable {
     public init() throws {
         library = try SQLiteLibrary(path: dir.file("library.sqlite"))
     }
+    /// A library at `path` (on a file system the test made).
+    public init(path: String) throws {
+        library = try SQLiteLibrary(path: path)
+    }
 }
 
 extension SQLiteLibrary {
