@@ -226,6 +226,8 @@ class Handler(BaseHTTPRequestHandler):
         if rng.startswith("bytes=") and not gzipped:
             first, _, last = rng[6:].partition("-")
             start, end = int(first or 0), min(int(last) if last else len(data) - 1, len(data) - 1)
+            if not first and last:  # a suffix: the last N bytes
+                start, end = max(0, len(data) - int(last)), len(data) - 1
             if start >= len(data) or start > end:
                 return self.send(416, b"", headers={"Content-Range": "bytes */%d" % len(data)})
             validators["Content-Range"] = "bytes %d-%d/%d" % (start, end, len(data))
