@@ -36,6 +36,9 @@ public final class FetchStream: Sendable {
 
     /// Stops the transfer (the reader left); `next()` then throws `.cancelled`.
     public func cancel() { stop() }
+
+    /// Bytes received and not yet read.
+    var buffered: Int { sink.buffered }
 }
 
 /// Where the fetch loop puts a streamed body, and where its reader takes it from.
@@ -118,6 +121,8 @@ final class StreamSink: Sendable {
     }
 
     // MARK: the reader's side
+
+    var buffered: Int { state.withLock { $0.buffered } }
 
     func head() async -> Result<StreamHead, FetchError> {
         await withCheckedContinuation { continuation in
