@@ -97,29 +97,54 @@ struct AudioRoutes {
             ticket.release()
             return Response(status: status, headers: headers, body: ResponseBody())
         }
-        let (connection, connections) = (context.connection, connections)
+        let (connection, connections, idle) = (context.connection, connections, streams.listenerIdle)
         let length = upstream.head.headers["content-length"].flatMap(Int.init)
         return Response(status: status, headers: headers, body: ResponseBody(contentLength: length) { writer in
             defer {
                 upstream.cancel()
                 ticket.release()
             }
-            // The client may leave while the media's host is slow to send: look now and then.
+            let listener = ListenerProgress()
+            // The client may leave while the media's host is slow to send, or stay without
+            // reading (a paused player): look now and then.
             let watch = Task {
                 while !Task.isCancelled {
-                    if let connection, connections?.clientLeft(connection) ?? !connection.isActive {
+                    guard let connection else { return }
+                    if connections?.clientLeft(connection) ?? !connection.isActive {
                         upstream.cancel()
                         return
                     }
-                    try? await Task.sleep(for: OffLoopMiddleware.clientCheckInterval)
+                    if listener.idle(for: idle) {
+                        upstream.cancel()
+                        connection.close(promise: nil)
+                        return
+                    }
+                    try? await Task.sleep(for: min(OffLoopMiddleware.clientCheckInterval, idle / 2))
                 }
             }
             defer { watch.cancel() }
             while let chunk = try await upstream.next() {
+                listener.waiting()
                 try await writer.write(ByteBuffer(bytes: chunk))
+                listener.took()
             }
             try await writer.finish(nil)
         })
+    }
+}
+
+/// Whether a stream's listener has been taking nothing: the answer has waited on it since.
+private final class ListenerProgress: Sendable {
+    private let waitingSince = Atomic<UInt64>(0)
+
+    func waiting() { waitingSince.store(DispatchTime.now().uptimeNanoseconds, ordering: .releasing) }
+    func took() { waitingSince.store(0, ordering: .releasing) }
+
+    func idle(for limit: Duration) -> Bool {
+        let since = waitingSince.load(ordering: .acquiring)
+        guard since > 0 else { return false }
+        let waited = Duration.nanoseconds(Int64(DispatchTime.now().uptimeNanoseconds &- since))
+        return waited >= limit
     }
 }
 
@@ -176,9 +201,11 @@ final class AudioStreamGate: Sendable {
     private let state = Mutex(State())
     let perUser: Int
     let total: Int
+    let listenerIdle: Duration
 
     init(_ limits: AudioStreamLimits) {
         perUser = limits.perUser; total = limits.total
+        listenerIdle = .milliseconds(Int64(max(0.1, limits.listenerIdleSeconds) * 1000))
     }
 
     /// A stream for `user`, or the answer past a bound: 429 for the user's, 503 for the server's.
@@ -216,9 +243,12 @@ final class AudioStreamGate: Sendable {
 public struct AudioStreamLimits: Sendable {
     public var perUser: Int
     public var total: Int
+    /// Seconds a listener may take nothing before its stream is closed (tests shorten it).
+    public var listenerIdleSeconds: Double
 
-    public init(perUser: Int = AudioProxyLimits.streamsPerUser, total: Int = AudioProxyLimits.streams) {
-        self.perUser = perUser; self.total = total
+    public init(perUser: Int = AudioProxyLimits.streamsPerUser, total: Int = AudioProxyLimits.streams,
+                listenerIdleSeconds: Double = AudioProxyLimits.listenerIdleSeconds) {
+        self.perUser = perUser; self.total = total; self.listenerIdleSeconds = listenerIdleSeconds
     }
 }
 

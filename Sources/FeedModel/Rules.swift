@@ -232,6 +232,10 @@ public enum AudioProxyLimits {
     /// Seconds without a byte from the media's host after which a stream is ended (a stream
     /// paused because its listener is not reading is not stalled).
     public static let stallSeconds = 30.0
+    /// Seconds a listener may take nothing while the answer waits for it (a paused `<audio>` keeps
+    /// its connection open) before its stream is closed and its place given back; the player
+    /// asks again with a Range when it plays on, as every browser does.
+    public static let listenerIdleSeconds = 300.0
     /// Bytes held per stream while its listener reads slower than the media's host sends.
     public static let bufferBytes = 256 * 1024
     /// YouTube and Rumble items' resolved audio URLs kept (most recently used first).

@@ -234,3 +234,28 @@ final class AudioRouteTests: XCTestCase {
         XCTAssertEqual(try h.feeds.stats().hits["/episode.mp3"], 2, "bob's request fetched nothing")
     }
 }
+
+extension AudioRouteTests {
+    /// A listener that stays connected but takes nothing (a paused player) loses its stream
+    /// after `listenerIdleSeconds`: the origin's transfer ends and the user's place is free.
+    func testAListenerThatStopsReadingGivesItsPlaceBack() async throws {
+        let h = try await harness { $0.audioStreams = AudioStreamLimits(perUser: 1, total: 4, listenerIdleSeconds: 1) }
+        let id = try await addItem(h, enclosure: h.feeds.url("/big?mb=1000"))
+        let port = try XCTUnwrap(URL(string: h.base)?.port)
+        let listener = try RawConnection(port: port)
+        listener.send("GET /api/items/\(id)/audio HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        XCTAssertTrue(listener.receive(atLeast: 100_000, within: 20), "it plays")
+        // ... and then reads no more, connected.
+        let deadline = Date().addingTimeInterval(20)
+        var sent: [Int] = []
+        while sent.isEmpty, Date() < deadline {
+            sent = try h.feeds.stats().log.filter { $0.path == "/big" }.map(\.sent)
+            if sent.isEmpty { try await Task.sleep(for: .milliseconds(200)) }
+        }
+        XCTAssertEqual(sent.count, 1, "the origin's transfer ended")
+        XCTAssertLessThan(sent.first ?? .max, 100_000_000)
+        let next = try await h.call("HEAD", "/api/items/\(id)/audio")
+        XCTAssertEqual(next.status, 200, "its place was given back")
+        withExtendedLifetime(listener) {}
+    }
+}
