@@ -258,6 +258,9 @@ public struct AudioStreamLimits: Sendable {
 actor ResolvedAudioURLs {
     private struct Entry { var page: String; var url: String; var validUntil: Int64; var used: UInt64 }
     private var entries: [Int64: Entry] = [:]
+    /// Resolutions under way: a player's first requests for an item (it often opens two at
+    /// once) share one yt-dlp run.
+    private var resolving: [String: Task<Result<String, YTDLPError>, Never>] = [:]
     private var uses: UInt64 = 0
     private let capacity: Int
     private let ytdlpTimeout: Double
@@ -272,11 +275,20 @@ actor ResolvedAudioURLs {
             entries[item]?.used = uses
             return entry.url
         }
+        let run = resolving[page] ?? Task { [ytdlpTimeout] () -> Result<String, YTDLPError> in
+            do throws(YTDLPError) {
+                return .success(try await YTDLP.audioResolver(timeout: ytdlpTimeout).audioURL(ofPage: page))
+            } catch {
+                return .failure(error)
+            }
+        }
+        resolving[page] = run
+        let result = await run.value
+        resolving[page] = nil
         let url: String
-        do {
-            url = try await YTDLP.audioResolver(timeout: ytdlpTimeout).audioURL(ofPage: page)
-        } catch {
-            throw APIError(.badGateway, error.description)
+        switch result {
+        case .success(let resolved): url = resolved
+        case .failure(let error): throw APIError(.badGateway, error.description)
         }
         entries[item] = Entry(page: page, url: url, validUntil: Self.validUntil(url, now: now), used: uses)
         if entries.count > capacity, let oldest = entries.min(by: { $0.value.used < $1.value.used })?.key {
