@@ -264,3 +264,39 @@ extension AudioRouteTests {
         withExtendedLifetime(listener) {}
     }
 }
+
+extension AudioRouteTests {
+    /// `feedctl serve` itself (the built programs) serves a downloaded episode from the media
+    /// directory beside its `--db`: the application is told the library's path.
+    func testFeedctlServeServesDownloadsBesideItsLibrary() async throws {
+        let program = try XCTUnwrap(PackagePaths.builtProgram("feedctl")?.path, "feedctl not built")
+        let library = try TestLibrary()
+        let bytes = try episode()
+        let feed = "https://example.com/served-\(UUID().uuidString).xml"
+        let channel = try await library.library.addChannel(platform: .podcast, sourceURL: feed, feedURL: feed, name: "Served", now: 1)
+        _ = try await library.library.ingest(items: [Item(id: "\(feed)#1", title: "Episode", published: 100,
+                                                          enclosure: Enclosure(url: "http://127.0.0.1:9/never.mp3", type: "audio/mpeg"))],
+                                             channelID: channel.id, now: 1)
+        let id = try await library.library.id(of: "\(feed)#1")
+        try FileManager.default.createDirectory(atPath: library.dir.file("media"), withIntermediateDirectories: true)
+        try bytes.write(to: URL(fileURLWithPath: library.dir.file("media/\(id)_Episode.mp3")))
+
+        let server = try ProcessRunner.start(program, ["serve", "--open", "--listen", "127.0.0.1:0", "--db", library.library.path])
+        defer {
+            server.signal(SIGTERM)
+            _ = try? server.wait(timeout: 20)
+        }
+        var port: Int?
+        XCTAssertTrue(eventually(timeout: 20) {
+            guard let range = server.stderrSoFar.range(of: #"listening on http://127\.0\.0\.1:(\d+)"#, options: .regularExpression) else { return false }
+            port = Int(server.stderrSoFar[range].split(separator: ":").last ?? "")
+            return port != nil
+        }, server.stderrSoFar)
+        let out = library.dir.file("part.bin")
+        let fetched = try ProcessRunner.capture("/usr/bin/curl", ["-sS", "--max-time", "20", "-o", out, "-w", "%{http_code}",
+                                                                  "-H", "Range: bytes=100-199",
+                                                                  "http://127.0.0.1:\(try XCTUnwrap(port))/api/items/\(id)/audio"], timeout: 30)
+        XCTAssertEqual(fetched.stdout, "206", fetched.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: out)), bytes[100...199])
+    }
+}
