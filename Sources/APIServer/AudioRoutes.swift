@@ -50,9 +50,10 @@ struct AudioRoutes {
         let channel = try await FeedRoutes.library { () async throws(LibraryError) in try await library.channel(id: item.channelID) }
         let source: MediaSource
         if let enclosure = item.enclosureURL {
-            source = MediaSource(url: enclosure, resolved: false)
+            source = MediaSource(url: enclosure)
         } else if let page = item.url, item.platform.playsThroughPageResolver {
-            source = MediaSource(url: try await resolved.url(item: id, page: page, now: clock()), resolved: true)
+            let found = try await resolved.url(item: id, page: page, now: clock())
+            source = MediaSource(url: found.url, page: page, kept: found.kept)
         } else {
             throw APIError.notFound("item \(id) has no media to play")
         }
@@ -62,8 +63,10 @@ struct AudioRoutes {
 
     private struct MediaSource {
         var url: String
-        /// Resolved by yt-dlp (and cached): forgotten when its host refuses it.
-        var resolved: Bool
+        /// The page yt-dlp resolved it from: forgotten when its host refuses it.
+        var page: String? = nil
+        /// Resolved earlier and kept: resolved again (once) when its host refuses it.
+        var kept = false
     }
 
     /// The media at `source`, streamed on as it arrives.
@@ -74,13 +77,21 @@ struct AudioRoutes {
         var fetch = FetchRequest(url: source.url, maxBytes: Int.max, connectTimeout: AudioProxyLimits.connectSeconds,
                                  totalTimeout: .infinity, stallTimeout: AudioProxyLimits.stallSeconds, maxRedirects: 10)
         if let range = ByteRange(header: request.headers[.range]) { fetch.headers["Range"] = range.header }
+        let fetcher = fetcher.reaching(reach)
         let upstream: FetchStream
         do {
-            upstream = try await fetcher.reaching(reach).stream(fetch, buffer: AudioProxyLimits.bufferBytes)
+            upstream = try await fetcher.stream(fetch, buffer: AudioProxyLimits.bufferBytes)
         } catch {
-            ticket.release()
-            if source.resolved, case .http = error.kind { await resolved.forget(item: item) }
-            throw APIError(proxying: error)
+            guard let page = source.page, case .http = error.kind else { throw APIError(proxying: error) }
+            await resolved.forget(item: item)
+            guard source.kept else { throw APIError(proxying: error) }
+            // A kept URL its host no longer takes (expired early, or bound elsewhere): resolved again, once.
+            fetch.url = try await resolved.url(item: item, page: page, now: clock()).url
+            do {
+                upstream = try await fetcher.stream(fetch, buffer: AudioProxyLimits.bufferBytes)
+            } catch {
+                throw APIError(proxying: error)
+            }
         }
         var headers = HTTPFields()
         // What a media element and a cache need of the host's answer; nothing else is passed on.
@@ -269,11 +280,12 @@ actor ResolvedAudioURLs {
         self.capacity = capacity; self.ytdlpTimeout = ytdlpTimeout
     }
 
-    func url(item: Int64, page: String, now: Int64) async throws(APIError) -> String {
+    /// The audio URL of `item`'s `page`, and whether it was kept from an earlier resolution.
+    func url(item: Int64, page: String, now: Int64) async throws(APIError) -> (url: String, kept: Bool) {
         uses += 1
         if let entry = entries[item], entry.page == page, entry.validUntil > now {
             entries[item]?.used = uses
-            return entry.url
+            return (entry.url, true)
         }
         let run = resolving[page] ?? Task { [ytdlpTimeout] () -> Result<String, YTDLPError> in
             do throws(YTDLPError) {
@@ -294,10 +306,10 @@ actor ResolvedAudioURLs {
         if entries.count > capacity, let oldest = entries.min(by: { $0.value.used < $1.value.used })?.key {
             entries[oldest] = nil
         }
-        return url
+        return (url, false)
     }
 
-    /// Its host refused it (expired, or bound elsewhere): the next play resolves it again.
+    /// Its host refused it (expired, or bound elsewhere): the next request resolves it again.
     func forget(item: Int64) { entries[item] = nil }
 
     var count: Int { entries.count }

@@ -300,3 +300,35 @@ extension AudioRouteTests {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: out)), bytes[100...199])
     }
 }
+
+extension AudioRouteTests {
+    /// A kept URL that its host stops taking (expired before its time, or bound elsewhere) is
+    /// resolved again at once, and the listener gets the audio, not an error. The stand-in
+    /// yt-dlp (YouTube cannot be reached from tests) answers a URL on the test's media host,
+    /// another on each run.
+    func testAKeptURLItsHostRefusesIsResolvedAgain() async throws {
+        let h = try await harness()
+        let bytes = try episode()
+        try h.feeds.write("first.mp3", bytes)
+        try h.feeds.write("second.mp3", bytes)
+        let dir = try PackagePaths.temporaryDirectory(self)
+        let runs = dir.appendingPathComponent("runs").path
+        _ = try StandInExecutable(dir: dir, script: """
+            echo run >> '\(runs)'
+            if [ "$(wc -l < '\(runs)')" -eq 1 ]; then echo '\(h.feeds.url("/first.mp3"))'; else echo '\(h.feeds.url("/second.mp3"))'; fi
+            """)
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        setenv("PATH", dir.path + ":" + path, 1)
+        defer { setenv("PATH", path, 1) }
+        let id = try await addItem(h, enclosure: nil, platform: .rumble, page: "https://rumble.com/v1abcde-episode.html")
+
+        let first = try await h.call("GET", "/api/items/\(id)/audio")
+        XCTAssertEqual(first.status, 200, first.text)
+        try FileManager.default.removeItem(at: h.feeds.root.appendingPathComponent("first.mp3"))  // its host now answers 404
+        let again = try await h.call("GET", "/api/items/\(id)/audio", headers: ["Range": "bytes=0-9"])
+        XCTAssertEqual(again.status, 206, again.text)
+        XCTAssertEqual(again.body, bytes[0...9])
+        XCTAssertEqual(try String(contentsOfFile: runs, encoding: .utf8).split(separator: "\n").count, 2)
+        XCTAssertEqual(try h.feeds.stats().statuses("/first.mp3"), [200, 404])
+    }
+}
