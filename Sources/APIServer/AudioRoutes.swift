@@ -96,7 +96,8 @@ struct AudioRoutes {
         var headers = HTTPFields()
         // What a media element and a cache need of the host's answer; nothing else is passed on.
         let from = upstream.head.headers
-        headers[.contentType] = from["content-type"]
+        headers[.contentType] = AudioAnswer.mediaType(from["content-type"])
+        AudioAnswer.confine(&headers)
         headers[.contentLength] = from["content-length"]
         headers[.contentRange] = from["content-range"]
         headers[.acceptRanges] = from["accept-ranges"]
@@ -169,7 +170,8 @@ enum DownloadedFile {
         guard let size else { throw APIError.notFound("the downloaded file is gone") }
         var headers = HTTPFields()
         headers[.acceptRanges] = "bytes"
-        headers[.contentType] = mediaType(of: path)
+        headers[.contentType] = AudioAnswer.mediaType(mediaType(of: path))
+        AudioAnswer.confine(&headers)
         var status = HTTPResponse.Status.ok
         var bytes: ClosedRange<Int64>? = size > 0 ? 0...(size - 1) : nil
         if let range = ByteRange(header: request.headers[.range]) {
@@ -194,6 +196,24 @@ enum DownloadedFile {
         let ext = (path as NSString).pathExtension.lowercased()
         if let known = ["m4a": "audio/mp4", "m4v": "video/mp4", "opus": "audio/ogg", "oga": "audio/ogg"][ext] { return known }
         return MediaType.getMediaType(forExtension: ext)?.description ?? "application/octet-stream"
+    }
+}
+
+/// What every audio answer says of its bytes. They come from a feed's media host (or were saved
+/// from one), untrusted, and are served from the app's own origin: a host that answers
+/// `text/html` with a script must not have it run there (the session cookie's site). Only media
+/// types are passed on, anything else is `application/octet-stream`, and the answer is sandboxed
+/// should a browser open it as a page.
+enum AudioAnswer {
+    static func mediaType(_ declared: String?) -> String {
+        guard let declared else { return "application/octet-stream" }
+        let type = declared.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let media = type.hasPrefix("audio/") || type.hasPrefix("video/") || type == "application/ogg"
+        return media && !type.contains(where: { $0.isWhitespace || $0 == "," }) ? declared : "application/octet-stream"
+    }
+
+    static func confine(_ headers: inout HTTPFields) {
+        headers[.contentSecurityPolicy] = "default-src 'none'; sandbox"
     }
 }
 

@@ -332,3 +332,35 @@ extension AudioRouteTests {
         XCTAssertEqual(try h.feeds.stats().statuses("/first.mp3"), [200, 404])
     }
 }
+
+extension AudioRouteTests {
+    /// An enclosure whose host calls it a page with a script: served from the app's own origin,
+    /// it must not run there. Only media types are passed on, and the answer is sandboxed; a
+    /// download named .html (its URL's extension) is answered the same way.
+    func testAMediaHostsPageIsNotServedAsAPage() async throws {
+        let h = try await harness()
+        let page = "<html><body><script>fetch('/api/users')</script></body></html>"
+        try h.feeds.write("episode.html", page)
+        let id = try await addItem(h, enclosure: h.feeds.url("/episode.html?type=text/html;%20charset=utf-8"))
+        let proxied = try await h.call("GET", "/api/items/\(id)/audio")
+        XCTAssertEqual(proxied.status, 200, proxied.text)
+        XCTAssertEqual(try h.feeds.stats().log.last?.path, "/episode.html")
+        XCTAssertEqual(proxied.text, page)
+        XCTAssertEqual(proxied.headers["content-type"], "application/octet-stream")
+        XCTAssertEqual(proxied.headers["content-security-policy"], "default-src 'none'; sandbox")
+
+        let downloaded = try await addItem(h, enclosure: h.feeds.url("/not-fetched.html"))
+        let media = h.library.dir.file("media")
+        try FileManager.default.createDirectory(atPath: media, withIntermediateDirectories: true)
+        try Data(page.utf8).write(to: URL(fileURLWithPath: media + "/\(downloaded)_Episode.html"))
+        let file = try await h.call("GET", "/api/items/\(downloaded)/audio")
+        XCTAssertEqual(file.status, 200, file.text)
+        XCTAssertEqual(file.headers["content-type"], "application/octet-stream")
+        XCTAssertEqual(file.headers["content-security-policy"], "default-src 'none'; sandbox")
+
+        let mp3 = try await addItem(h, enclosure: h.feeds.url("/episode.mp3?type=audio/mpeg"))
+        try h.feeds.write("episode.mp3", try episode())
+        let audio = try await h.call("GET", "/api/items/\(mp3)/audio")
+        XCTAssertEqual(audio.headers["content-type"], "audio/mpeg", "a media type is passed on")
+    }
+}
