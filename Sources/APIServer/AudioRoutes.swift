@@ -103,6 +103,8 @@ struct AudioRoutes {
         headers[.acceptRanges] = from["accept-ranges"]
         headers[.lastModified] = from["last-modified"]
         headers[.eTag] = from["etag"]
+        // Bytes are passed as they came (no Accept-Encoding is sent, but a host may encode anyway).
+        headers[.contentEncoding] = from["content-encoding"]
         let status = HTTPResponse.Status(code: upstream.head.status)
         if headOnly {
             upstream.cancel()
