@@ -26,7 +26,7 @@ export default {
       search: q.get('q') || '',
     };
 
-    const search = h('input', { type: 'search', id: 'feed-search', name: 'q', value: state.search, placeholder: 'Search the library', autocomplete: 'off', enterkeyhint: 'search' });
+    const search = h('input', { type: 'search', id: 'feed-search', name: 'q', value: state.search, placeholder: 'Search the library', 'aria-label': 'Search the library', enterkeyhint: 'search' });
     const modeButtons = MODES.map(([value, label]) => h('button', {
       type: 'button', class: 'chip', 'aria-pressed': String(value === state.mode),
       onclick: () => { state.mode = value; state.search = ''; search.value = ''; changed(); },
@@ -46,7 +46,7 @@ export default {
       h('div', { class: 'screen-head' },
         h('h1', {}, 'Feed'),
         h('form', { class: 'search', role: 'search', onsubmit: (e) => e.preventDefault() },
-          h('label', { for: 'feed-search', class: 'visually-hidden' }, 'Search the library'), search)),
+          search)),
       h('div', { class: 'chips', role: 'group', 'aria-label': 'Mode' }, modeButtons),
       h('div', { class: 'filters' },
         platform.field, channel.field, duration.field,
