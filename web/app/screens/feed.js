@@ -70,7 +70,7 @@ export default {
       if (state.platform) params.platform = state.platform;
       if (state.unwatched) params.filter = 'unwatched';
       if (state.channel) params.channel_ids = state.channel;
-      if (state.duration && (state.search || !OWN_LENGTHS.has(state.mode))) {
+      if (state.duration && !state.search && !OWN_LENGTHS.has(state.mode)) {
         if (state.duration === 'short') params.duration_max = 599;
         if (state.duration === 'medium') { params.duration_min = 600; params.duration_max = 1800; }
         if (state.duration === 'long') params.duration_min = 1801;
@@ -106,7 +106,8 @@ export default {
 
     function changed() {
       for (const b of modeButtons) b.setAttribute('aria-pressed', String(!state.search && b.textContent === MODES.find(([m]) => m === state.mode)[1]));
-      duration.select.disabled = !state.search && OWN_LENGTHS.has(state.mode);
+      // A search comes best match first, with no length filter; Catch Up and Discovery choose their own.
+      duration.select.disabled = !!state.search || OWN_LENGTHS.has(state.mode);
       const params = new URLSearchParams();
       if (state.search) params.set('q', state.search);
       if (state.mode !== 'newest') params.set('mode', state.mode);
