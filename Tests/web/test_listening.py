@@ -126,3 +126,43 @@ def test_the_keys(w):
     wait_for('the keys dialog', lambda: 'Keyboard shortcuts' in p.find('dialog').text)
     p.screenshots('keys')
     p.find('dialog').send_keys(Keys.ESCAPE)
+
+
+def test_space_and_arrows_drive_the_player(w):
+    from selenium.webdriver.common.keys import Keys
+    p = w.page
+    audio = 'document.getElementById("player-audio")'
+    p.go('/feed')
+    p.button('Play', within='.row').click()
+    wait_for('playing', lambda: p.js(f'return !{audio}.paused && {audio}.currentTime > 1'))
+    p.js('document.activeElement.blur()')
+    body = p.find('body')
+    body.send_keys(Keys.SPACE)
+    wait_for('space to pause', lambda: p.js(f'return {audio}.paused'))
+    before = p.js(f'return {audio}.currentTime')
+    body.send_keys(Keys.ARROW_RIGHT)
+    wait_for('→ to skip 15 s', lambda: p.js(f'return {audio}.currentTime') >= before + 14)
+    body.send_keys(Keys.ARROW_LEFT)
+    wait_for('← to go back 15 s', lambda: p.js(f'return {audio}.currentTime') <= before + 1)
+    body.send_keys(Keys.SPACE)
+    wait_for('space to play again', lambda: not p.js(f'return {audio}.paused'))
+    body.send_keys(Keys.SPACE)
+
+
+def test_the_theme_is_light_dark_or_the_systems(w):
+    p = w.page
+    p.go('/feed')
+    background = 'return getComputedStyle(document.body).backgroundColor'
+    p.button('Theme: system').click()
+    wait_for('the light theme', lambda: p.js('return document.documentElement.dataset.theme') == 'light')
+    light = p.js(background)
+    p.button('Theme: light').click()
+    wait_for('the dark theme', lambda: p.js('return document.documentElement.dataset.theme') == 'dark')
+    dark = p.js(background)
+    check(light != dark, f'the page changes colour: {light} vs {dark}')
+    p.screenshots('feed-dark')
+    p.axe('feed-dark')
+    p.go('/feed')
+    check(p.js('return document.documentElement.dataset.theme') == 'dark', 'the choice is kept')
+    p.button('Theme: dark').click()
+    wait_for('the system theme', lambda: p.js('return document.documentElement.dataset.theme') is None)
