@@ -49,3 +49,16 @@ def test_switching_back_to_this_device(w):
     check(t >= at - 2, f'the browser went on from the daemon position {at}: {t}')
     status = wait_for('the daemon to stop', lambda: (lambda s: s if s and s.get('status') != 'playing' else None)(daemon_status(w)), timeout=15)
     p.button('Pause', within='.transport').click()
+
+
+def test_another_user_is_told_the_speakers_are_the_owners(w):
+    from selenium.webdriver.support.ui import Select
+    p = w.page
+    p.js('document.querySelector(".topbar-actions button.text-button").click()')   # sign out
+    wait_for('the login page', lambda: '/login' in p.d.current_url)
+    p.login('alice', PASSWORD)
+    p.go('/player')
+    Select(p.find('#output')).select_by_value('server')
+    note = wait_for('the server line', lambda: p.find('.output-note').text)
+    check('owner' in note.lower(), f'the refusal is said as the server says it: {note!r}')
+    check(Select(p.find('#output')).first_selected_option.get_attribute('value') == 'device', 'the output stays this device')
