@@ -92,6 +92,7 @@ def test_the_item_page_and_the_full_player(w):
     p.go(f'/item/{item_id}')   # a reload: the player starts over, the server remembers
     wait_for('the item page', lambda: TITLES[0] in p.find('main h1').text)
     check('Notes for' in p.find('.notes').text, 'the show notes show')
+    check('null' not in p.find('main').text and 'undefined' not in p.find('main').text, 'no missing value shows as text')
     check('Played' in p.find('.progress-line').text, f'its progress shows: {p.find(".progress-line").text}')
     p.screenshots('item')
     p.axe('item')

@@ -13,8 +13,8 @@ const SERVER_EVENTS = ['tick', 'status', 'metadata', 'seeked', 'volume', 'rate',
 
 /** What the queue keeps of an item (localStorage): enough to show and play it. */
 function slim(item) {
-  const { id, title, channel_name, thumbnail_url, duration_seconds, audio_url, watch_progress_seconds, is_watched, upload_date, platform, video_url } = item;
-  return { id, title, channel_name, thumbnail_url, duration_seconds, audio_url, watch_progress_seconds, is_watched, upload_date, platform, video_url };
+  const { id, title, channel_name, thumbnail_url, duration_seconds, audio_url, watch_progress_seconds, is_watched, upload_date, platform, video_url, video_id, chapters } = item;
+  return { id, title, channel_name, thumbnail_url, duration_seconds, audio_url, watch_progress_seconds, is_watched, upload_date, platform, video_url, video_id, chapters };
 }
 
 class Player extends EventTarget {
