@@ -30,15 +30,15 @@ def test_mark_watched_and_unwatched(w):
 def test_save_and_add_to_a_collection(w):
     p = w.page
     p.button('Save', within=row(w, 'Bravo episode')).click()
-    saved = wait_for('the saved video', lambda: [s for s in w.server.api('GET', '/api/saved-videos')['items'] if s.get('title') == 'Bravo episode'] or (False, w.server.api('GET', '/api/saved-videos')))
-    check(isinstance(saved, list), f'saved: {saved}')
+    saved = wait_for('the saved video', lambda: w.server.api('GET', '/api/saved-videos')['items'])
+    check([s.get('title') for s in saved] == ['Bravo episode'], f'the item saved is the one asked for: {saved}')
     p.button('Add to collection', within=row(w, 'Bravo episode')).click()
     p.find('dialog input[name="name"]').send_keys('Road trip')
     p.screenshots('add-to-collection')
     p.axe('add-to-collection')
     p.button('Add', within='dialog').click()
     collections = wait_for('the collection', lambda: [c for c in w.server.api('GET', '/api/collections')['items'] if c['name'] == 'Road trip'])
-    items = w.server.api('GET', f'/api/collections/{collections[0]["id"]}')['items']
+    items = wait_for('its item', lambda: w.server.api('GET', f'/api/collections/{collections[0]["id"]}')['items'])
     check([i.get('title') for i in items] == ['Bravo episode'], f'the collection holds the item: {items}')
 
 
@@ -59,3 +59,37 @@ def test_the_queue_reorders_removes_and_plays(w):
     wait_for('the next one playing', lambda: 'Charlie episode' in p.find('.player-full h1').text)
     wait_for('the queue moved on', lambda: [q.split('\n')[0] for q in queue()] == ['Bravo episode'])
     p.button('Pause', within='.transport').click()
+
+
+def test_search_modes_and_filters(w):
+    from selenium.webdriver.support.ui import Select
+    p = w.page
+    p.go('/feed')
+    titles = lambda: sorted(r.text.split('\n')[0] for r in p.all('.row'))
+    wait_for('every row', lambda: titles() == sorted(TITLES))
+    p.find('#feed-search').send_keys('charl')
+    wait_for('the search result', lambda: titles() == ['Charlie episode'] and 'q=charl' in p.d.current_url)
+    check(not p.find('#feed-duration').is_enabled(), 'a search takes no length')
+    p.find('#feed-search').clear()
+    p.js('document.getElementById("feed-search").dispatchEvent(new Event("input"))')
+    wait_for('the feed again', lambda: titles() == sorted(TITLES))
+    # Charlie was played (the queue test): not in Quick Watch? It is unwatched and 30 s long: in.
+    p.button('Mark watched', within=row(w, 'Alpha episode')).click()
+    p.find('#feed-unwatched').click()
+    wait_for('unwatched only', lambda: 'Alpha episode' not in titles() and len(titles()) == 2)
+    p.find('#feed-unwatched').click()
+    Select(p.find('#feed-duration')).select_by_value('long')
+    wait_for('nothing over 30 minutes', lambda: titles() == [] and 'Nothing here' in p.find('.list-status').text)
+    Select(p.find('#feed-duration')).select_by_value('')
+    Select(p.find('#feed-platform')).select_by_value('youtube')
+    wait_for('no YouTube items', lambda: titles() == [])
+    Select(p.find('#feed-platform')).select_by_value('podcast')
+    wait_for('the podcast items', lambda: len(titles()) == 3)
+    p.button('Quick Watch').click()
+    wait_for('Quick Watch: the unwatched short ones', lambda: 'Alpha episode' not in titles() and len(titles()) == 2 and 'mode=quick_watch' in p.d.current_url)
+    p.button('Catch Up').click()
+    wait_for('Catch Up', lambda: 'mode=catch_up' in p.d.current_url and p.find('.list-status').text != 'Loading…')
+    check(not p.find('#feed-duration').is_enabled(), 'Catch Up chooses its own lengths')
+    p.go(p.d.current_url.replace(w.server.base, ''))
+    wait_for('the choices kept in the address', lambda: p.find('button.chip[aria-pressed="true"]').text == 'Catch Up')
+    p.screenshots('feed-catch-up')

@@ -101,6 +101,11 @@ def test_the_item_page_and_the_full_player(w):
     p.find('#mini-player a.mini-title').click()
     wait_for('the full player', lambda: p.d.current_url.endswith('/player'))
     p.find('#scrubber')
+    from selenium.webdriver.support.ui import Select
+    Select(p.find('#rate')).select_by_value('1.5')
+    wait_for('the speed', lambda: p.js('return document.getElementById("player-audio").playbackRate') == 1.5)
+    Select(p.find('#rate')).select_by_value('1')
+    Select(p.find('#sleep')).select_by_value('end')
     p.screenshots('player')
     p.axe('player')
     p.button('Pause', within='.transport').click()
