@@ -37,6 +37,11 @@ def test_switching_to_the_servers_speakers_keeps_the_position(w):
     check(ok, f'the server speakers (the daemon) are heard: {line}')
     wait_for('the mini player to follow the daemon', lambda: 'server' in p.find('#mini-player').text)
     p.screenshots('player-server-output')
+    # A reload (or another visit) finds the daemon playing and follows it: the phone as a remote.
+    p.go('/player')
+    wait_for('the daemon item after a reload', lambda: 'Six sixty' in p.find('#mini-player').text and 'server' in p.find('#mini-player').text)
+    check(p.js(f'return {AUDIO}.paused'), 'nothing plays in the browser')
+    check(p.find('#output').get_attribute('value') == 'server', 'the output is still the server')
 
 
 def test_switching_back_to_this_device(w):
