@@ -34,6 +34,10 @@ public struct ServerConfiguration: Sendable {
     public var libraryPath: String?
     /// How many `/api/items/{id}/audio` streams are proxied, per user and in all.
     public var audioStreams = AudioStreamLimits()
+    /// Where the web app's files (`web/`) are looked for, in order (`--web-root`, else beside the
+    /// program, else the package checkout): the first holding `index.html` is served. None found:
+    /// `/` says so and names these.
+    public var webRoots: [String] = []
     /// The bounds on connections (`ConnectionLimits`; tests shorten them).
     public var connections = ConnectionPolicy()
 

@@ -1,0 +1,9 @@
+// The Channels screen: a placeholder until the `screens` part fills it (WEB.md's screens contract).
+import { h } from '../ui.js';
+
+export default {
+  title: 'Channels',
+  mount(root) {
+    root.append(h('h1', {}, 'Channels'));
+  },
+};

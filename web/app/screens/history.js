@@ -1,0 +1,9 @@
+// The History screen: a placeholder until the `screens` part fills it (WEB.md's screens contract).
+import { h } from '../ui.js';
+
+export default {
+  title: 'History',
+  mount(root) {
+    root.append(h('h1', {}, 'History'));
+  },
+};
