@@ -111,7 +111,8 @@ public enum APIServer {
 
         let api = router.group("api").add(middleware: AuthMiddleware(authenticator: authenticator))
         let fetcher = fetcher(configuration)
-        FeedRoutes(clock: clock, fetcher: fetcher, reach: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds).reach).add(to: api)
+        FeedRoutes(clock: clock, fetcher: fetcher, reach: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds).reach,
+                   downloads: configuration.libraryPath.map { DownloadStore(libraryPath: $0) }).add(to: api)
         SubscriptionRoutes(clock: clock, fetcher: fetcher, policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds),
                            youTubeOrigin: configuration.youTubeOrigin).add(to: api)
         OPMLRoutes(clock: clock, fetcher: fetcher, policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds)).add(to: api)
@@ -121,6 +122,7 @@ public enum APIServer {
                        settings: Result { () throws(DiscoveryError) in try DiscoverySettings(environment: discoveryEnvironment) }).add(to: api)
         SavedVideoRoutes(clock: clock, fetcher: fetcher, policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds)).add(to: api)
         CollectionRoutes(clock: clock).add(to: api)
+        QueueRoutes(clock: clock).add(to: api)
         AudioRoutes(fetcher: fetcher, reach: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds).reach,
                     downloads: configuration.libraryPath.map { DownloadStore(libraryPath: $0) },
                     streams: AudioStreamGate(configuration.audioStreams), resolved: ResolvedAudioURLs(),
@@ -165,6 +167,8 @@ struct AuthMode: ResponseEncodable, Sendable {
 
 
 extension FeedItemResponse: ResponseEncodable {}
+extension FeedItemDetailResponse: ResponseEncodable {}
+extension UpNextResponse: ResponseEncodable {}
 extension ChannelGroupedFeedResponse: ResponseEncodable {}
 extension ChannelResponse: ResponseEncodable {}
 extension ChannelListResponse: ResponseEncodable {}

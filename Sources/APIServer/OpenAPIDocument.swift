@@ -123,7 +123,7 @@ enum OpenAPIDocument {
                 .int(.durationMin), .int(.durationMax),
                 .text("search", "words to find in titles, show notes and channel names, best match first (with platform, filter and one channel only)"),
             ], response: "FeedResponse"),
-            Operation(method: "get", path: "/api/feed/items/{id}", summary: "One item", response: "FeedItem"),
+            Operation(method: "get", path: "/api/feed/items/{id}", summary: "One item, with its chapters, transcript link and download state", response: "FeedItemDetail"),
             Operation(method: "get", path: "/api/items/{id}/audio", summary: audioSummary, also: audioAnswers, media: true),
             Operation(method: "head", path: "/api/items/{id}/audio", summary: "The audio's head: type, length, range", also: audioAnswers,
                       media: true),
@@ -180,6 +180,12 @@ enum OpenAPIDocument {
             Operation(method: "put", path: "/api/saved-videos/{id}/progress", summary: "Set progress",
                       query: [.required(.int(.progressSeconds))], response: "SavedVideo"),
             Operation(method: "delete", path: "/api/saved-videos/{id}", summary: "Unsave (the item stays in the library)", status: "204"),
+            Operation(method: "get", path: "/api/queue", summary: "The user's up-next queue (the library's: the CLI's and the daemon's too)", response: "Queue"),
+            Operation(method: "post", path: "/api/queue", summary: "Queue a library item at the end, or next; a queued item stays where it is (next: moves to the front)",
+                      body: "QueueAddBody", response: "Queue"),
+            Operation(method: "put", path: "/api/queue/{id}", summary: "Move queue entry {id} to a 1-based position", body: "QueueMoveBody", response: "Queue"),
+            Operation(method: "delete", path: "/api/queue/{id}", summary: "Remove queue entry {id}", response: "Queue"),
+            Operation(method: "delete", path: "/api/queue", summary: "Empty the queue", response: "Queue"),
             Operation(method: "get", path: "/api/collections", summary: "Collections, by sort order then name", response: "CollectionList"),
             Operation(method: "post", path: "/api/collections", summary: "Create a collection (409 on a duplicate name)",
                       body: "CreateCollectionBody", response: "Collection", status: "201"),
@@ -392,6 +398,17 @@ enum OpenAPIDocument {
     private static func array(_ items: [String: Any]) -> [String: Any] { ["type": "array", "items": items] }
 
     /// Built on each call: `[String: Any]` is not Sendable, so it cannot be a shared constant.
+    /// An item as every list has it (the backend's `FeedItemWithChannel`).
+    private static var feedItemProperties: [String: Any] { [
+            "id": int, "channel_id": int, "platform": string, "video_id": string, "video_url": string, "title": string,
+            "description": nullable(string), "thumbnail_url": nullable(string), "duration_seconds": nullable(int),
+            "view_count": nullable(int), "like_count": nullable(int), "tags": nullable(array(string)), "upload_date": date,
+            "categories": nullable(array(string)), "audio_url": nullable(string), "audio_file_size": nullable(int),
+            "audio_mime_type": nullable(string), "video_stream_url": nullable(string), "content_type": nullable(string),
+            "is_watched": bool, "watched_at": nullable(date), "watch_progress_seconds": nullable(int), "discovered_at": date,
+            "duration_formatted": string, "is_recent": bool, "channel_name": string, "channel_avatar_url": nullable(string),
+        ] }
+
     private static var schemas: [String: Any] { [
         "Error": object(["detail": string]),
         "Health": object(["status": string, "version": string]),
@@ -410,15 +427,16 @@ enum OpenAPIDocument {
                                   "avatar_color": string], required: ["username"]),
         "SetPinBody": object(["new_pin": nullable(password), "current_pin": nullable(string)], required: []),
         "SetPinResponse": object(["success": bool, "has_pin": bool]),
-        "FeedItem": object([
-            "id": int, "channel_id": int, "platform": string, "video_id": string, "video_url": string, "title": string,
-            "description": nullable(string), "thumbnail_url": nullable(string), "duration_seconds": nullable(int),
-            "view_count": nullable(int), "like_count": nullable(int), "tags": nullable(array(string)), "upload_date": date,
-            "categories": nullable(array(string)), "audio_url": nullable(string), "audio_file_size": nullable(int),
-            "audio_mime_type": nullable(string), "video_stream_url": nullable(string), "content_type": nullable(string),
-            "is_watched": bool, "watched_at": nullable(date), "watch_progress_seconds": nullable(int), "discovered_at": date,
-            "duration_formatted": string, "is_recent": bool, "channel_name": string, "channel_avatar_url": nullable(string),
-        ]),
+        "FeedItem": object(feedItemProperties),
+        "FeedItemDetail": object(feedItemProperties.merging([
+            "chapters": nullable(array(object(["start_seconds": ["type": "number", "minimum": 0], "title": string, "url": nullable(string)]))),
+            "transcript_url": nullable(string),
+            "download": object(["state": ["type": "string", "enum": ["downloaded", "partial", "none"]], "bytes": nullable(int)]),
+        ]) { own, _ in own }),
+        "Queue": object(["items": array(object(["id": int, "position": int, "title": string, "target": string,
+                                                "item": ["oneOf": [ref("FeedItem"), ["type": "null"]]]]))]),
+        "QueueAddBody": object(["item_id": int(1...Int(Int64.max)), "next": bool], required: ["item_id"]),
+        "QueueMoveBody": object(["position": ["type": "integer", "minimum": 1]]),
         "FeedResponse": object(["items": array(ref("FeedItem")), "total": int, "page": int, "per_page": int, "has_more": bool]),
         "ChannelGroupedFeedResponse": object(["channels": array(object([
             "channel_id": int, "channel_name": string, "channel_avatar_url": nullable(string), "platform": string,
