@@ -187,7 +187,7 @@ function onKey(event) {
       break;
     case 'ArrowLeft': case 'ArrowRight':
       if (target.closest('input[type="range"]')) return;
-      if (player.current) { player.skip(event.key === 'ArrowLeft' ? -15 : 15); event.preventDefault(); }
+      if (player.current) { if (event.key === 'ArrowLeft') player.back(); else player.forward(); event.preventDefault(); }
       break;
     case '?':
       showKeys();
@@ -229,7 +229,7 @@ export async function refreshUser() {
     const me = await api.get('/api/auth/me');
     state.user = me && me.authenticated ? me.user : null;
   } catch { state.user = null; }
-  if (state.user || state.mode === 'open') events.connect(); else events.close();
+  if (state.user || state.mode === 'open') { events.connect(); player.refreshQueue(); } else events.close();
   topbar();
   return state.user;
 }
