@@ -1,0 +1,107 @@
+// Small pieces the Discover, Saved, Collections, History, Channels and Settings screens share.
+import { h } from '../ui.js';
+
+/// The line to show for a failed call: the server's own `detail`, else the error's message.
+export function problem(error) {
+  return (error && (error.detail || error.message)) || String(error);
+}
+
+/// Runs `work` with `button` disabled and marked busy; a failure is shown with `toast`.
+export async function busy(button, work, toast) {
+  button.disabled = true;
+  button.setAttribute('aria-busy', 'true');
+  try {
+    return await work();
+  } catch (error) {
+    if (toast) toast(problem(error));
+    else throw error;
+  } finally {
+    button.disabled = false;
+    button.removeAttribute('aria-busy');
+  }
+}
+
+/// A section with a heading (named for assistive technology by that heading).
+let sectionCount = 0;
+export function section(title, ...children) {
+  const id = `section-${++sectionCount}`;
+  return h('section', { class: 'panel', 'aria-labelledby': id }, h('h2', { id }, title), ...children);
+}
+
+/// A polite live region: `announce(text)` is read out by screen readers.
+export function liveRegion() {
+  const region = h('p', { class: 'visually-hidden', 'aria-live': 'polite', role: 'status' });
+  region.announce = (text) => { region.textContent = ''; setTimeout(() => { region.textContent = text; }, 30); };
+  return region;
+}
+
+/// A labelled form field: `<label>` tied to its control by id.
+let fieldCount = 0;
+export function field(labelText, control) {
+  const id = control.id || `field-${++fieldCount}`;
+  control.id = id;
+  return h('div', { class: 'field' }, h('label', { for: id }, labelText), control);
+}
+
+/// Saves `text` as a download named `filename` (the browser's own save dialog or folder).
+export function download(filename, text, type) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = h('a', { href: url, download: filename, hidden: '' });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/// A GET answered with text (OPML, a JSON attachment kept as its bytes); the session cookie
+/// goes with it. Throws `{status, detail}` as the API client does.
+export async function fetchText(path) {
+  const response = await fetch(path, { credentials: 'same-origin' });
+  const text = await response.text();
+  if (!response.ok) {
+    let detail = `${path}: HTTP ${response.status}`;
+    try { detail = JSON.parse(text).detail || detail; } catch { /* not JSON */ }
+    throw Object.assign(new Error(detail), { status: response.status, detail });
+  }
+  return text;
+}
+
+/// A POST of a document that is not JSON (an OPML file), answered with JSON.
+export async function postDocument(path, text, type) {
+  const response = await fetch(path, { method: 'POST', credentials: 'same-origin', body: text,
+                                       headers: { 'Content-Type': type, Accept: 'application/json' } });
+  const body = await response.text();
+  let parsed = null;
+  try { parsed = JSON.parse(body); } catch { /* not JSON */ }
+  if (!response.ok) {
+    const detail = (parsed && parsed.detail) || `${path}: HTTP ${response.status}`;
+    throw Object.assign(new Error(detail), { status: response.status, detail });
+  }
+  return parsed;
+}
+
+/// A picture from a feed: a URL only, never markup; decorative (the title beside it names it).
+export function artwork(url, size = 56) {
+  if (!url) return h('span', { class: 'art art-missing', 'aria-hidden': 'true' });
+  const img = h('img', { class: 'art', src: url, alt: '', loading: 'lazy', decoding: 'async',
+                         width: String(size), height: String(size), referrerpolicy: 'no-referrer' });
+  img.addEventListener('error', () => img.replaceWith(h('span', { class: 'art art-missing', 'aria-hidden': 'true' })), { once: true });
+  return img;
+}
+
+/// Only http(s) links from a feed are made links (never `javascript:` or `data:`).
+export function safeURL(url) {
+  try {
+    const parsed = new URL(url, location.href);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/// The library item with this id, ready for the player (the feed's item shape).
+export async function playItem(ctx, itemID) {
+  const item = await ctx.api.get(`/api/feed/items/${itemID}`);
+  await ctx.player.play(item);
+  return item;
+}
