@@ -1,7 +1,7 @@
 // Channels: add by any URL `channel add` takes, sync, pause, remove, per-channel speed, each
 // channel's errors and parse warnings, OPML import and export; /channels/{id} adds its items.
 import { h, itemRow, relativeDate, confirmDialog } from '../ui.js';
-import { artwork, busy, download, fetchText, field, liveRegion, postDocument, problem } from './parts.js';
+import { artwork, busy, download, field, liveRegion, postDocument, problem } from './parts.js';
 import { SPEED_CHOICES } from '../prefs.js';
 
 export default {
@@ -101,14 +101,14 @@ async function mountList(root, ctx) {
   const addForm = h('form', { class: 'inline-form' }, field('Channel or feed URL', url), add);
   const syncAll = h('button', { type: 'button' }, 'Sync all');
   const exportButton = h('button', { type: 'button' }, 'Export OPML');
-  const file = h('input', { type: 'file', accept: '.opml,.xml,text/x-opml,text/xml,application/xml', class: 'visually-hidden' });
+  // The file input stays the control (keyboard and screen readers reach it); its label is what shows.
+  const file = h('input', { type: 'file', accept: '.opml,.xml,text/x-opml,text/xml,application/xml', class: 'file-input', id: 'opml-file' });
   const importLabel = h('label', { class: 'button', for: 'opml-file' }, 'Import OPML');
-  file.id = 'opml-file';
   const report = h('div', { class: 'report', role: 'status' });
   const count = h('p', { class: 'meta' });
   const list = h('ul', { class: 'channel-list', 'aria-label': 'Channels' });
   const announcer = liveRegion();
-  root.replaceChildren(h('h1', {}, 'Channels'), addForm, h('div', { class: 'toolbar' }, syncAll, exportButton, importLabel, file),
+  root.replaceChildren(h('h1', {}, 'Channels'), addForm, h('div', { class: 'toolbar' }, syncAll, exportButton, file, importLabel),
                        report, count, list, announcer);
 
   let channels = [];
@@ -151,7 +151,7 @@ async function mountList(root, ctx) {
     await load();
   }, (text) => report.replaceChildren(h('p', { class: 'error' }, `Sync failed: ${text}`))));
   exportButton.addEventListener('click', () => busy(exportButton, async () => {
-    download('feedctl-subscriptions.opml', await fetchText('/api/channels/opml'), 'text/x-opml');
+    download('feedctl-subscriptions.opml', await ctx.api.get('/api/channels/opml'), 'text/x-opml');
   }, ctx.toast));
   file.addEventListener('change', async () => {
     const chosen = file.files && file.files[0];

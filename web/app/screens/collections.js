@@ -1,7 +1,7 @@
 // Collections: the list (create, rename, delete, export) and one collection's items in order
 // (reorder by dragging, by the Move up/down buttons, or Alt+↑/↓ on a row; remove).
 import { h, formatDuration, confirmDialog } from '../ui.js';
-import { artwork, busy, download, field, fetchText, liveRegion, playItem, problem } from './parts.js';
+import { artwork, busy, download, field, liveRegion, playItem, problem } from './parts.js';
 
 export default {
   title: 'Collections',
@@ -11,8 +11,8 @@ export default {
 };
 
 async function exportCollection(ctx, collection) {
-  const text = await fetchText(`/api/collections/export/${collection.id}`);
-  download(`${collection.slug || 'collection'}.json`, text, 'application/json');
+  const exported = await ctx.api.get(`/api/collections/export/${collection.id}`);
+  download(`${collection.slug || 'collection'}.json`, JSON.stringify(exported, null, 2), 'application/json');
 }
 
 /// A small inline form asking for a new name (no prompt(): it cannot be styled or named).

@@ -7,7 +7,7 @@ export default {
   title: 'Discover',
   async mount(root, ctx) {
     let generation = 0;   // a newer search (or leaving the screen) makes older answers stale
-    const input = h('input', { type: 'search', name: 'q', autocomplete: 'off', required: '', enterkeyhint: 'search',
+    const input = h('input', { type: 'search', name: 'q', required: '', enterkeyhint: 'search',
                                placeholder: 'Podcasts, channels, episodes' });
     const kind = h('select', { name: 'type' }, h('option', { value: 'videos' }, 'Episodes and videos'),
                    h('option', { value: 'channels' }, 'Channels and podcasts'));

@@ -1,6 +1,12 @@
 // Small pieces the Discover, Saved, Collections, History, Channels and Settings screens share.
 import { h } from '../ui.js';
 
+// The screens' own stylesheet, linked once (relative to this module, so under the same
+// /assets/<hash> prefix; a <link> is allowed by the CSP's style-src 'self').
+if (!document.querySelector('link[data-screens-css]')) {
+  document.head.append(h('link', { rel: 'stylesheet', href: new URL('./library.css', import.meta.url).href, 'data-screens-css': '' }));
+}
+
 /// The line to show for a failed call: the server's own `detail`, else the error's message.
 export function problem(error) {
   return (error && (error.detail || error.message)) || String(error);
@@ -51,19 +57,6 @@ export function download(filename, text, type) {
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
-/// A GET answered with text (OPML, a JSON attachment kept as its bytes); the session cookie
-/// goes with it. Throws `{status, detail}` as the API client does.
-export async function fetchText(path) {
-  const response = await fetch(path, { credentials: 'same-origin' });
-  const text = await response.text();
-  if (!response.ok) {
-    let detail = `${path}: HTTP ${response.status}`;
-    try { detail = JSON.parse(text).detail || detail; } catch { /* not JSON */ }
-    throw Object.assign(new Error(detail), { status: response.status, detail });
-  }
-  return text;
 }
 
 /// A POST of a document that is not JSON (an OPML file), answered with JSON.
