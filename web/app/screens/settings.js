@@ -36,7 +36,9 @@ function accountSection(ctx, me, self, open) {
   const again = h('input', { type: 'password', name: 'confirm-password', autocomplete: 'new-password', required: '', minlength: '8' });
   const change = h('button', { type: 'submit', class: 'primary' }, 'Change password');
   const state = h('p', { role: 'status', class: 'meta' });
-  const form = h('form', { class: 'stacked' },
+  // The account's name, for password managers (hidden: it is shown above).
+  const username = h('input', { type: 'text', name: 'username', autocomplete: 'username', value: me.username, hidden: '', readonly: '' });
+  const form = h('form', { class: 'stacked' }, username,
                  me.has_pin ? field('Current password', current) : '',
                  field('New password (8 characters or more)', fresh), field('New password again', again), change, state);
   form.addEventListener('submit', (event) => {

@@ -1,0 +1,216 @@
+#!/usr/bin/env python3
+"""Browser tests of the Discover, Saved, Collections, History, Channels and Settings screens.
+
+Each screen does its main job in headless Chromium against a real `feedctl serve` (the built
+program, a temporary library, users made with the CLI), with real feeds served on 127.0.0.1 by
+Tests/Support/http_server.py, and the API is asked afterwards whether it happened. axe-core finds
+no serious or critical violation on any of these screens, and each is photographed at phone
+(390x844) and desktop (1280x800) width.
+
+Discover's Apple Podcasts search is answered by a stand-in (a file on the local feed server,
+in the iTunes Search API's shape): the real service cannot be reached from here. Its Rumble
+search is pointed at a closed port, so one platform fails and the screen must say so.
+"""
+import json
+import os
+import time
+import unittest
+
+from screens_site import Site, By, Keys, Select
+
+ADMIN, ADMIN_PASSWORD = 'alice', 'alice password 1'
+OTHER, OTHER_PASSWORD = 'bob', 'bob password 12'
+
+
+class ScreensTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.site = Site(users=[(ADMIN, ADMIN_PASSWORD, True), (OTHER, OTHER_PASSWORD, False)])
+        cls.site.login(ADMIN, ADMIN_PASSWORD)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.site.close()
+
+    # -- helpers -----------------------------------------------------------------------------
+    def open(self, path, ready):
+        """Opens an app path and waits until `ready` (a CSS selector) is on the screen."""
+        self.site.open(path)
+        return self.site.wait_for(ready)
+
+    def check_screen(self, name):
+        """axe finds nothing serious or critical, at both widths; a screenshot of each."""
+        for width, height, label in [(390, 844, 'phone'), (1280, 800, 'desktop')]:
+            self.site.driver.set_window_size(width, height)
+            time.sleep(0.3)
+            serious = self.site.axe_serious()
+            self.assertEqual(serious, [], f'{name} at {label} width: {json.dumps(serious, indent=1)}')
+            self.site.screenshot(f'{name}-{label}')
+        self.site.driver.set_window_size(1280, 800)
+
+    def subscribe_demo(self):
+        channel = self.site.api('POST', '/api/channels', {'channel_url': self.site.feeds_url('/podcast.xml')})
+        return channel, self.site.api('GET', '/api/feed', query={'channel_ids': channel['id']})['items']
+
+    # -- Discover ----------------------------------------------------------------------------
+    def test_discover_shows_each_platform_as_it_answers_and_subscribes(self):
+        self.site.write_feed_file('itunes/search', json.dumps({'resultCount': 1, 'results': [{
+            'wrapperType': 'track', 'kind': 'podcast', 'collectionId': 7, 'collectionName': 'Atom Blog Audio',
+            'artistName': 'Example', 'feedUrl': self.site.feeds_url('/atom.xml'),
+            'collectionViewUrl': 'https://podcasts.apple.com/us/podcast/id7'}]}))
+        self.open('/discover', 'input[name=q]')
+        d = self.site.driver
+        d.find_element(By.NAME, 'q').send_keys('blog')
+        Select(d.find_element(By.NAME, 'type')).select_by_value('channels')
+        d.find_element(By.NAME, 'q').send_keys(Keys.ENTER)
+        self.site.wait_until(lambda: not d.find_elements(By.CSS_SELECTOR, '.platform.searching'))
+        statuses = {e.get_attribute('data-platform'): e.text for e in d.find_elements(By.CSS_SELECTOR, '.platform')}
+        self.assertRegex(statuses['itunes'], r'1 result in \d+ ms')
+        self.assertRegex(statuses['library'], r'\d+ results? in \d+ ms')
+        self.assertIn('failed', statuses['rumble'])
+        d.find_element(By.CSS_SELECTOR, '[aria-label="Subscribe to Atom Blog Audio"]').click()
+        self.site.wait_for('[aria-label="Subscribed to Atom Blog Audio"]')
+        names = [c['feed_url'] for c in self.site.api('GET', '/api/channels')['items']]
+        self.assertIn(self.site.feeds_url('/atom.xml'), names)
+        self.check_screen('discover')
+
+    # -- Channels ----------------------------------------------------------------------------
+    def test_channels_add_sync_pause_speed_and_items(self):
+        self.open('/channels', 'input[name=url]')
+        d = self.site.driver
+        d.find_element(By.NAME, 'url').send_keys(self.site.feeds_url('/podcast.xml'), Keys.ENTER)
+        self.site.wait_until(lambda: 'Added' in d.find_element(By.CSS_SELECTOR, '.report').text)
+        channel = next(c for c in self.site.api('GET', '/api/channels')['items'] if c['name'] == 'The Tone Show')
+        self.site.wait_for(f'[data-channel-id="{channel["id"]}"]')
+
+        d.find_element(By.CSS_SELECTOR, '[aria-label="Sync The Tone Show now"]').click()
+        self.site.wait_until(lambda: 'Synced' in d.find_element(By.CSS_SELECTOR, f'[data-channel-id="{channel["id"]}"] .sync-result').text)
+        d.find_element(By.CSS_SELECTOR, '[aria-label="Pause The Tone Show"]').click()
+        self.site.wait_for('[aria-label="Resume The Tone Show"]')
+        self.assertFalse(self.site.api('GET', f'/api/channels/{channel["id"]}')['is_active'])
+        Select(d.find_element(By.CSS_SELECTOR, f'[data-channel-id="{channel["id"]}"] select[name=speed]')).select_by_value('1.5')
+        self.site.wait_until(lambda: self.site.api('GET', f'/api/channels/{channel["id"]}')['speed'] == 1.5)
+        self.check_screen('channels')
+
+        # Its page lists its items, by their titles from the feed.
+        d.find_element(By.LINK_TEXT, 'The Tone Show').click()
+        self.site.wait_for('.item-list li')
+        self.assertIn('Episode 3: Four tones', d.find_element(By.CSS_SELECTOR, '.item-list').text)
+        self.check_screen('channel')
+
+        # Remove, confirmed in the dialog: the API no longer lists it.
+        d.find_element(By.CSS_SELECTOR, '[aria-label="Remove The Tone Show"]').click()
+        self.site.confirm()
+        self.site.wait_until(lambda: all(c['id'] != channel['id'] for c in self.site.api('GET', '/api/channels')['items']))
+
+    def test_channels_show_errors_and_parse_warnings_and_import_opml(self):
+        self.site.write_feed_file('cut.xml', '<?xml version="1.0"?><rss version="2.0"><channel><title>Cut Short</title>'
+                                  '<item><title>Whole</title><guid>w</guid></item><item><title>Cut')
+        opml = os.path.join(self.site.tmp, 'subscriptions.opml')
+        with open(opml, 'w') as f:
+            f.write('<?xml version="1.0"?><opml version="2.0"><body>'
+                    f'<outline type="rss" text="Cut" xmlUrl="{self.site.feeds_url("/cut.xml")}"/>'
+                    f'<outline type="rss" text="Gone" xmlUrl="{self.site.feeds_url("/status/404")}"/>'
+                    '</body></opml>')
+        self.open('/channels', 'input[name=url]')
+        d = self.site.driver
+        d.find_element(By.CSS_SELECTOR, 'input[type=file]').send_keys(opml)
+        self.site.wait_until(lambda: 'Imported' in d.find_element(By.CSS_SELECTOR, '.report').text)
+        self.site.wait_until(lambda: 'Cut Short' in d.find_element(By.CSS_SELECTOR, '.channel-list').text)
+        text = d.find_element(By.CSS_SELECTOR, '.channel-list').text
+        self.assertIn('1 parse warning', text)
+        self.assertIn('Last sync failed', text)
+        d.find_element(By.CSS_SELECTOR, 'details.warnings summary').click()
+        self.assertIn('the document ends inside an item', d.find_element(By.CSS_SELECTOR, 'details.warnings').text)
+        self.check_screen('channels-warnings')
+
+    # -- Collections -------------------------------------------------------------------------
+    def test_collections_create_reorder_by_keyboard_and_drag_and_delete(self):
+        _, items = self.subscribe_demo()
+        self.open('/collections', 'input[name=name]')
+        d = self.site.driver
+        d.find_element(By.NAME, 'name').send_keys('Road trip', Keys.ENTER)
+        self.site.wait_until(lambda: 'Road trip' in d.find_element(By.CSS_SELECTOR, '.collection-list').text)
+        collection = next(c for c in self.site.api('GET', '/api/collections')['items'] if c['name'] == 'Road trip')
+        for item in items:
+            self.site.api('POST', f'/api/collections/{collection["id"]}/items', {'item_id': item['id']})
+        self.check_screen('collections')
+
+        d.find_element(By.LINK_TEXT, 'Road trip').click()
+        self.site.wait_for('.collection-item')
+        order = lambda: [i['id'] for i in self.site.api('GET', f'/api/collections/{collection["id"]}')['items']]
+        ids = order()
+        self.assertEqual(len(ids), 3)
+        # Alt+Up on the last row: it moves up one, keeps the focus, and the server keeps the order.
+        last = d.find_element(By.CSS_SELECTOR, f'[data-item-id="{ids[2]}"]')
+        last.send_keys(Keys.ALT, Keys.ARROW_UP)
+        self.site.wait_until(lambda: order() == [ids[0], ids[2], ids[1]])
+        self.assertEqual(d.switch_to.active_element.get_attribute('data-item-id'), str(ids[2]))
+        d.switch_to.active_element.send_keys(Keys.ALT, Keys.ARROW_UP)
+        self.site.wait_until(lambda: order() == [ids[2], ids[0], ids[1]])
+        # The named buttons do the same.
+        first_title = next(i['title'] for i in items if i['id'] == ids[2])
+        d.find_element(By.CSS_SELECTOR, f'[aria-label="Move {first_title} down"]').click()
+        self.site.wait_until(lambda: order() == [ids[0], ids[2], ids[1]])
+        # A drag (HTML5 drag and drop, dispatched as the browser would) moves the first onto the last.
+        self.site.drag(f'[data-item-id="{ids[0]}"]', f'[data-item-id="{ids[1]}"]')
+        self.site.wait_until(lambda: order() == [ids[2], ids[1], ids[0]])
+        self.check_screen('collection')
+
+        d.find_element(By.CSS_SELECTOR, '[aria-label="Export Road trip"]').click()
+        d.find_element(By.CSS_SELECTOR, '[aria-label="Delete Road trip"]').click()
+        self.site.confirm()
+        self.site.wait_until(lambda: all(c['name'] != 'Road trip' for c in self.site.api('GET', '/api/collections')['items']))
+
+    # -- Saved -------------------------------------------------------------------------------
+    def test_saved_notes_are_edited_and_kept(self):
+        _, items = self.subscribe_demo()
+        saved = self.site.api('POST', '/api/saved-videos', {'video_url': items[0]['video_url']})
+        self.open('/saved', f'[data-saved-id="{saved["id"]}"] textarea')
+        d = self.site.driver
+        notes = d.find_element(By.CSS_SELECTOR, f'[data-saved-id="{saved["id"]}"] textarea')
+        notes.clear()
+        notes.send_keys('Play again at <b>2x</b>')
+        d.find_element(By.CSS_SELECTOR, f'[data-saved-id="{saved["id"]}"] .notes button[type=submit]').click()
+        self.site.wait_until(lambda: self.site.api('GET', f'/api/saved-videos/{saved["id"]}')['notes'] == 'Play again at <b>2x</b>')
+        d.find_element(By.CSS_SELECTOR, f'[data-saved-id="{saved["id"]}"] [aria-label^="Mark watched"]').click()
+        self.site.wait_until(lambda: self.site.api('GET', f'/api/saved-videos/{saved["id"]}')['is_watched'])
+        self.check_screen('saved')
+
+    # -- History -----------------------------------------------------------------------------
+    def test_history_lists_what_was_played(self):
+        _, items = self.subscribe_demo()
+        self.site.api('PUT', f'/api/feed/items/{items[1]["id"]}/progress', query={'progress_seconds': 20})
+        self.open('/history', '.item-list li')
+        self.assertIn(items[1]['title'], self.site.driver.find_element(By.CSS_SELECTOR, '.item-list').text)
+        self.check_screen('history')
+
+    # -- Settings ----------------------------------------------------------------------------
+    def test_settings_sessions_users_theme_and_playback(self):
+        phone = self.site.login_token(ADMIN, ADMIN_PASSWORD, device='Phone')
+        self.open('/settings', '[aria-label="Sign out Phone"]')
+        d = self.site.driver
+        self.assertIn('(this browser)', d.find_element(By.CSS_SELECTOR, '.session-list').text)
+        d.find_element(By.CSS_SELECTOR, '[aria-label="Sign out Phone"]').click()
+        self.site.wait_until(lambda: self.site.status('GET', '/api/feed', token=phone) == 401)
+        self.site.wait_until(lambda: 'Phone' not in d.find_element(By.CSS_SELECTOR, '.session-list').text)
+
+        d.find_element(By.NAME, 'new-username').send_keys('carol')
+        d.find_element(By.NAME, 'new-user-password').send_keys('carol password 1', Keys.ENTER)
+        self.site.wait_until(lambda: 'carol' in [u['username'] for u in self.site.api('GET', '/api/users')['users']])
+        carol = next(u for u in self.site.api('GET', '/api/users')['users'] if u['username'] == 'carol')
+        self.site.wait_for(f'[aria-label="Remove user carol"]').click()
+        self.site.confirm()
+        self.site.wait_until(lambda: 'carol' not in [u['username'] for u in self.site.api('GET', '/api/users')['users']])
+        self.assertEqual(self.site.status('GET', f'/api/users/{carol["id"]}'), 404)
+
+        d.find_element(By.CSS_SELECTOR, 'input[name=theme][value=dark]').click()
+        self.assertEqual(d.execute_script('return document.documentElement.dataset.theme'), 'dark')
+        Select(d.find_element(By.NAME, 'skipForward')).select_by_value('30')
+        self.assertEqual(json.loads(d.execute_script('return localStorage.getItem("feedctl.prefs")'))['skipForward'], 30)
+        self.check_screen('settings')
+        d.find_element(By.CSS_SELECTOR, 'input[name=theme][value=system]').click()
+
+
+if __name__ == '__main__':
+    unittest.main()
