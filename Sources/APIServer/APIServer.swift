@@ -87,11 +87,16 @@ public enum APIServer {
         router.add(middleware: ErrorMiddleware(log: log))
         router.add(middleware: CrossSiteMiddleware(open: configuration.open, allowedHosts: configuration.allowedHosts,
                                                    corsOrigin: configuration.corsOrigin))
+        // The web app: its files, and its shell for a browser's page no route serves.
+        let web = try WebApp.load(candidates: configuration.webRoots)
+        router.add(middleware: WebAppMiddleware(app: web))
         // Long work (parsing, whole lists) off the event loops, stopped when its client leaves.
         router.add(middleware: OffLoopMiddleware(connections: connections))
 
-        // A browser opening the server's address learns what it is (the web app will live here).
-        router.get("/") { request, _ in HomePage.response(configuration: configuration, request: request) }
+        // The web app's shell, or (its files missing) a page saying what this is and where they were looked for.
+        router.get("/") { request, _ in
+            web?.shellResponse(request) ?? HomePage.response(configuration: configuration, request: request)
+        }
         let health = Health(status: "healthy", version: configuration.version)
         router.get("health") { _, _ in health }
         router.get("api/health") { _, _ in health }

@@ -29,6 +29,10 @@ public struct ServerConfiguration: Sendable {
     public var discoveryEnvironment: [String: String]?
     /// How many `/api/player/events` streams are served, per user and in all.
     public var playerStreams = PlayerStreamLimits()
+    /// Where the web app's files (`web/`) are looked for, in order (`--web-root`, else beside the
+    /// program, else the package checkout): the first holding `index.html` is served. None found:
+    /// `/` says so and names these.
+    public var webRoots: [String] = []
     /// The bounds on connections (`ConnectionLimits`; tests shorten them).
     public var connections = ConnectionPolicy()
 

@@ -36,6 +36,9 @@ struct ServeCommand: AsyncParsableCommand {
     var tlsCert: String?
     @Option(help: ArgumentHelp("The PEM private key of --tls-cert.", valueName: "path"))
     var tlsKey: String?
+    @Option(help: ArgumentHelp("Serve the web app from this directory (default: ../share/feedctl/web beside the program, else the source checkout's web/).",
+                               valueName: "dir"))
+    var webRoot: String?
 
     /// A `--listen` that cannot be read is a usage error (64), found before anything runs.
     func validate() throws {
@@ -58,6 +61,7 @@ struct ServeCommand: AsyncParsableCommand {
                                                     socketPath: socket.path, database: library.db,
                                                     tls: tlsCert.flatMap { cert in tlsKey.map { TLSFiles(certificate: cert, key: $0) } })
             configuration.allowedHosts = Set(allowedHost.map { $0.lowercased() })
+            configuration.webRoots = webRoot.map { [$0] } ?? Self.webRoots()
             // Discovery's providers as the config file's [discover] says, the environment over it.
             do throws(ConfigError) {
                 configuration.discoveryEnvironment = try Config.discoveryEnvironment(ProcessInfo.processInfo.environment)
@@ -118,6 +122,17 @@ struct ServeCommand: AsyncParsableCommand {
         default: return nil
         }
         return CommandError("can't listen on \(address): \(why); pick another address with --listen HOST:PORT")
+    }
+
+    /// Where the web app's files are looked for without `--web-root`: installed beside the
+    /// program (`PREFIX/bin/../share/feedctl/web`), else the checkout this was built from
+    /// (`swift run`, the tests).
+    static func webRoots(filePath: String = #filePath) -> [String] {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments.first ?? ""
+        let program = URL(fileURLWithPath: executable).deletingLastPathComponent()
+        let installed = program.appendingPathComponent("../share/feedctl/web").standardizedFileURL.path
+        let checkout = URL(fileURLWithPath: filePath).deletingLastPathComponent().appendingPathComponent("../../web").standardizedFileURL.path
+        return [installed, checkout]
     }
 
     static func hostForURL(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
