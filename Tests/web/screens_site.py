@@ -6,6 +6,7 @@ import json
 import os
 import re
 import shutil
+import sqlite3
 import subprocess
 import tempfile
 import time
@@ -53,7 +54,7 @@ class Site:
         self.procs.append(feeds)
         self.feed_base = f'http://127.0.0.1:{feeds.stdout.readline().strip()}'
 
-        db = os.path.join(self.tmp, 'library.db')
+        self.db = db = os.path.join(self.tmp, 'library.db')
         for name, password, admin in users:
             subprocess.run([_feedctl(), 'user', 'add', name, '--password-stdin', '--db', db] + (['--admin'] if admin else []),
                            input=password + '\n', text=True, check=True, capture_output=True)
@@ -62,16 +63,18 @@ class Site:
                    FEEDCTL_DISCOVER_RUMBLE_URL='http://127.0.0.1:9/rumble',   # nothing listens on port 9: a platform that fails
                    FEEDCTL_DISCOVER_YTDLP='/nonexistent/yt-dlp')
         self.log_path = os.path.join(self.tmp, 'serve.log')
-        log = open(self.log_path, 'w')
-        serve = subprocess.Popen([_feedctl(), 'serve', '--allow-private-feeds', '--listen', '127.0.0.1:0', '--db', db],
-                                 stdout=log, stderr=subprocess.STDOUT, env=env)
+        with open(self.log_path, 'w') as log:
+            serve = subprocess.Popen([_feedctl(), 'serve', '--allow-private-feeds', '--listen', '127.0.0.1:0', '--db', db],
+                                     stdout=log, stderr=subprocess.STDOUT, env=env)
         self.procs.append(serve)
         deadline = time.time() + TIMEOUT
         port = None
         while port is None:
             if time.time() > deadline or serve.poll() is not None:
-                raise RuntimeError(f'feedctl serve did not start: {open(self.log_path).read()}')
-            found = re.search(r'listening on http://127\.0\.0\.1:(\d+)', open(self.log_path).read())
+                with open(self.log_path) as log:
+                    raise RuntimeError(f'feedctl serve did not start: {log.read()}')
+            with open(self.log_path) as log:
+                found = re.search(r'listening on http://127\.0\.0\.1:(\d+)', log.read())
             port = found and found.group(1)
             time.sleep(0.05)
         self.base = f'http://127.0.0.1:{port}'
@@ -88,6 +91,10 @@ class Site:
         if self.driver:
             self.driver.quit()
         for proc in reversed(self.procs):
+            if proc.stdin:
+                proc.stdin.close()
+            if proc.stdout:
+                proc.stdout.close()
             proc.terminate()
             try:
                 proc.wait(5)
@@ -104,6 +111,13 @@ class Site:
         os.makedirs(os.path.dirname(full), exist_ok=True)
         with open(full, 'w') as f:
             f.write(text)
+
+    def record_play(self, user_id, item_id, position):
+        """A play in the history, as SQLiteLibrary.appendHistory writes it (the daemon does, as it plays)."""
+        with sqlite3.connect(self.db, timeout=10) as db:
+            db.execute('INSERT INTO play_history (user_id, item, title, channel_name, url, position_seconds, played_at) '
+                       'SELECT ?, i.id, i.title, c.name, coalesce(i.url, i.enclosure_url), ?, unixepoch() '
+                       'FROM items i JOIN channels c ON c.id = i.channel_id WHERE i.id = ?', (user_id, position, item_id))
 
     def login_token(self, name, password, device='test'):
         answer = self._call('POST', '/api/auth/login', {'username': name, 'pin': password, 'device_name': device}, token=None)[1]

@@ -1,7 +1,7 @@
 // Channels: add by any URL `channel add` takes, sync, pause, remove, per-channel speed, each
 // channel's errors and parse warnings, OPML import and export; /channels/{id} adds its items.
-import { h, itemRow, relativeDate, confirmDialog } from '../ui.js';
-import { artwork, busy, download, field, liveRegion, postDocument, problem } from './parts.js';
+import { h, itemRow, relativeDate, confirmDialog, artwork } from '../ui.js';
+import { busy, download, field, liveRegion, postDocument, problem } from './parts.js';
 import { SPEED_CHOICES } from '../prefs.js';
 
 export default {
@@ -82,7 +82,7 @@ function channelCard(channel, ctx, { onRemoved, onChanged, heading = 'h2', linkN
                       h('ul', {}, ...warnings.map((text) => h('li', {}, text)))));
     }
     card.replaceChildren(
-      artwork(channel.avatar_url),
+      artwork(channel.avatar_url, 'art'),
       h('div', { class: 'card-body' },
         h(heading, { class: 'title' }, title, channel.is_active ? '' : h('span', { class: 'badge' }, ' paused')),
         h('p', { class: 'meta' }, `${channel.platform} · ${counts} · ${synced}`),

@@ -1,7 +1,7 @@
 // Collections: the list (create, rename, delete, export) and one collection's items in order
 // (reorder by dragging, by the Move up/down buttons, or Alt+↑/↓ on a row; remove).
-import { h, formatDuration, confirmDialog } from '../ui.js';
-import { artwork, busy, download, field, liveRegion, playItem, problem } from './parts.js';
+import { h, formatDuration, confirmDialog, artwork } from '../ui.js';
+import { busy, download, field, liveRegion, playItem, problem } from './parts.js';
 
 export default {
   title: 'Collections',
@@ -71,7 +71,7 @@ async function mountList(root, ctx) {
           await load();
         }, ctx.toast);
       });
-      row.replaceChildren(artwork(collection.cover_url),
+      row.replaceChildren(artwork(collection.cover_url, 'art'),
                           h('div', { class: 'card-body' }, h('h2', { class: 'title' }, h('a', { href: `/collections/${collection.id}` }, collection.name)),
                             h('p', { class: 'meta' }, collection.description ? `${count} · ${collection.description}` : count),
                             h('div', { class: 'actions' }, rename, exportButton, remove)));
@@ -190,7 +190,7 @@ async function mountOne(root, ctx, id) {
     const handle = h('span', { class: 'drag-handle', 'aria-hidden': 'true', title: 'Drag to reorder' }, '⠿');
     const row = h('li', { class: 'collection-item', draggable: 'true', tabindex: '0', 'data-item-id': String(item.id),
                           'aria-label': `${title}, ${index + 1} of ${items.length}`, 'aria-describedby': 'reorder-hint' },
-                  handle, artwork(item.thumbnail_url, 48),
+                  handle, artwork(item.thumbnail_url, 'art'),
                   h('div', { class: 'card-body' },
                     h('h2', { class: 'title' }, h('a', { href: `/item/${item.id}` }, title)),
                     h('p', { class: 'meta' }, [item.domain, item.is_watched ? 'watched' : null].filter(Boolean).join(' · ')),

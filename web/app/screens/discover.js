@@ -1,7 +1,7 @@
 // Discover: one search sent to every platform at once, each platform answered on its own
 // (one request per platform), so its status and time show as soon as it answers.
-import { h, formatDuration } from '../ui.js';
-import { artwork, busy, field, playItem, problem, safeURL, section } from './parts.js';
+import { h, formatDuration, artwork, safeURL } from '../ui.js';
+import { busy, field, playItem, problem, section } from './parts.js';
 
 export default {
   title: 'Discover',
@@ -104,7 +104,7 @@ function videoCard(result, ctx) {
   const link = safeURL(result.video_url);
   const meta = [result.channel_name, result.duration_seconds ? formatDuration(result.duration_seconds) : null,
                 result.upload_date ? result.upload_date.slice(0, 10) : null].filter(Boolean).join(' · ');
-  return h('article', { class: 'card' }, artwork(result.thumbnail_url),
+  return h('article', { class: 'card' }, artwork(result.thumbnail_url, 'art'),
            h('div', { class: 'card-body' },
              h('h3', {}, link ? h('a', { href: link, rel: 'noopener noreferrer nofollow', target: '_blank' }, result.title) : result.title),
              h('p', { class: 'meta' }, meta), actions));
@@ -120,7 +120,7 @@ function channelCard(result, ctx) {
     actions.append(subscribeButton(url, result.name, result.subscribed, ctx));
   }
   const meta = [result.video_count != null ? `${result.video_count} episodes` : null, result.provider].filter(Boolean).join(' · ');
-  return h('article', { class: 'card' }, artwork(result.avatar_url),
+  return h('article', { class: 'card' }, artwork(result.avatar_url, 'art'),
            h('div', { class: 'card-body' }, h('h3', {}, result.name), h('p', { class: 'meta' }, meta),
              result.description ? h('p', { class: 'description' }, result.description) : '', actions));
 }

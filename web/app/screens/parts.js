@@ -73,25 +73,6 @@ export async function postDocument(path, text, type) {
   return parsed;
 }
 
-/// A picture from a feed: a URL only, never markup; decorative (the title beside it names it).
-export function artwork(url, size = 56) {
-  if (!url) return h('span', { class: 'art art-missing', 'aria-hidden': 'true' });
-  const img = h('img', { class: 'art', src: url, alt: '', loading: 'lazy', decoding: 'async',
-                         width: String(size), height: String(size), referrerpolicy: 'no-referrer' });
-  img.addEventListener('error', () => img.replaceWith(h('span', { class: 'art art-missing', 'aria-hidden': 'true' })), { once: true });
-  return img;
-}
-
-/// Only http(s) links from a feed are made links (never `javascript:` or `data:`).
-export function safeURL(url) {
-  try {
-    const parsed = new URL(url, location.href);
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.href : null;
-  } catch {
-    return null;
-  }
-}
-
 /// The library item with this id, ready for the player (the feed's item shape).
 export async function playItem(ctx, itemID) {
   const item = await ctx.api.get(`/api/feed/items/${itemID}`);

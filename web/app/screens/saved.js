@@ -1,6 +1,6 @@
 // Saved: what the person saved, newest first, each with notes they can edit.
-import { h, formatDuration, relativeDate } from '../ui.js';
-import { artwork, busy, playItem, problem, safeURL } from './parts.js';
+import { h, formatDuration, relativeDate, artwork, safeURL } from '../ui.js';
+import { busy, playItem, problem } from './parts.js';
 
 const PAGE = 50;
 
@@ -100,6 +100,6 @@ function savedRow(saved, ctx, onRemoved) {
     if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) form.requestSubmit();
   });
 
-  row.append(artwork(saved.thumbnail_url), h('div', { class: 'card-body' }, heading, h('p', { class: 'meta' }, meta), actions, form));
+  row.append(artwork(saved.thumbnail_url, 'art'), h('div', { class: 'card-body' }, heading, h('p', { class: 'meta' }, meta), actions, form));
   return row;
 }

@@ -1,6 +1,6 @@
 // Settings: the account (password), this user's sessions, users (admins), the theme and the
 // playback defaults (kept in this browser: prefs.js).
-import { h, relativeDate, confirmDialog } from '../ui.js';
+import { h, relativeDate, confirmDialog, getTheme, setTheme } from '../ui.js';
 import { busy, field, problem, section } from './parts.js';
 import { readPrefs, writePref, SKIP_CHOICES, SPEED_CHOICES } from '../prefs.js';
 
@@ -140,13 +140,13 @@ function usersSection(ctx, me, initial) {
 }
 
 function themeSection() {
-  const current = readPrefs().theme;
+  const current = getTheme();
   const choices = [['system', 'Same as this device'], ['light', 'Light'], ['dark', 'Dark']];
   const group = h('fieldset', { class: 'choices' }, h('legend', {}, 'Theme'),
                   ...choices.map(([value, label]) => {
                     const input = h('input', { type: 'radio', name: 'theme', value, id: `theme-${value}` });
                     input.checked = value === current;
-                    input.addEventListener('change', () => { if (input.checked) writePref('theme', value); });
+                    input.addEventListener('change', () => { if (input.checked) setTheme(value); });
                     return h('div', { class: 'check' }, input, h('label', { for: `theme-${value}` }, label));
                   }));
   return section('Appearance', group);
@@ -154,18 +154,23 @@ function themeSection() {
 
 function playbackSection(ctx) {
   const prefs = readPrefs();
-  function select(name, label, choices, text) {
+  function select(name, label, choices, text, current, store) {
     const control = h('select', { name }, ...choices.map((value) => h('option', { value: String(value) }, text(value))));
-    control.value = String(prefs[name]);
-    control.addEventListener('change', () => {
-      writePref(name, Number(control.value));
-      ctx.toast(`${label}: ${text(Number(control.value))}`);
+    control.value = String(current);
+    control.addEventListener('change', async () => {
+      try {
+        await store(Number(control.value));
+        ctx.toast(`${label}: ${text(Number(control.value))}`);
+      } catch (error) { ctx.toast(problem(error)); }
     });
     return field(label, control);
   }
+  const seconds = (s) => `${s} seconds`;
+  const rate = (r) => `${r}×`;
+  const currentRate = SPEED_CHOICES.includes(ctx.player.rate) ? ctx.player.rate : 1;
   return section('Playback',
                  h('p', { class: 'meta' }, 'Kept in this browser. A channel’s own speed (Channels) wins over the default.'),
-                 select('skipBack', 'Skip back', SKIP_CHOICES, (s) => `${s} seconds`),
-                 select('skipForward', 'Skip forward', SKIP_CHOICES, (s) => `${s} seconds`),
-                 select('speed', 'Default speed', SPEED_CHOICES, (r) => `${r}×`));
+                 select('skipBack', 'Skip back', SKIP_CHOICES, seconds, prefs.skipBack, (v) => writePref('skipBack', v)),
+                 select('skipForward', 'Skip forward', SKIP_CHOICES, seconds, prefs.skipForward, (v) => writePref('skipForward', v)),
+                 select('speed', 'Default speed', SPEED_CHOICES, rate, currentRate, (v) => ctx.player.setRate(v)));
 }
