@@ -1,7 +1,7 @@
 // Channels: add by any URL `channel add` takes, sync, pause, remove, per-channel speed, each
 // channel's errors and parse warnings, OPML import and export; /channels/{id} adds its items.
 import { h, itemRow, relativeDate, confirmDialog, artwork } from '../ui.js';
-import { busy, download, field, liveRegion, postDocument, problem } from './parts.js';
+import { busy, download, field, liveRegion, postDocument, problem, reloadOn } from './parts.js';
 import { SPEED_CHOICES } from '../prefs.js';
 
 export default {
@@ -16,10 +16,13 @@ function syncText(result) {
   return result.new_videos ? `Synced: ${result.new_videos} new ${result.new_videos === 1 ? 'item' : 'items'}` : 'Synced: nothing new';
 }
 
+/// The last sync's answer per channel id, so a card drawn again (a reload) still shows it.
+const syncResults = new Map();
+
 /// One channel's status, errors, warnings and controls. `onRemoved` runs after it is removed.
 function channelCard(channel, ctx, { onRemoved, onChanged, heading = 'h2', linkName = true }) {
   const card = h('article', { class: 'channel-card', 'data-channel-id': String(channel.id) });
-  const result = h('p', { class: 'sync-result', role: 'status' });
+  const result = h('p', { class: 'sync-result', role: 'status' }, syncResults.get(channel.id) || '');
 
   function render() {
     const name = channel.display_name || channel.name;
@@ -43,6 +46,7 @@ function channelCard(channel, ctx, { onRemoved, onChanged, heading = 'h2', linkN
       const answer = await ctx.api.send('POST', `/api/channels/${channel.id}/sync`);
       Object.assign(channel, await ctx.api.get(`/api/channels/${channel.id}`));
       render();
+      syncResults.set(channel.id, syncText(answer));
       result.textContent = syncText(answer);
       if (onChanged) onChanged(channel);
     }, (text) => { result.textContent = `Sync failed: ${text}`; }));
@@ -170,6 +174,7 @@ async function mountList(root, ctx) {
     }
   });
   try { await load(); } catch (error) { list.replaceChildren(h('li', { class: 'error', role: 'alert' }, problem(error))); }
+  return reloadOn(ctx, ['subscription', 'sync', 'reset'], load);
 }
 
 async function mountOne(root, ctx, id) {

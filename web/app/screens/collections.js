@@ -1,7 +1,7 @@
 // Collections: the list (create, rename, delete, export) and one collection's items in order
 // (reorder by dragging, by the Move up/down buttons, or Alt+↑/↓ on a row; remove).
 import { h, formatDuration, confirmDialog, artwork } from '../ui.js';
-import { busy, download, field, liveRegion, playItem, problem } from './parts.js';
+import { busy, download, field, liveRegion, playItem, problem, reloadOn, savedTabs } from './parts.js';
 
 export default {
   title: 'Collections',
@@ -38,7 +38,7 @@ async function mountList(root, ctx) {
   const create = h('button', { type: 'submit', class: 'primary' }, 'Create collection');
   const form = h('form', { class: 'inline-form' }, field('New collection name', name), create);
   const list = h('ul', { class: 'collection-list', 'aria-label': 'Collections' });
-  root.replaceChildren(h('h1', {}, 'Collections'), form, list);
+  root.replaceChildren(savedTabs('/collections'), h('h1', {}, 'Collections'), form, list);
 
   async function load() {
     const answer = await ctx.api.get('/api/collections');
@@ -92,6 +92,8 @@ async function mountList(root, ctx) {
     }, ctx.toast);
   });
   try { await load(); } catch (error) { list.replaceChildren(h('li', { class: 'error', role: 'alert' }, problem(error))); }
+  // Not while a rename is being typed here.
+  return reloadOn(ctx, ['collection', 'reset'], async () => { if (!list.querySelector('form')) await load(); });
 }
 
 async function mountOne(root, ctx, id) {

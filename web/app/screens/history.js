@@ -1,6 +1,6 @@
 // History: what the person played, latest play first, a page at a time.
 import { h, itemRow } from '../ui.js';
-import { busy, problem } from './parts.js';
+import { busy, problem, reloadOn, savedTabs } from './parts.js';
 
 const PER_PAGE = 50;
 
@@ -11,7 +11,7 @@ export default {
     const list = h('ul', { class: 'item-list', 'aria-label': 'History' });
     const more = h('button', { type: 'button', hidden: '' }, 'Load more');
     const count = h('p', { class: 'meta', role: 'status' });
-    root.replaceChildren(h('h1', {}, 'History'),
+    root.replaceChildren(savedTabs('/history'), h('h1', {}, 'History'),
                          h('div', { class: 'toolbar' }, finished, h('label', { for: 'history-finished' }, 'Include finished episodes')),
                          count, list, more);
 
@@ -29,5 +29,6 @@ export default {
     finished.addEventListener('change', () => load(true).catch((error) => ctx.toast(problem(error))));
     more.addEventListener('click', () => busy(more, () => load(false), ctx.toast));
     try { await load(true); } catch (error) { list.replaceChildren(h('li', { class: 'error', role: 'alert' }, problem(error))); }
+    return reloadOn(ctx, ['reset'], () => load(true));
   },
 };

@@ -73,6 +73,29 @@ export async function postDocument(path, text, type) {
   return parsed;
 }
 
+/// The links between the Saved tab's three screens; the current one is marked for assistive technology.
+export function savedTabs(current) {
+  const links = [['/saved', 'Saved'], ['/collections', 'Collections'], ['/history', 'History']];
+  return h('nav', { class: 'subtabs', 'aria-label': 'Saved, collections and history' },
+           ...links.map(([href, label]) => h('a', href === current ? { href, 'aria-current': 'page' } : { href }, label)));
+}
+
+/// Calls `reload` when any of `kinds` arrives on the event stream (another device, the CLI);
+/// returns the unsubscribe function. Bursts are folded into one reload.
+export function reloadOn(ctx, kinds, reload) {
+  let timer = null;
+  const run = async () => {
+    if (document.querySelector('#main [aria-busy="true"]')) return;   // our own change is still on its way
+    // The focus stays on the control of the same name, so an echo of our own change does not lose it.
+    const focused = document.activeElement && document.activeElement.getAttribute('aria-label');
+    await reload();
+    if (focused) document.querySelector(`#main [aria-label="${CSS.escape(focused)}"]`)?.focus();
+  };
+  const later = () => { clearTimeout(timer); timer = setTimeout(() => run().catch(() => {}), 250); };
+  const offs = kinds.map((kind) => ctx.events.on(kind, later));
+  return () => { clearTimeout(timer); offs.forEach((off) => off()); };
+}
+
 /// The library item with this id, ready for the player (the feed's item shape).
 export async function playItem(ctx, itemID) {
   const item = await ctx.api.get(`/api/feed/items/${itemID}`);

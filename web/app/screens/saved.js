@@ -1,6 +1,6 @@
 // Saved: what the person saved, newest first, each with notes they can edit.
 import { h, formatDuration, relativeDate, artwork, safeURL } from '../ui.js';
-import { busy, playItem, problem } from './parts.js';
+import { busy, playItem, problem, reloadOn, savedTabs } from './parts.js';
 
 const PAGE = 50;
 
@@ -14,7 +14,7 @@ export default {
     const count = h('p', { class: 'meta', role: 'status' });
     const list = h('ul', { class: 'saved-list', 'aria-label': 'Saved' });
     const more = h('button', { type: 'button', hidden: '' }, 'Load more');
-    root.replaceChildren(h('h1', {}, 'Saved'), h('div', { class: 'toolbar' }, filterLabel, filter), count, list, more);
+    root.replaceChildren(savedTabs('/saved'), h('h1', {}, 'Saved'), h('div', { class: 'toolbar' }, filterLabel, filter), count, list, more);
 
     let offset = 0;
     let total = 0;
@@ -39,6 +39,11 @@ export default {
     } catch (error) {
       list.replaceChildren(h('li', { class: 'error', role: 'alert' }, problem(error)));
     }
+    // Another device's save or unsave; a note being typed here is not thrown away for it.
+    return reloadOn(ctx, ['saved', 'reset'], async () => {
+      if (list.contains(document.activeElement) && document.activeElement.tagName === 'TEXTAREA') return;
+      await load(true);
+    });
   },
 };
 
