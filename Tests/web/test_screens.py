@@ -74,6 +74,32 @@ class ScreensTest(unittest.TestCase):
         self.assertIn(self.site.feeds_url('/atom.xml'), names)
         self.check_screen('discover')
 
+    def test_discover_subscribes_and_plays_an_episode_the_library_lacks(self):
+        media = self.site.feeds_url('/media/night-walk.mp3')
+        self.site.write_feed_file('walks.xml', '<?xml version="1.0"?><rss version="2.0"><channel><title>Walks</title>'
+                                  '<item><title>Night walk</title><guid>walk-1</guid>'
+                                  f'<enclosure url="{media}" type="audio/mpeg" length="1000"/></item></channel></rss>')
+        self.site.write_feed_file('itunes/search', json.dumps({'resultCount': 1, 'results': [{
+            'wrapperType': 'podcastEpisode', 'kind': 'podcast-episode', 'trackId': 501, 'trackName': 'Night walk',
+            'collectionId': 50, 'collectionName': 'Walks', 'feedUrl': self.site.feeds_url('/walks.xml'),
+            'episodeUrl': media, 'trackTimeMillis': 60000}]}))
+        self.open('/discover?q=night%20walk', '[aria-label="Subscribe to Walks and play Night walk"]')
+        self.site.driver.find_element(By.CSS_SELECTOR, '[aria-label="Subscribe to Walks and play Night walk"]').click()
+        self.site.wait_until(lambda: self.site.driver.find_element(By.CSS_SELECTOR, '.mini-title').text == 'Night walk')
+        self.assertIn(self.site.feeds_url('/walks.xml'), [c['feed_url'] for c in self.site.api('GET', '/api/channels')['items']])
+
+    def test_discover_plays_and_saves_a_library_result(self):
+        _, items = self.subscribe_demo()
+        episode = next(i for i in items if i['title'] == 'Episode 3: Four tones')
+        self.open('/discover?q=four%20tones', '[aria-label="Play Episode 3: Four tones"]')
+        d = self.site.driver
+        d.find_element(By.CSS_SELECTOR, '[aria-label="Save Episode 3: Four tones"]').click()
+        self.site.wait_until(lambda: episode['id'] in [v['item_id'] for v in self.site.api('GET', '/api/saved-videos')['items']])
+        self.site.wait_for('[aria-label="Saved Episode 3: Four tones"]')
+        d.find_element(By.CSS_SELECTOR, '[aria-label="Play Episode 3: Four tones"]').click()
+        # The player (webapp's) takes it: the mini player shows its title.
+        self.site.wait_until(lambda: d.find_element(By.CSS_SELECTOR, '.mini-title').text == 'Episode 3: Four tones')
+
     # -- Channels ----------------------------------------------------------------------------
     def test_channels_add_sync_pause_speed_and_items(self):
         self.open('/channels', 'input[name=url]')

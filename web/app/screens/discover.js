@@ -68,7 +68,11 @@ export default {
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       const query = input.value.trim();
-      if (query) busy(submit, () => search(query, kind.value), ctx.toast);
+      if (!query) return;
+      const params = new URLSearchParams({ q: query });
+      if (kind.value === 'channels') params.set('type', 'channels');
+      history.replaceState(history.state, '', `/discover?${params}`);   // a reload or Back shows this search again
+      busy(submit, () => search(query, kind.value), ctx.toast);
     });
     if (ctx.query && ctx.query.get && ctx.query.get('q')) {
       input.value = ctx.query.get('q');
@@ -86,9 +90,24 @@ function platformResults(platform, list, searchType, ctx) {
 
 function videoCard(result, ctx) {
   const actions = h('div', { class: 'actions' });
+  const channelURL = result.feed_url || result.channel_url;
   if (result.item_id != null) {
     const play = h('button', { type: 'button', 'aria-label': `Play ${result.title}` }, 'Play');
     play.addEventListener('click', () => busy(play, () => playItem(ctx, result.item_id), ctx.toast));
+    actions.append(play);
+  } else if (channelURL) {
+    // The app plays library items (their audio route): follow the channel, then play the episode from it.
+    const name = result.channel_name || 'its channel';
+    const play = h('button', { type: 'button', 'aria-label': `Subscribe to ${name} and play ${result.title}` }, 'Subscribe and play');
+    play.addEventListener('click', () => busy(play, async () => {
+      const channel = await ctx.api.send('POST', '/api/channels', { channel_url: channelURL });
+      const page = await ctx.api.get('/api/feed', { channel_ids: channel.id, per_page: 200 });
+      const same = (item) => (result.audio_url && item.audio_url === result.audio_url) || item.video_url === result.video_url
+        || item.video_id === result.video_id;
+      const item = page.items.find(same);
+      if (!item) throw new Error(`Subscribed to ${channel.name}, but “${result.title}” is not in its feed: find it in the channel`);
+      await ctx.player.play(item);
+    }, ctx.toast));
     actions.append(play);
   }
   const save = h('button', { type: 'button', 'aria-label': `Save ${result.title}` }, 'Save');
@@ -99,7 +118,6 @@ function videoCard(result, ctx) {
     ctx.toast(`Saved “${result.title}”`);
   }, ctx.toast));
   actions.append(save);
-  const channelURL = result.feed_url || result.channel_url;
   if (channelURL) actions.append(subscribeButton(channelURL, result.channel_name || result.title, result.subscribed, ctx));
   const link = safeURL(result.video_url);
   const meta = [result.channel_name, result.duration_seconds ? formatDuration(result.duration_seconds) : null,
