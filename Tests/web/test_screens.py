@@ -242,5 +242,42 @@ class ScreensTest(unittest.TestCase):
         d.find_element(By.CSS_SELECTOR, 'input[name=theme][value=system]').click()
 
 
+class AccountTest(unittest.TestCase):
+    """Settings for someone who is no admin: their own password, and no users section."""
+
+    def setUp(self):
+        self.site = Site(users=[(ADMIN, ADMIN_PASSWORD, True), (OTHER, OTHER_PASSWORD, False)])
+        self.site.login(OTHER, OTHER_PASSWORD)
+
+    def tearDown(self):
+        self.site.close()
+
+    def test_a_user_changes_their_password_with_the_current_one(self):
+        site, d = self.site, self.site.driver
+        elsewhere = site.login_token(OTHER, OTHER_PASSWORD, device='Laptop')
+        site.open('/settings')
+        site.wait_for('input[name=current-password]')
+        self.assertEqual(d.find_elements(By.NAME, 'new-username'), [], 'only admins manage users')
+        status = lambda: d.find_element(By.CSS_SELECTOR, 'form.stacked [role=status]').text
+
+        d.find_element(By.NAME, 'current-password').send_keys('not my password')
+        d.find_element(By.NAME, 'new-password').send_keys('a new password 1')
+        d.find_element(By.NAME, 'confirm-password').send_keys('a new password 1', Keys.ENTER)
+        site.wait_until(lambda: 'PIN' in status() or 'password' in status().lower())
+        self.assertNotIn('changed', status())
+        self.assertEqual(site.status('GET', '/api/feed', token=elsewhere), 200, 'nothing changed')
+
+        d.find_element(By.NAME, 'current-password').clear()
+        d.find_element(By.NAME, 'current-password').send_keys(OTHER_PASSWORD)
+        d.find_element(By.NAME, 'new-password').clear()
+        d.find_element(By.NAME, 'new-password').send_keys('a new password 1')
+        d.find_element(By.NAME, 'confirm-password').clear()
+        d.find_element(By.NAME, 'confirm-password').send_keys('a new password 1', Keys.ENTER)
+        site.wait_until(lambda: 'Password changed' in status())
+        self.assertEqual(site.status('GET', '/api/feed', token=elsewhere), 401, 'the other sessions ended')
+        site.login_token(OTHER, 'a new password 1')
+        site.screenshot('settings-user-desktop')
+
+
 if __name__ == '__main__':
     unittest.main()
