@@ -123,6 +123,7 @@ async function mountOne(root, ctx, id) {
         try {
           Object.assign(collection, await ctx.api.send('PUT', `/api/collections/${collection.id}`, { name: newName }));
           header();
+          render();   // the rows' button names carry the collection's name
           headerSlot.querySelector('button').focus();
         } catch (error) { ctx.toast(problem(error)); }
       }, () => { header(); headerSlot.querySelector('button').focus(); }));

@@ -36,7 +36,7 @@ export function section(title, ...children) {
 
 /// A polite live region: `announce(text)` is read out by screen readers.
 export function liveRegion() {
-  const region = h('p', { class: 'visually-hidden', 'aria-live': 'polite', role: 'status' });
+  const region = h('p', { class: 'visually-hidden announcer', 'aria-live': 'polite', role: 'status' });
   region.announce = (text) => { region.textContent = ''; setTimeout(() => { region.textContent = text; }, 30); };
   return region;
 }
