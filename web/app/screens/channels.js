@@ -13,8 +13,10 @@ export default {
 
 function syncText(result) {
   if (!result.success) return `Sync failed: ${result.error || 'unknown error'}`;
-  return result.new_videos ? `Synced: ${result.new_videos} new ${result.new_videos === 1 ? 'item' : 'items'}` : 'Synced: nothing new';
+  return result.new_videos ? `Synced: ${plural(result.new_videos, 'new item')}` : 'Synced: nothing new';
 }
+
+function plural(count, noun) { return `${count} ${noun}${count === 1 ? '' : 's'}`; }
 
 /// The last sync's answer per channel id, so a card drawn again (a reload) still shows it.
 const syncResults = new Map();
@@ -26,7 +28,7 @@ function channelCard(channel, ctx, { onRemoved, onChanged, heading = 'h2', linkN
 
   function render() {
     const name = channel.display_name || channel.name;
-    const counts = `${channel.video_count} items · ${channel.unwatched_count} unwatched`;
+    const counts = `${plural(channel.video_count, 'item')} · ${channel.unwatched_count} unwatched`;
     const synced = channel.last_synced_at ? `synced ${relativeDate(channel.last_synced_at)}` : 'never synced';
     const sync = h('button', { type: 'button', 'aria-label': `Sync ${name} now` }, 'Sync now');
     const pause = h('button', { type: 'button', 'aria-label': `${channel.is_active ? 'Pause' : 'Resume'} ${name}` },
@@ -117,7 +119,7 @@ async function mountList(root, ctx) {
 
   let channels = [];
   function render() {
-    count.textContent = `${channels.length} ${channels.length === 1 ? 'channel' : 'channels'}`;
+    count.textContent = plural(channels.length, 'channel');
     list.replaceChildren(...channels.map((channel) => h('li', {}, channelCard(channel, ctx, {
       onRemoved: (gone) => { channels = channels.filter((c) => c.id !== gone.id); render(); announcer.announce(`Removed ${gone.name}`); },
     }))));
@@ -138,7 +140,7 @@ async function mountList(root, ctx) {
         const channel = await ctx.api.send('POST', '/api/channels', { channel_url: value });
         url.value = '';
         report.replaceChildren(h('p', {}, `Added `, h('a', { href: `/channels/${channel.id}` }, channel.name),
-                                 ` (${channel.video_count} items)`, channel.last_sync_error ? `; its first sync failed: ${channel.last_sync_error}` : ''));
+                                 ` (${plural(channel.video_count, 'item')})`, channel.last_sync_error ? `; its first sync failed: ${channel.last_sync_error}` : ''));
         await load();
       } catch (error) {
         report.replaceChildren(h('p', { class: 'error' }, `Could not add ${value}: ${problem(error)}`));
