@@ -108,6 +108,7 @@ enum OpenAPIDocument {
                 .text("mode", "a feed mode (the guide's spellings, Catch Up, Short Form…, are taken too)", values: FeedSelection.modeNames),
                 .text("sort_by", "the order", values: FeedSelection.orderNames),
                 .int(.durationMin), .int(.durationMax),
+                .text("search", "words to find in titles, show notes and channel names, best match first (with platform, filter and one channel only)"),
             ], response: "FeedResponse"),
             Operation(method: "get", path: "/api/feed/items/{id}", summary: "One item", response: "FeedItem"),
             Operation(method: "get", path: "/api/feed/history", summary: "Played items, latest play first", query: [

@@ -21,7 +21,9 @@ class Player extends EventTarget {
   constructor() {
     super();
     this.audio = new Audio();
+    this.audio.id = 'player-audio';
     this.audio.preload = 'auto';
+    this.audio.hidden = true;
     this.current = null;
     this.output = 'device';
     this.queue = this.#load('feedctl.queue', []);
@@ -348,6 +350,7 @@ class Player extends EventTarget {
   /** Renders the mini player into `root` (the shell's) and keeps it current. */
   mount(root, { navigate, toast }) {
     this.toast = toast;
+    document.body.append(this.audio);   // the one <audio> element, in the page
     const art = h('div', { class: 'mini-art' });
     const title = h('a', { class: 'mini-title', href: '/player', 'data-link': true });
     const meta = h('div', { class: 'mini-meta' });
@@ -379,6 +382,7 @@ class Player extends EventTarget {
         playButton.replaceChildren(iconFor(this.playing));
       }
       root.dataset.output = this.output;
+      root.dataset.itemId = String(this.current.id);
       tick();
     };
     const tick = () => {

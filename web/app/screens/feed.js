@@ -26,7 +26,7 @@ export default {
       search: q.get('q') || '',
     };
 
-    const search = h('input', { type: 'search', id: 'feed-search', name: 'q', value: state.search, placeholder: 'Search the library', autocomplete: 'off', enterkeyhint: 'search' });
+    const search = h('input', { type: 'search', id: 'feed-search', name: 'q', value: state.search, placeholder: 'Search the library', 'aria-label': 'Search the library', enterkeyhint: 'search' });
     const modeButtons = MODES.map(([value, label]) => h('button', {
       type: 'button', class: 'chip', 'aria-pressed': String(value === state.mode),
       onclick: () => { state.mode = value; state.search = ''; search.value = ''; changed(); },
@@ -46,7 +46,7 @@ export default {
       h('div', { class: 'screen-head' },
         h('h1', {}, 'Feed'),
         h('form', { class: 'search', role: 'search', onsubmit: (e) => e.preventDefault() },
-          h('label', { for: 'feed-search', class: 'visually-hidden' }, 'Search the library'), search)),
+          search)),
       h('div', { class: 'chips', role: 'group', 'aria-label': 'Mode' }, modeButtons),
       h('div', { class: 'filters' },
         platform.field, channel.field, duration.field,
@@ -70,7 +70,7 @@ export default {
       if (state.platform) params.platform = state.platform;
       if (state.unwatched) params.filter = 'unwatched';
       if (state.channel) params.channel_ids = state.channel;
-      if (state.duration && (state.search || !OWN_LENGTHS.has(state.mode))) {
+      if (state.duration && !state.search && !OWN_LENGTHS.has(state.mode)) {
         if (state.duration === 'short') params.duration_max = 599;
         if (state.duration === 'medium') { params.duration_min = 600; params.duration_max = 1800; }
         if (state.duration === 'long') params.duration_min = 1801;
@@ -106,7 +106,8 @@ export default {
 
     function changed() {
       for (const b of modeButtons) b.setAttribute('aria-pressed', String(!state.search && b.textContent === MODES.find(([m]) => m === state.mode)[1]));
-      duration.select.disabled = !state.search && OWN_LENGTHS.has(state.mode);
+      // A search comes best match first, with no length filter; Catch Up and Discovery choose their own.
+      duration.select.disabled = !!state.search || OWN_LENGTHS.has(state.mode);
       const params = new URLSearchParams();
       if (state.search) params.set('q', state.search);
       if (state.mode !== 'newest') params.set('mode', state.mode);

@@ -1,0 +1,128 @@
+"""A listener's first session: sign in, subscribe, see the feed, play in the browser (the audio
+element advances, the Media Session is set, the sink's monitor hears the tone), skip ±15 s, and
+the progress reaches the server (its API and `feedctl show`). Screenshots and axe on each screen."""
+import json
+import time
+
+from harness import PASSWORD, check, make_tone, rss, wait_for
+
+TITLES = ['Tone at four forty', 'Second episode', 'Third episode']
+
+
+def setup(w):
+    make_tone(w.files.directory / 'tone.mp3', 440, 90)
+    items = [{'guid': f'ep-{n}', 'title': title, 'description': f'Notes for {title}.\nSecond line.',
+              'enclosure': f'{w.files.base}/tone.mp3', 'duration': '90'} for n, title in enumerate(TITLES)]
+    w.feed_url = w.files.write('podcast.xml', rss('Tone Radio', items))
+
+
+def test_signing_in_needs_the_password(w):
+    p = w.page
+    p.go('/feed')
+    wait_for('the login page for a signed-out visitor', lambda: '/login?next=' in p.d.current_url)
+    p.screenshots('login')
+    p.axe('login')
+    p.find('input[name="username"]').send_keys(w.server.user)
+    p.find('input[name="password"]').send_keys('wrong password')
+    p.button('Sign in').click()
+    message = wait_for('the refusal', lambda: p.find('#login-error').text)
+    check('invalid' in message.lower(), f'the refusal says why: {message!r}')
+    p.login(w.server.user, PASSWORD)
+
+
+def test_subscribing_shows_the_items_in_the_feed(w):
+    w.server.subscribe(w.feed_url)
+    p = w.page
+    p.go('/feed')
+    wait_for('the three episodes in the feed', lambda: all(t in p.find('main').text for t in TITLES))
+    rows = p.all('.row')
+    check(len(rows) == 3, f'three rows, not {len(rows)}')
+    p.screenshots('feed')
+    p.axe('feed')
+
+
+def test_playing_in_the_browser_is_heard(w):
+    p = w.page
+    row = wait_for('the first row', lambda: next(r for r in p.all('.row') if TITLES[0] in r.text))
+    with w.pulse.recording(w.out / 'browser-tone.raw') as recording:
+        p.button('Play', within=f'.row[data-item-id="{row.get_attribute("data-item-id")}"]').click()
+        wait_for('the audio element to play', lambda: p.js('return document.getElementById("player-audio").currentTime') > 2, timeout=20)
+        time.sleep(2)
+    state = p.js('const a = document.getElementById("player-audio"); return {t: a.currentTime, paused: a.paused, src: a.currentSrc,'
+                 ' title: navigator.mediaSession.metadata && navigator.mediaSession.metadata.title,'
+                 ' artist: navigator.mediaSession.metadata && navigator.mediaSession.metadata.artist}')
+    check(state['t'] > 3 and not state['paused'], f'the audio advances: {state}')
+    check(state['title'] == TITLES[0], f'Media Session metadata names the item: {state}')
+    check(state['artist'] == 'Tone Radio', f'Media Session metadata names the channel: {state}')
+    ok, line = w.pulse.heard(recording, '440')
+    check(ok, f'the sink heard the browser: {line}')
+    check(p.find('#mini-player').is_displayed(), 'the mini player shows')
+    p.screenshots('feed-playing')
+
+
+def test_skipping_moves_15_seconds_each_way(w):
+    p = w.page
+    before = p.js('return document.getElementById("player-audio").currentTime')
+    p.button('Forward 15 seconds', within='#mini-player').click()
+    after = wait_for('the jump forward', lambda: (lambda t: t if t >= before + 14 else None)(p.js('return document.getElementById("player-audio").currentTime')))
+    check(after < before + 18, f'+15 s: {before:.1f} -> {after:.1f}')
+    p.button('Back 15 seconds', within='#mini-player').click()
+    back = wait_for('the jump back', lambda: (lambda t: t if t <= after - 13 else None)(p.js('return document.getElementById("player-audio").currentTime')))
+    check(back >= after - 17, f'-15 s: {after:.1f} -> {back:.1f}')
+
+
+def test_progress_reaches_the_server(w):
+    p = w.page
+    p.button('Forward 15 seconds', within='#mini-player').click()
+    time.sleep(1)
+    p.button('Pause', within='#mini-player').click()
+    position = wait_for('a pause', lambda: p.js('const a = document.getElementById("player-audio"); return a.paused && a.currentTime'))
+    item_id = p.js('return Number(document.getElementById("mini-player").dataset.itemId)')
+    item = wait_for('the progress on the server', lambda: (lambda it: it if abs((it['watch_progress_seconds'] or 0) - int(position)) <= 1 else None)(
+        w.server.api('GET', f'/api/feed/items/{item_id}')))
+    check(not item['is_watched'], 'not watched halfway')
+    shown = json.loads(w.server.cli('show', str(item_id), '--json'))
+    progress = shown.get('progress', shown.get('progress_seconds'))
+    check(progress is not None and abs(progress - int(position)) <= 1, f'`feedctl show` has the position {int(position)}: {shown}')
+
+
+def test_the_item_page_and_the_full_player(w):
+    p = w.page
+    item_id = p.js('return Number(document.getElementById("mini-player").dataset.itemId)')
+    p.go(f'/item/{item_id}')   # a reload: the player starts over, the server remembers
+    wait_for('the item page', lambda: TITLES[0] in p.find('main h1').text)
+    check('Notes for' in p.find('.notes').text, 'the show notes show')
+    check('Played' in p.find('.progress-line').text, f'its progress shows: {p.find(".progress-line").text}')
+    p.screenshots('item')
+    p.axe('item')
+    p.button('Resume').click()
+    wait_for('the resumed position', lambda: p.js('return document.getElementById("player-audio").currentTime') > 20)
+    p.find('#mini-player a.mini-title').click()
+    wait_for('the full player', lambda: p.d.current_url.endswith('/player'))
+    p.find('#scrubber')
+    p.screenshots('player')
+    p.axe('player')
+    p.button('Pause', within='.transport').click()
+
+
+def test_the_keys(w):
+    from selenium.webdriver.common.keys import Keys
+    p = w.page
+    p.go('/feed')
+    wait_for('rows', lambda: len(p.all('.row')) == 3)
+    body = p.find('body')
+    body.send_keys('j')
+    check(p.js('return document.activeElement.classList.contains("row")'), 'j focuses the first row')
+    body = p.d.switch_to.active_element
+    body.send_keys('j')
+    second = p.js('return document.activeElement.dataset.itemId')
+    body = p.d.switch_to.active_element
+    body.send_keys('k')
+    first = p.js('return document.activeElement.dataset.itemId')
+    check(first != second, 'j and k move between rows')
+    p.d.switch_to.active_element.send_keys(Keys.ENTER)
+    wait_for('Enter opens the item', lambda: p.d.current_url.endswith(f'/item/{first}'))
+    p.find('body').send_keys('?')
+    wait_for('the keys dialog', lambda: 'Keyboard shortcuts' in p.find('dialog').text)
+    p.screenshots('keys')
+    p.find('dialog').send_keys(Keys.ESCAPE)
