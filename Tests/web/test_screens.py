@@ -70,8 +70,11 @@ def items_of(w, channel_id):
 
 def test_discover_shows_each_platform_as_it_answers_and_subscribes(w):
     atom = w.files.write('blog.xml', rss('Atom Blog Audio', [{'guid': 'b1', 'title': 'A post read aloud', 'enclosure': f'{w.tone_url}?blog'}]))
+    hostile = '<img src=x onerror="window.hacked=1">Tone <script>window.hacked=2</script>'
     itunes([{'wrapperType': 'track', 'kind': 'podcast', 'collectionId': 7, 'collectionName': 'Atom Blog Audio',
-             'artistName': 'Example', 'feedUrl': atom, 'collectionViewUrl': 'https://podcasts.apple.com/us/podcast/id7'}])
+             'artistName': 'Example', 'feedUrl': atom, 'collectionViewUrl': 'https://podcasts.apple.com/us/podcast/id7'},
+            {'wrapperType': 'track', 'kind': 'podcast', 'collectionId': 8, 'collectionName': hostile,
+             'artistName': 'Example', 'feedUrl': 'https://feeds.example.org/hostile.xml', 'description': hostile}])
     p = w.page
     p.go('/discover')
     p.find('input[name="q"]').send_keys('blog')
@@ -79,7 +82,10 @@ def test_discover_shows_each_platform_as_it_answers_and_subscribes(w):
     p.button('Search').click()
     wait_for('every platform to answer', lambda: p.all('.platform') and not p.all('.platform.searching'))
     status = {e.get_attribute('data-platform'): e.text for e in p.all('.platform')}
-    check('1 result in' in status.get('itunes', ''), f'Apple Podcasts says its count and time: {status}')
+    check('2 results in' in status.get('itunes', ''), f'Apple Podcasts says its count and time: {status}')
+    check(hostile in p.find('.discover-results').text, 'a result\'s markup is shown as text')
+    check(p.js('return window.hacked') is None and not p.all('.discover-results img[src="x"], .discover-results script'),
+          'and nothing of it ran or became an element')
     check(' ms' in status.get('library', ''), f'the library says its time: {status}')
     check('failed' in status.get('rumble', ''), f'Rumble says it failed: {status}')
     check('search=' not in p.d.current_url and 'q=blog' in p.d.current_url, f'the search is in the URL: {p.d.current_url}')
