@@ -34,8 +34,9 @@ function channelCard(channel, ctx, { onRemoved, onChanged, heading = 'h2', linkN
     const pause = h('button', { type: 'button', 'aria-label': `${channel.is_active ? 'Pause' : 'Resume'} ${name}` },
                     channel.is_active ? 'Pause' : 'Resume');
     const remove = h('button', { type: 'button', class: 'danger', 'aria-label': `Remove ${name}` }, 'Remove');
+    // "Default" only until a speed is chosen: the library keeps a chosen speed, it does not forget one.
     const speed = h('select', { name: 'speed' },
-                    h('option', { value: '' }, 'Default'),
+                    channel.speed == null ? h('option', { value: '' }, 'Default') : null,
                     ...SPEED_CHOICES.map((rate) => h('option', { value: String(rate) }, `${rate}×`)));
     speed.value = channel.speed != null && SPEED_CHOICES.includes(channel.speed) ? String(channel.speed) : '';
     if (channel.speed != null && !SPEED_CHOICES.includes(channel.speed)) {
@@ -60,7 +61,7 @@ function channelCard(channel, ctx, { onRemoved, onChanged, heading = 'h2', linkN
     }, ctx.toast));
     pause.dataset.action = 'pause';
     speed.addEventListener('change', async () => {
-      if (!speed.value) return;   // "Default" keeps what was chosen: the API sets a speed, it does not clear one
+      if (!speed.value) return;
       try {
         Object.assign(channel, await ctx.api.send('PUT', `/api/channels/${channel.id}`, { speed: Number(speed.value) }));
         ctx.toast(`${name} plays at ${channel.speed}×`);
