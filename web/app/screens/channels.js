@@ -18,6 +18,8 @@ function syncText(result) {
 
 function plural(count, noun) { return `${count} ${noun}${count === 1 ? '' : 's'}`; }
 
+const CHANNELS_PER_PAGE = 100;
+
 /// The last sync's answer per channel id, so a card drawn again (a reload) still shows it.
 const syncResults = new Map();
 
@@ -118,18 +120,43 @@ async function mountList(root, ctx) {
   root.replaceChildren(h('h1', {}, 'Channels'), addForm, h('div', { class: 'toolbar' }, syncAll, exportButton, file, importLabel),
                        report, count, list, announcer);
 
+  // A page at a time (a user may follow thousands): the first, then more on request.
+  const more = h('button', { type: 'button', hidden: '' }, 'Show more channels');
+  list.after(more);
   let channels = [];
+  let total = 0;
   function render() {
-    count.textContent = plural(channels.length, 'channel');
+    count.textContent = channels.length < total ? `${plural(total, 'channel')}, ${channels.length} shown` : plural(total, 'channel');
     list.replaceChildren(...channels.map((channel) => h('li', {}, channelCard(channel, ctx, {
-      onRemoved: (gone) => { channels = channels.filter((c) => c.id !== gone.id); render(); announcer.announce(`Removed ${gone.name}`); },
+      onRemoved: (gone) => {
+        channels = channels.filter((c) => c.id !== gone.id);
+        total -= 1;
+        render();
+        announcer.announce(`Removed ${gone.name}`);
+      },
     }))));
-    if (!channels.length) list.append(h('li', { class: 'empty' }, 'No channels yet: add one by its URL above, or import an OPML file.'));
+    more.hidden = channels.length >= total;
+    if (!total) list.append(h('li', { class: 'empty' }, 'No channels yet: add one by its URL above, or import an OPML file.'));
   }
+  async function fetchPage(page) {
+    return ctx.api.get('/api/channels', { page, per_page: CHANNELS_PER_PAGE });
+  }
+  /// The pages shown so far, again (after a change here or on another device).
   async function load() {
-    channels = (await ctx.api.get('/api/channels')).items;
+    const pages = Math.max(1, Math.ceil(channels.length / CHANNELS_PER_PAGE));
+    const answers = [];
+    for (let page = 1; page <= pages; page++) answers.push(await fetchPage(page));
+    channels = answers.flatMap((answer) => answer.items);
+    total = answers[0].total;
     render();
   }
+  more.addEventListener('click', () => busy(more, async () => {
+    const answer = await fetchPage(Math.floor(channels.length / CHANNELS_PER_PAGE) + 1);
+    const known = new Set(channels.map((c) => c.id));
+    channels.push(...answer.items.filter((c) => !known.has(c.id)));
+    total = answer.total;
+    render();
+  }, ctx.toast));
 
   addForm.addEventListener('submit', (event) => {
     event.preventDefault();
