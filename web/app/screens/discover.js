@@ -137,7 +137,7 @@ function channelCard(result, ctx) {
   } else if (url) {
     actions.append(subscribeButton(url, result.name, result.subscribed, ctx));
   }
-  const meta = [result.video_count != null ? `${result.video_count} episodes` : null, result.provider].filter(Boolean).join(' · ');
+  const meta = [result.video_count != null ? `${result.video_count} ${result.video_count === 1 ? 'episode' : 'episodes'}` : null, result.provider].filter(Boolean).join(' · ');
   return h('article', { class: 'card' }, artwork(result.avatar_url, 'art'),
            h('div', { class: 'card-body' }, h('h3', {}, result.name), h('p', { class: 'meta' }, meta),
              result.description ? h('p', { class: 'description' }, result.description) : '', actions));
@@ -153,7 +153,7 @@ function subscribeButton(url, name, subscribed, ctx) {
   if (subscribed) { done(); return button; }
   button.addEventListener('click', () => busy(button, async () => {
     const channel = await ctx.api.send('POST', '/api/channels', { channel_url: url });
-    ctx.toast(`Subscribed to ${channel.name} (${channel.video_count} episodes)`);
+    ctx.toast(`Subscribed to ${channel.name} (${channel.video_count} ${channel.video_count === 1 ? 'episode' : 'episodes'})`);
     return true;
   }, ctx.toast).then((subscribedNow) => { if (subscribedNow) done(); }));
   return button;

@@ -169,7 +169,7 @@ function playbackSection(ctx) {
   const rate = (r) => `${r}×`;
   const currentRate = SPEED_CHOICES.includes(ctx.player.rate) ? ctx.player.rate : 1;
   return section('Playback',
-                 h('p', { class: 'meta' }, 'Kept in this browser. A channel’s own speed (Channels) wins over the default.'),
+                 h('p', { class: 'meta' }, 'Kept in this browser.'),
                  select('skipBack', 'Skip back', SKIP_CHOICES, seconds, prefs.skipBack, (v) => writePref('skipBack', v)),
                  select('skipForward', 'Skip forward', SKIP_CHOICES, seconds, prefs.skipForward, (v) => writePref('skipForward', v)),
                  select('speed', 'Default speed', SPEED_CHOICES, rate, currentRate, (v) => ctx.player.setRate(v)));
