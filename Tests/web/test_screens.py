@@ -218,6 +218,7 @@ def test_collections_create_reorder_by_keyboard_buttons_and_drag(w):
     p.find(f'.collection-item[data-item-id="{ids[2]}"]').send_keys(Keys.ALT, Keys.ARROW_UP)
     wait_for('Alt+Up to reach the server', lambda: order() == [ids[0], ids[2], ids[1]])
     check(p.d.switch_to.active_element.get_attribute('data-item-id') == str(ids[2]), 'the moved row keeps the focus')
+    check(p.js('return getComputedStyle(document.activeElement).outlineStyle') not in ('none', ''), 'and the focus shows')
     p.d.switch_to.active_element.send_keys(Keys.ALT, Keys.ARROW_UP)
     wait_for('Alt+Up again', lambda: order() == [ids[2], ids[0], ids[1]])
     wait_for('the move announced', lambda: p.find('#main .announcer').get_attribute('textContent') == f'Moved {title[ids[2]]} to position 1 of 3')
