@@ -20,7 +20,7 @@ export function readPrefs() {
   return prefs;
 }
 
-/// Stores one setting and tells the page (`feedctl-prefs` on window, for the player).
+// Stores one setting and tells the page (`feedctl-prefs` on window, for the player).
 export function writePref(name, value) {
   if (!valid[name] || !valid[name](value)) throw new Error(`${name}: ${value} is not a choice`);
   const prefs = { ...readPrefs(), [name]: value };

@@ -20,10 +20,10 @@ function plural(count, noun) { return `${count} ${noun}${count === 1 ? '' : 's'}
 
 const CHANNELS_PER_PAGE = 100;
 
-/// The last sync's answer per channel id, so a card drawn again (a reload) still shows it.
+// The last sync's answer per channel id, so a card drawn again (a reload) still shows it.
 const syncResults = new Map();
 
-/// One channel's status, errors, warnings and controls. `onRemoved` runs after it is removed.
+// One channel's status, errors, warnings and controls. `onRemoved` runs after it is removed.
 function channelCard(channel, ctx, { onRemoved, onChanged, heading = 'h2', linkName = true }) {
   const card = h('article', { class: 'channel-card', 'data-channel-id': String(channel.id) });
   const result = h('p', { class: 'sync-result', role: 'status' }, syncResults.get(channel.id) || '');
@@ -141,7 +141,7 @@ async function mountList(root, ctx) {
   async function fetchPage(page) {
     return ctx.api.get('/api/channels', { page, per_page: CHANNELS_PER_PAGE });
   }
-  /// The pages shown so far, again (after a change here or on another device).
+  // The pages shown so far, again (after a change here or on another device).
   async function load() {
     const pages = Math.max(1, Math.ceil(channels.length / CHANNELS_PER_PAGE));
     const answers = [];

@@ -1,6 +1,6 @@
 // Collections: the list (create, rename, delete, export) and one collection's items in order
 // (reorder by dragging, by the Move up/down buttons, or Alt+↑/↓ on a row; remove).
-import { h, formatDuration, confirmDialog, artwork } from '../ui.js';
+import { h, confirmDialog, artwork } from '../ui.js';
 import { busy, download, field, liveRegion, playItem, problem, reloadOn, savedTabs } from './parts.js';
 
 export default {
@@ -15,7 +15,7 @@ async function exportCollection(ctx, collection) {
   download(`${collection.slug || 'collection'}.json`, JSON.stringify(exported, null, 2), 'application/json');
 }
 
-/// A small inline form asking for a new name (no prompt(): it cannot be styled or named).
+// A small inline form asking for a new name (no prompt(): it cannot be styled or named).
 function renameForm(current, label, onSave, onCancel) {
   const input = h('input', { type: 'text', name: 'name', required: '', autocomplete: 'off' });
   input.value = current;
@@ -144,7 +144,7 @@ async function mountOne(root, ctx, id) {
 
   let items = collection.items.slice();
 
-  /// Moves `itemID` to `index`, shows it, and stores the order (put back if the server refuses).
+  // Moves `itemID` to `index`, shows it, and stores the order (put back if the server refuses).
   async function move(itemID, index, focusAfter) {
     const from = items.findIndex((item) => item.id === itemID);
     if (from < 0 || index < 0 || index >= items.length || index === from) return;

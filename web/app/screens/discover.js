@@ -159,7 +159,7 @@ function subscribeButton(url, name, subscribed, ctx) {
   return button;
 }
 
-/// The backend's saved-video body, from a search result.
+// The backend's saved-video body, from a search result.
 function savedBody(r) {
   return {
     platform: r.platform, video_id: r.video_id, video_url: r.video_url, title: r.title, description: r.description,

@@ -7,12 +7,12 @@ if (!document.querySelector('link[data-screens-css]')) {
   document.head.append(h('link', { rel: 'stylesheet', href: new URL('./library.css', import.meta.url).href, 'data-screens-css': '' }));
 }
 
-/// The line to show for a failed call: the server's own `detail`, else the error's message.
+// The line to show for a failed call: the server's own `detail`, else the error's message.
 export function problem(error) {
   return (error && (error.detail || error.message)) || String(error);
 }
 
-/// Runs `work` with `button` disabled and marked busy; a failure is shown with `toast`.
+// Runs `work` with `button` disabled and marked busy; a failure is shown with `toast`.
 export async function busy(button, work, toast) {
   button.disabled = true;
   button.setAttribute('aria-busy', 'true');
@@ -27,21 +27,21 @@ export async function busy(button, work, toast) {
   }
 }
 
-/// A section with a heading (named for assistive technology by that heading).
+// A section with a heading (named for assistive technology by that heading).
 let sectionCount = 0;
 export function section(title, ...children) {
   const id = `section-${++sectionCount}`;
   return h('section', { class: 'panel', 'aria-labelledby': id }, h('h2', { id }, title), ...children);
 }
 
-/// A polite live region: `announce(text)` is read out by screen readers.
+// A polite live region: `announce(text)` is read out by screen readers.
 export function liveRegion() {
   const region = h('p', { class: 'visually-hidden announcer', 'aria-live': 'polite', role: 'status' });
   region.announce = (text) => { region.textContent = ''; setTimeout(() => { region.textContent = text; }, 30); };
   return region;
 }
 
-/// A labelled form field: `<label>` tied to its control by id.
+// A labelled form field: `<label>` tied to its control by id.
 let fieldCount = 0;
 export function field(labelText, control) {
   const id = control.id || `field-${++fieldCount}`;
@@ -49,7 +49,7 @@ export function field(labelText, control) {
   return h('div', { class: 'field' }, h('label', { for: id }, labelText), control);
 }
 
-/// Saves `text` as a download named `filename` (the browser's own save dialog or folder).
+// Saves `text` as a download named `filename` (the browser's own save dialog or folder).
 export function download(filename, text, type) {
   const url = URL.createObjectURL(new Blob([text], { type }));
   const link = h('a', { href: url, download: filename, hidden: '' });
@@ -59,7 +59,7 @@ export function download(filename, text, type) {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/// A POST of a document that is not JSON (an OPML file), answered with JSON.
+// A POST of a document that is not JSON (an OPML file), answered with JSON.
 export async function postDocument(path, text, type) {
   const response = await fetch(path, { method: 'POST', credentials: 'same-origin', body: text,
                                        headers: { 'Content-Type': type, Accept: 'application/json' } });
@@ -73,15 +73,15 @@ export async function postDocument(path, text, type) {
   return parsed;
 }
 
-/// The links between the Saved tab's three screens; the current one is marked for assistive technology.
+// The links between the Saved tab's three screens; the current one is marked for assistive technology.
 export function savedTabs(current) {
   const links = [['/saved', 'Saved'], ['/collections', 'Collections'], ['/history', 'History']];
   return h('nav', { class: 'subtabs', 'aria-label': 'Saved, collections and history' },
            ...links.map(([href, label]) => h('a', href === current ? { href, 'aria-current': 'page' } : { href }, label)));
 }
 
-/// Calls `reload` when any of `kinds` arrives on the event stream (another device, the CLI);
-/// returns the unsubscribe function. Bursts are folded into one reload.
+// Calls `reload` when any of `kinds` arrives on the event stream (another device, the CLI);
+// returns the unsubscribe function. Bursts are folded into one reload.
 export function reloadOn(ctx, kinds, reload) {
   let timer = null;
   const run = async () => {
@@ -96,7 +96,7 @@ export function reloadOn(ctx, kinds, reload) {
   return () => { clearTimeout(timer); offs.forEach((off) => off()); };
 }
 
-/// The library item with this id, ready for the player (the feed's item shape).
+// The library item with this id, ready for the player (the feed's item shape).
 export async function playItem(ctx, itemID) {
   const item = await ctx.api.get(`/api/feed/items/${itemID}`);
   await ctx.player.play(item);
