@@ -29,6 +29,8 @@ public struct ServerConfiguration: Sendable {
     public var discoveryEnvironment: [String: String]?
     /// How many `/api/player/events` streams are served, per user and in all.
     public var playerStreams = PlayerStreamLimits()
+    /// How `/api/events` streams are served: how many, how often the change log is read.
+    public var changeStreams = ChangeStreamSettings()
     /// The bounds on connections (`ConnectionLimits`; tests shorten them).
     public var connections = ConnectionPolicy()
 
