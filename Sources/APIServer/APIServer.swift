@@ -119,7 +119,8 @@ public enum APIServer {
         SavedVideoRoutes(clock: clock, fetcher: fetcher, policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds)).add(to: api)
         CollectionRoutes(clock: clock).add(to: api)
         UserRoutes(authenticator: authenticator, clock: clock).add(to: api)
-        EventRoutes(hub: changes.map { ChangeHub(feed: $0, settings: configuration.changeStreams, log: log) }).add(to: api)
+        EventRoutes(hub: changes.map { ChangeHub(feed: $0, settings: configuration.changeStreams, log: log) },
+                    connections: connections).add(to: api)
         let player = router.group("api").add(middleware: AuthMiddleware(authenticator: authenticator)).add(middleware: OwnerOnlyMiddleware())
         PlayerRoutes(remote: PlayerRemote(socketPath: configuration.socketPath, database: configuration.database,
                                           streams: configuration.playerStreams),

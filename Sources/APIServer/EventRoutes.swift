@@ -12,12 +12,15 @@ import ServiceLifecycle
 struct EventRoutes {
     /// Nil when the server was given no change log (then the route says so: 503).
     let hub: ChangeHub?
+    /// The server's connections: a stream ends as soon as its client leaves.
+    let connections: ClientConnections?
 
     func add(to group: RouterGroup<APIRequestContext>) {
         group.get("events") { request, context in
             guard let user = context.user else { throw APIError.unauthorized }
             guard let hub else { throw APIError(.serviceUnavailable, "this server was started without the library's change log: no events") }
-            return try await Self.stream(from: hub, for: user.id, resume: Self.resume(request.headers[.lastEventID]))
+            return try await Self.stream(from: hub, for: user.id, resume: Self.resume(request.headers[.lastEventID]),
+                                         connection: context.connection, connections: connections)
         }
     }
 
@@ -30,9 +33,15 @@ struct EventRoutes {
     }
 
     /// A stream the server cannot serve (past a bound, the library unreadable) is an error
-    /// answer, never an empty 200. It ends when its client leaves or the server stops.
-    static func stream(from hub: ChangeHub, for user: UserID, resume: ChangeHub.Resume) async throws(APIError) -> Response {
+    /// answer, never an empty 200. It ends when its client leaves (its connection closes: the
+    /// stream's place is free at once, not at the next write) or the server stops.
+    static func stream(from hub: ChangeHub, for user: UserID, resume: ChangeHub.Resume,
+                       connection: (any NIOCore.Channel)?, connections: ClientConnections?) async throws(APIError) -> Response {
         let (id, messages, continuation) = try await hub.open(for: user, resume: resume)
+        if let connection {
+            connection.closeFuture.whenComplete { _ in continuation.finish() }
+            connections?.whenClientLeaves(connection) { continuation.finish() }
+        }
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream"
         headers[.cacheControl] = "no-cache"
