@@ -25,7 +25,14 @@ extension Schema {
             "INSERT INTO changes (user_id, kind, payload) VALUES (\(user), '\(kind.rawValue)', json_object(\(payload)));"
         }
         let watched = "'watched', json(CASE WHEN NEW.watched = 1 THEN 'true' ELSE 'false' END)"
-        let collectionOwner = { (collection: String) in "(SELECT user_id FROM collections WHERE id = \(collection))" }
+        // A collection's items are its owner's (no row when there is no such collection: the
+        // foreign key then refuses the write, as without the log).
+        let logItems = { (collection: String) in
+            """
+            INSERT INTO changes (user_id, kind, payload)
+                SELECT user_id, 'collection', json_object('collection_id', id, 'action', 'items') FROM collections WHERE id = \(collection);
+            """
+        }
         try db.execute(sql: """
             CREATE TABLE changes (
                 seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -68,17 +75,16 @@ extension Schema {
                 \(log("OLD.user_id", .collection, "'collection_id', OLD.id, 'action', 'deleted'"))
             END;
             CREATE TRIGGER collection_items_logged_inserted AFTER INSERT ON collection_items BEGIN
-                \(log(collectionOwner("NEW.collection"), .collection, "'collection_id', NEW.collection, 'action', 'items'"))
+                \(logItems("NEW.collection"))
             END;
-            -- A deleted collection's items go by cascade after it: its `deleted` says it all.
-            CREATE TRIGGER collection_items_logged_deleted AFTER DELETE ON collection_items
-            WHEN EXISTS (SELECT 1 FROM collections WHERE id = OLD.collection) BEGIN
-                \(log(collectionOwner("OLD.collection"), .collection, "'collection_id', OLD.collection, 'action', 'items'"))
+            -- A deleted collection's items go by cascade after it, and log nothing: its `deleted` says it all.
+            CREATE TRIGGER collection_items_logged_deleted AFTER DELETE ON collection_items BEGIN
+                \(logItems("OLD.collection"))
             END;
             -- Renumbering moves every position out of the way (negative), then sets each: one row, the first.
             CREATE TRIGGER collection_items_logged_renumbered AFTER UPDATE OF position ON collection_items
             WHEN NEW.position = 1 AND OLD.position <> 1 BEGIN
-                \(log(collectionOwner("NEW.collection"), .collection, "'collection_id', NEW.collection, 'action', 'items'"))
+                \(logItems("NEW.collection"))
             END;
 
             CREATE TRIGGER subscriptions_logged_inserted AFTER INSERT ON subscriptions BEGIN

@@ -239,6 +239,18 @@ final class EventStreamTests: XCTestCase {
         })
     }
 
+    func testStreamsPastTheServersTotalAreAnswered503() async throws {
+        let h = try await harness { $0.changeStreams.total = 2 }
+        let streams = try (0..<2).map { _ in try EventStream(port: h.port, path: "/api/events") }
+        defer { streams.forEach { $0.close() } }
+        for stream in streams { XCTAssertTrue(stream.read(until: Self.firstMessage, timeout: 10).hasPrefix("HTTP/1.1 200")) }
+        let third = try EventStream(port: h.port, path: "/api/events")
+        defer { third.close() }
+        let refused = third.read(until: "}", timeout: 10)
+        XCTAssertTrue(refused.hasPrefix("HTTP/1.1 503"), refused)
+        XCTAssertTrue(refused.contains(APIErrorBody.json("the server holds 2 event streams, its most; try again when some have closed")), refused)
+    }
+
     func testAStreamOutlivesTheIdleTimeoutSaysKeepaliveAndEndsCleanlyWhenTheServerStops() async throws {
         let h = try await harness {
             $0.changeStreams.keepalive = .milliseconds(300)
