@@ -126,8 +126,18 @@ final class EventStreamTests: XCTestCase {
                                             environment: environment, timeout: 30)
         XCTAssertEqual(run.status, 0, run.stderr)
         // The spec's bound: the other browser (or this CLI's user) sees it within a second.
-        let text = stream.read(until: "event: watch", timeout: 1)
+        var text = stream.read(until: "event: watch", timeout: 1)
         XCTAssertTrue(text.contains("event: watch\ndata: {\"item_id\":\(items[1]),\"watched\":true,\"progress_seconds\":0}\n\n"), text)
+
+        // A sync by another process (`channel add` polls the feed, as a cron `feedctl sync` or
+        // the daemon's scheduler would): its subscription, then its new items.
+        let added = try ProcessRunner.capture(feedctl, ["channel", "add", h.feeds.url("/podcast.xml"), "--db", h.library.library.path],
+                                              environment: environment, timeout: 60)
+        XCTAssertEqual(added.status, 0, added.stderr)
+        text = stream.read(until: "\"new_items\":3", timeout: 10)
+        let events = Self.events(in: text).filter { $0.kind != "watch" }
+        XCTAssertEqual(events.map(\.kind), ["subscription", "sync"], text)
+        XCTAssertTrue(events.last?.data.hasSuffix(#""new_items":3,"error":null}"#) == true, text)
     }
 
     func testAReconnectWithLastEventIDGetsWhatItMissedAndNothingOfAnotherUsers() async throws {
