@@ -61,9 +61,15 @@ actor ChangeHub {
             // Another stream may have started it meanwhile, from a later point.
             if reader == nil { cursor = latest; startReading() }
         }
-        let (first, from) = try await backlog(for: user, resume: resume)
-        // Others may have opened streams meanwhile; nothing suspends from here on.
-        try checkBounds(for: user)
+        let first: [Message], from: Int64
+        do {
+            (first, from) = try await backlog(for: user, resume: resume)
+            // Others may have opened streams meanwhile; nothing suspends from here on.
+            try checkBounds(for: user)
+        } catch {
+            stopIfIdle()   // a reader started for this stream alone
+            throw error
+        }
         let (messages, continuation) = AsyncStream.makeStream(of: Message.self,
                                                               bufferingPolicy: .bufferingOldest(ChangeFeedRule.streamBuffer))
         nextID += 1
@@ -85,14 +91,17 @@ actor ChangeHub {
         if streams[user]?.isEmpty == true { streams[user] = nil }
         count -= 1
         stream.continuation.finish()
-        if count == 0 {
-            reader?.cancel()
-            reader = nil
-        }
+        stopIfIdle()
     }
 
-    /// Streams open now (tests).
-    var open: Int { count }
+    private func stopIfIdle() {
+        guard count == 0 else { return }
+        reader?.cancel()
+        reader = nil
+    }
+
+    /// Whether the log is being read (tests: only while a stream is open).
+    var isReading: Bool { reader != nil }
 
     private func checkBounds(for user: UserID) throws(APIError) {
         guard count < settings.total else {

@@ -15,8 +15,11 @@ extension Schema {
     /// that changed nothing writes none, and no trigger fires per item ingested. One person's
     /// action may make more than one row (a collection's item removed, then the rest renumbered).
     ///
-    /// `seq` only grows (AUTOINCREMENT: a rolled-back write takes its numbers back, so the log
-    /// has no holes but the pruned front). `user_id` has no foreign key: removing a user deletes
+    /// `seq` only grows: a rowid is the largest one plus one, and pruning never deletes the
+    /// newest row (AUTOINCREMENT would also write `sqlite_sequence` with every change: a page more
+    /// per transaction). A rolled-back write takes its numbers back, so the log has no holes but
+    /// the pruned front; a log emptied by hand starts over, and a reader past its end is told
+    /// `gone`. `user_id` has no foreign key: removing a user deletes
     /// their rows by cascade, whose triggers then log changes for a user already gone (a
     /// foreign key would refuse them and the removal with them); those rows are pruned as any.
     /// Pruning (`ChangeFeedRule`): every `pruneEvery`-th change deletes those older than `kept`.
@@ -35,7 +38,7 @@ extension Schema {
         }
         try db.execute(sql: """
             CREATE TABLE changes (
-                seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                seq INTEGER PRIMARY KEY,
                 user_id INTEGER NOT NULL,
                 kind TEXT NOT NULL CHECK (kind IN ('watch', 'saved', 'collection', 'subscription', 'sync')),
                 payload TEXT NOT NULL CHECK (json_valid(payload)),

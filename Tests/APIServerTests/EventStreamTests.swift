@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import APIServer
+@testable import APIServer
 import FeedModel
 import Foundation
 import LibrarySQLite
@@ -247,6 +247,30 @@ final class EventStreamTests: XCTestCase {
             defer { next?.close() }
             return next?.read(until: Self.firstMessage, timeout: 5).hasPrefix("HTTP/1.1 200") == true
         })
+    }
+
+    /// One reader for the whole server, and only while someone listens.
+    func testTheHubReadsTheLogOnlyWhileAStreamIsOpen() async throws {
+        let library = try TestLibrary()
+        let hub = ChangeHub(feed: library.library, settings: ChangeStreamSettings(perUser: 1), log: { _ in })
+        var reading = await hub.isReading
+        XCTAssertFalse(reading)
+        // (The stream is kept: a stream nobody holds ends, as a client that left.)
+        let (id, messages, _) = try await hub.open(for: .owner, resume: .now)
+        defer { withExtendedLifetime(messages) {} }
+        reading = await hub.isReading
+        XCTAssertTrue(reading)
+        do {
+            _ = try await hub.open(for: .owner, resume: .now)
+            XCTFail("a second stream past the cap of 1 was opened")
+        } catch {
+            XCTAssertEqual(error.status, .tooManyRequests)
+        }
+        reading = await hub.isReading
+        XCTAssertTrue(reading, "a refused stream leaves the reader to the open one")
+        await hub.close(id, of: .owner)
+        reading = await hub.isReading
+        XCTAssertFalse(reading)
     }
 
     func testStreamsPastTheServersTotalAreAnswered503() async throws {
