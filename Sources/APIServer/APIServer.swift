@@ -1,4 +1,5 @@
 import Digests
+import Downloads
 import Discovery
 import FeedModel
 import HTTPFetch
@@ -90,11 +91,16 @@ public enum APIServer {
         router.add(middleware: ErrorMiddleware(log: log))
         router.add(middleware: CrossSiteMiddleware(open: configuration.open, allowedHosts: configuration.allowedHosts,
                                                    corsOrigin: configuration.corsOrigin))
+        // The web app: its files, and its shell for a browser's page no route serves.
+        let web = try WebApp.load(candidates: configuration.webRoots)
+        router.add(middleware: WebAppMiddleware(app: web))
         // Long work (parsing, whole lists) off the event loops, stopped when its client leaves.
         router.add(middleware: OffLoopMiddleware(connections: connections))
 
-        // A browser opening the server's address learns what it is (the web app will live here).
-        router.get("/") { request, _ in HomePage.response(configuration: configuration, request: request) }
+        // The web app's shell, or (its files missing) a page saying what this is and where they were looked for.
+        router.get("/") { request, _ in
+            web?.shellResponse(request) ?? HomePage.response(configuration: configuration, request: request)
+        }
         let health = Health(status: "healthy", version: configuration.version)
         router.get("health") { _, _ in health }
         router.get("api/health") { _, _ in health }
@@ -118,6 +124,10 @@ public enum APIServer {
                        settings: Result { () throws(DiscoveryError) in try DiscoverySettings(environment: discoveryEnvironment) }).add(to: api)
         SavedVideoRoutes(clock: clock, fetcher: fetcher, policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds)).add(to: api)
         CollectionRoutes(clock: clock).add(to: api)
+        AudioRoutes(fetcher: fetcher, reach: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds).reach,
+                    downloads: configuration.libraryPath.map { DownloadStore(libraryPath: $0) },
+                    streams: AudioStreamGate(configuration.audioStreams), resolved: ResolvedAudioURLs(),
+                    connections: connections, clock: clock).add(to: api)
         UserRoutes(authenticator: authenticator, clock: clock).add(to: api)
         EventRoutes(hub: changes.map { ChangeHub(feed: $0, settings: configuration.changeStreams, log: log) },
                     connections: connections).add(to: api)
