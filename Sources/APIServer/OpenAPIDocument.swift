@@ -107,7 +107,8 @@ enum OpenAPIDocument {
                 .text("sort_by", "the order", values: FeedSelection.orderNames),
                 .int(.durationMin), .int(.durationMax),
             ], response: "FeedResponse"),
-            Operation(method: "get", path: "/api/feed/items/{id}", summary: "One item", response: "FeedItem"),
+            Operation(method: "get", path: "/api/feed/items/{id}", summary: "One item, with its show notes as sanitized HTML",
+                      response: "FeedItemWithNotes"),
             Operation(method: "get", path: "/api/feed/history", summary: "Played items, latest play first", query: [
                 .int(.page), .int(.perPage), .bool("include_completed", "default true"),
             ], response: "FeedResponse"),
@@ -395,6 +396,7 @@ enum OpenAPIDocument {
             "is_watched": bool, "watched_at": nullable(date), "watch_progress_seconds": nullable(int), "discovered_at": date,
             "duration_formatted": string, "is_recent": bool, "channel_name": string, "channel_avatar_url": nullable(string),
         ]),
+        "FeedItemWithNotes": ["allOf": [ref("FeedItem"), object(["description_html": nullable(string)])]],
         "FeedResponse": object(["items": array(ref("FeedItem")), "total": int, "page": int, "per_page": int, "has_more": bool]),
         "ChannelGroupedFeedResponse": object(["channels": array(object([
             "channel_id": int, "channel_name": string, "channel_avatar_url": nullable(string), "platform": string,
