@@ -6,7 +6,8 @@ import Glibc
 
 /// The parsers' fuzz target (issue 14, "Keep it true"): every input goes through what a fetched
 /// document goes through — `FeedParser.read` (sniffing, encodings, the XML core, every mapper,
-/// the HTML page readers, the bounds of `ParseLimits`) — and through OPML and chapters JSON.
+/// the HTML page readers, the bounds of `ParseLimits`) — and through OPML, chapters JSON and the
+/// show-notes sanitizer (the whole input as notes: its output must stay within its bound).
 /// Any outcome is fine except a crash, a sanitizer report or a hang (libFuzzer's -timeout).
 ///
 /// Built two ways. `swift build` makes a replay tool: `feedctl-fuzz FILE…` runs each file once
@@ -20,6 +21,10 @@ enum FuzzTarget {
         _ = try? FeedParser.read(bytes, options: options)
         _ = try? OPML.parse(bytes)
         _ = try? PodcastChapters.parse(bytes)
+        if let notes = NotesSanitizer.sanitize(bytes: bytes, base: "https://fuzz.example/episode") {
+            // A broken bound is a finding: libFuzzer reports the trap with its input.
+            precondition(notes.utf8.count <= FieldLimits.maxNotesHTMLBytes, "notes over FieldLimits.maxNotesHTMLBytes")
+        }
     }
 }
 
