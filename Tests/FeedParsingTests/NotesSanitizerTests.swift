@@ -169,7 +169,11 @@ final class NotesSanitizerTests: XCTestCase {
         let deep = String(repeating: "<div><b>", count: 5_000) + "x"
         if let html = clean("<p>a</p>" + deep) { assertBalanced(html, "deep") }
         let attributes = (0..<2_000).map { " a\($0)=x" }.joined()
-        XCTAssertNil(clean("<b\(attributes)>x</b>"), "over ParseLimits.maxAttributes: nothing kept")
+        XCTAssertNil(NotesSanitizer.sanitize(bytes: Array("<b\(attributes)>x</b>".utf8), base: base),
+                     "libxml2's path: over ParseLimits.maxAttributes, nothing kept")
+        XCTAssertEqual(clean("<b\(attributes)>x</b>"), "<b>x</b>", "the fast path reads them in one pass (and keeps none)")
+        let links = String(repeating: "<b>", count: 150) + String(repeating: "<a href='/x'>l</a>", count: 20_000)
+        XCTAssertNotNil(clean(links), "many links under many open elements: no scan of the open elements per tag")
     }
 
     func testInvalidUTF8ComesOutAsValidTextAndNoMarkup() {
@@ -241,5 +245,53 @@ final class NotesSanitizerTests: XCTestCase {
             }
         }
         XCTAssertEqual(open, [], "unclosed in \(html) from \(input)", file: file, line: line)
+    }
+}
+
+/// The fast path (`SimpleNotes`) reads what it accepts exactly as libxml2's path does.
+final class SimpleNotesTests: XCTestCase {
+    private let base = "https://show.example/episodes/12"
+
+    private func assertSameAsLibXML2(_ input: String, file: StaticString = #filePath, line: UInt = #line) -> Bool {
+        let bytes = Array(input.utf8)
+        guard let simple = bytes.withUnsafeBufferPointer({ SimpleNotes.sanitize($0, base: base) }) else { return false }
+        XCTAssertEqual(simple, NotesSanitizer.sanitize(bytes: bytes, base: base), "from \(input.debugDescription)", file: file, line: line)
+        return true
+    }
+
+    func testTypicalNotesTakeTheFastPathWithTheSameResult() {
+        let typical = [
+            #"<p>Battery information back force.</p><p>Guest: <a href="https://example.org/people/aisha-bello">Noah Smith</a> &amp; friends.</p>"#,
+            "<h2>Show notes</h2><p>Intro &#8217;s &eacute;t&eacute;</p>\n<ul>\n  <li><a href='/ep/1'>One</a></li>\n  <li><b>Two</b> <em>x</em></li>\n</ul>\n<p>Bye<br>now<br/>.</p>\n",
+            "<p>Only one paragraph</p>", "<b>bold</b> tail", "<ul><li><p>a</p><ul><li>b</li></ul></li></ul>",
+            #"<p><a HREF="javascript:alert(1)" onclick="x">x</a> <A href=https://ok.example/a>y</A></p>"#,
+            "<blockquote><p>q</p></blockquote><hr><h6>end</h6>   ",
+        ]
+        for input in typical {
+            XCTAssertTrue(assertSameAsLibXML2(input), "not simple: \(input)")
+        }
+        XCTAssertFalse(assertSameAsLibXML2("<ul><li><p>a</p><ul><li>b</li></ul></li></ol>"), "a mismatched end tag goes to libxml2")
+    }
+
+    func testWhatLibXML2WouldMendGoesToIt() {
+        for input in ["text first <b>x</b>", "<p>a<p>b", "<p>a<ul><li>b</li></ul>", "<b>x<p>y</p></b>", "<ul>text<li>a</li></ul>",
+                      "<p>a &amp b</p>", "<p>&nosuch;</p>", "<p>&#x80;</p>", "<!-- c --><p>x</p>", "<div>x</div>", "<p>a\r\nb</p>",
+                      "<a href=\"x&amp;y\">l</a>", "<a href='/x'><a href='/y'>n</a></a>", "<p/>", "<script>x</script>", "<p>3 < 4</p>"] {
+            XCTAssertFalse(assertSameAsLibXML2(input), input)
+        }
+    }
+
+    func testRandomSimpleSoupAgreesWithLibXML2() {
+        let pieces = ["<p>", "</p>", "<b>", "</b>", "<i>", "</i>", "<ul>", "</ul>", "<li>", "</li>", "<br>", "<br/>", "<hr>",
+                      "<h1>", "</h1>", "<blockquote>", "</blockquote>", "<a href=\"https://x.example/\">", "<a href='/rel'>",
+                      "<a href=javascript:x>", "</a>", "text", " ", "\n", "&amp;", "&lt;", "&#233;", "&eacute;", "é", "x y",
+                      "<span>", "</span>", "<EM>", "</EM>"]
+        var generator = SystemRandomNumberGenerator()
+        var simple = 0
+        for _ in 0..<3_000 {
+            let input = (0..<Int.random(in: 1...25, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            if assertSameAsLibXML2(input) { simple += 1 }
+        }
+        XCTAssertGreaterThan(simple, 100, "the fast path was exercised")
     }
 }

@@ -24,6 +24,7 @@ public enum NotesSanitizer {
             b.baseAddress.map { memchr($0, Int32(UInt8(ascii: "<")), b.count) != nil } ?? false
         }
         guard hasTag else { return nil }
+        if let simple = html.withBytes({ SimpleNotes.sanitize($0, base: base) }) { return simple }
         return sanitize(bytes: Array(html.utf8), base: base)
     }
 
@@ -170,7 +171,7 @@ final class NotesWriter: HTMLSAXHandler {
         case dropped
     }
 
-    private let base: String?
+    let base: String?
     private var out: [UInt8] = []
     private var stack: [Frame] = []
     /// Dropped elements open around the current event: their content is not written.
@@ -201,25 +202,33 @@ final class NotesWriter: HTMLSAXHandler {
 
     func startElement(_ name: HTMLName, _ attributes: HTMLAttributes) {
         if dropping > 0 { return push(.dropped) }
-        switch NotesSanitizer.rules[name.string] ?? .unwrap(separates: true) {
+        start(NotesSanitizer.rules[name.string] ?? .unwrap(separates: true)) {
+            attributes.rawValue("href").flatMap { NotesSanitizer.safeHref($0, base: base) }
+        }
+    }
+
+    /// An element under `rule`; `href` is asked for a link's safe target.
+    func start(_ rule: NotesSanitizer.Rule, href: () -> String?) {
+        switch rule {
         case .drop:
             push(.dropped)
         case .unwrap(let separates):
             if separates { _ = write([10]) }
             push(.unwrapped)
         case .void(let tag):
-            if write(tag: tag, href: nil, end: false) { formatting += 1 }
+            _ = write(tag: tag, href: nil, end: false)
             push(.void)
         case .keep(let tag):
             push(write(tag: tag, href: nil, end: true) ? .open(tag) : .unwrapped)
         case .link:
-            let href = attributes.rawValue("href").flatMap { NotesSanitizer.safeHref($0, base: base) }
-            guard let href else { return push(.unwrapped) }
+            guard let href = href() else { return push(.unwrapped) }
             push(write(tag: "a", href: href, end: true) ? .open("a") : .unwrapped)
         }
     }
 
-    func endElement(_ name: HTMLName) {
+    func endElement(_ name: HTMLName) { end() }
+
+    func end() {
         guard let frame = stack.popLast() else { return }
         close(frame)
     }
@@ -234,18 +243,17 @@ final class NotesWriter: HTMLSAXHandler {
         defer { swap(&text, &out) }
         let room = FieldLimits.maxNotesHTMLBytes - text.count - closingBytes - Self.marker.count
         guard bytes.count * 5 <= room else { return charactersNearTheBound(bytes, into: &text) }
-        var visible = false
+        if !hasText { hasText = bytes.contains { $0 > 32 } }
         var run = 0
         for i in 0 ..< bytes.count {
             let c = base[i]
-            if c > 32 { visible = true }
+            if c > UInt8(ascii: ">") { continue }      // above every byte that is escaped
             guard let escaped = Self.escaped(c) else { continue }
             text.append(contentsOf: UnsafeBufferPointer(start: base + run, count: i - run))
             text.append(contentsOf: UnsafeBufferPointer(start: escaped.utf8Start, count: escaped.utf8CodeUnitCount))
             run = i + 1
         }
         text.append(contentsOf: UnsafeBufferPointer(start: base + run, count: bytes.count - run))
-        if visible { hasText = true }
     }
 
     @inline(__always) private static func escaped(_ c: UInt8) -> StaticString? {
