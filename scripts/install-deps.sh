@@ -19,6 +19,7 @@ packages=(
   python3-mygpoclient                  # gpodder sync tests: gPodder's own client library against `feedctl serve`
   curl openssl                         # the test HTTP server: stats read with curl, HTTPS certificate made with openssl
   groff-base mandoc                    # the man pages' checks (ManPageTests): formatted as man does, linted
+  chromium chromium-driver python3-venv  # the web app's browser tests (Tests/web): Selenium drives Debian's Chromium
 )
 if [[ "${1:-}" == "--bench" ]]; then
   packages+=(mpv time sqlite3 wrk)  # peers and references of bench/ (newsboat is already in); sqlite3: bench/ingest's floor; wrk: bench/serve's load
@@ -35,6 +36,17 @@ if ((${#missing[@]})); then
   export DEBIAN_FRONTEND=noninteractive
   $sudo apt-get update -qq
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# The browser tests' Python packages (Selenium, axe-core's axe-selenium-python) from PyPI, into a
+# venv in the per-machine cache (Tests/web/run.py uses it when python3 lacks them).
+if ! python3 -c 'import selenium, axe_selenium_python' 2>/dev/null; then
+  venv=${XDG_CACHE_HOME:-$HOME/.cache}/feedctl/web-venv
+  if ! "$venv/bin/python" -c 'import selenium, axe_selenium_python' 2>/dev/null; then
+    echo "installing selenium and axe-selenium-python into $venv" >&2
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install -q 'selenium>=4.10,<5' 'axe-selenium-python>=2.1'
+  fi
 fi
 
 # Swift 6.3 is not a Debian package: it lives in /opt/swift on these machines.

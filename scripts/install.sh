@@ -4,6 +4,8 @@
 #   DIR/bin/feedctl-serve                          release builds (Swift runtime linked in), stripped
 #   DIR/lib/feedctl/ffmpeg/                        the minimal FFmpeg the player loads (found
 #                                                  relative to the binary: $ORIGIN/../lib/feedctl/ffmpeg)
+#   DIR/share/feedctl/web/                         the web app (web/), which feedctl serve finds
+#                                                  relative to itself: ../share/feedctl/web
 #   DIR/share/man/man1/feedctl.1, feedctl-daemon.1, feedctl-serve.1
 #   DIR/share/bash-completion/completions/feedctl, DIR/share/zsh/site-functions/_feedctl,
 #   DIR/share/fish/vendor_completions.d/feedctl.fish
@@ -65,6 +67,12 @@ if [[ -f .build/ffmpeg/config.txt ]]; then
 else
   echo "install.sh: no minimal FFmpeg in .build/ffmpeg; the player will use Debian's FFmpeg libraries" >&2
 fi
+
+# The web app, replacing an older copy (a removed file must not stay served).
+rm -rf "$root/share/feedctl/web"
+install -d "$root/share/feedctl"
+cp -R web "$root/share/feedctl/web"
+find "$root/share/feedctl/web" -type d -exec chmod 755 {} + -o -type f -exec chmod 644 {} +
 
 man=$(mktemp -d)
 trap 'rm -rf "$man"' EXIT

@@ -2,7 +2,7 @@
 # Builds the Debian package: scripts/package-deb.sh [--output DIR] [--no-build] [--fast]
 #   DIR/feedctl_VERSION_ARCH.deb (default DIR: the package root), VERSION from `feedctl --version`.
 # It holds what scripts/install.sh installs, with prefix /usr: the three programs (stripped),
-# the minimal FFmpeg in /usr/lib/feedctl/ffmpeg, the man pages (gzipped), the completions (zsh's
+# the minimal FFmpeg in /usr/lib/feedctl/ffmpeg, the web app in /usr/share/feedctl/web, the man pages (gzipped), the completions (zsh's
 # in Debian's vendor-completions) and the systemd user units in /usr/lib/systemd/user. No
 # maintainer scripts and no conffiles: `apt remove feedctl` leaves nothing behind.
 #   sudo apt install ./feedctl_0.13.0_amd64.deb      then: systemctl --user enable --now feedctl

@@ -2,7 +2,7 @@
 # CI, what .ci/run calls: scripts/test.sh [REGEX...]
 # Installs what is missing, checks the import rules, builds the minimal FFmpeg (once per machine),
 # builds with the tests and runs them (their XCTest classes in parallel processes,
-# scripts/run-tests.py; REGEX selects classes) and the parsers' fuzzing (scripts/fuzz.sh 60),
+# scripts/run-tests.py; REGEX selects classes; then the browser tests, Tests/web/run.py) and the parsers' fuzzing (scripts/fuzz.sh 60),
 # while the release build (plain `swift build -c release`, every product, as a developer types
 # it) runs beside them; then the release smoke test (the release programs installed by
 # scripts/install.sh and as a .deb, playing into PulseAudio). The build trees are per machine
@@ -39,11 +39,16 @@ background+=($!)
 tests=0
 stage "tests" python3 scripts/run-tests.py "$debug_bin/feedctlPackageTests.xctest" --jobs $((4 * $(nproc))) \
   --timings "$scratch/test-timings.json" "$@" || tests=$?
+# The web app in Chromium against the debug programs (Tests/web; skipped when REGEX picks classes).
+web=0
+if (($# == 0)); then
+  stage "web tests" env FEEDCTL_BIN_DIR="$debug_bin" python3 Tests/web/run.py --out "$scratch/web-test-output" || web=$?
+fi
 
 fuzz=0; wait "${background[1]}" || fuzz=$?
 cat "$logs/fuzz"
 release=0; wait "${background[0]}" || release=$?
 if ((release)); then cat "$logs/release"; else grep -E "warning: |error: |Build complete" "$logs/release" | grep -v "unhandled" || true; fi
 background=()
-((tests == 0 && release == 0 && fuzz == 0)) || exit 1
+((tests == 0 && web == 0 && release == 0 && fuzz == 0)) || exit 1
 stage "release smoke" bash scripts/release-smoke.sh --no-build

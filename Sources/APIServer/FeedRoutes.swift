@@ -56,6 +56,12 @@ struct FeedRoutes {
             let result = try await Self.library { () async throws(LibraryError) in try await library.itemPage(pageQuery) }
             return FeedResponse(records: result.items, now: now, total: result.total, page: page,
                                 hasMore: page.hasMore(shown: result.items.count, total: result.total))
+        case .search(let search):
+            // A search is not counted: a full page says there may be more.
+            let found = try await Self.library { () async throws(LibraryError) in try await library.search(search) }
+            let records = try await Self.library { () async throws(LibraryError) in try await library.itemRecords(ids: found.map(\.id)) }
+            return FeedResponse(records: records, now: now, total: page.offset + records.count, page: page,
+                                hasMore: found.count == page.perPage)
         case .catchUp(let filter), .discovery(let filter):
             // Catch-up and discovery are computed, not counted: the whole list (up to its cap) is built and sliced.
             let mode: FeedMode = if case .discovery = selection { .discovery } else { .catchUp }
@@ -96,6 +102,15 @@ struct FeedRoutes {
         }
         let platform = try query.platform()
         let channelIDs = try query.ids("channel_ids") + query.ids("channel_id")
+        if let text = query.string("search"), !text.allSatisfy(\.isWhitespace) {
+            guard query.string("mode") == nil, query.string("sort_by") == nil, channelIDs.count <= 1, publishedSince == nil,
+                  minDuration == nil, maxDuration == nil else {
+                throw .unprocessable("search takes platform, filter and one channel only (its results come best match first)")
+            }
+            return .search(SearchQuery(text: text, filter: FeedFilter(platform: platform, channelID: channelIDs.first,
+                                                                      unwatchedOnly: watch == .unwatched, watchedOnly: watch == .watched),
+                                       page: page))
+        }
         var shortOnly = false
         if let text = query.string("mode") {
             guard let mode = FeedSelection.mode(named: text) else {

@@ -9,6 +9,8 @@ enum FeedSelection: Equatable {
     /// feedctl's discovery mode (`DiscoveryMode`): never-started items of the channels played least.
     case discovery(FeedFilter)
     case page(ItemPageQuery)
+    /// `search=TEXT`: the library's full-text search (`SearchRule`), best match first.
+    case search(SearchQuery)
 
     /// A mode name as the backend (`catch_up`), the iOS guide (`Catch Up`) or feedctl
     /// (`catch-up`) spells it; nil when unknown. The mapping (docs/server.md, "Modes"):

@@ -1,7 +1,7 @@
 import FeedParsing
 import Hummingbird
 
-/// `GET /`: what a browser opening the server's address sees until the web app is served there:
+/// `GET /` when the web app's files are missing: where they were looked for, and
 /// what this server is, where the API is described, and what podcast apps sync with. Plain HTML,
 /// no scripts and nothing loaded from elsewhere; everything taken from the configuration or the
 /// request is escaped.
@@ -22,6 +22,8 @@ enum HomePage {
         let access = configuration.open
             ? "It runs in open mode: no login, every request acts for the library's owner, on this machine only."
             : "Each person signs in with their feedctl user name and password (<code>feedctl user add NAME</code> makes one)."
+        let places = configuration.webRoots.map { "<code>\(e($0))</code>" }
+        let looked = places.isEmpty ? "the places searched (none was given)" : places.joined(separator: ", ")
         return """
             <!DOCTYPE html>
             <html lang="en">
@@ -40,7 +42,9 @@ enum HomePage {
             <code>\(e(origin))</code> with your user name and password.</li>
             <li>Is it up: <a href="/health">/health</a>.</li>
             </ul>
-            <p>The web app is coming: a later release serves it here.</p>
+            <p>The web app's files are missing: none of \(looked) holds an <code>index.html</code>. \
+            Install them (<code>scripts/install.sh</code> puts them in <code>PREFIX/share/feedctl/web</code>) \
+            or start with <code>--web-root DIR</code>.</p>
             </body>
             </html>
 

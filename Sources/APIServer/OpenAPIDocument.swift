@@ -23,6 +23,8 @@ enum OpenAPIDocument {
         var also: [String: String] = [:]
         /// Answers an HTML page, not JSON.
         var html = false
+        /// Answers media bytes (audio), not JSON.
+        var media = false
     }
 
     /// A query parameter as documented: a whole number as its route reads it (`IntParameter`),
@@ -73,6 +75,19 @@ enum OpenAPIDocument {
         }
     }
 
+    static let audioSummary = "What an <audio> element plays for the item (cookie or bearer auth): a downloaded episode from "
+        + "its file, anything else proxied from its media host (YouTube and Rumble resolved with yt-dlp), with Range support "
+        + "(206 and Content-Range); at most \(AudioProxyLimits.streamsPerUser) proxied streams per user and "
+        + "\(AudioProxyLimits.streams) in all"
+    static let audioAnswers = [
+        "206": "the range asked for (Range: bytes=first-last, first- or -suffix; Content-Range says which)",
+        "416": "the range is past the media's end (Content-Range: bytes */SIZE for a downloaded file)",
+        "429": "this user has \(AudioProxyLimits.streamsPerUser) proxied streams open already (Retry-After)",
+        "502": "the media host failed or refused (an HTTP error, a local address it may not reach, yt-dlp failed)",
+        "503": "the server proxies \(AudioProxyLimits.streams) streams already (Retry-After)",
+        "504": "the media host did not answer in time",
+    ]
+
     static let filter = QueryParameter.text("filter", "which items by watch state", values: WatchFilter.allCases.map(\.rawValue))
     static let platform = QueryParameter.text("platform", "only this platform", values: Platform.allCases.map(\.rawValue))
     /// Ids separated by commas, each a positive 64-bit integer.
@@ -100,15 +115,21 @@ enum OpenAPIDocument {
                       response: "Success"),
             Operation(method: "put", path: "/api/users/{id}/pin", summary: "Set or clear a password (yourself with current_pin, or an admin)",
                       body: "SetPinBody", response: "SetPinResponse"),
+            Operation(method: "get", path: "/api/sessions", summary: "Your own live login sessions (current: this request's)", response: "SessionList"),
+            Operation(method: "delete", path: "/api/sessions/{id}", summary: "End one of your sessions (its next request gets 401)", status: "204"),
             Operation(method: "get", path: "/api/feed", summary: "A page of the feed", query: [
                 filter, platform, .text("channel_ids", "channel ids, comma-separated", pattern: idList),
                 .int(.page), .int(.perPage), .text("since", "ISO 8601: published at or after", format: "date-time"),
                 .text("mode", "a feed mode (the guide's spellings, Catch Up, Short Form…, are taken too)", values: FeedSelection.modeNames),
                 .text("sort_by", "the order", values: FeedSelection.orderNames),
                 .int(.durationMin), .int(.durationMax),
+                .text("search", "words to find in titles, show notes and channel names, best match first (with platform, filter and one channel only)"),
             ], response: "FeedResponse"),
             Operation(method: "get", path: "/api/feed/items/{id}", summary: "One item, with its show notes as sanitized HTML",
                       response: "FeedItemWithNotes"),
+            Operation(method: "get", path: "/api/items/{id}/audio", summary: audioSummary, also: audioAnswers, media: true),
+            Operation(method: "head", path: "/api/items/{id}/audio", summary: "The audio's head: type, length, range", also: audioAnswers,
+                      media: true),
             Operation(method: "get", path: "/api/feed/history", summary: "Played items, latest play first", query: [
                 .int(.page), .int(.perPage), .bool("include_completed", "default true"),
             ], response: "FeedResponse"),
@@ -132,6 +153,9 @@ enum OpenAPIDocument {
             Operation(method: "get", path: "/api/player", summary: "The player's status (the status contract)", response: "PlayerStatus"),
             Operation(method: "get", path: "/api/player/queue", summary: "The up-next queue", response: "QueueResponse"),
             Operation(method: "get", path: "/api/player/events", summary: "Server-sent events: `event: KIND`, `data: PlayerStatus`"),
+            Operation(method: "get", path: "/api/events",
+                      summary: "The signed-in user's changes by anyone (watch, saved, collection, subscription, sync) as server-sent events: `id: SEQ`, `event: KIND`, `data: JSON`; `Last-Event-ID` resumes (`event: reset` when too old); `: keepalive` every 15 s",
+                      also: ["429": "too many event streams open for this user", "503": "the server holds its most event streams"]),
             Operation(method: "post", path: "/api/player/play", summary: "Play a library item or an http(s) URL (starts the daemon)", body: "PlayBody", response: "PlayerStatus"),
             Operation(method: "post", path: "/api/player/pause", summary: "Pause", response: "PlayerStatus"),
             Operation(method: "post", path: "/api/player/resume", summary: "Resume (starts the daemon)", response: "PlayerStatus"),
@@ -192,7 +216,7 @@ enum OpenAPIDocument {
                           summary: "Subscribe: 201, or 200 with the channel already subscribed (\(form)); 422 past \(SubscriptionRule.maxPerUser) subscriptions",
                           body: "AddChannelBody", response: "Channel", status: "201", also: ["200": "subscribed already: synced"]),
                 Operation(method: "get", path: "/api/\(base)/{id}", summary: "One channel", response: "Channel"),
-                Operation(method: "put", path: "/api/\(base)/{id}", summary: "Pause or resume polling (is_active)", body: "UpdateChannelBody", response: "Channel"),
+                Operation(method: "put", path: "/api/\(base)/{id}", summary: "Pause or resume polling (is_active); the channel's playback speed (speed)", body: "UpdateChannelBody", response: "Channel"),
                 Operation(method: "delete", path: "/api/\(base)/{id}", summary: "Unsubscribe: its items go, history stays", status: "204"),
                 Operation(method: "post", path: "/api/\(base)/{id}/sync", summary: "Sync one channel now", response: "SyncResult"),
                 Operation(method: "get", path: "/api/\(base)/opml", summary: "Export OPML 2.0 (text/x-opml)"),
@@ -250,10 +274,15 @@ enum OpenAPIDocument {
                 success["content"] = ["application/json": ["schema": ["$ref": "#/components/schemas/\(response)"]]]
             } else if op.html {
                 success["content"] = ["text/html": ["schema": ["type": "string"]]]
+            } else if op.media {
+                success["content"] = ["audio/*": ["schema": ["type": "string", "contentMediaType": "audio/*"]]]
             }
             var responses: [String: Any] = [op.status: success]
             for (code, why) in errors(for: op) where responses[code] == nil {
-                responses[code] = ["description": why, "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]]]
+                // Another success (a 206's range) has the success's body; the rest are errors.
+                let content = code.hasPrefix("2") ? success["content"] ?? [:]
+                    : ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]]
+                responses[code] = ["description": why, "content": content]
             }
             operation["responses"] = responses
             paths[op.path, default: [:]][op.method] = operation
@@ -408,13 +437,17 @@ enum OpenAPIDocument {
             "subscriber_count": nullable(int), "is_active": bool, "last_synced_at": nullable(date), "last_sync_error": nullable(string),
             "consecutive_errors": int, "import_source": nullable(string), "created_at": date, "updated_at": date,
             "display_name": string, "video_count": int, "unwatched_count": int, "feed_url": string,
+            "speed": nullable(number(PlaybackSpeed.range)), "warnings": array(string),
         ]),
+        "Session": object(["id": int, "device": nullable(string), "created_at": date, "expires_at": date,
+                           "last_used_at": nullable(date), "current": bool]),
+        "SessionList": object(["sessions": array(ref("Session")), "total": int]),
         "ChannelList": object(["items": array(ref("Channel")), "total": int]),
         "SyncResult": object(["channel_id": int, "channel_name": string, "success": bool, "new_videos": int, "error": nullable(string)]),
         "SyncResultList": array(ref("SyncResult")),
         "ImportResult": object(["imported": int, "skipped": int, "failed": int, "channels": array(ref("Channel")), "errors": array(string)]),
         "AddChannelBody": object(["channel_url": url, "url": url], oneOf: ["channel_url", "url"], exclusive: false),
-        "UpdateChannelBody": object(["is_active": bool], required: []),
+        "UpdateChannelBody": object(["is_active": bool, "speed": number(PlaybackSpeed.range)], required: []),
         "ProgressBody": object(["progress_seconds": seconds], required: []),
         "WatchedBody": object(["is_watched": bool, "watch_progress_seconds": seconds], required: ["is_watched"]),
         "GuideProgressBody": object(["watch_progress_seconds": seconds]),

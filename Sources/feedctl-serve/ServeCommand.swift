@@ -36,6 +36,9 @@ struct ServeCommand: AsyncParsableCommand {
     var tlsCert: String?
     @Option(help: ArgumentHelp("The PEM private key of --tls-cert.", valueName: "path"))
     var tlsKey: String?
+    @Option(help: ArgumentHelp("Serve the web app from this directory (default: ../share/feedctl/web beside the program, else the source checkout's web/).",
+                               valueName: "dir"))
+    var webRoot: String?
 
     /// A `--listen` that cannot be read is a usage error (64), found before anything runs.
     func validate() throws {
@@ -58,17 +61,20 @@ struct ServeCommand: AsyncParsableCommand {
                                                     socketPath: socket.path, database: library.db,
                                                     tls: tlsCert.flatMap { cert in tlsKey.map { TLSFiles(certificate: cert, key: $0) } })
             configuration.allowedHosts = Set(allowedHost.map { $0.lowercased() })
+            configuration.webRoots = webRoot.map { [$0] } ?? Self.webRoots()
             // Discovery's providers as the config file's [discover] says, the environment over it.
             do throws(ConfigError) {
                 configuration.discoveryEnvironment = try Config.discoveryEnvironment(ProcessInfo.processInfo.environment)
             } catch {
                 throw CommandError(error.description)
             }
-            let settings = configuration
             // Checked before the library is opened: a refusal changes nothing.
-            if let refusal = settings.check(hasAuthenticator: true) { throw CommandError(refusal.description) }
+            if let refusal = configuration.check(hasAuthenticator: true) { throw CommandError(refusal.description) }
             // A new server may start before anything is subscribed: it makes the library.
             let store = try library.open(creating: true, announce: log)
+            // Its downloads are served from beside it (`/api/items/{id}/audio`).
+            configuration.libraryPath = store.path
+            let settings = configuration
             let authenticator: any Authenticator
             let mode: String
             if open {
@@ -84,7 +90,7 @@ struct ServeCommand: AsyncParsableCommand {
             do {
                 // gpodder.net sync checks its own credentials (a user with a password), whatever the mode.
                 let gpodder = GPodderAccounts(users: store, library: { store.acting(as: $0) })
-                app = try APIServer.application(configuration: settings, authenticator: authenticator, gpodder: gpodder, log: log,
+                app = try APIServer.application(configuration: settings, authenticator: authenticator, gpodder: gpodder, changes: store, log: log,
                                                 afterStorm: { Self.giveMemoryBack(log: log) },
                                                 onListening: { port in
                                                     log("listening on \(settings.scheme)://\(Self.hostForURL(address.host)):\(port) (\(mode))")
@@ -118,6 +124,17 @@ struct ServeCommand: AsyncParsableCommand {
         default: return nil
         }
         return CommandError("can't listen on \(address): \(why); pick another address with --listen HOST:PORT")
+    }
+
+    /// Where the web app's files are looked for without `--web-root`: installed beside the
+    /// program (`PREFIX/bin/../share/feedctl/web`), else the checkout this was built from
+    /// (`swift run`, the tests).
+    static func webRoots(filePath: String = #filePath) -> [String] {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments.first ?? ""
+        let program = URL(fileURLWithPath: executable).deletingLastPathComponent()
+        let installed = program.appendingPathComponent("../share/feedctl/web").standardizedFileURL.path
+        let checkout = URL(fileURLWithPath: filePath).deletingLastPathComponent().appendingPathComponent("../../web").standardizedFileURL.path
+        return [installed, checkout]
     }
 
     static func hostForURL(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }

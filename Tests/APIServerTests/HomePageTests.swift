@@ -46,7 +46,7 @@ final class HomePageTests: XCTestCase {
         XCTAssertTrue(text.contains("feedctl serve"), text)
         XCTAssertTrue(text.contains("gpodder.net"), text)
         XCTAssertTrue(text.contains("give them the server \(h.base) with your user name and password"), text)
-        XCTAssertTrue(text.contains("The web app is coming"), text)
+        XCTAssertTrue(text.contains("The web app's files are missing"), text)
 
         // What it points to is served, and public.
         for link in links {

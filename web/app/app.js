@@ -1,0 +1,259 @@
+// The shell: tab bar, History API router, the mini player's place, keyboard, theme, login.
+// Screens are modules in ./screens/ loaded on first use (WEB.md's screens contract):
+// `export default { title, mount(root, ctx) }`, mount may return a cleanup function.
+import { api, ApiError } from './api.js';
+import { player } from './player.js';
+import { h, toast, applyTheme, getTheme, setTheme, iconButton, showDialog } from './ui.js';
+
+/** The app's paths: the one list (the server answers the shell for any page path). */
+const ROUTES = [
+  ['/feed', 'feed'],
+  ['/item/:id', 'item'],
+  ['/discover', 'discover'],
+  ['/saved', 'saved'],
+  ['/collections', 'collections'],
+  ['/collections/:id', 'collections'],
+  ['/history', 'history'],
+  ['/channels', 'channels'],
+  ['/channels/:id', 'channels'],
+  ['/settings', 'settings'],
+  ['/login', 'login'],
+  ['/player', 'player'],
+];
+/** Which tab a screen belongs to. */
+const TAB_OF = { feed: 'feed', item: 'feed', discover: 'discover', saved: 'saved', collections: 'saved', history: 'saved', channels: 'channels', settings: 'settings', player: 'feed' };
+
+function match(path) {
+  if (path === '/' || path === '') return { name: 'feed', params: {} };
+  const parts = path.replace(/\/+$/, '').split('/');
+  for (const [pattern, name] of ROUTES) {
+    const want = pattern.split('/');
+    if (want.length !== parts.length) continue;
+    const params = {};
+    let ok = true;
+    for (let i = 0; i < want.length && ok; i++) {
+      if (want[i].startsWith(':')) {
+        try { params[want[i].slice(1)] = decodeURIComponent(parts[i]); } catch { ok = false; }
+      } else ok = want[i] === parts[i];
+    }
+    if (ok) return { name, params };
+  }
+  return null;
+}
+
+/**
+ * The per-user event stream (`GET /api/events`, WEB.md): `events.on(kind, fn)` → unsubscribe.
+ * A server without the route answers 404 and EventSource gives up: then nothing arrives, with
+ * the same interface. EventSource itself reconnects after a network error, with Last-Event-ID.
+ */
+const EVENT_KINDS = ['watch', 'saved', 'collection', 'subscription', 'sync', 'reset'];
+const events = (() => {
+  const listeners = new Map();
+  let source = null;
+  const emit = (kind, data) => { for (const fn of [...(listeners.get(kind) || [])]) { try { fn(data); } catch (e) { console.error(e); } } };
+  return {
+    on(kind, fn) {
+      if (!listeners.has(kind)) listeners.set(kind, new Set());
+      listeners.get(kind).add(fn);
+      return () => listeners.get(kind)?.delete(fn);
+    },
+    emit,
+    connect() {
+      if (source || typeof EventSource === 'undefined') return;
+      source = new EventSource('/api/events');
+      for (const kind of EVENT_KINDS) {
+        source.addEventListener(kind, (event) => { let data = {}; try { data = JSON.parse(event.data); } catch { return; } emit(kind, data); });
+      }
+    },
+    close() { source?.close(); source = null; },
+  };
+})();
+// A `reset` (the server no longer has what this page missed): the screen reloads its data.
+events.on('reset', () => route());
+
+const state = { user: null, mode: 'protected', cleanup: null, generation: 0 };
+const main = () => document.getElementById('main');
+
+export function navigate(path, { replace = false } = {}) {
+  if (replace) history.replaceState(null, '', path);
+  else if (path !== location.pathname + location.search) history.pushState(null, '', path);
+  route();
+}
+
+function context(params) {
+  return {
+    params,
+    query: new URLSearchParams(location.search),
+    api,
+    player,
+    navigate,
+    toast,
+    events,
+    user: state.user,
+    mode: state.mode,
+  };
+}
+
+async function route() {
+  const generation = ++state.generation;
+  if (state.cleanup) { try { state.cleanup(); } catch (e) { console.error(e); } state.cleanup = null; }
+  const root = main();
+  const found = match(location.pathname);
+  for (const tab of document.querySelectorAll('#tabs a')) {
+    if (found && TAB_OF[found.name] === tab.dataset.tab) tab.setAttribute('aria-current', 'page');
+    else tab.removeAttribute('aria-current');
+  }
+  document.body.classList.toggle('is-login', found?.name === 'login');
+  if (!found) {
+    root.replaceChildren(h('h1', {}, 'Not found'), h('p', {}, `Nothing lives at ${location.pathname}. `, h('a', { href: '/feed', 'data-link': true }, 'Go to the feed')));
+    document.title = 'Not found · feedctl';
+    return;
+  }
+  if (found.name !== 'login' && state.mode !== 'open' && !state.user) {
+    navigate(`/login?next=${encodeURIComponent(location.pathname + location.search)}`, { replace: true });
+    return;
+  }
+  let screen;
+  try {
+    screen = (await import(`./screens/${found.name}.js`)).default;
+  } catch (error) {
+    console.error(error);
+    root.replaceChildren(h('h1', {}, 'This screen did not load'), h('p', {}, String(error.message || error)));
+    return;
+  }
+  if (generation !== state.generation) return;
+  document.title = `${screen.title} · feedctl`;
+  root.replaceChildren();
+  try {
+    const cleanup = await screen.mount(root, context(found.params));
+    if (generation !== state.generation) { if (typeof cleanup === 'function') cleanup(); return; }
+    state.cleanup = typeof cleanup === 'function' ? cleanup : null;
+  } catch (error) {
+    if (generation !== state.generation) return;
+    if (error instanceof ApiError && error.status === 401) return;   // the login screen takes over
+    console.error(error);
+    root.append(h('p', { class: 'error', role: 'alert' }, error instanceof ApiError ? error.detail : String(error.message || error)));
+  }
+}
+
+/** Follows in-app links (`data-link`, or any same-origin link to an app path) without a reload. */
+function interceptLinks(event) {
+  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  const link = event.target.closest('a[href]');
+  if (!link || link.target === '_blank' || link.hasAttribute('download')) return;
+  const url = new URL(link.href, location.href);
+  if (url.origin !== location.origin || url.pathname.startsWith('/api/') || !match(url.pathname)) return;
+  event.preventDefault();
+  navigate(url.pathname + url.search);
+}
+
+// Keyboard: the keys `?` lists. Typing in a field, or a key on a focused button, is its own.
+const KEYS = [
+  ['j', 'Next item'], ['k', 'Previous item'], ['Enter', 'Open the item'], ['Space', 'Play or pause'],
+  ['←', 'Back 15 seconds'], ['→', 'Forward 15 seconds'], ['?', 'Show these keys'],
+];
+
+export function showKeys() {
+  const list = h('dl', { class: 'keys' }, KEYS.map(([key, what]) => [h('dt', {}, h('kbd', {}, key)), h('dd', {}, what)]));
+  return showDialog('Keyboard shortcuts', list, [['Close', 'close', true]]);
+}
+
+function onKey(event) {
+  if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+  const target = event.target;
+  if (target.closest('input, textarea, select, [contenteditable], dialog')) return;
+  const onControl = target.closest('button, a, [role="slider"], audio');
+  const rows = () => [...main().querySelectorAll('.row')];
+  switch (event.key) {
+    case 'j': case 'k': {
+      const all = rows();
+      if (!all.length) return;
+      const current = target.closest('.row');
+      let index = current ? all.indexOf(current) : -1;
+      index = event.key === 'j' ? Math.min(all.length - 1, index + 1) : Math.max(0, index - 1);
+      all[index].focus();
+      all[index].scrollIntoView({ block: 'nearest' });
+      event.preventDefault();
+      break;
+    }
+    case 'Enter': {
+      const row = target.classList?.contains('row') ? target : null;
+      if (row?.dataset.href) { navigate(row.dataset.href); event.preventDefault(); }
+      break;
+    }
+    case ' ':
+      if (onControl) return;
+      if (player.current) { player.toggle(); event.preventDefault(); }
+      break;
+    case 'ArrowLeft': case 'ArrowRight':
+      if (target.closest('input[type="range"]')) return;
+      if (player.current) { player.skip(event.key === 'ArrowLeft' ? -15 : 15); event.preventDefault(); }
+      break;
+    case '?':
+      showKeys();
+      event.preventDefault();
+      break;
+    default:
+  }
+}
+
+const THEME_NAMES = { system: 'Theme: system', light: 'Theme: light', dark: 'Theme: dark' };
+
+function topbar() {
+  const themeButton = iconButton('theme', THEME_NAMES[getTheme()], () => {
+    const next = { system: 'light', light: 'dark', dark: 'system' }[getTheme()];
+    setTheme(next);
+    themeButton.setAttribute('aria-label', THEME_NAMES[next]);
+    themeButton.title = THEME_NAMES[next];
+    toast(THEME_NAMES[next]);
+  });
+  const actions = document.getElementById('topbar-actions');
+  actions.replaceChildren(iconButton('keyboard', 'Keyboard shortcuts', showKeys), themeButton);
+  if (state.user && state.mode !== 'open') {
+    actions.append(h('button', { type: 'button', class: 'text-button', onclick: logout }, `Sign out ${state.user.username}`));
+  }
+}
+
+async function logout() {
+  try { await api.send('POST', '/api/auth/logout'); } catch { /* signed out either way */ }
+  state.user = null;
+  events.close();
+  player.stop();
+  topbar();
+  navigate('/login', { replace: true });
+}
+
+/** Who is signed in (null: nobody); the login screen calls this after signing in. */
+export async function refreshUser() {
+  try {
+    const me = await api.get('/api/auth/me');
+    state.user = me && me.authenticated ? me.user : null;
+  } catch { state.user = null; }
+  if (state.user || state.mode === 'open') events.connect(); else events.close();
+  topbar();
+  return state.user;
+}
+
+export const app = { navigate, refreshUser, state, events };
+
+async function start() {
+  applyTheme();
+  try { state.mode = (await api.get('/api/auth/mode')).mode; } catch { state.mode = 'protected'; }
+  await refreshUser();
+  document.addEventListener('click', interceptLinks);
+  document.addEventListener('keydown', onKey);
+  window.addEventListener('popstate', route);
+  api.events.addEventListener('unauthorized', () => {
+    state.user = null;
+    events.close();
+    topbar();
+    if (location.pathname !== '/login') navigate(`/login?next=${encodeURIComponent(location.pathname + location.search)}`, { replace: true });
+  });
+  player.mount(document.getElementById('mini-player'), { navigate, toast });
+  // The service worker (scope /): the offline part fills /sw.js.
+  if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch(() => {});
+  if (location.pathname === '/' || location.pathname === '') history.replaceState(null, '', '/feed' + location.search);
+  route();
+}
+
+start();

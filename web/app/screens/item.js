@@ -1,0 +1,77 @@
+// An item's page: artwork, title, channel, date, length, progress, show notes (the server's
+// sanitized HTML when it gives it, else the plain text), chapters, download state.
+import { h, iconButton, artwork, formatDuration, relativeDate, safeURL, addToCollection, saveItem, setWatched } from '../ui.js';
+
+export default {
+  title: 'Item',
+  async mount(root, ctx) {
+    const id = Number(ctx.params.id);
+    if (!Number.isInteger(id) || id <= 0) { root.append(h('h1', {}, 'Not found'), h('p', {}, 'No such item.')); return; }
+    const item = await ctx.api.get(`/api/feed/items/${id}`);
+    document.title = `${item.title} · feedctl`;
+    const render = () => {
+      const progress = item.is_watched ? 'Watched'
+        : item.watch_progress_seconds ? `Played ${formatDuration(item.watch_progress_seconds)}${item.duration_seconds ? ` of ${formatDuration(item.duration_seconds)}` : ''}` : 'Not started';
+      const original = safeURL(item.video_url);
+      const transcript = safeURL(item.transcript_url);
+      root.replaceChildren(...[
+        h('div', { class: 'item-head' },
+          artwork(item.thumbnail_url, 'item-art'),
+          h('div', { class: 'item-info' },
+            h('h1', {}, item.title),
+            h('p', {}, h('a', { href: `/channels/${item.channel_id}`, 'data-link': true }, item.channel_name || 'Channel')),
+            h('p', { class: 'hint' }, [relativeDate(item.upload_date), formatDuration(item.duration_seconds), item.platform].filter(Boolean).join(' · ')),
+            h('p', { class: 'progress-line' }, progress),
+            h('p', { class: 'hint' }, downloadState(item)),
+            h('div', { class: 'item-actions' },
+              h('button', { type: 'button', class: 'primary', onclick: () => ctx.player.play(item) }, item.watch_progress_seconds && !item.is_watched ? 'Resume' : 'Play'),
+              iconButton('queue', 'Add to queue', () => { ctx.player.enqueue(item); ctx.toast('Added to the queue'); }),
+              iconButton(item.is_watched ? 'check' : 'circle', item.is_watched ? 'Mark unwatched' : 'Mark watched',
+                async () => { await setWatched(item, !item.is_watched, ctx); render(); }, { 'aria-pressed': String(!!item.is_watched) }),
+              iconButton('bookmark', 'Save', () => saveItem(item, ctx)),
+              iconButton('folder', 'Add to collection', () => addToCollection(item, ctx)),
+              original ? h('a', { href: original, target: '_blank', rel: 'noopener noreferrer', class: 'text-link' }, 'Open the original') : null,
+              transcript ? h('a', { href: transcript, target: '_blank', rel: 'noopener noreferrer' }, 'Transcript') : null))),
+        chapters(item, ctx),
+        h('h2', {}, 'Show notes'),
+        notes(item)].filter(Boolean));
+    };
+    render();
+    const off = ctx.events.on('watch', (data) => {
+      if (data.item_id !== id) return;
+      Object.assign(item, { is_watched: data.watched, watch_progress_seconds: data.progress_seconds });
+      render();
+    });
+    return off;
+  },
+};
+
+/** The server-sanitized HTML (the notes part), else the description as text. */
+function notes(item) {
+  if (typeof item.description_html === 'string' && item.description_html) {
+    const box = h('div', { class: 'notes' });
+    box.innerHTML = item.description_html;   // sanitized by the server's allowlist (WEB.md)
+    return box;
+  }
+  return h('div', { class: 'notes notes-text' }, item.description || 'No show notes.');
+}
+
+function chapters(item, ctx) {
+  const list = Array.isArray(item.chapters) ? item.chapters : [];
+  if (!list.length) return null;
+  return h('section', {}, h('h2', {}, 'Chapters'),
+    h('ol', { class: 'chapters' }, list.map((c) => {
+      const start = Number(c.start ?? c.start_seconds ?? 0);
+      return h('li', {}, h('button', {
+        type: 'button',
+        onclick: () => (ctx.player.current?.id === item.id ? ctx.player.seek(start) : ctx.player.play(item, { start })),
+      }, `${formatDuration(start)} ${c.title || ''}`));
+    })));
+}
+
+function downloadState(item) {
+  if (item.download_state) return `Download: ${item.download_state}`;
+  if (item.downloaded === true || item.local_path) return 'Downloaded on the server';
+  if (item.audio_url) return 'Streams from the feed';
+  return 'Streams from its site';
+}
