@@ -70,6 +70,8 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // No pkgConfig: its `-lcurl` would link libcurl, which the shim loads with dlopen instead.
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // The web app's assets, gzipped once at start (APIServer's WebApp).
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // OpenSSL's libcrypto, loaded with dlopen too; its three functions are declared in the shim.
         .systemLibrary(name: "CLibCrypto", providers: [.apt(["libssl3"])]),
         // glibc's mallopt (the server's trim threshold).
@@ -150,6 +152,7 @@ let package = Package(
         // (Accounts: bcrypt and session tokens).
         .target(name: "APIServer", dependencies: [
             "FeedModel", "FeedText", "FeedParsing", "LibraryStore", "FeedIngest", "HTTPFetch", "ControlProtocol", "ControlSocket", "Accounts", "Digests", "Discovery",
+            "CZlib",
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdTLS", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),

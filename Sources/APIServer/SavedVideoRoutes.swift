@@ -114,15 +114,16 @@ struct SavedVideoRoutes {
         guard url.utf8.count <= 8192 else { throw APIError.unprocessable("\(field) is longer than 8 KB") }
         let now = clock()
         let notes = body.notes
-        // The library's item: by its URL, else the same YouTube or Rumble video by another URL
-        // (`youtu.be/ID`, `/shorts/ID`) or by the platform and video id the body names.
+        // The library's item: the one the body names by platform and video id (several items
+        // may share one URL: a feed whose episodes point at one file), else by its URL, else the
+        // same YouTube or Rumble video by another URL (`youtu.be/ID`, `/shorts/ID`).
         let identity = SavedPageIdentity(url: url)
         let named = body.platform.flatMap { Platform(rawValue: $0.lowercased()) }.flatMap { platform in body.videoID.map { (platform, $0) } }
         let known = try await FeedRoutes.library { () async throws(LibraryError) -> Int64? in
+            if let (platform, videoID) = named, let item = try await library.itemID(platform: platform, videoID: videoID) { return item }
             if let item = try await library.itemID(forURL: url) { return item }
             if let platform = Platform(rawValue: identity.platform), identity.videoID != url,
                let item = try await library.itemID(platform: platform, videoID: identity.videoID) { return item }
-            if let (platform, videoID) = named { return try await library.itemID(platform: platform, videoID: videoID) }
             return nil
         }
         if let item = known {

@@ -1,3 +1,4 @@
+import CZlib
 import Digests
 import Foundation
 import Hummingbird
@@ -15,8 +16,34 @@ struct WebApp: Sendable {
     /// One file as it is answered.
     struct Asset: Sendable {
         let body: ByteBuffer
+        /// The body gzipped (once, at start), when that is smaller.
+        let gzipped: ByteBuffer?
         let contentType: String
         let etag: String
+
+        init(_ bytes: [UInt8], contentType: String, etag: String) {
+            body = ByteBuffer(bytes: bytes)
+            gzipped = WebApp.gzip(bytes).map { ByteBuffer(bytes: $0) }
+            self.contentType = contentType
+            self.etag = etag
+        }
+
+        /// The gzipped variant's tag (another representation, another strong ETag).
+        var gzipETag: String { String(etag.dropLast()) + "-gzip\"" }
+    }
+
+    /// `bytes` as one gzip member, or nil when that is no smaller (a picture) or zlib fails.
+    static func gzip(_ bytes: [UInt8]) -> [UInt8]? {
+        guard bytes.count > 256 else { return nil }
+        var out = [UInt8](repeating: 0, count: bytes.count + bytes.count / 1000 + 1024)
+        var written = 0
+        let status = bytes.withUnsafeBufferPointer { input in
+            out.withUnsafeMutableBufferPointer { output in
+                feedctl_gzip(input.baseAddress, input.count, output.baseAddress, output.count, &written)
+            }
+        }
+        guard status == 0, written < bytes.count * 9 / 10 else { return nil }
+        return Array(out.prefix(written))
     }
 
     /// The directory served.
@@ -71,13 +98,13 @@ struct WebApp: Sendable {
         let prefix = "/assets/\(hash)"
         var assets: [String: Asset] = [:]
         for (path, bytes) in files where path != "index.html" {
-            assets[path] = Asset(body: ByteBuffer(bytes: bytes), contentType: contentType(path), etag: "\"\(hash)\"")
+            assets[path] = Asset(bytes, contentType: contentType(path), etag: "\"\(hash)\"")
         }
         let html = String(decoding: files["index.html"] ?? [], as: UTF8.self).replacingOccurrences(of: "%ASSETS%", with: prefix)
         let shellTag: String
         do { shellTag = try hex(Digest.sha256.of(Array(html.utf8))).prefix(16).description } catch { throw ServerStartError("cannot serve: \(error)") }
         return WebApp(root: root, prefix: prefix,
-                      shell: Asset(body: ByteBuffer(string: html), contentType: "text/html; charset=utf-8", etag: "\"\(shellTag)\""),
+                      shell: Asset(Array(html.utf8), contentType: "text/html; charset=utf-8", etag: "\"\(shellTag)\""),
                       assets: assets)
     }
 
@@ -122,16 +149,34 @@ struct WebApp: Sendable {
         return answer(asset, cacheControl: "no-cache", request)
     }
 
+    /// The asset, gzipped when the browser takes it (`Vary: Accept-Encoding`); 304 when the
+    /// browser's copy has the tag.
     private func answer(_ asset: Asset, cacheControl: String, _ request: Request) -> Response {
+        let gzipped = asset.gzipped.flatMap { Self.acceptsGzip(request) ? $0 : nil }
+        let etag = gzipped == nil ? asset.etag : asset.gzipETag
         var headers = HTTPFields()
         headers[.cacheControl] = cacheControl
-        headers[.eTag] = asset.etag
+        headers[.eTag] = etag
+        headers[.vary] = "Accept-Encoding"
         let matches = request.headers[values: .ifNoneMatch].flatMap { $0.split(separator: ",") }
-            .contains { $0.trimmingCharacters(in: .whitespaces) == asset.etag || $0.trimmingCharacters(in: .whitespaces) == "*" }
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .contains { $0 == etag || $0 == "*" }
         if matches { return Response(status: .notModified, headers: headers) }
         headers[.contentType] = asset.contentType
-        headers[.contentLength] = String(asset.body.readableBytes)
-        return Response(status: .ok, headers: headers, body: request.method == .head ? .init() : .init(byteBuffer: asset.body))
+        let body = gzipped ?? asset.body
+        if gzipped != nil { headers[.contentEncoding] = "gzip" }
+        headers[.contentLength] = String(body.readableBytes)
+        return Response(status: .ok, headers: headers, body: request.method == .head ? .init() : .init(byteBuffer: body))
+    }
+
+    /// `Accept-Encoding` names gzip, not refused with `q=0`.
+    static func acceptsGzip(_ request: Request) -> Bool {
+        request.headers[values: .acceptEncoding].flatMap { $0.split(separator: ",") }.contains { coding in
+            let parts = coding.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            guard parts.first == "gzip" || parts.first == "x-gzip" else { return false }
+            let quality = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) }
+            return quality.map { $0 > 0 } ?? true
+        }
     }
 }
 

@@ -12,7 +12,9 @@ final class WebAppServingTests: XCTestCase {
         + "form-action 'self'; frame-ancestors 'none'; manifest-src 'self'; worker-src 'self'"
 
     /// A web root of the test's own: a shell naming one script, the root files, a stylesheet.
-    func webRoot(script: String = "console.log('app')") throws -> TempDir {
+    static let script = String(repeating: "console.log('the app');\n", count: 100)
+
+    func webRoot(script: String = WebAppServingTests.script) throws -> TempDir {
         let dir = TempDir()
         try FileManager.default.createDirectory(atPath: dir.file("app"), withIntermediateDirectories: true)
         try #"<!DOCTYPE html><html><head><link rel="stylesheet" href="%ASSETS%/app/style.css"><script type="module" src="%ASSETS%/app/app.js"></script></head><body></body></html>"#
@@ -60,7 +62,25 @@ final class WebAppServingTests: XCTestCase {
         // Assets: immutable under the build's prefix, with their types; another build's prefix is not served.
         let script = try await h.curl("GET", "\(prefix)/app/app.js")
         XCTAssertEqual(script.status, 200, script.text)
-        XCTAssertEqual(script.text, "console.log('app')")
+        XCTAssertEqual(script.text, Self.script)
+        XCTAssertEqual(script.headers["vary"], "Accept-Encoding")
+        XCTAssertNil(script.headers["content-encoding"], "not asked for gzip")
+
+        // Gzipped for a browser that takes it (made once at start): another representation, another tag.
+        let zipped = try await h.curl("GET", "\(prefix)/app/app.js", headers: ["Accept-Encoding": "br, gzip, deflate"])
+        XCTAssertEqual(zipped.headers["content-encoding"], "gzip")
+        XCTAssertEqual(zipped.headers["vary"], "Accept-Encoding")
+        XCTAssertLessThan(zipped.body.count, Self.script.utf8.count / 5)
+        XCTAssertNotEqual(zipped.headers["etag"], script.headers["etag"])
+        let dir = TempDir()
+        try zipped.body.write(to: URL(fileURLWithPath: dir.file("app.js.gz")))
+        let unzipped = try ProcessRunner.capture("/bin/gzip", ["-dc", dir.file("app.js.gz")])
+        XCTAssertEqual(unzipped.status, 0, unzipped.stderr)
+        XCTAssertEqual(unzipped.stdout, Self.script)
+        let refused = try await h.curl("GET", "\(prefix)/app/app.js", headers: ["Accept-Encoding": "gzip;q=0, identity"])
+        XCTAssertNil(refused.headers["content-encoding"])
+        let gzipShell = try await h.curl("GET", "/", headers: ["Accept": "text/html", "Accept-Encoding": "gzip"])
+        XCTAssertEqual(gzipShell.status, 200)
         XCTAssertEqual(script.headers["content-type"], "text/javascript; charset=utf-8")
         XCTAssertEqual(script.headers["cache-control"], "public, max-age=31536000, immutable")
         XCTAssertNotNil(script.headers["etag"])

@@ -158,6 +158,7 @@ class FileServer:
 
         self.httpd = http.server.ThreadingHTTPServer(('127.0.0.1', 0), Handler)
         self.httpd.daemon_threads = True
+        self.httpd.handle_error = lambda request, address: None   # a browser dropping a media request is not news
         self.base = f'http://127.0.0.1:{self.httpd.server_address[1]}'
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
 

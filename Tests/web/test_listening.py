@@ -92,6 +92,7 @@ def test_the_item_page_and_the_full_player(w):
     p.go(f'/item/{item_id}')   # a reload: the player starts over, the server remembers
     wait_for('the item page', lambda: TITLES[0] in p.find('main h1').text)
     check('Notes for' in p.find('.notes').text, 'the show notes show')
+    check('null' not in p.find('main').text and 'undefined' not in p.find('main').text, 'no missing value shows as text')
     check('Played' in p.find('.progress-line').text, f'its progress shows: {p.find(".progress-line").text}')
     p.screenshots('item')
     p.axe('item')
@@ -100,6 +101,11 @@ def test_the_item_page_and_the_full_player(w):
     p.find('#mini-player a.mini-title').click()
     wait_for('the full player', lambda: p.d.current_url.endswith('/player'))
     p.find('#scrubber')
+    from selenium.webdriver.support.ui import Select
+    Select(p.find('#rate')).select_by_value('1.5')
+    wait_for('the speed', lambda: p.js('return document.getElementById("player-audio").playbackRate') == 1.5)
+    Select(p.find('#rate')).select_by_value('1')
+    Select(p.find('#sleep')).select_by_value('end')
     p.screenshots('player')
     p.axe('player')
     p.button('Pause', within='.transport').click()
@@ -126,3 +132,85 @@ def test_the_keys(w):
     wait_for('the keys dialog', lambda: 'Keyboard shortcuts' in p.find('dialog').text)
     p.screenshots('keys')
     p.find('dialog').send_keys(Keys.ESCAPE)
+
+
+def test_space_and_arrows_drive_the_player(w):
+    from selenium.webdriver.common.keys import Keys
+    p = w.page
+    audio = 'document.getElementById("player-audio")'
+    p.go('/feed')
+    p.button('Play', within='.row').click()
+    wait_for('playing', lambda: p.js(f'return !{audio}.paused && {audio}.currentTime > 1'))
+    p.js('document.activeElement.blur()')
+    body = p.find('body')
+    body.send_keys(Keys.SPACE)
+    wait_for('space to pause', lambda: p.js(f'return {audio}.paused'))
+    before = p.js(f'return {audio}.currentTime')
+    body.send_keys(Keys.ARROW_RIGHT)
+    wait_for('→ to skip 15 s', lambda: p.js(f'return {audio}.currentTime') >= before + 14)
+    body.send_keys(Keys.ARROW_LEFT)
+    wait_for('← to go back 15 s', lambda: p.js(f'return {audio}.currentTime') <= before + 1)
+    body.send_keys(Keys.SPACE)
+    wait_for('space to play again', lambda: not p.js(f'return {audio}.paused'))
+    body.send_keys(Keys.SPACE)
+
+
+def test_the_theme_is_light_dark_or_the_systems(w):
+    p = w.page
+    p.go('/feed')
+    background = 'return getComputedStyle(document.body).backgroundColor'
+    p.button('Theme: system').click()
+    wait_for('the light theme', lambda: p.js('return document.documentElement.dataset.theme') == 'light')
+    light = p.js(background)
+    p.button('Theme: light').click()
+    wait_for('the dark theme', lambda: p.js('return document.documentElement.dataset.theme') == 'dark')
+    dark = p.js(background)
+    check(light != dark, f'the page changes colour: {light} vs {dark}')
+    p.screenshots('feed-dark')
+    p.axe('feed-dark')
+    p.go('/feed')
+    check(p.js('return document.documentElement.dataset.theme') == 'dark', 'the choice is kept')
+    p.button('Theme: dark').click()
+    wait_for('the system theme', lambda: p.js('return document.documentElement.dataset.theme') is None)
+
+
+def test_moving_around_never_stops_the_audio(w):
+    p = w.page
+    audio = 'document.getElementById("player-audio")'
+    p.go('/feed')
+    p.button('Play', within='.row').click()
+    wait_for('playing', lambda: p.js(f'return !{audio}.paused && {audio}.currentTime > 1'))
+    for tab in ['Discover', 'Saved', 'Channels', 'Settings', 'Feed']:
+        before = p.js(f'return {audio}.currentTime')
+        p.find(f'#tabs a[data-tab="{tab.lower()}"]').click()
+        wait_for(f'the {tab} screen', lambda: p.d.current_url.endswith(f'/{tab.lower()}'))
+        wait_for(f'the audio going on under {tab}', lambda: p.js(f'return !{audio}.paused && {audio}.currentTime > {before + 0.2}'))
+    p.d.back()
+    wait_for('back to Settings', lambda: p.d.current_url.endswith('/settings'))
+    check(not p.js(f'return {audio}.paused'), 'the back button does not stop it either')
+
+
+def test_leaving_the_page_saves_the_position(w):
+    p = w.page
+    audio = 'document.getElementById("player-audio")'
+    item_id = int(p.js('return document.getElementById("mini-player").dataset.itemId'))
+    p.js(f'{audio}.currentTime = 40')   # a seek, saved at once
+    wait_for('the seek saved', lambda: abs((w.server.api('GET', f'/api/feed/items/{item_id}')['watch_progress_seconds'] or 0) - 40) <= 1)
+    time.sleep(5)   # playing on: nothing more is saved for 10 s
+    position = p.js(f'return {audio}.currentTime')
+    check(position > 44, f'still playing: {position}')
+    p.d.get('about:blank')   # pagehide: the keepalive request
+    saved = wait_for('the position saved on leaving', lambda: (lambda s: s if s >= int(position) - 1 else None)(
+        w.server.api('GET', f'/api/feed/items/{item_id}')['watch_progress_seconds'] or 0))
+    check(saved <= position + 2, f'saved {saved}, left at {position:.1f}')
+
+
+def test_an_ended_session_sends_the_app_to_login(w):
+    p = w.page
+    p.go('/feed')
+    wait_for('rows', lambda: p.all('.row'))
+    p.d.delete_cookie('session_token')
+    p.find('#tabs a[data-tab="saved"]').click()
+    p.find('#tabs a[data-tab="feed"]').click()
+    wait_for('the login page, back to the feed after', lambda: '/login?next=%2Ffeed' in p.d.current_url)
+    p.login(w.server.user, PASSWORD)

@@ -43,18 +43,35 @@ function match(path) {
   return null;
 }
 
-/** No-op event source until /api/events lands: the same interface. */
+/**
+ * The per-user event stream (`GET /api/events`, WEB.md): `events.on(kind, fn)` → unsubscribe.
+ * A server without the route answers 404 and EventSource gives up: then nothing arrives, with
+ * the same interface. EventSource itself reconnects after a network error, with Last-Event-ID.
+ */
+const EVENT_KINDS = ['watch', 'saved', 'collection', 'subscription', 'sync', 'reset'];
 const events = (() => {
   const listeners = new Map();
+  let source = null;
+  const emit = (kind, data) => { for (const fn of [...(listeners.get(kind) || [])]) { try { fn(data); } catch (e) { console.error(e); } } };
   return {
     on(kind, fn) {
       if (!listeners.has(kind)) listeners.set(kind, new Set());
       listeners.get(kind).add(fn);
       return () => listeners.get(kind)?.delete(fn);
     },
-    emit(kind, data) { for (const fn of listeners.get(kind) || []) fn(data); },
+    emit,
+    connect() {
+      if (source || typeof EventSource === 'undefined') return;
+      source = new EventSource('/api/events');
+      for (const kind of EVENT_KINDS) {
+        source.addEventListener(kind, (event) => { let data = {}; try { data = JSON.parse(event.data); } catch { return; } emit(kind, data); });
+      }
+    },
+    close() { source?.close(); source = null; },
   };
 })();
+// A `reset` (the server no longer has what this page missed): the screen reloads its data.
+events.on('reset', () => route());
 
 const state = { user: null, mode: 'protected', cleanup: null, generation: 0 };
 const main = () => document.getElementById('main');
@@ -202,6 +219,7 @@ function topbar() {
 async function logout() {
   try { await api.send('POST', '/api/auth/logout'); } catch { /* signed out either way */ }
   state.user = null;
+  events.close();
   player.stop();
   topbar();
   navigate('/login', { replace: true });
@@ -214,6 +232,7 @@ export async function refreshUser() {
     state.user = me && me.authenticated ? me.user : null;
   } catch { state.user = null; }
   offline.setUser(state.user);   // offline hook: the outbox and downloads are this user's
+  if (state.user || state.mode === 'open') events.connect(); else events.close();
   topbar();
   return state.user;
 }
@@ -230,10 +249,13 @@ async function start() {
   window.addEventListener('popstate', route);
   api.events.addEventListener('unauthorized', () => {
     state.user = null;
+    events.close();
     topbar();
     if (location.pathname !== '/login') navigate(`/login?next=${encodeURIComponent(location.pathname + location.search)}`, { replace: true });
   });
   player.mount(document.getElementById('mini-player'), { navigate, toast });
+  // The service worker (scope /): the offline part fills /sw.js.
+  if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch(() => {});
   if (location.pathname === '/' || location.pathname === '') history.replaceState(null, '', '/feed' + location.search);
   route();
 }

@@ -350,7 +350,7 @@ export function downloadControl(item, ctx) {
 // --- the app's hooks -----------------------------------------------------------------------
 
 export const offline = {
-  /** The app's start: the service worker, the banner, the replay triggers. */
+  /** The app's start: the service worker's messages, the banner, the replay triggers. */
   start({ toast, events } = {}) {
     if (toast) state.toast = toast;
     state.events = events || null;
@@ -367,7 +367,7 @@ export const offline = {
         if (data.type === 'offline') setOffline(true);
         if (data.type === 'online') setOffline(false);
       });
-      navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch((error) => console.warn('offline: no service worker:', error.message || error));
+      // app.js registers /sw.js (scope /).
     }
   },
   /** Who is signed in (null: nobody): the outbox and downloads are theirs; the worker is told. */

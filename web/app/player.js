@@ -13,8 +13,8 @@ const SERVER_EVENTS = ['tick', 'status', 'metadata', 'seeked', 'volume', 'rate',
 
 /** What the queue keeps of an item (localStorage): enough to show and play it. */
 function slim(item) {
-  const { id, title, channel_name, thumbnail_url, duration_seconds, audio_url, watch_progress_seconds, is_watched, upload_date, platform, video_url } = item;
-  return { id, title, channel_name, thumbnail_url, duration_seconds, audio_url, watch_progress_seconds, is_watched, upload_date, platform, video_url };
+  const { id, title, channel_name, thumbnail_url, duration_seconds, audio_url, watch_progress_seconds, is_watched, upload_date, platform, video_url, video_id, chapters } = item;
+  return { id, title, channel_name, thumbnail_url, duration_seconds, audio_url, watch_progress_seconds, is_watched, upload_date, platform, video_url, video_id, chapters };
 }
 
 class Player extends EventTarget {
@@ -152,9 +152,26 @@ class Player extends EventTarget {
     this.#changed();
   }
 
-  /** Switches output, keeping the position (and playing if it was). */
+  /** Switches output, keeping the position (and playing if it was); the choice is kept. */
   async setOutput(output) {
     if (output === this.output) return;
+    await this.#switchOutput(output);
+    localStorage.setItem('feedctl.output', this.output);
+  }
+
+  /** A page opened with the server's speakers chosen before: follow the daemon (nothing starts). */
+  async resumeOutput() {
+    if (localStorage.getItem('feedctl.output') !== 'server' || this.current) return;
+    try {
+      const status = await api.get('/api/player');
+      this.output = 'server';
+      this.#listenRemote();
+      this.#remoteUpdate(status);
+      this.#changed();
+    } catch { localStorage.setItem('feedctl.output', 'device'); }
+  }
+
+  async #switchOutput(output) {
     const item = this.current, at = this.position, wasPlaying = this.playing;
     if (output === 'server') {
       const status = await this.#remoteStatus();   // 403/503 stop here, with the server's line
@@ -285,6 +302,13 @@ class Player extends EventTarget {
     const before = this.remote?.status;
     this.remote = status;
     this.remoteAt = Date.now();
+    // The daemon moved to another item (its queue, the CLI, another device): show that one.
+    if (this.output === 'server' && status.item_id && status.item_id !== this.current?.id && status.item_id !== this.fetchingId) {
+      this.fetchingId = status.item_id;
+      api.get(`/api/feed/items/${status.item_id}`).then((item) => {
+        if (this.output === 'server' && this.remote?.item_id === item.id) { this.current = slim(item); this.#setMetadata(); this.#changed(); }
+      }).catch(() => {}).finally(() => { this.fetchingId = null; });
+    }
     if (this.output === 'server' && before === 'playing' && status.status === 'stopped' && this.queue.length && this.sleepAt !== 'end') this.next();
     this.dispatchEvent(new Event('time'));
     this.dispatchEvent(new Event('change'));
@@ -394,6 +418,7 @@ class Player extends EventTarget {
     this.addEventListener('change', render);
     this.addEventListener('time', tick);
     render();
+    this.resumeOutput();
   }
 }
 

@@ -176,7 +176,11 @@ export async function addToCollection(item, ctx) {
 /** Saves the item (Saved tab). */
 export async function saveItem(item, ctx) {
   try {
-    await ctx.api.send('POST', '/api/saved-videos', { video_url: item.video_url || item.audio_url });
+    // The platform and video id name this very item (several items may share one media URL).
+    await ctx.api.send('POST', '/api/saved-videos', {
+      platform: item.platform, video_id: item.video_id, video_url: item.video_url || item.audio_url, title: item.title,
+      channel_name: item.channel_name, thumbnail_url: item.thumbnail_url, duration_seconds: item.duration_seconds,
+    });
     ctx.toast('Saved');
   } catch (e) { ctx.toast(e.detail || String(e)); }
 }
@@ -215,7 +219,10 @@ export function itemRow(item, ctx) {
   const href = `/item/${item.id}`;
   const watched = iconButton(item.is_watched ? 'check' : 'circle', item.is_watched ? 'Mark unwatched' : 'Mark watched', async () => {
     await setWatched(item, !item.is_watched, ctx);
-    row.replaceWith(itemRow(item, ctx));
+    const fresh = itemRow(item, ctx);
+    const hadFocus = row.contains(document.activeElement);
+    row.replaceWith(fresh);
+    if (hadFocus) fresh.querySelector('[aria-pressed]')?.focus();
   }, { 'aria-pressed': String(!!item.is_watched) });
   const progress = item.duration_seconds && item.watch_progress_seconds && !item.is_watched
     ? h('div', { class: 'row-progress', 'aria-hidden': 'true' }, h('span', { style: { width: `${Math.min(100, 100 * item.watch_progress_seconds / item.duration_seconds)}%` } }))

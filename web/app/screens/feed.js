@@ -3,8 +3,12 @@
 import { h, itemRow } from '../ui.js';
 
 const MODES = [
-  ['newest', 'Newest'], ['catch_up', 'Catch Up'], ['short_form', 'Short Form'],
-  ['discovery', 'Discovery'], ['quick_watch', 'Quick Watch'], ['deep_dive', 'Deep Dive'],
+  ['newest', 'Newest', 'Everything, newest first'],
+  ['catch_up', 'Catch Up', 'What you started, then what you missed in the last two weeks, a channel at a time'],
+  ['short_form', 'Short Form', 'Three minutes or less'],
+  ['discovery', 'Discovery', 'Never-started items of the channels you play least'],
+  ['quick_watch', 'Quick Watch', 'Unwatched, up to 10 minutes'],
+  ['deep_dive', 'Deep Dive', 'Unwatched, 30 minutes or more'],
 ];
 const PLATFORMS = [['', 'All platforms'], ['podcast', 'Podcasts'], ['youtube', 'YouTube'], ['rumble', 'Rumble']];
 const DURATIONS = [['', 'Any length'], ['short', 'Under 10 minutes'], ['medium', '10 to 30 minutes'], ['long', 'Over 30 minutes']];
@@ -27,8 +31,8 @@ export default {
     };
 
     const search = h('input', { type: 'search', id: 'feed-search', name: 'q', value: state.search, placeholder: 'Search the library', 'aria-label': 'Search the library', enterkeyhint: 'search' });
-    const modeButtons = MODES.map(([value, label]) => h('button', {
-      type: 'button', class: 'chip', 'aria-pressed': String(value === state.mode),
+    const modeButtons = MODES.map(([value, label, hint]) => h('button', {
+      type: 'button', class: 'chip', title: hint, 'aria-pressed': String(value === state.mode),
       onclick: () => { state.mode = value; state.search = ''; search.value = ''; changed(); },
     }, label));
     const platform = select('feed-platform', 'Platform', PLATFORMS, state.platform, (v) => { state.platform = v; changed(); });

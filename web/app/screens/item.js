@@ -15,7 +15,7 @@ export default {
         : item.watch_progress_seconds ? `Played ${formatDuration(item.watch_progress_seconds)}${item.duration_seconds ? ` of ${formatDuration(item.duration_seconds)}` : ''}` : 'Not started';
       const original = safeURL(item.video_url);
       const transcript = safeURL(item.transcript_url);
-      root.replaceChildren(
+      root.replaceChildren(...[
         h('div', { class: 'item-head' },
           artwork(item.thumbnail_url, 'item-art'),
           h('div', { class: 'item-info' },
@@ -36,7 +36,7 @@ export default {
               transcript ? h('a', { href: transcript, target: '_blank', rel: 'noopener noreferrer' }, 'Transcript') : null))),
         chapters(item, ctx),
         h('h2', {}, 'Show notes'),
-        notes(item));
+        notes(item)].filter(Boolean));
     };
     render();
     const off = ctx.events.on('watch', (data) => {
