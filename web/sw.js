@@ -243,7 +243,7 @@ async function api(event, url) {
   const key = await currentOwner();
   const kept = url.pathname === '/api/auth/mode'
     ? await (await caches.open(META)).match(request)
-    : key ? await (await caches.open(API_PREFIX + key)).match(request) : undefined;
+    : key ? await (await caches.open(API_PREFIX + key)).match(request, { ignoreVary: true }) : undefined;
   tellClients({ type: 'offline' });
   if (kept) {
     const headers = new Headers(kept.headers);
