@@ -261,25 +261,23 @@ async function download(item, onProgress = () => {}) {
   if (!response || !response.ok) {
     throw new Error(response ? `This episode could not be downloaded (the server answered ${response.status}).` : 'This episode could not be downloaded: the server cannot be reached.');
   }
-  const total = Number(response.headers.get('Content-Length')) || null;
-  const reader = response.body.getReader();
-  const parts = [];
-  let received = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    parts.push(value);
-    received += value.byteLength;
-    onProgress(received, total);
-  }
+  const total = response.headers.get('Content-Encoding') ? null : Number(response.headers.get('Content-Length')) || null;
   const type = (response.headers.get('Content-Type') || 'audio/mpeg').split(';')[0];
-  const blob = new Blob(parts, { type });
   const about = { id: item.id, title: item.title, channel_name: item.channel_name, duration_seconds: item.duration_seconds, thumbnail_url: item.thumbnail_url, at: new Date().toISOString() };
-  await cache.put(mediaPath(item.id), new Response(blob, {
-    headers: { 'Content-Type': type, 'Content-Length': String(blob.size), 'X-Feedctl-Item': encodeURIComponent(JSON.stringify(about)) },
+  // Streamed into the cache (an episode of hours never sits in the page's memory), counted on the way.
+  let received = 0;
+  const counted = response.body.pipeThrough(new TransformStream({
+    transform(chunk, controller) { received += chunk.byteLength; onProgress(received, total); controller.enqueue(chunk); },
   }));
+  const headers = { 'Content-Type': type, 'X-Feedctl-Item': encodeURIComponent(JSON.stringify(about)) };
+  if (total) headers['Content-Length'] = String(total);
+  await cache.put(mediaPath(item.id), new Response(counted, { headers }));
+  if (total && received !== total) {
+    await cache.delete(mediaPath(item.id));
+    throw new Error(`This episode could not be downloaded whole (${formatSize(received)} of ${formatSize(total)}): try again.`);
+  }
   try { await navigator.storage?.persist?.(); } catch { /* best effort */ }
-  return { ...about, size: blob.size };
+  return { ...about, size: received };
 }
 
 /** The episodes kept in this browser: [{id, title, channel_name, size, at}], newest first. */
