@@ -60,7 +60,7 @@ self.addEventListener('fetch', (event) => {
     if (url.pathname === '/api/auth/logout' || url.pathname === '/api/auth/login') event.waitUntil(setOwner(null));
     return;
   }
-  if (request.mode === 'navigate') { event.respondWith(navigation(event)); return; }
+  if (request.mode === 'navigate' && !url.pathname.startsWith('/api/')) { event.respondWith(navigation(event)); return; }
   if (url.pathname.startsWith('/assets/')) { event.respondWith(asset(request)); return; }
   const media = MEDIA.exec(url.pathname);
   if (media) { event.respondWith(mediaAnswer(request, url.pathname)); return; }
@@ -158,7 +158,7 @@ async function navigation(event) {
   try {
     const response = await withTimeout(fetch(event.request), NAVIGATION_TIMEOUT_MS);
     const type = response.headers.get('Content-Type') || '';
-    if (response.ok && type.includes('text/html') && new URL(event.request.url).pathname !== '/api') {
+    if (response.ok && type.includes('text/html')) {
       event.waitUntil(adoptShell(response.clone()).catch((error) => console.warn('offline: the shell was not cached:', error)));
     }
     return response;

@@ -122,9 +122,34 @@ def test_an_action_taken_offline_reaches_the_server(w):
     wait_for('the banner gone once online', lambda: not p.find('#offline-banner').is_displayed(), timeout=20)
 
 
+def test_nothing_kept_for_one_user_shows_to_the_next(w):
+    p = w.page
+    p.go('/feed')
+    wait_for('the owner\'s feed', lambda: all(t in p.find('main').text for t in TITLES))
+    kept = lambda: p.d.execute_async_script('const d = arguments[0]; caches.keys().then(d)')
+    check(any(name.startswith('feedctl-api-') for name in kept()), f'the owner\'s pages are kept: {kept()}')
+    p.button(f'Sign out {w.server.user}').click()
+    wait_for('the login page', lambda: '/login' in p.d.current_url)
+    wait_for('the owner\'s kept pages gone at sign-out', lambda: not any(n.startswith('feedctl-api-') for n in kept()))
+    p.login('alice', PASSWORD)
+    wait_for('alice\'s (empty) feed', lambda: 'Nothing here yet' in p.find('main').text)
+    stop_server(w)
+    p.go('/feed')
+    wait_for('alice\'s feed offline', lambda: 'Nothing here yet' in p.find('main').text, timeout=20)
+    text = p.find('main').text
+    check(not any(t in text for t in TITLES), f'alice sees nothing of the owner\'s: {text!r}')
+    start_server(w)
+    p.go('/feed')
+    p.button('Sign out alice').click()
+    wait_for('the login page', lambda: '/login' in p.d.current_url)
+    p.login(w.server.user, PASSWORD)
+
+
 def test_a_downloaded_episode_plays_offline(w):
     p = w.page
     item = w.items[TITLES[2]]
+    code, _ = w.server.raw('HEAD', f'/api/items/{item["id"]}/audio', token=w.server.token)
+    check(code != 404, 'GET /api/items/{id}/audio (the audio part) is served: the download keeps what it answers')
     p.go(f'/item/{item["id"]}')
     p.button('Download for offline').click()
     wait_for('the download to finish', lambda: p.button('Remove download', timeout=1), timeout=60)
