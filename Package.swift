@@ -152,6 +152,7 @@ let package = Package(
         // (Accounts: bcrypt and session tokens).
         .target(name: "APIServer", dependencies: [
             "FeedModel", "FeedText", "FeedParsing", "LibraryStore", "FeedIngest", "HTTPFetch", "ControlProtocol", "ControlSocket", "Accounts", "Digests", "Discovery",
+            "Downloads",
             "CZlib",
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdTLS", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"), .product(name: "NIOSSL", package: "swift-nio-ssl"),

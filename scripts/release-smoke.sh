@@ -67,7 +67,7 @@ for f in bin/feedctl bin/feedctl-daemon bin/feedctl-serve share/man/man1/feedctl
          share/man/man1/feedctl-serve.1 \
          share/bash-completion/completions/feedctl share/zsh/site-functions/_feedctl \
          share/fish/vendor_completions.d/feedctl.fish share/systemd/user/feedctl.service \
-         share/systemd/user/feedctl-serve.service; do
+         share/systemd/user/feedctl-serve.service share/feedctl/web/index.html share/feedctl/web/app/app.js; do
   [[ -s $prefix/$f ]] || fail "install.sh left no $f"
 done
 # The man pages, written from the installed (stripped) programs' own option lists: each has its
@@ -138,6 +138,9 @@ EOF
   for _ in $(seq 100); do curl -sf "http://127.0.0.1:$port/health" >"$work/health.json" 2>/dev/null && break; sleep 0.1; done
   python3 -c 'import json, sys; sys.exit(0 if json.load(open(sys.argv[1]))["status"] == "healthy" else 1)' "$work/health.json" 2>/dev/null ||
     fail "$dir/feedctl serve did not answer /health: $(tail -2 "$work/serve.log")"
+  # The web app, installed beside the programs (share/feedctl/web).
+  curl -sf -H 'Accept: text/html' "http://127.0.0.1:$port/feed" | grep -q 'src="/assets/[0-9a-f]*/app/app.js"' ||
+    fail "$dir/feedctl serve does not serve the web app at /feed"
   kill "$server"; wait "$server" 2>/dev/null || true; server=""
   rm -f "$work/health.json"
 }

@@ -11,6 +11,8 @@ public struct APIError: Error, Sendable, HTTPResponseError {
     var retryAfter: Int64?
     /// What the server's log says of it and the client is not told (the library's file).
     var cause: String?
+    /// Fields the answer carries besides its own (a 416's `Content-Range`).
+    var headers = HTTPFields()
 
     public init(_ status: HTTPResponse.Status, _ detail: String) {
         self.status = status; self.detail = detail
@@ -52,7 +54,7 @@ public struct APIError: Error, Sendable, HTTPResponseError {
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var body = ByteBuffer()
         body.writeString(Self.json(detail: detail))
-        var headers = HTTPFields()
+        var headers = self.headers
         headers[.contentType] = "application/json; charset=utf-8"
         if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
         if let retryAfter { headers[.retryAfter] = String(retryAfter) }

@@ -1,4 +1,5 @@
 import Digests
+import Downloads
 import Discovery
 import FeedModel
 import HTTPFetch
@@ -120,6 +121,10 @@ public enum APIServer {
                        settings: Result { () throws(DiscoveryError) in try DiscoverySettings(environment: discoveryEnvironment) }).add(to: api)
         SavedVideoRoutes(clock: clock, fetcher: fetcher, policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds)).add(to: api)
         CollectionRoutes(clock: clock).add(to: api)
+        AudioRoutes(fetcher: fetcher, reach: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds).reach,
+                    downloads: configuration.libraryPath.map { DownloadStore(libraryPath: $0) },
+                    streams: AudioStreamGate(configuration.audioStreams), resolved: ResolvedAudioURLs(),
+                    connections: connections, clock: clock).add(to: api)
         UserRoutes(authenticator: authenticator, clock: clock).add(to: api)
         let player = router.group("api").add(middleware: AuthMiddleware(authenticator: authenticator)).add(middleware: OwnerOnlyMiddleware())
         PlayerRoutes(remote: PlayerRemote(socketPath: configuration.socketPath, database: configuration.database,

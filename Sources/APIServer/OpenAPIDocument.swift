@@ -23,6 +23,8 @@ enum OpenAPIDocument {
         var also: [String: String] = [:]
         /// Answers an HTML page, not JSON.
         var html = false
+        /// Answers media bytes (audio), not JSON.
+        var media = false
     }
 
     /// A query parameter as documented: a whole number as its route reads it (`IntParameter`),
@@ -73,6 +75,19 @@ enum OpenAPIDocument {
         }
     }
 
+    static let audioSummary = "What an <audio> element plays for the item (cookie or bearer auth): a downloaded episode from "
+        + "its file, anything else proxied from its media host (YouTube and Rumble resolved with yt-dlp), with Range support "
+        + "(206 and Content-Range); at most \(AudioProxyLimits.streamsPerUser) proxied streams per user and "
+        + "\(AudioProxyLimits.streams) in all"
+    static let audioAnswers = [
+        "206": "the range asked for (Range: bytes=first-last, first- or -suffix; Content-Range says which)",
+        "416": "the range is past the media's end (Content-Range: bytes */SIZE for a downloaded file)",
+        "429": "this user has \(AudioProxyLimits.streamsPerUser) proxied streams open already (Retry-After)",
+        "502": "the media host failed or refused (an HTTP error, a local address it may not reach, yt-dlp failed)",
+        "503": "the server proxies \(AudioProxyLimits.streams) streams already (Retry-After)",
+        "504": "the media host did not answer in time",
+    ]
+
     static let filter = QueryParameter.text("filter", "which items by watch state", values: WatchFilter.allCases.map(\.rawValue))
     static let platform = QueryParameter.text("platform", "only this platform", values: Platform.allCases.map(\.rawValue))
     /// Ids separated by commas, each a positive 64-bit integer.
@@ -109,6 +124,9 @@ enum OpenAPIDocument {
                 .text("search", "words to find in titles, show notes and channel names, best match first (with platform, filter and one channel only)"),
             ], response: "FeedResponse"),
             Operation(method: "get", path: "/api/feed/items/{id}", summary: "One item", response: "FeedItem"),
+            Operation(method: "get", path: "/api/items/{id}/audio", summary: audioSummary, also: audioAnswers, media: true),
+            Operation(method: "head", path: "/api/items/{id}/audio", summary: "The audio's head: type, length, range", also: audioAnswers,
+                      media: true),
             Operation(method: "get", path: "/api/feed/history", summary: "Played items, latest play first", query: [
                 .int(.page), .int(.perPage), .bool("include_completed", "default true"),
             ], response: "FeedResponse"),
@@ -250,10 +268,15 @@ enum OpenAPIDocument {
                 success["content"] = ["application/json": ["schema": ["$ref": "#/components/schemas/\(response)"]]]
             } else if op.html {
                 success["content"] = ["text/html": ["schema": ["type": "string"]]]
+            } else if op.media {
+                success["content"] = ["audio/*": ["schema": ["type": "string", "contentMediaType": "audio/*"]]]
             }
             var responses: [String: Any] = [op.status: success]
             for (code, why) in errors(for: op) where responses[code] == nil {
-                responses[code] = ["description": why, "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]]]
+                // Another success (a 206's range) has the success's body; the rest are errors.
+                let content = code.hasPrefix("2") ? success["content"] ?? [:]
+                    : ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]]
+                responses[code] = ["description": why, "content": content]
             }
             operation["responses"] = responses
             paths[op.path, default: [:]][op.method] = operation

@@ -29,6 +29,11 @@ public struct ServerConfiguration: Sendable {
     public var discoveryEnvironment: [String: String]?
     /// How many `/api/player/events` streams are served, per user and in all.
     public var playerStreams = PlayerStreamLimits()
+    /// The library's file: downloaded episodes are beside it (`DownloadStore`), and
+    /// `/api/items/{id}/audio` serves them from there; nil: it proxies every item.
+    public var libraryPath: String?
+    /// How many `/api/items/{id}/audio` streams are proxied, per user and in all.
+    public var audioStreams = AudioStreamLimits()
     /// Where the web app's files (`web/`) are looked for, in order (`--web-root`, else beside the
     /// program, else the package checkout): the first holding `index.html` is served. None found:
     /// `/` says so and names these.

@@ -79,7 +79,10 @@ struct WebApp: Sendable {
         }
         for case let url as URL in walker {
             guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
-            let path = String(url.standardizedFileURL.resolvingSymlinksInPath().path.dropFirst(base.path.count + 1))
+            // The path under the root, as the enumerator found it (hidden files left out).
+            let full = url.standardizedFileURL.path
+            guard full.hasPrefix(base.path + "/") else { continue }
+            let path = String(full.dropFirst(base.path.count + 1))
             if path.isEmpty || path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
             guard let data = FileManager.default.contents(atPath: url.path) else {
                 throw ServerStartError("cannot read \(url.path) (the web app's files)")

@@ -21,6 +21,7 @@ struct feedctl_curl_api {
     CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
     const char *(*easy_strerror)(CURLcode);
     CURLM *(*multi_init)(void);
+    CURLcode (*easy_pause)(CURL *, int);
     CURLMcode (*multi_cleanup)(CURLM *);
     CURLMcode (*multi_setopt)(CURLM *, CURLMoption, ...);
     CURLMcode (*multi_add_handle)(CURLM *, CURL *);
@@ -52,6 +53,7 @@ static inline void feedctl_curl_load(void) {
     FEEDCTL_CURL_SYM(easy_getinfo, "curl_easy_getinfo")
     FEEDCTL_CURL_SYM(easy_strerror, "curl_easy_strerror")
     FEEDCTL_CURL_SYM(multi_init, "curl_multi_init")
+    FEEDCTL_CURL_SYM(easy_pause, "curl_easy_pause")
     FEEDCTL_CURL_SYM(multi_cleanup, "curl_multi_cleanup")
     FEEDCTL_CURL_SYM(multi_setopt, "curl_multi_setopt")
     FEEDCTL_CURL_SYM(multi_add_handle, "curl_multi_add_handle")
@@ -82,6 +84,10 @@ static inline const char *feedctl_curl_easy_strerror(CURLcode c) {
     return feedctl_curl()->loaded ? feedctl_curl()->easy_strerror(c) : "libcurl is not available";
 }
 static inline void feedctl_curl_easy_cleanup(CURL *h) { feedctl_curl()->easy_cleanup(h); }
+// A streamed body's reader caught up: libcurl delivers what it held back and reads on.
+static inline CURLcode feedctl_curl_easy_unpause(CURL *h) { return feedctl_curl()->easy_pause(h, CURLPAUSE_CONT); }
+// What a write callback returns to hold a body back until the reader catches up.
+static inline size_t feedctl_curl_writefunc_pause(void) { return CURL_WRITEFUNC_PAUSE; }
 static inline CURLMcode feedctl_curl_multi_cleanup(CURLM *m) { return feedctl_curl()->multi_cleanup(m); }
 static inline CURLMcode feedctl_curl_multi_add_handle(CURLM *m, CURL *h) { return feedctl_curl()->multi_add_handle(m, h); }
 static inline CURLMcode feedctl_curl_multi_remove_handle(CURLM *m, CURL *h) { return feedctl_curl()->multi_remove_handle(m, h); }

@@ -217,6 +217,35 @@ public enum PlayerRemoteLimits {
     public static let requests = 16
 }
 
+/// `GET /api/items/{id}/audio` (what the web app's `<audio>` plays): the media of an item that is
+/// not downloaded is proxied by the server, each stream an upstream connection held as long as
+/// its listener keeps it open, so they are counted.
+public enum AudioProxyLimits {
+    /// Proxied streams one user may have open at once (a player or two, each of which may open a
+    /// second range request while seeking, and the offline download); past it, 429.
+    public static let streamsPerUser = 6
+    /// Proxied streams the server keeps open in all (below the fetcher's 16 connections per
+    /// host, so even all of them to one host never wait inside libcurl); past it, 503.
+    public static let streams = 16
+    /// Seconds to connect to the media's host (each redirect's too).
+    public static let connectSeconds = 10.0
+    /// Seconds without a byte from the media's host after which a stream is ended (a stream
+    /// paused because its listener is not reading is not stalled).
+    public static let stallSeconds = 30.0
+    /// Seconds a listener may take nothing while the answer waits for it (a paused `<audio>` keeps
+    /// its connection open) before its stream is closed and its place given back; the player
+    /// asks again with a Range when it plays on, as every browser does.
+    public static let listenerIdleSeconds = 300.0
+    /// Bytes held per stream while its listener reads slower than the media's host sends.
+    public static let bufferBytes = 256 * 1024
+    /// YouTube and Rumble items' resolved audio URLs kept (most recently used first).
+    public static let resolvedURLs = 256
+    /// How long a resolved URL is used when it names no expiry of its own (YouTube's carry
+    /// `expire=`); one that does is used until `resolvedURLMargin` seconds before it.
+    public static let resolvedURLSeconds: Int64 = 1800
+    public static let resolvedURLMargin: Int64 = 300
+}
+
 /// Smart resume, as AntennaPod does it: resuming after a pause longer than `afterPause` seconds
 /// starts `rewind` seconds earlier, so the listener finds the thread of what was said. These are
 /// the defaults; the daemon takes both as parameters (`PlayerService`'s `ResumeRewind`).

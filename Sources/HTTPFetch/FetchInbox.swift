@@ -7,6 +7,8 @@ final class FetchInbox: Sendable {
     struct Batch: Sendable {
         var jobs: [FetchJob] = []
         var sweep = false
+        /// A streamed body's reader caught up: resume the transfers paused for it.
+        var resumeStreams = false
         var stop = false
     }
 
@@ -33,6 +35,8 @@ final class FetchInbox: Sendable {
     }
 
     func sweep() { _ = wake { $0.sweep = true } }
+
+    func resumeStreams() { _ = wake { $0.resumeStreams = true } }
 
     func stop() { _ = wake { $0.stop = true } }
 

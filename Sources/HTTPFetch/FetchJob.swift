@@ -6,6 +6,8 @@ struct FetchJob: Sendable {
     let cancel: CancelFlag
     /// Set for `Fetcher.download`: stream the body into a file.
     var download: DownloadTarget? = nil
+    /// Set for `Fetcher.stream`: hand the body to this reader as it arrives.
+    var stream: StreamSink? = nil
     /// Called once, on the fetch loop's thread: must be quick and must not block on the fetcher.
     let complete: @Sendable (Result<FetchResponse, FetchError>) -> Void
 }

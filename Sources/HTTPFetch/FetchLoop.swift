@@ -51,6 +51,8 @@ final class FetchLoop {
             queue.append(contentsOf: batch.jobs)
             if batch.stop { break }
             if batch.sweep { sweepCancelled() }
+            if batch.resumeStreams { resumeStreams() }
+            startStreams()
             startQueued()
             var running: Int32 = 0
             _ = feedctl_curl_multi_perform(multi, &running)
@@ -65,6 +67,24 @@ final class FetchLoop {
             job.complete(.failure(FetchError(url: job.request.url, kind: .cancelled, reason: "cancelled: the fetcher shut down")))
         }
         feedctl_curl_multi_cleanup(multi)
+    }
+
+    /// Streams start at once: their callers bound how many run (a stream may last an hour, so
+    /// it must not hold a slot the feeds need), and they never wait behind a slow host.
+    private func startStreams() {
+        guard queue[queueHead...].contains(where: { $0.stream != nil }) else { return }
+        let streams = queue[queueHead...].filter { $0.stream != nil }
+        queue = queue[queueHead...].filter { $0.stream == nil }
+        queueHead = 0
+        for job in streams { start(job, host: HostKey(job.request.url)) }
+    }
+
+    /// Resumes the streamed transfers paused for a reader that has caught up. libcurl may hand
+    /// them the bytes it held back right here, inside `curl_easy_pause`, on this thread.
+    private func resumeStreams() {
+        for transfer in Array(active.values) where transfer.job.stream?.takeResume() == true {
+            _ = feedctl_curl_easy_unpause(transfer.easy)
+        }
     }
 
     /// Moves queued jobs onto the multi handle while there are free slots, in order, skipping
@@ -112,12 +132,14 @@ final class FetchLoop {
     }
 
     private func admit(_ transfer: Transfer) {
+        guard !transfer.unbounded else { return }
         counted += 1
         countedPerHost[transfer.host, default: 0] += 1
         runningPerHost[transfer.host, default: 0] += 1
     }
 
     private func release(_ transfer: Transfer) {
+        guard !transfer.unbounded else { return }
         if transfer.countsAgainstBounds {
             counted -= 1
             countedPerHost[transfer.host, default: 1] -= 1
@@ -132,6 +154,10 @@ final class FetchLoop {
     /// A redirect to another host moves the transfer's place in the per-host counts.
     private func move(_ transfer: Transfer, to host: HostKey) {
         guard host != transfer.host else { return }
+        guard !transfer.unbounded else {
+            transfer.host = host
+            return
+        }
         release(transfer)
         let countsAgainstBounds = transfer.countsAgainstBounds
         transfer.host = host
@@ -156,6 +182,8 @@ final class FetchLoop {
         }
         transfer.host = host
         transfer.admitted = clock.now
+        transfer.unbounded = job.stream != nil
+        transfer.countsAgainstBounds = !transfer.unbounded
         admit(transfer)
         active[transfer.easy] = transfer
         if feedctl_curl_multi_add_handle(multi, transfer.easy) != CURLM_OK {

@@ -101,6 +101,33 @@ public final class Fetcher: Sendable {
         return try result.get()
     }
 
+    /// Streams one URL's body (`FetchStream`): answers once the final response's head arrived
+    /// (after redirects, each hop checked as every fetch is), then the body chunk by chunk,
+    /// at most `buffer` bytes held while the reader is behind. Only a 2xx is streamed; an error
+    /// status is a `FetchError` as for `fetch`. No `Accept-Encoding` is sent, so the bytes and
+    /// their `Content-Length`/`Content-Range` are the origin's own. Set `totalTimeout` to
+    /// `.infinity` for a body that may take hours (the connect and stall timeouts still hold;
+    /// a transfer paused for its reader is not stalled). A stream is not counted against the
+    /// fetcher's slots (it may run for an hour): its caller bounds how many run.
+    public func stream(_ request: FetchRequest, buffer: Int = 256 * 1024) async throws(FetchError) -> FetchStream {
+        let cancel = CancelFlag()
+        let inbox = self.inbox
+        let sink = StreamSink(capacity: buffer) { inbox.resumeStreams() }
+        let stop: @Sendable () -> Void = {
+            cancel.set()
+            inbox.sweep()
+        }
+        submit(FetchJob(request: request, cancel: cancel, stream: sink) { sink.complete($0) })
+        let head = await withTaskCancellationHandler { await sink.head() } onCancel: { stop() }
+        switch head {
+        case .success(let head):
+            return FetchStream(head: head, sink: sink, fetcher: self, stop: stop)
+        case .failure(let error):
+            stop()
+            throw error
+        }
+    }
+
     /// Fetches many URLs, at most `concurrency` at a time, yielding each result as it completes
     /// with the index of its request. The stream ends after the last result; dropping or
     /// cancelling it aborts the transfers still running.

@@ -56,6 +56,12 @@ final class Transfer {
     var admitted = ContinuousClock.now
     /// False once the transfer turned slow.
     var countsAgainstBounds = true
+    /// A stream: outside the loop's slots altogether (`Fetcher.stream`).
+    var unbounded = false
+    /// The final response's body is going to the stream's reader.
+    private var streaming = false
+    /// Bytes of a streamed request's other bodies (redirects, errors), which nobody reads.
+    private var discarded = 0
 
     /// Nil when a download's file cannot be opened, libcurl cannot allocate a handle or
     /// refuses a setting; `failure` says why.
@@ -118,7 +124,8 @@ final class Transfer {
             // known; the fetch loop bounds the connections per host instead.
             ("PIPEWAIT", feedctl_curl_setopt_long(easy, CURLOPT_PIPEWAIT, 0)),
             ("USERAGENT", feedctl_curl_setopt_str(easy, CURLOPT_USERAGENT, userAgent)),
-            ("ACCEPT_ENCODING", feedctl_curl_setopt_str(easy, CURLOPT_ACCEPT_ENCODING, "")),  // all libcurl decodes
+            // All libcurl decodes; none for a stream, whose bytes and ranges are passed on as they are.
+            ("ACCEPT_ENCODING", job.stream != nil ? CURLE_OK : feedctl_curl_setopt_str(easy, CURLOPT_ACCEPT_ENCODING, "")),
             ("HTTPHEADER", feedctl_curl_setopt_slist(easy, CURLOPT_HTTPHEADER, requestHeaders)),
             ("RANGE", rangeStart.map { feedctl_curl_setopt_str(easy, CURLOPT_RANGE, "\(max(0, $0))-") } ?? CURLE_OK),
             // A head-only request reads no final body, whatever its announced size (`receive`).
@@ -152,6 +159,7 @@ final class Transfer {
         body.removeAll()
         hopHasBody = false
         stoppedAtBody = false
+        discarded = 0
         errorBuffer[0] = 0
         if let problem = Self.checkURL(url) { return error(problem.kind, problem.reason) }
         let left = request.totalTimeout - elapsed
@@ -226,6 +234,12 @@ final class Transfer {
 
     /// Body bytes. Returning less than `count` makes libcurl abort with CURLE_WRITE_ERROR.
     fileprivate func receive(_ data: UnsafeRawBufferPointer) -> Int {
+        if let sink = job.stream {
+            if streaming { return sink.offer(data) ? data.count : feedctl_curl_writefunc_pause() }
+            // A redirect's or an error's body: read (so the connection can be reused), not kept.
+            discarded += data.count
+            return discarded <= Self.maxDiscardedBytes ? data.count : 0
+        }
         if request.headOnly, !Self.redirectStatuses.contains(info(CURLINFO_RESPONSE_CODE)) {
             stoppedAtBody = true
             return 0
@@ -266,6 +280,11 @@ final class Transfer {
         }
         if line.count <= 2 { headDone = true }
         head.consume(String(decoding: line, as: UTF8.self))
+        // The end of a 2xx head (not a 1xx's, not a redirect's): a stream's body follows.
+        if let sink = job.stream, line.count <= 2, !streaming, (200..<300).contains(info(CURLINFO_RESPONSE_CODE)) {
+            streaming = true
+            sink.begin(StreamHead(status: info(CURLINFO_RESPONSE_CODE), finalURL: currentURL, headers: head.dictionary))
+        }
         // At the end of a head, make room for an announced body at once (not by doubling).
         if file == nil, line.count <= 2, let length = head.value("content-length").flatMap(Int.init),
            length > body.capacity, length <= request.maxBytes {
@@ -371,6 +390,9 @@ final class Transfer {
         guard feedctl_curl_getinfo_str(easy, CURLINFO_REDIRECT_URL, &raw) == CURLE_OK, let raw else { return nil }
         return String(cString: raw)
     }
+
+    /// The most of a streamed request's redirect or error bodies read before it gives up.
+    static let maxDiscardedBytes = 64 * 1024
 
     /// The statuses whose `Location` is followed.
     static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]

@@ -56,6 +56,20 @@ public struct YTDLP: Sendable {
         }
     }
 
+    /// The runner `audioURL(ofPage:)` is called on: a URL or two is all it prints.
+    public static func audioResolver(timeout: Double) -> YTDLP { YTDLP(timeout: timeout, maxOutputBytes: 64 * 1024) }
+
+    /// The direct audio URL of a YouTube or Rumble video page (`yt-dlp -f bestaudio/best -g`):
+    /// how the daemon plays such a page and the server proxies it, resolved the same way by both.
+    public func audioURL(ofPage page: String) async throws(YTDLPError) -> String {
+        // It prints a URL or two; a page's worth of warnings goes to stderr, whose end is kept.
+        let output = try await run(["-f", "bestaudio/best", "-g", "--no-playlist", "--", page], for: "playing \(page)")
+        guard let url = String(decoding: output, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) else {
+            throw YTDLPError(.printedNothing, "playing \(page): yt-dlp printed no URL")
+        }
+        return url
+    }
+
     /// `name` on PATH (or `name` itself when it is a path), if it is an executable file.
     static func find(_ name: String) -> String? {
         if name.contains("/") { return FileManager.default.isExecutableFile(atPath: name) ? name : nil }
@@ -73,6 +87,8 @@ public struct YTDLPError: Error, Equatable, Sendable, CustomStringConvertible {
         case failed(status: Int32)
         case timedOut
         case outputTooLarge
+        /// It succeeded but printed no answer.
+        case printedNothing
         /// The caller was cancelled.
         case stopped
     }

@@ -91,19 +91,12 @@ struct MediaResolver: Sendable {
         return "\(t.tm_year + 1900)-\(two(t.tm_mon + 1))-\(two(t.tm_mday))"
     }
 
-    /// `yt-dlp -f bestaudio -g URL`: the direct audio URL of a YouTube or Rumble video.
+    /// The direct audio URL of a YouTube or Rumble video (`YTDLP.audioURL`, as the server resolves it).
     private func ytdlpAudioURL(_ page: String) async throws -> String {
-        let output: [UInt8]
         do {
-            // It prints a URL or two; a page's worth of warnings goes to stderr, whose end is kept.
-            output = try await YTDLP(timeout: ytdlpTimeout, maxOutputBytes: 64 * 1024)
-                .run(["-f", "bestaudio/best", "-g", "--no-playlist", "--", page], for: "playing \(page)")
+            return try await YTDLP.audioResolver(timeout: ytdlpTimeout).audioURL(ofPage: page)
         } catch {
             throw PlayerFailure(.cannotPlay, error.description)
         }
-        guard let url = String(decoding: output, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) else {
-            throw PlayerFailure(.cannotPlay, "playing \(page): yt-dlp printed no URL")
-        }
-        return url
     }
 }

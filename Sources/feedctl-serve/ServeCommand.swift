@@ -68,11 +68,13 @@ struct ServeCommand: AsyncParsableCommand {
             } catch {
                 throw CommandError(error.description)
             }
-            let settings = configuration
             // Checked before the library is opened: a refusal changes nothing.
-            if let refusal = settings.check(hasAuthenticator: true) { throw CommandError(refusal.description) }
+            if let refusal = configuration.check(hasAuthenticator: true) { throw CommandError(refusal.description) }
             // A new server may start before anything is subscribed: it makes the library.
             let store = try library.open(creating: true, announce: log)
+            // Its downloads are served from beside it (`/api/items/{id}/audio`).
+            configuration.libraryPath = store.path
+            let settings = configuration
             let authenticator: any Authenticator
             let mode: String
             if open {

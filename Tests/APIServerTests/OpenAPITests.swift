@@ -29,7 +29,8 @@ final class OpenAPITests: XCTestCase {
             let reply = path.hasPrefix("/api/2/") ? try await h.curl(method, path, body: body) : try await h.call(method, path, body: body)
             XCTAssertNotEqual(reply.status, 405, operation)
             XCTAssertNotEqual(reply.status, 500, "\(operation): \(reply.text)")
-            if reply.status == 404 {
+            // (A HEAD's answer has no body to say which 404 it is.)
+            if reply.status == 404, method != "HEAD" {
                 XCTAssertNotEqual(try reply.object()["detail"] as? String, "no such route", operation)
             }
         }

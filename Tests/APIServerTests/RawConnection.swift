@@ -69,6 +69,21 @@ final class RawConnection {
     /// Bytes the server sent.
     private(set) var received = Data()
 
+    /// Reads until `count` bytes arrived (true), the server closed, or `seconds` passed; then
+    /// reads no more, as a listener that stopped reading (the kernel's buffers fill).
+    func receive(atLeast count: Int, within seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while received.count < count, Date() < deadline {
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 100) > 0 else { continue }
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            let got = recv(descriptor, &buffer, buffer.count, 0)
+            if got <= 0 { return false }
+            received.append(contentsOf: buffer[0..<got])
+        }
+        return received.count >= count
+    }
+
     /// One request and its whole answer (the server closes after it: `Connection: close`).
     func exchange(_ request: String, within seconds: Double = 20) -> String? {
         guard send(request), closed(within: seconds) else { return nil }

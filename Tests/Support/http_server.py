@@ -5,7 +5,8 @@ Usage: http_server.py [--root DIR] [--tls]   # binds 127.0.0.1 on a free port
 With --tls it speaks HTTPS with a fresh self-signed certificate (made with the openssl CLI).
 Prints the port on its first stdout line; exits when stdin closes or on SIGTERM.
 
-Files under --root are served with ETag, Last-Modified, 304s and byte ranges. Test routes:
+Files under --root are served with ETag, Last-Modified, 304s and byte ranges (`?type=T`: with
+Content-Type T). Test routes:
   /count/PATH            the file PATH (every request is logged anyway; see /stats)
   /gzip/PATH             the file PATH, gzip-encoded when the client accepts gzip
   /plain/PATH            the file PATH without ETag or Last-Modified (never a 304)
@@ -217,6 +218,7 @@ class Handler(BaseHTTPRequestHandler):
             if self.not_modified(etag, mtime):
                 return self.send(304, b"", headers=validators)
         ctype = "application/rss+xml; charset=utf-8" if full.endswith(".xml") else "application/octet-stream"
+        ctype = self.query.get("type", ctype)  # a test names the Content-Type (?type=audio/mpeg)
         gzipped = gzipped and "gzip" in self.headers.get("Accept-Encoding", "")
         if gzipped:
             data = gzip.compress(data)
@@ -226,6 +228,8 @@ class Handler(BaseHTTPRequestHandler):
         if rng.startswith("bytes=") and not gzipped:
             first, _, last = rng[6:].partition("-")
             start, end = int(first or 0), min(int(last) if last else len(data) - 1, len(data) - 1)
+            if not first and last:  # a suffix: the last N bytes
+                start, end = max(0, len(data) - int(last)), len(data) - 1
             if start >= len(data) or start > end:
                 return self.send(416, b"", headers={"Content-Range": "bytes */%d" % len(data)})
             validators["Content-Range"] = "bytes %d-%d/%d" % (start, end, len(data))

@@ -243,8 +243,12 @@ class Server:
             args.append('--open')
         self.log = open(self.directory / 'serve.log', 'w')
         self.proc = subprocess.Popen(args, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
-        wait_for('feedctl serve to answer /health', lambda: self.raw('GET', '/health')[0] == 200, timeout=30)
-        self.token = None if open_mode else self.login()
+        try:
+            wait_for('feedctl serve to answer /health', lambda: self.raw('GET', '/health')[0] == 200, timeout=30)
+            self.token = None if open_mode else self.login()
+        except BaseException:
+            self.stop()
+            raise
 
     def cli(self, *args, input=None):
         out = subprocess.run([str(self.bin / 'feedctl'), *args, '--db', str(self.db)], env=self.env, input=input,
@@ -289,6 +293,10 @@ class Server:
         return channel
 
     def stop(self):
+        # A player daemon that /api/player/play started outlives the server: tell it to quit.
+        if (self.directory / 'run/player.sock').exists():
+            subprocess.run([str(self.bin / 'feedctl'), 'quit', '--socket', str(self.directory / 'run/player.sock'), '--db', str(self.db)],
+                           env=self.env, capture_output=True, timeout=30)
         self.proc.terminate()
         try:
             self.proc.wait(timeout=10)
@@ -383,11 +391,16 @@ class World:
         self.out = Path(out)
         self.out.mkdir(parents=True, exist_ok=True)
         self.tmp = Path(tempfile.mkdtemp(prefix='feedctl-web-world-'))
-        self.pulse = Pulse(self.tmp / 'pulse')
-        (self.tmp / 'files').mkdir()
-        self.files = FileServer(self.tmp / 'files')
-        self.server = Server(self.tmp / 'server', open_mode=open_mode, pulse_env=self.pulse.env)
-        self.driver = browser(self.pulse.env)
+        self.pulse = self.files = self.server = self.driver = None
+        try:
+            self.pulse = Pulse(self.tmp / 'pulse')
+            (self.tmp / 'files').mkdir()
+            self.files = FileServer(self.tmp / 'files')
+            self.server = Server(self.tmp / 'server', open_mode=open_mode, pulse_env=self.pulse.env)
+            self.driver = browser(self.pulse.env)
+        except BaseException:
+            self.close()   # what started, stopped: nothing outlives a world that did not start
+            raise
         self.page = Page(self.driver, self.server.base, self.out)
 
     def dump_logs(self, label):
@@ -402,7 +415,8 @@ class World:
             self.driver.save_screenshot(str(self.out / f'failure-{label}.png'))
 
     def close(self):
-        for step in (self.driver.quit, self.server.stop, self.files.close, self.pulse.stop):
-            with contextlib.suppress(Exception):
-                step()
+        for part, step in ((self.driver, 'quit'), (self.server, 'stop'), (self.files, 'close'), (self.pulse, 'stop')):
+            if part is not None:
+                with contextlib.suppress(Exception):
+                    getattr(part, step)()
         shutil.rmtree(self.tmp, ignore_errors=True)

@@ -3,7 +3,7 @@
 
 Each Tests/web/test_*.py is independent: it gets its own world (harness.World: a fresh library
 and `feedctl serve`, a feed server, a headless PulseAudio, Chromium) and its test_* functions run
-in the order written, each given that world; after a failure the file's later tests are skipped
+in the order written, each given that world (`WORLD = None`: none, for checks of the files alone); after a failure the file's later tests are skipped
 (they build on it) and said so. PATTERN keeps the files or tests whose name contains it.
 Screenshots and axe reports go to DIR (default: a new temp directory, printed). Exit status 0
 when every test ran and passed. The Python packages come from scripts/install-deps.sh (a venv
@@ -61,7 +61,8 @@ def main():
         world = None
         broken = None
         try:
-            world = harness.World(out / path.stem, **getattr(module, 'WORLD', {}))
+            settings = getattr(module, 'WORLD', {})
+            world = None if settings is None else harness.World(out / path.stem, **settings)
             if hasattr(module, 'setup'):
                 module.setup(world)
         except Exception:

@@ -214,3 +214,13 @@ def test_an_ended_session_sends_the_app_to_login(w):
     p.find('#tabs a[data-tab="feed"]').click()
     wait_for('the login page, back to the feed after', lambda: '/login?next=%2Ffeed' in p.d.current_url)
     p.login(w.server.user, PASSWORD)
+
+
+def test_the_session_left_no_script_errors_or_policy_violations(w):
+    p = w.page
+    p.go('/feed')
+    wait_for('rows', lambda: p.all('.row'))
+    entries = p.d.get_log('browser')
+    bad = [e['message'] for e in entries if e['level'] == 'SEVERE' and (
+        'Content Security Policy' in e['message'] or 'Uncaught' in e['message'] or 'TypeError' in e['message'] or 'ReferenceError' in e['message'])]
+    check(not bad, f'errors in the page: {bad[:5]}')

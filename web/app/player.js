@@ -4,7 +4,7 @@
 // progress saved to the server (every 10 s while playing, on pause, seek, and when the page is
 // hidden) through the progress route, so the watched rule is the server's.
 import { api, ApiError } from './api.js';
-import { h, iconButton, formatDuration, artwork } from './ui.js';
+import { h, iconButton, formatDuration, artwork, safeURL } from './ui.js';
 
 const SKIP = 15;
 const SAVE_EVERY_MS = 10_000;
@@ -351,7 +351,8 @@ class Player extends EventTarget {
   #setMetadata() {
     if (!('mediaSession' in navigator) || !this.current) return;
     const item = this.current;
-    const artwork = item.thumbnail_url ? [{ src: item.thumbnail_url, sizes: '512x512' }] : [];
+    const art = safeURL(item.thumbnail_url);
+    const artwork = art ? [{ src: art, sizes: '512x512' }] : [];
     navigator.mediaSession.metadata = new MediaMetadata({ title: item.title, artist: item.channel_name || '', album: 'feedctl', artwork });
   }
   #positionState() {

@@ -52,9 +52,12 @@ export default {
         h('form', { class: 'search', role: 'search', onsubmit: (e) => e.preventDefault() },
           search)),
       h('div', { class: 'chips', role: 'group', 'aria-label': 'Mode' }, modeButtons),
-      h('div', { class: 'filters' },
-        platform.field, channel.field, duration.field,
-        h('p', { class: 'field check' }, unwatched, h('label', { for: 'feed-unwatched' }, 'Unwatched only'))),
+      // Folded on a phone (the list comes first), open on a wide screen.
+      h('details', { class: 'filters-box', open: matchMedia('(min-width: 900px)').matches || activeFilters(state) > 0 },
+        h('summary', {}, 'Filters'),
+        h('div', { class: 'filters' },
+          platform.field, channel.field, duration.field,
+          h('p', { class: 'field check' }, unwatched, h('label', { for: 'feed-unwatched' }, 'Unwatched only')))),
       status, list);
 
     // The user's channels, for the channel filter (a failure leaves "All channels").
@@ -135,6 +138,10 @@ export default {
     return () => { view.destroy(); offWatch(); clearTimeout(searchTimer); };
   },
 };
+
+function activeFilters(state) {
+  return [state.platform, state.channel, state.duration, state.unwatched].filter(Boolean).length;
+}
 
 function select(id, label, options, value, onchange) {
   const el = h('select', { id, name: id }, options.map(([v, text]) => h('option', { value: v }, text)));
