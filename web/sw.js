@@ -131,7 +131,7 @@ async function precache(cache, prefix, html) {
     await cache.put(path, response);
     if (text === null) continue;
     const base = self.location.origin + path;
-    // Imports (`from './x.js'`, `import('./x.js')`) and any other relative file a module names.
+    // Imports, static and dynamic, and any other relative file a module names in quotes.
     for (const match of text.matchAll(/['"](\.{1,2}\/[^'"\s]+\.(?:js|css|png|svg))['"]/g)) add(match[1], base);
     for (const match of text.matchAll(/url\(\s*['"]?(\.{0,2}\/?[^'")]+)['"]?\s*\)/g)) if (!match[1].startsWith('data:')) add(match[1], base);
     const words = [...new Set([...text.matchAll(/['"]([a-z][a-z0-9_-]{1,30})['"]/g)].map((m) => m[1]))];
