@@ -22,10 +22,12 @@ struct UserRoutes {
         }
         group.delete("users/:id") { _, context in try await remove(context) }
         group.put("users/:id/pin") { request, context in try await setPassword(request, context) }
+        group.get("sessions") { _, context in try await sessions(context) }
+        group.delete("sessions/:id") { _, context in try await revokeSession(context) }
     }
 
     /// The user store and the caller; 404 when the server keeps no users.
-    private func store(_ context: APIRequestContext) throws -> (any UserStore, APIUser) {
+    func store(_ context: APIRequestContext) throws -> (any UserStore, APIUser) {
         guard let caller = context.user else { throw APIError.unauthorized }
         guard let store = authenticator.users else { throw APIError.notFound("this server keeps no users") }
         return (store, caller)
