@@ -91,6 +91,10 @@ def test_the_app_opens_offline_with_the_last_feed(w):
     check('Offline' in banner.text, f'the page says it is offline: {banner.text!r}')
     p.go(f'/item/{first}')
     wait_for('the item page last seen, with no server', lambda: TITLES[0] in p.find('main h1').text, timeout=20)
+    # A screen never opened: its modules were cached with the build (followed from the shell).
+    p.go('/channels')
+    wait_for('the Channels screen, never opened, with no server', lambda: 'Channels' in p.find('main h1').text, timeout=20)
+    check('did not load' not in p.find('main').text, f'its module came from the cache: {p.find("main").text!r}')
     p.go('/feed')
     wait_for('the feed again', lambda: all(t in p.find('main').text for t in TITLES), timeout=20)
     p.screenshots('offline-feed')
