@@ -1,9 +1,8 @@
 """Offline (issue 27): the manifest and its icons; the app opens with no server and shows the
 feed last seen, saying it is offline; a "mark watched" done offline reaches the server once it is
 back (checked through the API); a downloaded episode plays with no server. "No network" here is
-the real thing for the page: the `feedctl serve` process is stopped (Chromium's network
-emulation does not reach a service worker's own fetches), then started again on the same port
-and library."""
+the real thing for the page and its service worker alike: the `feedctl serve` process is
+stopped, then started again on the same port and library."""
 import json
 import subprocess
 import time
