@@ -25,6 +25,7 @@ enum Schema {
         migrator.registerMigration("v16-pending-episode-actions", migrate: v16PendingEpisodeActions)
         migrator.registerMigration("v17-feed-counts-per-feed", migrate: v17FeedCountsPerFeed)
         migrator.registerMigration("v18-address-reach", migrate: v18AddressReach)
+        migrator.registerMigration("v19-changes", migrate: v19Changes)
         return migrator
     }
 
@@ -40,7 +41,8 @@ enum Schema {
                                  "v8-search", "v9-up-next-and-player-state", "v10-feed-details", "v11-users",
                                  "v12-search-one-character-prefixes", "v13-gpodder",
                                  "v14-saved-and-collections", "v15-feed-item-counts",
-                                 "v16-pending-episode-actions", "v17-feed-counts-per-feed", "v18-address-reach"]
+                                 "v16-pending-episode-actions", "v17-feed-counts-per-feed", "v18-address-reach",
+                                 "v19-changes"]
 
     /// `SearchRule`'s weights as the search index's rank spells them (bm25's arguments follow
     /// the index's columns: title, notes, channel). A test checks the live index still says this.
