@@ -170,6 +170,7 @@ struct AuthMode: ResponseEncodable, Sendable {
 
 
 extension FeedItemResponse: ResponseEncodable {}
+extension FeedItemWithNotesResponse: ResponseEncodable {}
 extension ChannelGroupedFeedResponse: ResponseEncodable {}
 extension ChannelResponse: ResponseEncodable {}
 extension ChannelListResponse: ResponseEncodable {}

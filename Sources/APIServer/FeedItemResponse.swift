@@ -97,6 +97,23 @@ struct FeedItemResponse: Encodable, Sendable {
     }
 }
 
+/// `GET /api/feed/items/{id}`: the item and `description_html`, its show notes as sanitized HTML
+/// (`NotesSanitizer`'s allowlist, done when the feed was parsed), which a page may put into its
+/// DOM as is; null when the notes hold no markup worth keeping (`description` then says it all).
+/// Pages of items leave it out: the notes' markup would make a feed page several times larger.
+struct FeedItemWithNotesResponse: Encodable, Sendable {
+    var item: FeedItemResponse
+    var descriptionHTML: String?
+
+    enum CodingKeys: String, CodingKey { case descriptionHTML = "description_html" }
+
+    func encode(to encoder: any Encoder) throws {
+        try item.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(descriptionHTML, forKey: .descriptionHTML)
+    }
+}
+
 /// `GET /api/feed` and `/api/feed/history`: the backend's `FeedResponse`. The items stay the
 /// library's records until they are written: the page is written straight from them (no
 /// `FeedItemResponse` and its date strings per item; bench/serve), its `Encodable` form makes

@@ -144,12 +144,21 @@ struct FeedRoutes {
 
     // MARK: Items
 
-    func item(_ id: Int64, _ context: APIRequestContext) async throws -> FeedItemResponse {
+    /// `GET /api/feed/items/{id}`: the item with its show notes as sanitized HTML (the one
+    /// route that carries them: docs/server.md, "Show notes").
+    func item(_ id: Int64, _ context: APIRequestContext) async throws -> FeedItemWithNotesResponse {
+        let record = try await record(id, context)
+        let library = try context.library()
+        let notesHTML = try await Self.library { () async throws(LibraryError) in try await library.notesHTML(id: id) }
+        return FeedItemWithNotesResponse(item: FeedItemResponse(record, now: clock()), descriptionHTML: notesHTML)
+    }
+
+    private func record(_ id: Int64, _ context: APIRequestContext) async throws -> ItemRecord {
         let library = try context.library()
         guard let record = try await Self.library({ () async throws(LibraryError) in try await library.itemRecords(ids: [id]) }).first else {
             throw APIError.notFound("no item \(id)")
         }
-        return FeedItemResponse(record, now: clock())
+        return record
     }
 
     func setWatched(_ id: Int64, _ watched: Bool, progress: Int?, _ context: APIRequestContext) async throws -> FeedItemResponse {
@@ -159,7 +168,7 @@ struct FeedRoutes {
         try await Self.library { () async throws(LibraryError) in
             try await library.updateWatchState(id, .mark(watched: watched, progress: progress ?? 0), now: now)
         }
-        return try await item(id, context)
+        return FeedItemResponse(try await record(id, context), now: clock())
     }
 
     func setProgress(_ id: Int64, _ seconds: Int, _ context: APIRequestContext) async throws -> FeedItemResponse {
@@ -167,7 +176,7 @@ struct FeedRoutes {
         guard seconds >= 0 else { throw APIError.unprocessable("progress must be at least 0 (got \(seconds))") }
         let now = clock()
         try await Self.library { () async throws(LibraryError) in try await library.setProgress(id, seconds: seconds, now: now) }
-        return try await item(id, context)
+        return FeedItemResponse(try await record(id, context), now: clock())
     }
 
     // MARK: History and by-channel

@@ -125,7 +125,8 @@ enum OpenAPIDocument {
                 .int(.durationMin), .int(.durationMax),
                 .text("search", "words to find in titles, show notes and channel names, best match first (with platform, filter and one channel only)"),
             ], response: "FeedResponse"),
-            Operation(method: "get", path: "/api/feed/items/{id}", summary: "One item", response: "FeedItem"),
+            Operation(method: "get", path: "/api/feed/items/{id}", summary: "One item, with its show notes as sanitized HTML",
+                      response: "FeedItemWithNotes"),
             Operation(method: "get", path: "/api/items/{id}/audio", summary: audioSummary, also: audioAnswers, media: true),
             Operation(method: "head", path: "/api/items/{id}/audio", summary: "The audio's head: type, length, range", also: audioAnswers,
                       media: true),
@@ -424,6 +425,7 @@ enum OpenAPIDocument {
             "is_watched": bool, "watched_at": nullable(date), "watch_progress_seconds": nullable(int), "discovered_at": date,
             "duration_formatted": string, "is_recent": bool, "channel_name": string, "channel_avatar_url": nullable(string),
         ]),
+        "FeedItemWithNotes": ["allOf": [ref("FeedItem"), object(["description_html": nullable(string)])]],
         "FeedResponse": object(["items": array(ref("FeedItem")), "total": int, "page": int, "per_page": int, "has_more": bool]),
         "ChannelGroupedFeedResponse": object(["channels": array(object([
             "channel_id": int, "channel_name": string, "channel_avatar_url": nullable(string), "platform": string,

@@ -72,6 +72,11 @@ const events = (() => {
 })();
 // A `reset` (the server no longer has what this page missed): the screen reloads its data.
 events.on('reset', () => route());
+// A page left for another stays open in the back/forward cache, with its stream: a browser
+// allows six connections to one server, so a few pages kept that way would stall the next.
+// Closed when the page is left, opened again if it is shown from that cache.
+addEventListener('pagehide', () => events.close());
+addEventListener('pageshow', (event) => { if (event.persisted && (state.user || state.mode === 'open')) events.connect(); });
 
 const state = { user: null, mode: 'protected', cleanup: null, generation: 0 };
 const main = () => document.getElementById('main');
