@@ -2,6 +2,7 @@
 // sanitized HTML when it gives it, else the plain text), chapters (a click seeks), transcript
 // link, the server's download of it.
 import { h, iconButton, artwork, formatDuration, relativeDate, safeURL, addToCollection, saveItem, setWatched } from '../ui.js';
+import { downloadControl } from '../offline.js';   // offline hook
 
 export default {
   title: 'Item',
@@ -24,6 +25,7 @@ export default {
             h('p', { class: 'hint' }, [relativeDate(item.upload_date), formatDuration(item.duration_seconds), item.platform].filter(Boolean).join(' · ')),
             h('p', { class: 'progress-line' }, progress),
             h('p', { class: 'hint' }, downloadState(item)),
+            h('p', {}, downloadControl(item, ctx)),   // offline hook: Download for offline
             h('div', { class: 'item-actions' },
               h('button', { type: 'button', class: 'primary', onclick: () => ctx.player.play(item) }, item.watch_progress_seconds && !item.is_watched ? 'Resume' : 'Play'),
               iconButton('queue', 'Add to queue', () => { ctx.player.enqueue(item); ctx.toast('Added to the queue'); }),
