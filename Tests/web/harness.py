@@ -353,11 +353,19 @@ class Page:
             (b for b in self.all(f'{scope}button[aria-label="{label}"], {scope}button') if
              (b.get_attribute('aria-label') or b.text.strip()) == label and b.is_displayed()), None), timeout)
 
+    def press(self, label, within=None, timeout=15):
+        """Clicks the button `button` finds, again if the page redrew it in between (the screens
+        redraw on the live event stream, which can replace a button between finding and clicking)."""
+        def attempt():
+            self.button(label, within, timeout=2).click()
+            return True
+        wait_for(f'a click on "{label}"', attempt, timeout)
+
     def login(self, user, password):
         self.go('/login')
         self.find('input[name="username"]').send_keys(user)
         self.find('input[name="password"]').send_keys(password)
-        self.button('Sign in').click()
+        self.press('Sign in')
         wait_for('the feed after signing in', lambda: self.d.current_url.endswith('/feed'))
 
     def screenshots(self, name):

@@ -21,22 +21,22 @@ def row(w, title):
 def test_mark_watched_and_unwatched(w):
     p = w.page
     p.go('/feed')
-    p.button('Mark watched', within=row(w, 'Alpha episode')).click()
+    p.press('Mark watched', within=row(w, 'Alpha episode'))
     wait_for('watched on the server', lambda: w.server.api('GET', f'/api/feed/items/{w.ids["Alpha episode"]}')['is_watched'])
-    p.button('Mark unwatched', within=row(w, 'Alpha episode')).click()
+    p.press('Mark unwatched', within=row(w, 'Alpha episode'))
     wait_for('unwatched on the server', lambda: not w.server.api('GET', f'/api/feed/items/{w.ids["Alpha episode"]}')['is_watched'])
 
 
 def test_save_and_add_to_a_collection(w):
     p = w.page
-    p.button('Save', within=row(w, 'Bravo episode')).click()
+    p.press('Save', within=row(w, 'Bravo episode'))
     saved = wait_for('the saved video', lambda: w.server.api('GET', '/api/saved-videos')['items'])
     check([s.get('title') for s in saved] == ['Bravo episode'], f'the item saved is the one asked for: {saved}')
-    p.button('Add to collection', within=row(w, 'Bravo episode')).click()
+    p.press('Add to collection', within=row(w, 'Bravo episode'))
     p.find('dialog input[name="name"]').send_keys('Road trip')
     p.screenshots('add-to-collection')
     p.axe('add-to-collection')
-    p.button('Add', within='dialog').click()
+    p.press('Add', within='dialog')
     collections = wait_for('the collection', lambda: [c for c in w.server.api('GET', '/api/collections')['items'] if c['name'] == 'Road trip'])
     items = wait_for('its item', lambda: w.server.api('GET', f'/api/collections/{collections[0]["id"]}')['items'])
     check([i.get('title') for i in items] == ['Bravo episode'], f'the collection holds the item: {items}')
@@ -45,20 +45,20 @@ def test_save_and_add_to_a_collection(w):
 def test_the_queue_reorders_removes_and_plays(w):
     p = w.page
     for title in TITLES:
-        p.button('Add to queue', within=row(w, title)).click()
+        p.press('Add to queue', within=row(w, title))
     p.go('/player')   # a reload: the queue is kept in this browser
     queue = lambda: [li.text for li in p.all('.queue li')]
     wait_for('three queued', lambda: len(queue()) == 3)
     check([q.split('\n')[0] for q in queue()] == TITLES, f'in the order added: {queue()}')
-    p.button('Move Charlie episode up').click()
+    p.press('Move Charlie episode up')
     wait_for('Charlie moved up', lambda: [q.split('\n')[0] for q in queue()] == ['Alpha episode', 'Charlie episode', 'Bravo episode'])
-    p.button('Remove Alpha episode from the queue').click()
+    p.press('Remove Alpha episode from the queue')
     wait_for('Alpha removed', lambda: [q.split('\n')[0] for q in queue()] == ['Charlie episode', 'Bravo episode'])
     p.screenshots('player-queue')
-    p.button('Next').click()
+    p.press('Next')
     wait_for('the next one playing', lambda: 'Charlie episode' in p.find('.player-full h1').text)
     wait_for('the queue moved on', lambda: [q.split('\n')[0] for q in queue()] == ['Bravo episode'])
-    p.button('Pause', within='.transport').click()
+    p.press('Pause', within='.transport')
 
 
 def test_search_modes_and_filters(w):
@@ -74,7 +74,7 @@ def test_search_modes_and_filters(w):
     p.js('document.getElementById("feed-search").dispatchEvent(new Event("input"))')
     wait_for('the feed again', lambda: titles() == sorted(TITLES))
     # Charlie was played (the queue test): not in Quick Watch? It is unwatched and 30 s long: in.
-    p.button('Mark watched', within=row(w, 'Alpha episode')).click()
+    p.press('Mark watched', within=row(w, 'Alpha episode'))
     p.find('#feed-unwatched').click()
     wait_for('unwatched only', lambda: 'Alpha episode' not in titles() and len(titles()) == 2)
     p.find('#feed-unwatched').click()
@@ -85,9 +85,9 @@ def test_search_modes_and_filters(w):
     wait_for('no YouTube items', lambda: titles() == [])
     Select(p.find('#feed-platform')).select_by_value('podcast')
     wait_for('the podcast items', lambda: len(titles()) == 3)
-    p.button('Quick Watch').click()
+    p.press('Quick Watch')
     wait_for('Quick Watch: the unwatched short ones', lambda: 'Alpha episode' not in titles() and len(titles()) == 2 and 'mode=quick_watch' in p.d.current_url)
-    p.button('Catch Up').click()
+    p.press('Catch Up')
     wait_for('Catch Up', lambda: 'mode=catch_up' in p.d.current_url and p.find('.list-status').text != 'Loading…')
     check(not p.find('#feed-duration').is_enabled(), 'Catch Up chooses its own lengths')
     p.go(p.d.current_url.replace(w.server.base, ''))

@@ -24,7 +24,7 @@ def test_signing_in_needs_the_password(w):
     p.axe('login')
     p.find('input[name="username"]').send_keys(w.server.user)
     p.find('input[name="password"]').send_keys('wrong password')
-    p.button('Sign in').click()
+    p.press('Sign in')
     message = wait_for('the refusal', lambda: p.find('#login-error').text)
     check('invalid' in message.lower(), f'the refusal says why: {message!r}')
     p.login(w.server.user, PASSWORD)
@@ -45,7 +45,7 @@ def test_playing_in_the_browser_is_heard(w):
     p = w.page
     row = wait_for('the first row', lambda: next(r for r in p.all('.row') if TITLES[0] in r.text))
     with w.pulse.recording(w.out / 'browser-tone.raw') as recording:
-        p.button('Play', within=f'.row[data-item-id="{row.get_attribute("data-item-id")}"]').click()
+        p.press('Play', within=f'.row[data-item-id="{row.get_attribute("data-item-id")}"]')
         wait_for('the audio element to play', lambda: p.js('return document.getElementById("player-audio").currentTime') > 2, timeout=20)
         time.sleep(2)
     state = p.js('const a = document.getElementById("player-audio"); return {t: a.currentTime, paused: a.paused, src: a.currentSrc,'
@@ -63,19 +63,19 @@ def test_playing_in_the_browser_is_heard(w):
 def test_skipping_moves_15_seconds_each_way(w):
     p = w.page
     before = p.js('return document.getElementById("player-audio").currentTime')
-    p.button('Forward 15 seconds', within='#mini-player').click()
+    p.press('Forward 15 seconds', within='#mini-player')
     after = wait_for('the jump forward', lambda: (lambda t: t if t >= before + 14 else None)(p.js('return document.getElementById("player-audio").currentTime')))
     check(after < before + 18, f'+15 s: {before:.1f} -> {after:.1f}')
-    p.button('Back 15 seconds', within='#mini-player').click()
+    p.press('Back 15 seconds', within='#mini-player')
     back = wait_for('the jump back', lambda: (lambda t: t if t <= after - 13 else None)(p.js('return document.getElementById("player-audio").currentTime')))
     check(back >= after - 17, f'-15 s: {after:.1f} -> {back:.1f}')
 
 
 def test_progress_reaches_the_server(w):
     p = w.page
-    p.button('Forward 15 seconds', within='#mini-player').click()
+    p.press('Forward 15 seconds', within='#mini-player')
     time.sleep(1)
-    p.button('Pause', within='#mini-player').click()
+    p.press('Pause', within='#mini-player')
     position = wait_for('a pause', lambda: p.js('const a = document.getElementById("player-audio"); return a.paused && a.currentTime'))
     item_id = p.js('return Number(document.getElementById("mini-player").dataset.itemId)')
     item = wait_for('the progress on the server', lambda: (lambda it: it if abs((it['watch_progress_seconds'] or 0) - int(position)) <= 1 else None)(
@@ -96,7 +96,7 @@ def test_the_item_page_and_the_full_player(w):
     check('Played' in p.find('.progress-line').text, f'its progress shows: {p.find(".progress-line").text}')
     p.screenshots('item')
     p.axe('item')
-    p.button('Resume').click()
+    p.press('Resume')
     wait_for('the resumed position', lambda: p.js('return document.getElementById("player-audio").currentTime') > 20)
     p.find('#mini-player a.mini-title').click()
     wait_for('the full player', lambda: p.d.current_url.endswith('/player'))
@@ -108,7 +108,7 @@ def test_the_item_page_and_the_full_player(w):
     Select(p.find('#sleep')).select_by_value('end')
     p.screenshots('player')
     p.axe('player')
-    p.button('Pause', within='.transport').click()
+    p.press('Pause', within='.transport')
 
 
 def test_the_keys(w):
@@ -139,7 +139,7 @@ def test_space_and_arrows_drive_the_player(w):
     p = w.page
     audio = 'document.getElementById("player-audio")'
     p.go('/feed')
-    p.button('Play', within='.row').click()
+    p.press('Play', within='.row')
     wait_for('playing', lambda: p.js(f'return !{audio}.paused && {audio}.currentTime > 1'))
     p.js('document.activeElement.blur()')
     body = p.find('body')
@@ -159,10 +159,10 @@ def test_the_theme_is_light_dark_or_the_systems(w):
     p = w.page
     p.go('/feed')
     background = 'return getComputedStyle(document.body).backgroundColor'
-    p.button('Theme: system').click()
+    p.press('Theme: system')
     wait_for('the light theme', lambda: p.js('return document.documentElement.dataset.theme') == 'light')
     light = p.js(background)
-    p.button('Theme: light').click()
+    p.press('Theme: light')
     wait_for('the dark theme', lambda: p.js('return document.documentElement.dataset.theme') == 'dark')
     dark = p.js(background)
     check(light != dark, f'the page changes colour: {light} vs {dark}')
@@ -170,7 +170,7 @@ def test_the_theme_is_light_dark_or_the_systems(w):
     p.axe('feed-dark')
     p.go('/feed')
     check(p.js('return document.documentElement.dataset.theme') == 'dark', 'the choice is kept')
-    p.button('Theme: dark').click()
+    p.press('Theme: dark')
     wait_for('the system theme', lambda: p.js('return document.documentElement.dataset.theme') is None)
 
 
@@ -178,7 +178,7 @@ def test_moving_around_never_stops_the_audio(w):
     p = w.page
     audio = 'document.getElementById("player-audio")'
     p.go('/feed')
-    p.button('Play', within='.row').click()
+    p.press('Play', within='.row')
     wait_for('playing', lambda: p.js(f'return !{audio}.paused && {audio}.currentTime > 1'))
     for tab in ['Discover', 'Saved', 'Channels', 'Settings', 'Feed']:
         before = p.js(f'return {audio}.currentTime')

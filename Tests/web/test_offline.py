@@ -104,7 +104,7 @@ def test_an_action_taken_offline_reaches_the_server(w):
     item = w.items[TITLES[1]]
     check(not item['is_watched'], 'not watched at first')
     row = f'.row[data-item-id="{item["id"]}"]'
-    p.button('Mark watched', within=row).click()
+    p.press('Mark watched', within=row)
     wait_for('the row marked watched while offline', lambda: p.find(f'{row} button[aria-pressed="true"]'))
     kept = p.d.execute_async_script("""
         const done = arguments[0];
@@ -131,7 +131,7 @@ def test_nothing_kept_for_one_user_shows_to_the_next(w):
     wait_for('the owner\'s feed', lambda: all(t in p.find('main').text for t in TITLES))
     kept = lambda: p.d.execute_async_script('const d = arguments[0]; caches.keys().then(d)')
     check(any(name.startswith('feedctl-api-') for name in kept()), f'the owner\'s pages are kept: {kept()}')
-    p.button(f'Sign out {w.server.user}').click()
+    p.press(f'Sign out {w.server.user}')
     wait_for('the login page', lambda: '/login' in p.d.current_url)
     wait_for('the owner\'s kept pages gone at sign-out', lambda: not any(n.startswith('feedctl-api-') for n in kept()))
     p.login('alice', PASSWORD)
@@ -143,7 +143,7 @@ def test_nothing_kept_for_one_user_shows_to_the_next(w):
     check(not any(t in text for t in TITLES), f'alice sees nothing of the owner\'s: {text!r}')
     start_server(w)
     p.go('/feed')
-    p.button('Sign out alice').click()
+    p.press('Sign out alice')
     wait_for('the login page', lambda: '/login' in p.d.current_url)
     p.login(w.server.user, PASSWORD)
 
@@ -154,7 +154,7 @@ def test_a_downloaded_episode_plays_offline(w):
     code, _ = w.server.raw('HEAD', f'/api/items/{item["id"]}/audio', token=w.server.token)
     check(code != 404, 'GET /api/items/{id}/audio (the audio part) is served: the download keeps what it answers')
     p.go(f'/item/{item["id"]}')
-    p.button('Download for offline').click()
+    p.press('Download for offline')
     wait_for('the download to finish', lambda: p.button('Remove download', timeout=1), timeout=60)
     p.go('/downloads')
     entry = p.find(f'.download[data-item-id="{item["id"]}"]')
@@ -165,15 +165,15 @@ def test_a_downloaded_episode_plays_offline(w):
     p.axe('downloads')
     stop_server(w)
     p.go('/downloads')
-    p.button(f'Play {TITLES[2]}').click()
+    p.press(f'Play {TITLES[2]}')
     wait_for('the downloaded episode to play with no server', lambda: p.js(AUDIO_TIME) > 2, timeout=30)
-    p.button('Forward 15 seconds', within='#mini-player').click()   # a seek: a Range answered from the kept body
+    p.press('Forward 15 seconds', within='#mini-player')   # a seek: a Range answered from the kept body
     wait_for('the seek to land', lambda: p.js(AUDIO_TIME) > 17, timeout=15)
     t = p.js(AUDIO_TIME)
     time.sleep(1.5)
     check(p.js(AUDIO_TIME) > t + 0.5, 'the audio advances after the seek')
-    p.button('Pause', within='#mini-player').click()
+    p.press('Pause', within='#mini-player')
     start_server(w)
     p.go('/downloads')
-    p.button(f'Remove the download of {TITLES[2]}').click()
+    p.press(f'Remove the download of {TITLES[2]}')
     wait_for('the download removed', lambda: 'Nothing downloaded yet' in p.find('main').text)

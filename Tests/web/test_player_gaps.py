@@ -44,19 +44,19 @@ def test_the_item_page_shows_chapters_transcript_and_download_state(w):
     check(transcript is not None and transcript.get_attribute('href').endswith('/ep.vtt'), 'the transcript link')
     check('Not downloaded' in p.find('main').text, f'the download state: {p.find("main").text[:400]}')
     # A chapter's click starts the item there (nothing plays yet), then seeks it.
-    p.button('0:30 The middle').click()
+    p.press('0:30 The middle')
     wait_for('playing from the chapter', lambda: 29 <= audio_time(p) < 40, timeout=20)
-    p.button('0:00 Opening').click()
+    p.press('0:00 Opening')
     wait_for('sought back to the first chapter', lambda: audio_time(p) < 10)
     p.screenshots('item-chapters')
     p.axe('item-chapters')
-    p.button('Pause', within='#mini-player').click()
+    p.press('Pause', within='#mini-player')
 
 
 def test_the_queue_is_the_users_on_the_server(w):
     p = w.page
     p.go(f'/item/{w.ids[TITLES[2]]}')
-    p.button('Add to queue').click()
+    p.press('Add to queue')
     queued = wait_for('the server\'s queue', lambda: w.server.api('GET', '/api/queue')['items'] or None)
     check([e['item']['id'] for e in queued] == [w.ids[TITLES[2]]], f'the server holds the browser\'s entry: {queued}')
     listed = w.server.cli('queue', 'list')
@@ -66,9 +66,9 @@ def test_the_queue_is_the_users_on_the_server(w):
     p.go('/player')
     names = lambda: [li.text.split('\n')[0] for li in p.all('.queue li')]
     wait_for('both in the player\'s Up next', lambda: names() == [TITLES[2], TITLES[1]])
-    p.button(f'Move {TITLES[1]} up').click()
+    p.press(f'Move {TITLES[1]} up')
     wait_for('moved on the server', lambda: [e['title'] for e in w.server.api('GET', '/api/queue')['items']] == [TITLES[1], TITLES[2]])
-    p.button(f'Remove {TITLES[2]} from the queue').click()
+    p.press(f'Remove {TITLES[2]} from the queue')
     wait_for('removed on the server', lambda: [e['title'] for e in w.server.api('GET', '/api/queue')['items']] == [TITLES[1]])
     wait_for('and in the page', lambda: names() == [TITLES[1]])
 
@@ -76,7 +76,7 @@ def test_the_queue_is_the_users_on_the_server(w):
 def test_an_item_finished_in_the_browser_reaches_the_history(w):
     p = w.page
     # Next plays the queue's first (the short one) and takes it off the server's queue.
-    p.button('Next').click()
+    p.press('Next')
     wait_for('the short one playing', lambda: TITLES[1] in p.find('.player-full h1').text)
     wait_for('the queue emptied on the server', lambda: w.server.api('GET', '/api/queue')['items'] == [])
     wait_for('it ends', lambda: p.js(f'return {AUDIO}.ended'), timeout=30)
@@ -100,7 +100,7 @@ def test_the_skip_intervals_of_settings_drive_the_buttons_and_the_media_session(
     forward.click()
     after = wait_for('30 s on', lambda: (lambda t: t if t >= before + 28 else None)(audio_time(p)))
     check(after < before + 33, f'+30 s: {before:.1f} -> {after:.1f}')
-    p.button('Back 5 seconds', within='#mini-player').click()
+    p.press('Back 5 seconds', within='#mini-player')
     back = wait_for('5 s back', lambda: (lambda t: t if t <= after - 3 else None)(audio_time(p)))
     check(back >= after - 8, f'-5 s: {after:.1f} -> {back:.1f}')
     p.go('/player')

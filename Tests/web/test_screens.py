@@ -94,7 +94,7 @@ def test_discover_shows_each_platform_as_it_answers_and_subscribes(w):
     p.go('/discover')
     p.find('input[name="q"]').send_keys('blog')
     p.js('const s = document.querySelector("select[name=type]"); s.value = "channels";')
-    p.button('Search').click()
+    p.press('Search')
     wait_for('every platform to answer', lambda: p.all('.platform') and not p.all('.platform.searching'))
     status = {e.get_attribute('data-platform'): e.text for e in p.all('.platform')}
     check('2 results in' in status.get('itunes', ''), f'Apple Podcasts says its count and time: {status}')
@@ -104,7 +104,7 @@ def test_discover_shows_each_platform_as_it_answers_and_subscribes(w):
     check(' ms' in status.get('library', ''), f'the library says its time: {status}')
     check('failed' in status.get('rumble', ''), f'Rumble says it failed: {status}')
     check('search=' not in p.d.current_url and 'q=blog' in p.d.current_url, f'the search is in the URL: {p.d.current_url}')
-    p.button('Subscribe to Atom Blog Audio').click()
+    p.press('Subscribe to Atom Blog Audio')
     p.find('[aria-label="Subscribed to Atom Blog Audio"]')
     check(channel_named(w, 'Atom Blog Audio'), 'the API lists the channel subscribed from Discover')
     look(w, 'discover')
@@ -116,10 +116,10 @@ def test_discover_subscribes_and_plays_an_episode_the_library_lacks(w):
              'collectionId': 50, 'collectionName': 'Walks', 'feedUrl': walks, 'episodeUrl': f'{w.tone_url}?walk', 'trackTimeMillis': 4000}])
     p = w.page
     p.go('/discover?q=night%20walk')
-    p.button('Subscribe to Walks and play Night walk').click()
+    p.press('Subscribe to Walks and play Night walk')
     wait_for('the player to take the episode', lambda: p.find('.mini-title').text == 'Night walk')
     check(channel_named(w, 'Walks'), 'the channel was followed to play it')
-    p.button('Pause').click()
+    p.press('Pause')
 
 
 def test_discover_saves_and_plays_a_library_result(w):
@@ -128,13 +128,13 @@ def test_discover_saves_and_plays_a_library_result(w):
     itunes([])
     p = w.page
     p.go('/discover?q=four%20tones')
-    p.button('Save Four tones').click()
+    p.press('Save Four tones')
     p.find('[aria-label="Saved Four tones"]')
     saved = w.server.api('GET', '/api/saved-videos')['items']
     check(first['id'] in [s['item_id'] for s in saved], f'the item is saved: {saved}')
-    p.button('Play Four tones').click()
+    p.press('Play Four tones')
     wait_for('the player to take the item', lambda: p.find('.mini-title').text == 'Four tones')
-    p.button('Pause').click()
+    p.press('Pause')
 
 
 # --- Channels -----------------------------------------------------------------------------------
@@ -145,14 +145,14 @@ def test_channels_add_sync_pause_speed_and_items(w):
     p = w.page
     p.go('/channels')
     p.find('input[name="url"]').send_keys(url)
-    p.button('Add channel').click()
+    p.press('Add channel')
     wait_for('the channel added', lambda: 'Added Numbers Station (3 items)' in p.find('.report').text)
     channel = channel_named(w, 'Numbers Station')
     card = f'[data-channel-id="{channel["id"]}"]'
     p.find(card)
-    p.button('Sync Numbers Station now').click()
+    p.press('Sync Numbers Station now')
     wait_for('the sync result', lambda: 'Synced: nothing new' in p.find(f'{card} .sync-result').text)
-    p.button('Pause Numbers Station').click()
+    p.press('Pause Numbers Station')
     p.find('[aria-label="Resume Numbers Station"]')
     check(w.server.api('GET', f'/api/channels/{channel["id"]}')['is_active'] is False, 'paused through the API')
     p.js(f'const s = document.querySelector(\'{card} select[name=speed]\'); s.value = "1.5"; s.dispatchEvent(new Event("change"));')
@@ -162,7 +162,7 @@ def test_channels_add_sync_pause_speed_and_items(w):
     p.find(f'{card} h2 a').click()
     wait_for('its items on its page', lambda: all(f'Number {n}' in p.find('.item-list').text for n in range(3)))
     look(w, 'channel')
-    p.button('Remove Numbers Station').click()
+    p.press('Remove Numbers Station')
     p.find('dialog[open] button[value="ok"]').click()
     wait_for('the channel gone from the API', lambda: channel_named(w, 'Numbers Station') is None)
     wait_for('back on the list', lambda: p.d.current_url.endswith('/channels'))
@@ -187,7 +187,7 @@ def test_channels_show_errors_and_parse_warnings_and_import_opml(w):
     look(w, 'channels-problems')
     p.js('window.scrollTo(0, 0)')   # the toolbar is at the top, under the sticky header once scrolled
     capture_downloads(p)
-    p.button('Export OPML').click()
+    p.press('Export OPML')
     opml_text = downloaded(p, 'feedctl-subscriptions.opml')
     check('<opml' in opml_text and cut in opml_text, f'the export is the OPML of the subscriptions: {opml_text[:300]}')
 
@@ -200,7 +200,7 @@ def test_collections_create_reorder_by_keyboard_buttons_and_drag(w):
     p = w.page
     p.go('/collections')
     p.find('input[name="name"]').send_keys('Road trip')
-    p.button('Create collection').click()
+    p.press('Create collection')
     wait_for('the new collection listed', lambda: 'Road trip' in p.find('.collection-list').text)
     collection = next(c for c in w.server.api('GET', '/api/collections')['items'] if c['name'] == 'Road trip')
     for item in items:
@@ -222,7 +222,7 @@ def test_collections_create_reorder_by_keyboard_buttons_and_drag(w):
     p.d.switch_to.active_element.send_keys(Keys.ALT, Keys.ARROW_UP)
     wait_for('Alt+Up again', lambda: order() == [ids[2], ids[0], ids[1]])
     wait_for('the move announced', lambda: p.find('#main .announcer').get_attribute('textContent') == f'Moved {title[ids[2]]} to position 1 of 3')
-    p.button(f'Move {title[ids[2]]} down').click()
+    p.press(f'Move {title[ids[2]]} down')
     wait_for('Move down to reach the server', lambda: order() == [ids[0], ids[2], ids[1]])
     # HTML5 drag and drop, dispatched with one DataTransfer as a mouse drag fires it (WebDriver's
     # own pointer actions start no HTML5 drag in Chromium).
@@ -234,19 +234,19 @@ def test_collections_create_reorder_by_keyboard_buttons_and_drag(w):
     wait_for('the drag to reach the server', lambda: order() == [ids[2], ids[1], ids[0]])
     look(w, 'collection')
 
-    p.button('Rename Road trip').click()
+    p.press('Rename Road trip')
     name = p.find('.collection-header input[name="name"]')
     name.clear()
     name.send_keys('Long drive', Keys.ENTER)
     wait_for('the new name kept', lambda: w.server.api('GET', f'/api/collections/{collection["id"]}')['name'] == 'Long drive')
-    p.button(f'Remove {title[ids[1]]} from Long drive').click()
+    p.press(f'Remove {title[ids[1]]} from Long drive')
     wait_for('the item removed', lambda: order() == [ids[2], ids[0]])
     capture_downloads(p)
-    p.button('Export Long drive').click()
+    p.press('Export Long drive')
     exported = json.loads(downloaded(p, 'long-drive.json'))
     check(exported['name'] == 'Long drive' and [i['title'] for i in exported['items']] == [title[ids[2]], title[ids[0]]],
           f'the export is the collection in its order: {exported}')
-    p.button('Delete Long drive').click()
+    p.press('Delete Long drive')
     p.find('dialog[open] button[value="ok"]').click()
     wait_for('the collection deleted', lambda: all(c['id'] != collection['id'] for c in w.server.api('GET', '/api/collections')['items']))
 
@@ -261,12 +261,12 @@ def test_saved_notes_are_edited_and_kept(w):
     notes = p.find(f'{row} textarea')
     notes.clear()
     notes.send_keys('Play again at <b>2x</b>')
-    p.button(f'Save notes for {saved["title"]}').click()
+    p.press(f'Save notes for {saved["title"]}')
     wait_for('the notes kept', lambda: w.server.api('GET', f'/api/saved-videos/{saved["id"]}')['notes'] == 'Play again at <b>2x</b>')
-    p.button(f'Mark watched: {saved["title"]}').click()
+    p.press(f'Mark watched: {saved["title"]}')
     wait_for('watched through the API', lambda: w.server.api('GET', f'/api/saved-videos/{saved["id"]}')['is_watched'])
     look(w, 'saved')
-    p.button(f'Remove {saved["title"]} from saved').click()
+    p.press(f'Remove {saved["title"]} from saved')
     wait_for('unsaved', lambda: all(s['id'] != saved['id'] for s in w.server.api('GET', '/api/saved-videos')['items']))
 
 
@@ -292,15 +292,15 @@ def test_settings_sessions_users_theme_and_playback(w):
     p = w.page
     p.go('/settings')
     check('(this browser)' in p.find('.session-list').text, 'this browser is marked')
-    p.button('Sign out Phone').click()
+    p.press('Sign out Phone')
     wait_for('the phone signed out', lambda: w.server.raw('GET', '/api/feed', token=phone)[0] == 401)
     wait_for('the list without it', lambda: 'Phone' not in p.find('.session-list').text)
 
     p.find('input[name="new-username"]').send_keys('carol')
     p.find('input[name="new-user-password"]').send_keys('carol password 1')
-    p.button('Add user').click()
+    p.press('Add user')
     wait_for('carol added', lambda: 'carol' in [u['username'] for u in w.server.api('GET', '/api/users')['users']])
-    p.button('Remove user carol').click()
+    p.press('Remove user carol')
     p.find('dialog[open] button[value="ok"]').click()
     wait_for('carol removed', lambda: 'carol' not in [u['username'] for u in w.server.api('GET', '/api/users')['users']])
 
@@ -317,7 +317,7 @@ def test_settings_sessions_users_theme_and_playback(w):
 def test_a_user_changes_their_password_with_the_current_one(w):
     p = w.page
     p.js('window.scrollTo(0, 0)')   # the account panel is at the top, under the sticky header once scrolled
-    p.button('Sign out', within='.panel').click()
+    p.press('Sign out', within='.panel')
     wait_for('signed out', lambda: '/login' in p.d.current_url)
     p.login(OTHER, OTHER_PASSWORD)
     status, answer = w.server.raw('POST', '/api/auth/login', {'username': OTHER, 'password': OTHER_PASSWORD, 'device_name': 'Laptop'})
@@ -330,7 +330,7 @@ def test_a_user_changes_their_password_with_the_current_one(w):
     p.find('input[name="current-password"]').send_keys('not my password')
     p.find('input[name="new-password"]').send_keys('a new password 1')
     p.find('input[name="confirm-password"]').send_keys('a new password 1')
-    p.button('Change password').click()
+    p.press('Change password')
     wait_for('the refusal', lambda: 'PIN' in message())
     check(w.server.raw('GET', '/api/feed', token=laptop)[0] == 200, 'nothing changed')
 
@@ -338,7 +338,7 @@ def test_a_user_changes_their_password_with_the_current_one(w):
         field = p.find(f'input[name="{name}"]')
         field.clear()
         field.send_keys(value)
-    p.button('Change password').click()
+    p.press('Change password')
     wait_for('the change', lambda: 'Password changed' in message())
     check(w.server.raw('GET', '/api/feed', token=laptop)[0] == 401, 'the other sessions ended')
     status, answer = w.server.raw('POST', '/api/auth/login', {'username': OTHER, 'password': 'a new password 1'})

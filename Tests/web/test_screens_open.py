@@ -26,12 +26,12 @@ def test_channels_and_collections_in_open_mode(w):
     p = w.page
     p.go('/channels')
     p.find('input[name="url"]').send_keys(w.feed_url)
-    p.button('Add channel').click()
+    p.press('Add channel')
     wait_for('the channel added', lambda: 'Added Open Radio' in p.find('.report').text)
     check([c['name'] for c in w.server.api('GET', '/api/channels')['items']] == ['Open Radio'], 'the API has it')
     p.go('/collections')
     p.find('input[name="name"]').send_keys('Evening')
-    p.button('Create collection').click()
+    p.press('Create collection')
     wait_for('the collection made', lambda: 'Evening' in [c['name'] for c in w.server.api('GET', '/api/collections')['items']])
 
 
@@ -49,6 +49,6 @@ def test_channels_come_a_page_at_a_time(w):
     p.go('/channels')
     wait_for('the first page', lambda: '106 channels, 100 shown' in p.find('main').text)
     check(len(p.all('.channel-card')) == 100, f'100 cards, not {len(p.all(".channel-card"))}')
-    p.button('Show more channels').click()
+    p.press('Show more channels')
     wait_for('the rest', lambda: len(p.all('.channel-card')) == 106)
     check(not p.find('main').text.count('shown'), 'all shown')

@@ -24,7 +24,7 @@ def test_switching_to_the_servers_speakers_keeps_the_position(w):
     from selenium.webdriver.support.ui import Select
     p = w.page
     p.go('/feed')
-    p.button('Play', within='.row').click()
+    p.press('Play', within='.row')
     wait_for('the browser to play past 6 s', lambda: p.js(f'return {AUDIO}.currentTime') > 6, timeout=20)
     p.find('#mini-player a.mini-title').click()
     Select(p.find('#output')).select_by_value('server')
@@ -53,7 +53,7 @@ def test_switching_back_to_this_device(w):
     t = wait_for('the position', lambda: p.js(f'return {AUDIO}.currentTime'))
     check(t >= at - 2, f'the browser went on from the daemon position {at}: {t}')
     status = wait_for('the daemon to stop', lambda: (lambda s: s if s and s.get('status') != 'playing' else None)(daemon_status(w)), timeout=15)
-    p.button('Pause', within='.transport').click()
+    p.press('Pause', within='.transport')
 
 
 def test_another_user_is_told_the_speakers_are_the_owners(w):
