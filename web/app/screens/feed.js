@@ -128,8 +128,8 @@ export default {
       page = 0; hasMore = true; loading = false;
       status.classList.remove('error');
       status.textContent = 'Loading…';
+      loadMore();    // the request leaves before the page is laid out (reset reads the layout)
       view.reset();
-      loadMore();
     }
 
     // Another device or the CLI changed an item: show it (the event stream, once served).
