@@ -130,7 +130,7 @@ let package = Package(
         // The player as a service: typed commands carried out, queue, sleep timer, speed memory,
         // progress written to the library.
         .target(name: "PlayerService", dependencies: [
-            "PlayerCore", "NowPlaying", "ControlProtocol", "LibraryStore", "FeedModel", "FeedParsing", "HTTPFetch", "Downloads",
+            "PlayerCore", "NowPlaying", "ControlProtocol", "LibraryStore", "FeedModel", "FeedParsing", "FeedIngest", "HTTPFetch", "Downloads",
         ]),
         // MPRIS2 on the session bus (sd-bus).
         .target(name: "MPRIS", dependencies: ["CSDBus", "NowPlaying", "ControlProtocol", "FeedModel"]),
@@ -158,6 +158,7 @@ let package = Package(
             .product(name: "HummingbirdCore", package: "hummingbird"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         // The server `feedctl serve` runs: its own process, so the daemon's memory is unaffected.
         .executableTarget(name: "feedctl-serve", dependencies: [

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzes the parsers (issue 14, "Keep it true"): builds Sources/feedctl-fuzz with libFuzzer and
+# Fuzzes the parsers and the show-notes sanitizer (issue 14, "Keep it true"; issue 27): builds Sources/feedctl-fuzz with libFuzzer and
 # AddressSanitizer, then mutates the seed corpus (fuzz/corpus) for a bounded time.
 #   scripts/fuzz.sh [SECONDS]        default 60; exits non-zero on a crash, leak-free hang or
 #                                    sanitizer report, leaving the input in .build/fuzz/crash-*

@@ -7,6 +7,7 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
+import LibraryStore
 import Logging
 import NIOCore
 
@@ -18,9 +19,11 @@ public enum APIServer {
     /// `onListening` is told the port once the server listens (the tests ask for port 0).
     /// `loops` are the event loops it serves on (NIO's shared ones unless given: the tasks'
     /// `EventLoopsExecutor` must be on the same); `afterStorm` gives memory back to the system
-    /// after a storm of connections (`ConnectionLimits.stormConnections`).
+    /// after a storm of connections (`ConnectionLimits.stormConnections`); `changes` is the
+    /// library's change log, which `/api/events` streams (without it that route answers 503).
     public static func application(
         configuration: ServerConfiguration, authenticator: (any Authenticator)?, gpodder: GPodderAccounts? = nil,
+        changes: (any ChangeFeed)? = nil,
         clock: @escaping @Sendable () -> Int64 = { Clock.now() },
         log: @escaping @Sendable (String) -> Void = { _ in },
         loops: (any EventLoopGroup)? = nil,
@@ -30,8 +33,8 @@ public enum APIServer {
         // Tokens are looked up by their SHA-256: without libcrypto nobody could sign in, so say so now.
         do { _ = try Digest.sha256.of([]) } catch { throw ServerStartError("cannot serve: \(error)") }
         let connections = ClientConnections(policy: configuration.connections, afterStorm: afterStorm)
-        let router = try router(configuration: configuration, authenticator: authenticator, gpodder: gpodder, clock: clock, log: log,
-                                connections: connections)
+        let router = try router(configuration: configuration, authenticator: authenticator, gpodder: gpodder, changes: changes,
+                                clock: clock, log: log, connections: connections)
         addMethodNotAllowed(to: router)
         var logger = Logger(label: "feedctl-serve")
         logger.logLevel = .warning
@@ -63,12 +66,12 @@ public enum APIServer {
 
     /// The routes the application serves, as `METHOD /path` with `{name}` for parameters.
     public static func routes(configuration: ServerConfiguration, authenticator: any Authenticator) throws(ServerStartError) -> [String] {
-        try router(configuration: configuration, authenticator: authenticator, gpodder: nil, clock: { 0 }, log: { _ in },
+        try router(configuration: configuration, authenticator: authenticator, gpodder: nil, changes: nil, clock: { 0 }, log: { _ in },
                    connections: nil).routes.map { "\($0.method.rawValue) " + routeName($0.path.description) }
     }
 
     static func router(configuration: ServerConfiguration, authenticator: (any Authenticator)?, gpodder: GPodderAccounts?,
-                       clock: @escaping @Sendable () -> Int64, log: @escaping @Sendable (String) -> Void,
+                       changes: (any ChangeFeed)?, clock: @escaping @Sendable () -> Int64, log: @escaping @Sendable (String) -> Void,
                        connections: ClientConnections?)
         throws(ServerStartError) -> Router<APIRequestContext> {
         if let refusal = configuration.check(hasAuthenticator: authenticator != nil) { throw refusal }
@@ -111,7 +114,8 @@ public enum APIServer {
 
         let api = router.group("api").add(middleware: AuthMiddleware(authenticator: authenticator))
         let fetcher = fetcher(configuration)
-        FeedRoutes(clock: clock, fetcher: fetcher, reach: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds).reach).add(to: api)
+        FeedRoutes(clock: clock, fetcher: fetcher, reach: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds).reach,
+                   downloads: configuration.libraryPath.map { DownloadStore(libraryPath: $0) }).add(to: api)
         SubscriptionRoutes(clock: clock, fetcher: fetcher, policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds),
                            youTubeOrigin: configuration.youTubeOrigin).add(to: api)
         OPMLRoutes(clock: clock, fetcher: fetcher, policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds)).add(to: api)
@@ -121,11 +125,14 @@ public enum APIServer {
                        settings: Result { () throws(DiscoveryError) in try DiscoverySettings(environment: discoveryEnvironment) }).add(to: api)
         SavedVideoRoutes(clock: clock, fetcher: fetcher, policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds)).add(to: api)
         CollectionRoutes(clock: clock).add(to: api)
+        QueueRoutes(clock: clock).add(to: api)
         AudioRoutes(fetcher: fetcher, reach: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds).reach,
                     downloads: configuration.libraryPath.map { DownloadStore(libraryPath: $0) },
                     streams: AudioStreamGate(configuration.audioStreams), resolved: ResolvedAudioURLs(),
                     connections: connections, clock: clock).add(to: api)
         UserRoutes(authenticator: authenticator, clock: clock).add(to: api)
+        EventRoutes(hub: changes.map { ChangeHub(feed: $0, settings: configuration.changeStreams, log: log) },
+                    connections: connections).add(to: api)
         let player = router.group("api").add(middleware: AuthMiddleware(authenticator: authenticator)).add(middleware: OwnerOnlyMiddleware())
         PlayerRoutes(remote: PlayerRemote(socketPath: configuration.socketPath, database: configuration.database,
                                           streams: configuration.playerStreams),
@@ -165,6 +172,9 @@ struct AuthMode: ResponseEncodable, Sendable {
 
 
 extension FeedItemResponse: ResponseEncodable {}
+extension FeedItemDetailResponse: ResponseEncodable {}
+extension UpNextResponse: ResponseEncodable {}
+extension FeedItemWithNotesResponse: ResponseEncodable {}
 extension ChannelGroupedFeedResponse: ResponseEncodable {}
 extension ChannelResponse: ResponseEncodable {}
 extension ChannelListResponse: ResponseEncodable {}

@@ -86,6 +86,8 @@ public final class ClientConnections: Sendable {
         /// Connections whose client has closed its side (it may still read an answer, but a
         /// long request's work stops: `OffLoopMiddleware`).
         var inputClosed: Set<ObjectIdentifier> = []
+        /// What to do when a connection's client leaves (an event stream ends: `whenClientLeaves`).
+        var onLeaving: [ObjectIdentifier: [@Sendable () -> Void]] = [:]
     }
     private let state = Mutex(State())
     let policy: ConnectionPolicy
@@ -112,7 +114,23 @@ public final class ClientConnections: Sendable {
 
     /// The client of `channel` closed its side of the connection.
     func inputClosed(_ channel: any NIOCore.Channel) {
-        _ = state.withLock { $0.inputClosed.insert(ObjectIdentifier(channel)) }
+        let actions = state.withLock { state in
+            state.inputClosed.insert(ObjectIdentifier(channel))
+            return state.onLeaving.removeValue(forKey: ObjectIdentifier(channel)) ?? []
+        }
+        actions.forEach { $0() }
+    }
+
+    /// Runs `action` once the client of `channel` has gone (now, if it has): a browser closing
+    /// an event stream closes its side, and the stream's place is free at once rather than at
+    /// its next write.
+    func whenClientLeaves(_ channel: any NIOCore.Channel, _ action: @escaping @Sendable () -> Void) {
+        let gone = state.withLock { state in
+            if state.inputClosed.contains(ObjectIdentifier(channel)) { return true }
+            state.onLeaving[ObjectIdentifier(channel), default: []].append(action)
+            return false
+        }
+        if gone || !channel.isActive { action() }
     }
 
     /// Whether the client of `channel` has gone: the connection closed, or the client closed its
@@ -123,19 +141,21 @@ public final class ClientConnections: Sendable {
 
     /// A connection `admit` counted has closed.
     func release(_ address: ClientAddress?, _ channel: any NIOCore.Channel) {
-        let stormOver = state.withLock { state -> Bool in
+        let (stormOver, actions) = state.withLock { state -> (Bool, [@Sendable () -> Void]) in
             state.inputClosed.remove(ObjectIdentifier(channel))
+            let actions = state.onLeaving.removeValue(forKey: ObjectIdentifier(channel)) ?? []
             if let address {
                 let count = state.perAddress[address, default: 1] - 1
                 state.perAddress[address] = count > 0 ? count : nil
             }
             state.open -= 1
-            guard state.stormSeen, state.open <= policy.stormConnections / 4 else { return false }
+            guard state.stormSeen, state.open <= policy.stormConnections / 4 else { return (false, actions) }
             state.stormSeen = false
             // The dictionary's storage grew with the storm: let it go too.
             if state.perAddress.isEmpty { state.perAddress = [:] }
-            return true
+            return (true, actions)
         }
+        actions.forEach { $0() }
         if stormOver {
             let afterStorm = self.afterStorm
             Task.detached { afterStorm() }

@@ -29,6 +29,8 @@ public struct ServerConfiguration: Sendable {
     public var discoveryEnvironment: [String: String]?
     /// How many `/api/player/events` streams are served, per user and in all.
     public var playerStreams = PlayerStreamLimits()
+    /// How `/api/events` streams are served: how many, how often the change log is read.
+    public var changeStreams = ChangeStreamSettings()
     /// The library's file: downloaded episodes are beside it (`DownloadStore`), and
     /// `/api/items/{id}/audio` serves them from there; nil: it proxies every item.
     public var libraryPath: String?

@@ -78,6 +78,9 @@ struct SubscriptionRoutes {
         if let active = body.isActive {
             try await FeedRoutes.library { () async throws(LibraryError) in try await library.setActive(channelID: id, active) }
         }
+        if let speed = body.speed {
+            try await FeedRoutes.library { () async throws(LibraryError) in try await library.setSpeed(channelID: id, speed) }
+        }
         return try await Self.response(id, library)
     }
 
@@ -143,10 +146,12 @@ struct AddChannelBody: Decodable {
 }
 
 /// The backend's `ChannelUpdate`.
+/// `speed` (feedctl's own) is the playback speed this user remembers for the channel (`PlaybackSpeed.range`).
 struct UpdateChannelBody: Decodable {
     var name: String?
     var isActive: Bool?
-    enum CodingKeys: String, CodingKey { case name, isActive = "is_active" }
+    var speed: Double?
+    enum CodingKeys: String, CodingKey { case name, isActive = "is_active", speed }
 }
 
 /// A channel as the backend's `ChannelResponse` has it (app/schemas/channel.py).
@@ -174,6 +179,10 @@ struct ChannelResponse: Encodable, Sendable {
     var unwatchedCount: Int
     /// feedctl's own: the URL polled.
     var feedURL: String
+    /// feedctl's own: the playback speed this user chose for the channel, null when none.
+    @Nullable var speed: Double?
+    /// feedctl's own: what the parser recovered from in the feed's last parsed body.
+    var warnings: [String]
 
     init(_ channel: Channel, _ summary: ChannelSummary) {
         id = channel.id; platform = channel.platform.rawValue
@@ -183,6 +192,7 @@ struct ChannelResponse: Encodable, Sendable {
         consecutiveErrors = channel.consecutiveErrors
         createdAt = WireDate.string(channel.addedAt); updatedAt = WireDate.string(channel.lastSynced ?? channel.addedAt)
         displayName = channel.name; videoCount = summary.items; unwatchedCount = summary.unwatched; feedURL = channel.feedURL
+        speed = channel.speed; warnings = summary.warnings
     }
 
     static func platformID(feedURL: String) -> String {
@@ -196,6 +206,7 @@ struct ChannelResponse: Encodable, Sendable {
         case lastSyncedAt = "last_synced_at", lastSyncError = "last_sync_error", consecutiveErrors = "consecutive_errors"
         case importSource = "import_source", createdAt = "created_at", updatedAt = "updated_at", displayName = "display_name"
         case videoCount = "video_count", unwatchedCount = "unwatched_count", feedURL = "feed_url"
+        case speed, warnings
     }
 }
 

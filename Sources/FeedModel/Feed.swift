@@ -57,6 +57,9 @@ public struct Item: Sendable, Equatable {
     public var author: String?
     /// Plain text: HTML stripped, entities decoded, whitespace collapsed.
     public var description: String?
+    /// The show notes as sanitized HTML (`NotesSanitizer`: an allowlist, safe to put into a
+    /// page as is), nil when they hold no markup worth keeping (then `description` says it all).
+    public var notesHTML: String?
     public var views: Int64?
     public var isShort: Bool
     public var episode: Int?
@@ -79,7 +82,7 @@ public struct Item: Sendable, Equatable {
                 description: String? = nil, views: Int64? = nil, isShort: Bool = false,
                 episode: Int? = nil, season: Int? = nil, episodeType: String? = nil,
                 explicit: Bool? = nil, chaptersURL: String? = nil, transcriptURL: String? = nil,
-                persons: [Person] = [], funding: [Link] = [], liveStatus: String? = nil) {
+                persons: [Person] = [], funding: [Link] = [], liveStatus: String? = nil, notesHTML: String? = nil) {
         self.id = id; self.guid = guid; self.title = title; self.url = url
         self.published = published; self.updated = updated; self.duration = duration
         self.enclosure = enclosure; self.thumbnail = thumbnail; self.author = author
@@ -87,6 +90,7 @@ public struct Item: Sendable, Equatable {
         self.episode = episode; self.season = season; self.episodeType = episodeType
         self.explicit = explicit; self.chaptersURL = chaptersURL; self.transcriptURL = transcriptURL
         self.persons = persons; self.funding = funding; self.liveStatus = liveStatus
+        self.notesHTML = notesHTML
     }
 }
 

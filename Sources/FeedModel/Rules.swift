@@ -413,6 +413,10 @@ public enum FieldLimits {
     public static let maxTextBytes = 100_000
     /// URLs (links, enclosures, images, chapters), in bytes.
     public static let maxURLBytes = 8_192
+    /// Show notes as sanitized HTML (`Item.notesHTML`), in UTF-8 bytes, closing tags included:
+    /// room for `maxTextBytes` of text with its markup. Longer notes are cut at a text or tag
+    /// boundary, end with `marker` and have every open element closed.
+    public static let maxNotesHTMLBytes = 150_000
     /// What ends cut text.
     public static let marker = "…"
 
@@ -572,4 +576,31 @@ extension UInt8 {
     fileprivate var isASCIIAlphanumeric: Bool {
         (0x30...0x39).contains(self) || (0x41...0x5A).contains(self) || (0x61...0x7A).contains(self)
     }
+}
+
+/// The per-user event stream (`GET /api/events`, issue 27). Every change to a person's state,
+/// by any process on the library, is a row of the library's change log (written by the store's
+/// triggers); the server reads the log every `pollMilliseconds` while anyone listens and fans
+/// it out. The log keeps about the newest `kept` changes of all users together: every
+/// `pruneEvery`-th change deletes those older than `kept` (so `kept` to `kept + pruneEvery`
+/// rows). A stream resuming (`Last-Event-ID`) from before what is kept is told to start over
+/// (`event: reset`). The migration's trigger spells these two; changing them needs a migration.
+public enum ChangeFeedRule {
+    public static let kept: Int64 = 10_000
+    public static let pruneEvery: Int64 = 1_000
+    /// How often the server reads the log while a stream is open: a change reaches every
+    /// stream within about this (and always within a second).
+    public static let pollMilliseconds = 250
+    /// Changes read from the log at once.
+    public static let batch = 500
+    /// Messages a stream holds for a client that has not read them yet: one further behind is
+    /// ended (its browser reconnects and resumes from the log), and a resume that missed more
+    /// of its user's changes than this is a reset.
+    public static let streamBuffer = 1_000
+    /// Seconds between `: keepalive` comments (proxies keep the stream; a client that left is noticed).
+    public static let keepaliveSeconds = 15
+    /// Streams one user may keep open (tabs, phones); past it, 429.
+    public static let streamsPerUser = 16
+    /// Streams the server keeps open in all; past it, 503.
+    public static let streams = 1_024
 }

@@ -11,7 +11,10 @@ import Glibc
 final class ParseGuard {
     private(set) var exceeded: ParseLimit?
     private let budget: Double
-    private let deadline: Double
+    /// Set by the first clock reading (the 256th event, or the first pushed chunk): a small
+    /// document (a show notes' HTML, parsed once per item) never pays the system call, and what
+    /// runs before it is at most 256 events.
+    private var deadline: Double?
     private let maxExpansion: Int
     private var elements = 0
     private var events = 0
@@ -19,7 +22,6 @@ final class ParseGuard {
 
     init(budget: Double, documentBytes: Int) {
         self.budget = budget
-        deadline = Self.cpuSeconds() + budget
         let relative = max(ParseLimits.expansionAllowance, ParseLimits.expansionRatio.multipliedReportingOverflow(by: documentBytes).partialValue)
         maxExpansion = min(ParseLimits.maxExpansion, relative)
     }
@@ -42,7 +44,12 @@ final class ParseGuard {
 
     func inTime() -> Bool {
         guard exceeded == nil else { return false }
-        return Self.cpuSeconds() <= deadline || fail(.time(budget))
+        let now = Self.cpuSeconds()
+        guard let deadline else {
+            deadline = now + budget
+            return true
+        }
+        return now <= deadline || fail(.time(budget))
     }
 
     /// An internal entity of `bytes` is about to be expanded.

@@ -19,7 +19,7 @@ extension SQLiteLibrary {
             guard let item = try LibraryItem.fetchAll(db, ids: [id], user: user).first,
                   let row = try Row.fetchOne(db, sql: """
                       SELECT description, author, enclosure_type, enclosure_length, chapters_url, transcript_url, episode, season,
-                             explicit, episode_type, live_status, persons, funding
+                             explicit, episode_type, live_status, persons, funding, notes_html
                       FROM items WHERE id = ?
                       """, arguments: [id])
             else { throw LibraryError.noItem(id) }
@@ -28,7 +28,7 @@ extension SQLiteLibrary {
                                transcriptURL: row["transcript_url"], episode: row["episode"], season: row["season"],
                                explicit: row["explicit"], episodeType: row["episode_type"], liveStatus: row["live_status"],
                                persons: StoredJSON.decode(Person.self, row["persons"]),
-                               funding: StoredJSON.decode(Link.self, row["funding"]))
+                               funding: StoredJSON.decode(Link.self, row["funding"]), notesHTML: row["notes_html"])
         }
     }
 

@@ -127,6 +127,14 @@ extension SQLiteLibrary {
         let user = user
         return try await read { db in try ItemRecord.fetchAll(db, ids: ids, user: user) }
     }
+
+    public func notesHTML(id: Int64) async throws(LibraryError) -> String? {
+        let user = user
+        return try await read { db in
+            try String.fetchOne(db.cachedStatement(sql: "SELECT i.notes_html FROM items i \(LibraryItem.joins) WHERE i.id = ?2"),
+                                arguments: [user.rawValue, id])
+        }
+    }
 }
 
 extension ItemRecord {

@@ -25,6 +25,8 @@ enum Schema {
         migrator.registerMigration("v16-pending-episode-actions", migrate: v16PendingEpisodeActions)
         migrator.registerMigration("v17-feed-counts-per-feed", migrate: v17FeedCountsPerFeed)
         migrator.registerMigration("v18-address-reach", migrate: v18AddressReach)
+        migrator.registerMigration("v19-changes", migrate: v19Changes)
+        migrator.registerMigration("v20-notes-html", migrate: v20NotesHTML)
         return migrator
     }
 
@@ -40,7 +42,8 @@ enum Schema {
                                  "v8-search", "v9-up-next-and-player-state", "v10-feed-details", "v11-users",
                                  "v12-search-one-character-prefixes", "v13-gpodder",
                                  "v14-saved-and-collections", "v15-feed-item-counts",
-                                 "v16-pending-episode-actions", "v17-feed-counts-per-feed", "v18-address-reach"]
+                                 "v16-pending-episode-actions", "v17-feed-counts-per-feed", "v18-address-reach",
+                                 "v19-changes", "v20-notes-html"]
 
     /// `SearchRule`'s weights as the search index's rank spells them (bm25's arguments follow
     /// the index's columns: title, notes, channel). A test checks the live index still says this.
@@ -454,6 +457,13 @@ enum Schema {
     /// live status (`podcast:liveItem`, Rumble), persons and funding. Lists are JSON arrays
     /// (`[str]`, `[{"name", "role", "href", "image"}]`, `[{"url", "title"}]`), NULL when empty.
     /// Existing rows get them when their feed's body next changes.
+    /// An item's show notes as sanitized HTML (`Item.notesHTML`), NULL when they hold no markup
+    /// worth keeping. Items get it when their feed's body next changes (the ingest rewrites a
+    /// row whose columns differ), as v10's columns did.
+    static func v20NotesHTML(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE items ADD COLUMN notes_html TEXT CHECK (notes_html <> '')")
+    }
+
     static func v10FeedDetails(_ db: Database) throws {
         try db.execute(sql: """
             ALTER TABLE channels ADD COLUMN warnings TEXT CHECK (warnings IS NULL OR json_valid(warnings) AND json_type(warnings) = 'array');

@@ -22,13 +22,16 @@ public struct ItemDetails: Sendable, Equatable {
     /// Podcasting 2.0 `podcast:person` and `podcast:funding` of the item.
     public var persons: [Person]
     public var funding: [Link]
+    /// The show notes as sanitized HTML (`Item.notesHTML`), nil when plain text says it all.
+    public var notesHTML: String?
 
     public init(item: LibraryItem, notes: String?, author: String?, enclosureType: String?, enclosureLength: Int64?,
                 chaptersURL: String?, transcriptURL: String?, episode: Int?, season: Int?, explicit: Bool? = nil,
-                episodeType: String? = nil, liveStatus: String? = nil, persons: [Person] = [], funding: [Link] = []) {
+                episodeType: String? = nil, liveStatus: String? = nil, persons: [Person] = [], funding: [Link] = [],
+                notesHTML: String? = nil) {
         self.item = item; self.notes = notes; self.author = author; self.enclosureType = enclosureType
         self.enclosureLength = enclosureLength; self.chaptersURL = chaptersURL; self.transcriptURL = transcriptURL
         self.episode = episode; self.season = season; self.explicit = explicit; self.episodeType = episodeType
-        self.liveStatus = liveStatus; self.persons = persons; self.funding = funding
+        self.liveStatus = liveStatus; self.persons = persons; self.funding = funding; self.notesHTML = notesHTML
     }
 }

@@ -55,6 +55,12 @@ enum CorpusItems {
         if noteLength > 0 {
             item.description = String(String(repeating: title + ". In this episode we talk about it at length. ", count: 20)
                 .prefix(noteLength))
+            if item.enclosure != nil, let description = item.description {
+                // Podcast notes with markup are kept as sanitized HTML too (`Item.notesHTML`), in
+                // the shape NotesSanitizer writes the corpus's notes.
+                item.notesHTML = "<p>\(description)</p><p>Guest: <a href=\"https://example.org/people/\(id)\" "
+                    + "rel=\"noopener noreferrer nofollow\" target=\"_blank\">\(title)</a> &amp; friends.</p>"
+            }
         }
         return item
     }

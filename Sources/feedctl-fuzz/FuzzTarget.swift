@@ -6,7 +6,9 @@ import Glibc
 
 /// The parsers' fuzz target (issue 14, "Keep it true"): every input goes through what a fetched
 /// document goes through — `FeedParser.read` (sniffing, encodings, the XML core, every mapper,
-/// the HTML page readers, the bounds of `ParseLimits`) — and through OPML and chapters JSON.
+/// the HTML page readers, the bounds of `ParseLimits`) — and through OPML, chapters JSON and the
+/// show-notes sanitizer (the whole input as notes: its output must stay within its bound, and its
+/// fast path must agree with its libxml2 path).
 /// Any outcome is fine except a crash, a sanitizer report or a hang (libFuzzer's -timeout).
 ///
 /// Built two ways. `swift build` makes a replay tool: `feedctl-fuzz FILE…` runs each file once
@@ -20,6 +22,16 @@ enum FuzzTarget {
         _ = try? FeedParser.read(bytes, options: options)
         _ = try? OPML.parse(bytes)
         _ = try? PodcastChapters.parse(bytes)
+        let base = "https://fuzz.example/episode"
+        let notes = NotesSanitizer.sanitize(bytes: bytes, base: base)
+        // A broken bound is a finding: libFuzzer reports the trap with its input.
+        precondition((notes?.utf8.count ?? 0) <= FieldLimits.maxNotesHTMLBytes, "notes over FieldLimits.maxNotesHTMLBytes")
+        // The fast path must read what it accepts as libxml2's path does (on valid UTF-8: it
+        // only ever reads a String's bytes).
+        if String(validating: bytes, as: UTF8.self) != nil,
+           let simple = bytes.withUnsafeBufferPointer({ SimpleNotes.sanitize($0, base: base) }) {
+            precondition(simple == notes, "SimpleNotes and libxml2 disagree")
+        }
     }
 }
 

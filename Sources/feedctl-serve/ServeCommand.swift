@@ -90,7 +90,7 @@ struct ServeCommand: AsyncParsableCommand {
             do {
                 // gpodder.net sync checks its own credentials (a user with a password), whatever the mode.
                 let gpodder = GPodderAccounts(users: store, library: { store.acting(as: $0) })
-                app = try APIServer.application(configuration: settings, authenticator: authenticator, gpodder: gpodder, log: log,
+                app = try APIServer.application(configuration: settings, authenticator: authenticator, gpodder: gpodder, changes: store, log: log,
                                                 afterStorm: { Self.giveMemoryBack(log: log) },
                                                 onListening: { port in
                                                     log("listening on \(settings.scheme)://\(Self.hostForURL(address.host)):\(port) (\(mode))")

@@ -138,7 +138,8 @@ struct ShowCommand: AsyncParsableCommand {
 }
 
 /// `show ID --json`: the item as listings print it, and what only `show` has: the item's
-/// `itunes:explicit`, episode type, live status, persons and funding.
+/// `itunes:explicit`, episode type, live status, persons, funding, and the show notes as
+/// sanitized HTML (`notes_html`, null when they hold no markup worth keeping).
 struct ItemDetailsJSON: Encodable {
     let details: ItemDetails
     init(_ details: ItemDetails) { self.details = details }
@@ -151,10 +152,11 @@ struct ItemDetailsJSON: Encodable {
         try c.encode(details.liveStatus, forKey: .liveStatus)
         try c.encode(details.persons, forKey: .persons)
         try c.encode(details.funding, forKey: .funding)
+        try c.encode(details.notesHTML, forKey: .notesHTML)
     }
 
     enum Key: String, CodingKey {
-        case explicit, episodeType = "episode_type", liveStatus = "live_status", persons, funding
+        case explicit, episodeType = "episode_type", liveStatus = "live_status", persons, funding, notesHTML = "notes_html"
     }
 }
 

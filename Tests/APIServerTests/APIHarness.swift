@@ -32,10 +32,12 @@ final class APIHarness: @unchecked Sendable {
     /// on the harness's clock); otherwise as `--open`. `authenticator` (made from the library)
     /// replaces either: tests of two users name the user per request. `loops`: the event loops
     /// the server and its tasks run on (NIO's shared ones unless given). `library`: a library
-    /// made elsewhere (on a small file system).
+    /// made elsewhere (on a small file system). `events`: `/api/events` streams the library's
+    /// change log (without it, that route answers 503 at once, as the OpenAPI tests probe it).
     init(configuration: ServerConfiguration = ServerConfiguration(host: "127.0.0.1", port: 0, open: true,
                                                                    allowPrivateFeeds: true, version: "test"),
          logins: Bool = false,
+         events: Bool = false,
          loops: (any EventLoopGroup)? = nil,
          library: TestLibrary? = nil,
          afterStorm: @escaping @Sendable () -> Void = {},
@@ -70,7 +72,7 @@ final class APIHarness: @unchecked Sendable {
         // gpodder sync checks its own credentials against the same library's users.
         let gpodder = GPodderAccounts(users: store, library: { store.acting(as: $0) })
         let app = try APIServer.application(configuration: configuration, authenticator: chosen, gpodder: gpodder,
-                                            clock: { clock.now }, log: { log.append($0) }, loops: loops, afterStorm: afterStorm,
+                                            changes: events ? store : nil, clock: { clock.now }, log: { log.append($0) }, loops: loops, afterStorm: afterStorm,
                                             onListening: { ports.continuation.yield($0) })
         var logger = Logger(label: "APIHarness")
         logger.logLevel = .warning
@@ -83,6 +85,9 @@ final class APIHarness: @unchecked Sendable {
         guard let port = await iterator.next() else { throw ProcessRunner.Failure(description: "the server did not start") }
         base = "http://127.0.0.1:\(port)"
     }
+
+    /// Stops the server as `feedctl serve` does on SIGTERM: gracefully.
+    func stop() async { await group.triggerGracefulShutdown() }
 
     /// The server stops as `feedctl serve` does on SIGTERM: gracefully.
     deinit {

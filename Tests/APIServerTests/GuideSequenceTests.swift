@@ -11,11 +11,11 @@ final class GuideSequenceTests: XCTestCase {
         "video_stream_url", "content_type", "is_watched", "watched_at", "watch_progress_seconds", "discovered_at",
         "duration_formatted", "is_recent", "channel_name", "channel_avatar_url",
     ]
-    /// The backend's ChannelResponse keys, plus feedctl's `feed_url`.
+    /// The backend's ChannelResponse keys, plus feedctl's `feed_url`, `speed` and `warnings`.
     static let channelKeys: Set<String> = [
         "id", "platform", "platform_channel_id", "channel_url", "name", "description", "avatar_url", "banner_url",
         "subscriber_count", "is_active", "last_synced_at", "last_sync_error", "consecutive_errors", "import_source",
-        "created_at", "updated_at", "display_name", "video_count", "unwatched_count", "feed_url",
+        "created_at", "updated_at", "display_name", "video_count", "unwatched_count", "feed_url", "speed", "warnings",
     ]
 
     func testTheGuidesCallSequence() async throws {

@@ -225,7 +225,8 @@ final class EventStream {
     private var closed = false
     private var received = ""
 
-    init(port: Int, path: String) throws {
+    /// `headers` go with the request (a token, a cookie, `Last-Event-ID`).
+    init(port: Int, path: String, headers: [String: String] = [:]) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
@@ -235,7 +236,8 @@ final class EventStream {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard rc == 0 else { Glibc.close(fd); throw ProcessRunner.Failure(description: "connect 127.0.0.1:\(port): errno \(errno)") }
-        let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\n\r\n"
+        let extra = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
+        let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\n\(extra)\r\n"
         _ = request.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
     }
 

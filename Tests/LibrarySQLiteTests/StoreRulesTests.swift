@@ -18,6 +18,13 @@ import Testing
         }
     }
 
+    /// The change log's pruning (v19's trigger) keeps what `ChangeFeedRule` says.
+    @Test func theChangeLogsPruningSpellsTheRule() throws {
+        let sql = try schemaSQL("changes_pruned")
+        #expect(sql.contains("WHEN NEW.seq % \(ChangeFeedRule.pruneEvery) = 0"), "\(sql)")
+        #expect(sql.contains("DELETE FROM changes WHERE seq <= NEW.seq - \(ChangeFeedRule.kept);"), "\(sql)")
+    }
+
     @Test func shortFormIndexAndQuerySpellTheRule() throws {
         #expect(try schemaSQL("items_short").hasSuffix("WHERE \(Schema.shortFormPredicate)"))
         #expect(Schema.shortFormPredicate == "duration <= \(ShortForm.maxDuration) OR is_short = 1")

@@ -31,6 +31,7 @@ final class FeedDetailsCLITests: XCTestCase {
             <itunes:explicit>yes</itunes:explicit><itunes:episodeType>trailer</itunes:episodeType>
             <podcast:person role="host" href="https://details.example.com/ann">Ann Host</podcast:person>
             <podcast:funding url="https://details.example.com/tip/1">Tip</podcast:funding>
+            <description>&lt;p onclick="x()"&gt;Notes with &lt;a href="https://details.example.com/more"&gt;a link&lt;/a&gt;&lt;/p&gt;&lt;script&gt;alert(1)&lt;/script&gt;</description>
             </item></channel></rss>
             """
     }
@@ -88,6 +89,9 @@ final class FeedDetailsCLITests: XCTestCase {
         XCTAssertEqual(person["href"] as? String, "https://details.example.com/ann")
         XCTAssertTrue(person["image"] is NSNull)
         XCTAssertEqual(json["funding"] as? [[String: String]], [["url": "https://details.example.com/tip/1", "title": "Tip"]])
+        XCTAssertEqual(json["notes_html"] as? String,
+                       #"<p>Notes with <a href="https://details.example.com/more" rel="noopener noreferrer nofollow" target="_blank">a link</a></p>"#,
+                       "the show notes as sanitized HTML")
 
         // The publisher mends the feed: the next sync that parses it clears the warnings.
         try server.write("feed.xml", Self.feed(broken: false))

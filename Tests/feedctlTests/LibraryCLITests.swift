@@ -10,7 +10,7 @@ final class LibraryCLITests: XCTestCase {
                                            "last_synced", "last_error", "next_poll", "warnings", "self_url", "next_page",
                                            "funding"]
     /// `show ID --json`: the item, and what only `show` has.
-    static let itemDetailKeys: Set<String> = itemKeys.union(["explicit", "episode_type", "live_status", "persons", "funding"])
+    static let itemDetailKeys: Set<String> = itemKeys.union(["explicit", "episode_type", "live_status", "persons", "funding", "notes_html"])
     static let itemKeys: Set<String> = ["id", "item_id", "channel_id", "channel", "platform", "title", "url", "published",
                                         "duration", "is_short", "watched", "progress", "enclosure_url", "thumbnail"]
 

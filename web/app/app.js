@@ -70,6 +70,11 @@ const events = (() => {
 })();
 // A `reset` (the server no longer has what this page missed): the screen reloads its data.
 events.on('reset', () => route());
+// A page left for another stays open in the back/forward cache, with its stream: a browser
+// allows six connections to one server, so a few pages kept that way would stall the next.
+// Closed when the page is left, opened again if it is shown from that cache.
+addEventListener('pagehide', () => events.close());
+addEventListener('pageshow', (event) => { if (event.persisted && (state.user || state.mode === 'open')) events.connect(); });
 
 const state = { user: null, mode: 'protected', cleanup: null, generation: 0 };
 const main = () => document.getElementById('main');
@@ -187,7 +192,7 @@ function onKey(event) {
       break;
     case 'ArrowLeft': case 'ArrowRight':
       if (target.closest('input[type="range"]')) return;
-      if (player.current) { player.skip(event.key === 'ArrowLeft' ? -15 : 15); event.preventDefault(); }
+      if (player.current) { if (event.key === 'ArrowLeft') player.back(); else player.forward(); event.preventDefault(); }
       break;
     case '?':
       showKeys();
@@ -229,7 +234,7 @@ export async function refreshUser(asked = api.get('/api/auth/me')) {
     const me = await asked;
     state.user = me && me.authenticated ? me.user : null;
   } catch { state.user = null; }
-  if (state.user || state.mode === 'open') events.connect(); else events.close();
+  if (state.user || state.mode === 'open') { events.connect(); player.refreshQueue(); } else events.close();
   topbar();
   return state.user;
 }

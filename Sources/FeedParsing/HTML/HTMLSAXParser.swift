@@ -27,8 +27,10 @@ enum HTMLSAXParser {
                       timeBudget: Double = ParseLimits.timeBudget) throws(FeedError) {
         guard !bytes.isEmpty else { throw .empty }
         guard bytes.count < Int(Int32.max) else { throw .tooLarge(limit: Int(Int32.max)) }
-        // One start tag with n attributes costs n² inside one libxml2 call: counted first.
-        let attributesFine = bytes.withUnsafeBufferPointer { AttributeScan.withinLimit($0, html: true) }
+        // One start tag with n attributes costs n² inside one libxml2 call: counted first
+        // (unless the document is too short to hold that many: each takes two bytes or more).
+        let attributesFine = bytes.count <= 2 * ParseLimits.maxAttributes
+            || bytes.withUnsafeBufferPointer { AttributeScan.withinLimit($0, html: true) }
         guard attributesFine else { throw .overLimit(.attributes(ParseLimits.maxAttributes)) }
         initializeOnce()
         let limits = ParseGuard(budget: timeBudget, documentBytes: bytes.count)

@@ -1,9 +1,228 @@
-// The Collections screen: a placeholder until the `screens` part fills it (WEB.md's screens contract).
-import { h } from '../ui.js';
+// Collections: the list (create, rename, delete, export) and one collection's items in order
+// (reorder by dragging, by the Move up/down buttons, or Alt+↑/↓ on a row; remove).
+import { h, confirmDialog, artwork } from '../ui.js';
+import { busy, download, field, liveRegion, playItem, problem, reloadOn, savedTabs } from './parts.js';
 
 export default {
   title: 'Collections',
-  mount(root) {
-    root.append(h('h1', {}, 'Collections'));
+  mount(root, ctx) {
+    return ctx.params && ctx.params.id ? mountOne(root, ctx, ctx.params.id) : mountList(root, ctx);
   },
 };
+
+async function exportCollection(ctx, collection) {
+  const exported = await ctx.api.get(`/api/collections/export/${collection.id}`);
+  download(`${collection.slug || 'collection'}.json`, JSON.stringify(exported, null, 2), 'application/json');
+}
+
+// A small inline form asking for a new name (no prompt(): it cannot be styled or named).
+function renameForm(current, label, onSave, onCancel) {
+  const input = h('input', { type: 'text', name: 'name', required: '', autocomplete: 'off' });
+  input.value = current;
+  const save = h('button', { type: 'submit', class: 'primary' }, 'Save name');
+  const cancel = h('button', { type: 'button' }, 'Cancel');
+  const form = h('form', { class: 'inline-form' }, field(label, input), save, cancel);
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const name = input.value.trim();
+    if (name) busy(save, () => onSave(name));
+  });
+  cancel.addEventListener('click', onCancel);
+  form.addEventListener('keydown', (event) => { if (event.key === 'Escape') onCancel(); });
+  queueMicrotask(() => { input.focus(); input.select(); });
+  return form;
+}
+
+async function mountList(root, ctx) {
+  const name = h('input', { type: 'text', name: 'name', required: '', autocomplete: 'off' });
+  const create = h('button', { type: 'submit', class: 'primary' }, 'Create collection');
+  const form = h('form', { class: 'inline-form' }, field('New collection name', name), create);
+  const list = h('ul', { class: 'collection-list', 'aria-label': 'Collections' });
+  root.replaceChildren(savedTabs('/collections'), h('h1', {}, 'Collections'), form, list);
+
+  async function load() {
+    const answer = await ctx.api.get('/api/collections');
+    list.replaceChildren(...answer.items.map((collection) => collectionRow(collection)));
+    if (!answer.items.length) list.append(h('li', { class: 'empty' }, 'No collections yet: name one above.'));
+  }
+
+  function collectionRow(collection) {
+    const row = h('li', { class: 'collection', 'data-collection-id': String(collection.id) });
+    const show = () => {
+      const count = `${collection.item_count} ${collection.item_count === 1 ? 'item' : 'items'}`;
+      const rename = h('button', { type: 'button', 'aria-label': `Rename ${collection.name}` }, 'Rename');
+      const exportButton = h('button', { type: 'button', 'aria-label': `Export ${collection.name}` }, 'Export');
+      const remove = h('button', { type: 'button', class: 'danger', 'aria-label': `Delete ${collection.name}` }, 'Delete');
+      rename.addEventListener('click', () => {
+        row.replaceChildren(renameForm(collection.name, `New name for ${collection.name}`, async (newName) => {
+          try {
+            Object.assign(collection, await ctx.api.send('PUT', `/api/collections/${collection.id}`, { name: newName }));
+            show();
+            row.querySelector('a').focus();
+          } catch (error) { ctx.toast(problem(error)); }
+        }, () => { show(); rename.focus(); }));
+      });
+      exportButton.addEventListener('click', () => busy(exportButton, () => exportCollection(ctx, collection), ctx.toast));
+      remove.addEventListener('click', async () => {
+        if (!(await confirmDialog(`Delete the collection “${collection.name}”? Its items stay in your library.`))) return;
+        busy(remove, async () => {
+          await ctx.api.send('DELETE', `/api/collections/${collection.id}`);
+          ctx.toast(`Deleted “${collection.name}”`);
+          await load();
+        }, ctx.toast);
+      });
+      row.replaceChildren(artwork(collection.cover_url, 'art'),
+                          h('div', { class: 'card-body' }, h('h2', { class: 'title' }, h('a', { href: `/collections/${collection.id}` }, collection.name)),
+                            h('p', { class: 'meta' }, collection.description ? `${count} · ${collection.description}` : count),
+                            h('div', { class: 'actions' }, rename, exportButton, remove)));
+    };
+    show();
+    return row;
+  }
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const value = name.value.trim();
+    if (!value) return;
+    busy(create, async () => {
+      const created = await ctx.api.send('POST', '/api/collections', { name: value });
+      name.value = '';
+      ctx.toast(`Created “${created.name}”`);
+      await load();
+    }, ctx.toast);
+  });
+  try { await load(); } catch (error) { list.replaceChildren(h('li', { class: 'error', role: 'alert' }, problem(error))); }
+  // Not while a rename is being typed here.
+  return reloadOn(ctx, ['collection', 'reset'], async () => { if (!list.querySelector('form')) await load(); });
+}
+
+async function mountOne(root, ctx, id) {
+  let collection;
+  try {
+    collection = await ctx.api.get(`/api/collections/${id}`);
+  } catch (error) {
+    root.replaceChildren(h('h1', {}, 'Collection'), h('p', { class: 'error', role: 'alert' }, problem(error)),
+                         h('a', { href: '/collections' }, 'All collections'));
+    return;
+  }
+  const heading = h('h1', {}, collection.name);
+  const headerSlot = h('div', { class: 'collection-header' });
+  const announcer = liveRegion();
+  const list = h('ol', { class: 'collection-items', 'aria-label': `Items of ${collection.name}` });
+  const hint = h('p', { class: 'meta', id: 'reorder-hint' }, 'Drag an item, use its Move buttons, or press Alt+↑ or Alt+↓ on it to reorder.');
+  root.replaceChildren(h('p', {}, h('a', { href: '/collections' }, '← All collections')), headerSlot, hint, list, announcer);
+
+  function header() {
+    const rename = h('button', { type: 'button', 'aria-label': `Rename ${collection.name}` }, 'Rename');
+    const exportButton = h('button', { type: 'button', 'aria-label': `Export ${collection.name}` }, 'Export');
+    const remove = h('button', { type: 'button', class: 'danger', 'aria-label': `Delete ${collection.name}` }, 'Delete');
+    heading.textContent = collection.name;
+    list.setAttribute('aria-label', `Items of ${collection.name}`);
+    rename.addEventListener('click', () => {
+      headerSlot.replaceChildren(renameForm(collection.name, `New name for ${collection.name}`, async (newName) => {
+        try {
+          Object.assign(collection, await ctx.api.send('PUT', `/api/collections/${collection.id}`, { name: newName }));
+          header();
+          render();   // the rows' button names carry the collection's name
+          headerSlot.querySelector('button').focus();
+        } catch (error) { ctx.toast(problem(error)); }
+      }, () => { header(); headerSlot.querySelector('button').focus(); }));
+    });
+    exportButton.addEventListener('click', () => busy(exportButton, () => exportCollection(ctx, collection), ctx.toast));
+    remove.addEventListener('click', async () => {
+      if (!(await confirmDialog(`Delete the collection “${collection.name}”? Its items stay in your library.`))) return;
+      busy(remove, async () => {
+        await ctx.api.send('DELETE', `/api/collections/${collection.id}`);
+        ctx.toast(`Deleted “${collection.name}”`);
+        ctx.navigate('/collections');
+      }, ctx.toast);
+    });
+    headerSlot.replaceChildren(heading, collection.description ? h('p', {}, collection.description) : '',
+                               h('div', { class: 'actions' }, rename, exportButton, remove));
+  }
+  header();
+
+  let items = collection.items.slice();
+
+  // Moves `itemID` to `index`, shows it, and stores the order (put back if the server refuses).
+  async function move(itemID, index, focusAfter) {
+    const from = items.findIndex((item) => item.id === itemID);
+    if (from < 0 || index < 0 || index >= items.length || index === from) return;
+    const before = items.slice();
+    const [moved] = items.splice(from, 1);
+    items.splice(index, 0, moved);
+    render(focusAfter ? itemID : null, focusAfter);
+    announcer.announce(`Moved ${moved.title} to position ${index + 1} of ${items.length}`);
+    try {
+      await ctx.api.send('POST', `/api/collections/${collection.id}/items/reorder`, { item_ids: items.map((item) => item.id) });
+    } catch (error) {
+      items = before;
+      render();
+      ctx.toast(`The new order was not kept: ${problem(error)}`);
+    }
+  }
+
+  let dragged = null;
+  function render(focusID = null, focusWhich = null) {
+    list.replaceChildren(...items.map((item, index) => itemRow(item, index)));
+    if (!items.length) list.append(h('li', { class: 'empty' }, 'This collection is empty: add items from the feed.'));
+    if (focusID != null) {
+      const row = list.querySelector(`[data-item-id="${focusID}"]`);
+      const target = row && (focusWhich === 'row' ? row : row.querySelector(`[data-move="${focusWhich}"]`));
+      (target && !target.disabled ? target : row)?.focus();
+    }
+  }
+
+  function itemRow(item, index) {
+    const title = item.title || item.url;
+    const up = h('button', { type: 'button', 'data-move': 'up', 'aria-label': `Move ${title} up` }, '↑');
+    const down = h('button', { type: 'button', 'data-move': 'down', 'aria-label': `Move ${title} down` }, '↓');
+    up.disabled = index === 0;
+    down.disabled = index === items.length - 1;
+    up.addEventListener('click', () => move(item.id, index - 1, 'up'));
+    down.addEventListener('click', () => move(item.id, index + 1, 'down'));
+    const play = h('button', { type: 'button', 'aria-label': `Play ${title}` }, 'Play');
+    play.addEventListener('click', () => busy(play, () => playItem(ctx, item.id), ctx.toast));
+    const remove = h('button', { type: 'button', class: 'danger', 'aria-label': `Remove ${title} from ${collection.name}` }, 'Remove');
+    remove.addEventListener('click', () => busy(remove, async () => {
+      await ctx.api.send('DELETE', `/api/collections/${collection.id}/items/${item.id}`);
+      items = items.filter((other) => other.id !== item.id);
+      render();
+      announcer.announce(`Removed ${title}`);
+    }, ctx.toast));
+    const handle = h('span', { class: 'drag-handle', 'aria-hidden': 'true', title: 'Drag to reorder' }, '⠿');
+    const row = h('li', { class: 'collection-item', draggable: 'true', tabindex: '0', 'data-item-id': String(item.id),
+                          'aria-label': `${title}, ${index + 1} of ${items.length}`, 'aria-describedby': 'reorder-hint' },
+                  handle, artwork(item.thumbnail_url, 'art'),
+                  h('div', { class: 'card-body' },
+                    h('h2', { class: 'title' }, h('a', { href: `/item/${item.id}` }, title)),
+                    h('p', { class: 'meta' }, [item.domain, item.is_watched ? 'watched' : null].filter(Boolean).join(' · ')),
+                    h('div', { class: 'actions' }, up, down, play, remove)));
+    row.addEventListener('keydown', (event) => {
+      if (!event.altKey || (event.key !== 'ArrowUp' && event.key !== 'ArrowDown')) return;
+      event.preventDefault();
+      move(item.id, index + (event.key === 'ArrowUp' ? -1 : 1), event.target === row ? 'row' : event.key === 'ArrowUp' ? 'up' : 'down');
+    });
+    row.addEventListener('dragstart', (event) => {
+      dragged = item.id;
+      row.classList.add('dragging');
+      event.dataTransfer.effectAllowed = 'move';
+      event.dataTransfer.setData('text/plain', String(item.id));
+    });
+    row.addEventListener('dragend', () => { dragged = null; row.classList.remove('dragging'); });
+    row.addEventListener('dragover', (event) => {
+      if (dragged == null || dragged === item.id) return;
+      event.preventDefault();
+      event.dataTransfer.dropEffect = 'move';
+      row.classList.add('drop-target');
+    });
+    row.addEventListener('dragleave', () => row.classList.remove('drop-target'));
+    row.addEventListener('drop', (event) => {
+      event.preventDefault();
+      row.classList.remove('drop-target');
+      if (dragged != null && dragged !== item.id) move(dragged, index, null);
+    });
+    return row;
+  }
+  render();
+}

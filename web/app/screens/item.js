@@ -1,5 +1,6 @@
 // An item's page: artwork, title, channel, date, length, progress, show notes (the server's
-// sanitized HTML when it gives it, else the plain text), chapters, download state.
+// sanitized HTML when it gives it, else the plain text), chapters (a click seeks), transcript
+// link, the server's download of it.
 import { h, iconButton, artwork, formatDuration, relativeDate, safeURL, addToCollection, saveItem, setWatched } from '../ui.js';
 
 export default {
@@ -61,17 +62,29 @@ function chapters(item, ctx) {
   if (!list.length) return null;
   return h('section', {}, h('h2', {}, 'Chapters'),
     h('ol', { class: 'chapters' }, list.map((c) => {
-      const start = Number(c.start ?? c.start_seconds ?? 0);
+      const start = Number(c.start_seconds ?? c.start ?? 0);
+      const link = safeURL(c.url);
       return h('li', {}, h('button', {
         type: 'button',
+        'data-start': String(start),
         onclick: () => (ctx.player.current?.id === item.id ? ctx.player.seek(start) : ctx.player.play(item, { start })),
-      }, `${formatDuration(start)} ${c.title || ''}`));
+      }, `${formatDuration(start)} ${c.title || ''}`),
+      link ? h('a', { href: link, target: '_blank', rel: 'noopener noreferrer nofollow', class: 'text-link' }, ' (link)') : null);
     })));
 }
 
+/** The server's download of the item (`download` {state, bytes}), else where it streams from. */
 function downloadState(item) {
-  if (item.download_state) return `Download: ${item.download_state}`;
-  if (item.downloaded === true || item.local_path) return 'Downloaded on the server';
-  if (item.audio_url) return 'Streams from the feed';
-  return 'Streams from its site';
+  const d = item.download;
+  if (d?.state === 'downloaded') return `Downloaded on the server${d.bytes ? ` (${formatBytes(d.bytes)})` : ''}`;
+  if (d?.state === 'partial') return `Partly downloaded on the server${d.bytes ? ` (${formatBytes(d.bytes)} so far)` : ''}`;
+  const source = item.audio_url ? 'streams from the feed' : 'streams from its site';
+  return d ? `Not downloaded: ${source}` : source[0].toUpperCase() + source.slice(1);
+}
+
+function formatBytes(n) {
+  if (n >= 1e9) return `${(n / 1e9).toFixed(1)} GB`;
+  if (n >= 1e6) return `${(n / 1e6).toFixed(1)} MB`;
+  if (n >= 1e3) return `${Math.round(n / 1e3)} KB`;
+  return `${n} bytes`;
 }

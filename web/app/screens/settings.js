@@ -1,9 +1,176 @@
-// The Settings screen: a placeholder until the `screens` part fills it (WEB.md's screens contract).
-import { h } from '../ui.js';
+// Settings: the account (password), this user's sessions, users (admins), the theme and the
+// playback defaults (kept in this browser: prefs.js).
+import { h, relativeDate, confirmDialog, getTheme, setTheme } from '../ui.js';
+import { busy, field, problem, section } from './parts.js';
+import { readPrefs, writePref, SKIP_CHOICES, SPEED_CHOICES } from '../prefs.js';
 
 export default {
   title: 'Settings',
-  mount(root) {
-    root.append(h('h1', {}, 'Settings'));
+  async mount(root, ctx) {
+    root.replaceChildren(h('h1', {}, 'Settings'));
+    const open = ctx.mode === 'open';
+    let me = ctx.user || null;
+    if (!me) {
+      try { me = (await ctx.api.get('/api/auth/me')).user; } catch { me = null; }
+    }
+    let users = [];
+    try { users = (await ctx.api.get('/api/users')).users; } catch { users = []; }
+    const self = me && users.find((user) => user.id === me.id);
+    const isAdmin = open || Boolean(self && self.is_admin);
+
+    root.append(accountSection(ctx, me, self, open));
+    if (!open) root.append(sessionsSection(ctx));
+    if (isAdmin) root.append(usersSection(ctx, me, users));
+    root.append(themeSection(), playbackSection(ctx));
   },
 };
+
+function accountSection(ctx, me, self, open) {
+  if (open) {
+    return section('Account', h('p', {}, 'This server runs in open mode: no logins, every request acts for the library’s owner (loopback only).'));
+  }
+  if (!me) return section('Account', h('p', {}, 'Not signed in.'));
+  const who = h('p', {}, 'Signed in as ', h('strong', {}, me.username), self && self.is_admin ? ' (admin)' : '');
+  const current = h('input', { type: 'password', name: 'current-password', autocomplete: 'current-password' });
+  const fresh = h('input', { type: 'password', name: 'new-password', autocomplete: 'new-password', required: '', minlength: '8' });
+  const again = h('input', { type: 'password', name: 'confirm-password', autocomplete: 'new-password', required: '', minlength: '8' });
+  const change = h('button', { type: 'submit', class: 'primary' }, 'Change password');
+  const state = h('p', { role: 'status', class: 'meta' });
+  // The account's name, for password managers (hidden: it is shown above).
+  const username = h('input', { type: 'text', name: 'username', autocomplete: 'username', value: me.username, hidden: '', readonly: '' });
+  const form = h('form', { class: 'stacked' }, username,
+                 me.has_pin ? field('Current password', current) : '',
+                 field('New password (8 characters or more)', fresh), field('New password again', again), change, state);
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (fresh.value !== again.value) { state.textContent = 'The two new passwords differ: type the same one twice.'; again.focus(); return; }
+    busy(change, async () => {
+      try {
+        await ctx.api.send('PUT', `/api/users/${me.id}/pin`, { current_pin: current.value || null, new_pin: fresh.value });
+        state.textContent = 'Password changed; your other sessions were signed out.';
+        form.reset();
+      } catch (error) {
+        state.textContent = problem(error);
+      }
+    });
+  });
+  const signOut = h('button', { type: 'button' }, 'Sign out');
+  signOut.addEventListener('click', () => busy(signOut, async () => {
+    await ctx.api.send('POST', '/api/auth/logout');
+    ctx.navigate('/login');
+  }, ctx.toast));
+  return section('Account', who, form, signOut);
+}
+
+function sessionsSection(ctx) {
+  const list = h('ul', { class: 'session-list', 'aria-label': 'Sessions' });
+  async function load() {
+    const answer = await ctx.api.get('/api/sessions');
+    list.replaceChildren(...answer.sessions.map((session) => {
+      const device = session.device || 'Unnamed device';
+      const label = session.current ? `${device} (this browser)` : device;
+      const used = session.last_used_at ? `last used ${relativeDate(session.last_used_at)}` : 'not used since signing in';
+      const revoke = h('button', { type: 'button', class: 'danger', 'aria-label': `Sign out ${label}` }, 'Sign out');
+      revoke.addEventListener('click', async () => {
+        if (session.current && !(await confirmDialog('Sign out this browser?'))) return;
+        busy(revoke, async () => {
+          await ctx.api.send('DELETE', `/api/sessions/${session.id}`);
+          if (session.current) { ctx.navigate('/login'); return; }
+          ctx.toast(`Signed out ${device}`);
+          await load();
+        }, ctx.toast);
+      });
+      return h('li', { 'data-session-id': String(session.id) },
+               h('span', { class: 'title' }, label), ' ',
+               h('span', { class: 'meta' }, `signed in ${relativeDate(session.created_at)} · ${used}`), ' ', revoke);
+    }));
+  }
+  load().catch((error) => list.replaceChildren(h('li', { class: 'error' }, problem(error))));
+  return section('Sessions', h('p', { class: 'meta' }, 'Where you are signed in. Signing one out ends it at once.'), list);
+}
+
+function usersSection(ctx, me, initial) {
+  const list = h('ul', { class: 'user-list', 'aria-label': 'Users' });
+  function render(users) {
+    list.replaceChildren(...users.map((user) => {
+      const facts = [user.is_admin ? 'admin' : null, user.has_pin ? 'has a password' : 'no password: cannot sign in',
+                     user.last_login_at ? `last signed in ${relativeDate(user.last_login_at)}` : null].filter(Boolean).join(' · ');
+      const row = h('li', { 'data-user-id': String(user.id) }, h('span', { class: 'title' }, user.username), ' ', h('span', { class: 'meta' }, facts));
+      if (!me || user.id !== me.id) {
+        const remove = h('button', { type: 'button', class: 'danger', 'aria-label': `Remove user ${user.username}` }, 'Remove');
+        remove.addEventListener('click', async () => {
+          if (!(await confirmDialog(`Remove ${user.username} with everything that is theirs (subscriptions, history, collections)?`))) return;
+          busy(remove, async () => {
+            await ctx.api.send('DELETE', `/api/users/${user.id}`);
+            ctx.toast(`Removed ${user.username}`);
+            await load();
+          }, ctx.toast);
+        });
+        row.append(' ', remove);
+      }
+      return row;
+    }));
+  }
+  async function load() { render((await ctx.api.get('/api/users')).users); }
+  render(initial);
+
+  const name = h('input', { type: 'text', name: 'new-username', autocomplete: 'off', required: '', maxlength: '64' });
+  const password = h('input', { type: 'password', name: 'new-user-password', autocomplete: 'new-password', minlength: '8' });
+  const admin = h('input', { type: 'checkbox', name: 'is_admin', id: 'new-user-admin' });
+  const add = h('button', { type: 'submit', class: 'primary' }, 'Add user');
+  const state = h('p', { role: 'status', class: 'meta' });
+  const form = h('form', { class: 'stacked' }, field('User name', name), field('Password (8 characters or more; leave empty for none yet)', password),
+                 h('div', { class: 'check' }, admin, h('label', { for: 'new-user-admin' }, 'Admin (may manage users)')), add, state);
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    busy(add, async () => {
+      try {
+        const body = { username: name.value.trim(), is_admin: admin.checked };
+        if (password.value) body.password = password.value;
+        const user = await ctx.api.send('POST', '/api/users', body);
+        state.textContent = `Added ${user.username}`;
+        form.reset();
+        await load();
+      } catch (error) {
+        state.textContent = problem(error);
+      }
+    });
+  });
+  return section('Users', list, h('h3', {}, 'Add a user'), form);
+}
+
+function themeSection() {
+  const current = getTheme();
+  const choices = [['system', 'Same as this device'], ['light', 'Light'], ['dark', 'Dark']];
+  const group = h('fieldset', { class: 'choices' }, h('legend', {}, 'Theme'),
+                  ...choices.map(([value, label]) => {
+                    const input = h('input', { type: 'radio', name: 'theme', value, id: `theme-${value}` });
+                    input.checked = value === current;
+                    input.addEventListener('change', () => { if (input.checked) setTheme(value); });
+                    return h('div', { class: 'check' }, input, h('label', { for: `theme-${value}` }, label));
+                  }));
+  return section('Appearance', group);
+}
+
+function playbackSection(ctx) {
+  const prefs = readPrefs();
+  function select(name, label, choices, text, current, store) {
+    const control = h('select', { name }, ...choices.map((value) => h('option', { value: String(value) }, text(value))));
+    control.value = String(current);
+    control.addEventListener('change', async () => {
+      try {
+        await store(Number(control.value));
+        ctx.toast(`${label}: ${text(Number(control.value))}`);
+      } catch (error) { ctx.toast(problem(error)); }
+    });
+    return field(label, control);
+  }
+  const seconds = (s) => `${s} seconds`;
+  const rate = (r) => `${r}×`;
+  const currentRate = SPEED_CHOICES.includes(ctx.player.rate) ? ctx.player.rate : 1;
+  return section('Playback',
+                 h('p', { class: 'meta' }, 'Kept in this browser.'),
+                 select('skipBack', 'Skip back', SKIP_CHOICES, seconds, prefs.skipBack, (v) => writePref('skipBack', v)),
+                 select('skipForward', 'Skip forward', SKIP_CHOICES, seconds, prefs.skipForward, (v) => writePref('skipForward', v)),
+                 select('speed', 'Default speed', SPEED_CHOICES, rate, currentRate, (v) => ctx.player.setRate(v)));
+}
