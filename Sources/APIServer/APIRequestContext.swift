@@ -57,7 +57,8 @@ public struct APIRequestContext: RequestContext {
         return encoder
     }()
 
-    public var responseEncoder: JSONEncoder { Self.encoder }
+    /// `encoder`'s JSON, gzipped for a client that takes it (`Gzip`).
+    public var responseEncoder: some ResponseEncoder { APIResponseEncoder() }
 
     /// Bodies are read up to this; a larger one is refused with 413 before it is parsed.
     public var maxUploadSize: Int { APILimits.maxBodyBytes }

@@ -175,13 +175,9 @@ struct JSONOutput: ~Copyable {
         if first { first = false } else { storage.append(UInt8(ascii: ",")) }
     }
 
-    /// A 200 answer with these bytes, as Hummingbird's JSON encoder would send it.
-    func response() -> Response {
-        storage.withBytes { bytes in
-            Response(status: .ok,
-                     headers: [.contentType: "application/json; charset=utf-8", .contentLength: String(bytes.count)],
-                     body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
-        }
+    /// A 200 answer with these bytes, gzipped when `request` takes it (`Gzip.jsonResponse`).
+    func response(for request: Request) -> Response {
+        storage.withBytes { Gzip.jsonResponse($0, for: request) }
     }
 }
 
@@ -264,6 +260,6 @@ extension FastJSON {
     func response(from request: Request, context: some RequestContext) throws -> Response {
         var out = JSONOutput(capacity: expectedSize)
         write(to: &out)
-        return out.response()
+        return out.response(for: request)
     }
 }

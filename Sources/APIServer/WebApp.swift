@@ -1,4 +1,3 @@
-import CZlib
 import Digests
 import Foundation
 import Hummingbird
@@ -23,27 +22,13 @@ struct WebApp: Sendable {
 
         init(_ bytes: [UInt8], contentType: String, etag: String) {
             body = ByteBuffer(bytes: bytes)
-            gzipped = WebApp.gzip(bytes).map { ByteBuffer(bytes: $0) }
+            gzipped = Gzip.compress(bytes, level: .once).map { ByteBuffer(bytes: $0) }
             self.contentType = contentType
             self.etag = etag
         }
 
         /// The gzipped variant's tag (another representation, another strong ETag).
         var gzipETag: String { String(etag.dropLast()) + "-gzip\"" }
-    }
-
-    /// `bytes` as one gzip member, or nil when that is no smaller (a picture) or zlib fails.
-    static func gzip(_ bytes: [UInt8]) -> [UInt8]? {
-        guard bytes.count > 256 else { return nil }
-        var out = [UInt8](repeating: 0, count: bytes.count + bytes.count / 1000 + 1024)
-        var written = 0
-        let status = bytes.withUnsafeBufferPointer { input in
-            out.withUnsafeMutableBufferPointer { output in
-                feedctl_gzip(input.baseAddress, input.count, output.baseAddress, output.count, &written)
-            }
-        }
-        guard status == 0, written < bytes.count * 9 / 10 else { return nil }
-        return Array(out.prefix(written))
     }
 
     /// The directory served.
@@ -155,7 +140,7 @@ struct WebApp: Sendable {
     /// The asset, gzipped when the browser takes it (`Vary: Accept-Encoding`); 304 when the
     /// browser's copy has the tag.
     private func answer(_ asset: Asset, cacheControl: String, _ request: Request) -> Response {
-        let gzipped = asset.gzipped.flatMap { Self.acceptsGzip(request) ? $0 : nil }
+        let gzipped = asset.gzipped.flatMap { Gzip.accepted(by: request) ? $0 : nil }
         let etag = gzipped == nil ? asset.etag : asset.gzipETag
         var headers = HTTPFields()
         headers[.cacheControl] = cacheControl
@@ -170,16 +155,6 @@ struct WebApp: Sendable {
         if gzipped != nil { headers[.contentEncoding] = "gzip" }
         headers[.contentLength] = String(body.readableBytes)
         return Response(status: .ok, headers: headers, body: request.method == .head ? .init() : .init(byteBuffer: body))
-    }
-
-    /// `Accept-Encoding` names gzip, not refused with `q=0`.
-    static func acceptsGzip(_ request: Request) -> Bool {
-        request.headers[values: .acceptEncoding].flatMap { $0.split(separator: ",") }.contains { coding in
-            let parts = coding.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-            guard parts.first == "gzip" || parts.first == "x-gzip" else { return false }
-            let quality = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) }
-            return quality.map { $0 > 0 } ?? true
-        }
     }
 }
 

@@ -231,9 +231,9 @@ async function logout() {
 }
 
 /** Who is signed in (null: nobody); the login screen calls this after signing in. */
-export async function refreshUser() {
+export async function refreshUser(asked = api.get('/api/auth/me')) {
   try {
-    const me = await api.get('/api/auth/me');
+    const me = await asked;
     state.user = me && me.authenticated ? me.user : null;
   } catch { state.user = null; }
   offline.setUser(state.user);   // offline hook: the outbox and downloads are this user's
@@ -247,8 +247,15 @@ export const app = { navigate, refreshUser, state, events };
 async function start() {
   applyTheme();
   offline.start({ toast, events });   // offline hook: service worker, offline banner, outbox replay
-  try { state.mode = (await api.get('/api/auth/mode')).mode; } catch { state.mode = 'protected'; }
-  await refreshUser();
+  // The first screen waits for these: asked at once, not one after another (the screen's module
+  // too: `route` imports it again from the module map).
+  const mode = api.get('/api/auth/mode');
+  const me = api.get('/api/auth/me');
+  me.catch(() => {});   // refreshUser handles its failure
+  const first = match(location.pathname);
+  if (first) import(`./screens/${first.name}.js`).catch(() => {});   // route says why if it fails
+  try { state.mode = (await mode).mode; } catch { state.mode = 'protected'; }
+  await refreshUser(me);
   document.addEventListener('click', interceptLinks);
   document.addEventListener('keydown', onKey);
   window.addEventListener('popstate', route);

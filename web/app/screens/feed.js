@@ -16,6 +16,8 @@ const DURATIONS = [['', 'Any length'], ['short', 'Under 10 minutes'], ['medium',
 const OWN_LENGTHS = new Set(['catch_up', 'discovery']);
 const PER_PAGE = 50;
 const OVERSCAN = 8;
+/** The channel filter's choices come in pages this long, when the filter is first opened. */
+const CHANNELS_PER_PAGE = 200;
 
 export default {
   title: 'Feed',
@@ -60,11 +62,9 @@ export default {
           h('p', { class: 'field check' }, unwatched, h('label', { for: 'feed-unwatched' }, 'Unwatched only')))),
       status, list);
 
-    // The user's channels, for the channel filter (a failure leaves "All channels").
-    ctx.api.get('/api/subscriptions').then((answer) => {
-      for (const c of answer.items || []) channel.select.append(h('option', { value: String(c.id) }, c.name || c.title || `Channel ${c.id}`));
-      channel.select.value = state.channel;
-    }).catch(() => {});
+    // The channel filter's choices: the chosen channel's name now (one small answer), every
+    // channel only when the filter is first used (a library may follow thousands of channels).
+    const channelChoices = new ChannelChoices(channel.select, ctx.api, state.channel);
 
     const view = new VirtualList(list, (item) => itemRow(item, ctx));
     let generation = 0;
@@ -95,7 +95,7 @@ export default {
         if (mine !== generation) return;
         page += 1;
         hasMore = !!answer.has_more;
-        view.append(answer.items || []);
+        view.append((answer.items || []).map(listed));
         const total = answer.total ?? view.items.length;
         status.textContent = view.items.length === 0
           ? (state.search ? `Nothing in the library matches “${state.search}”.` : 'Nothing here yet: add channels in Channels, or try another mode or filter.')
@@ -128,16 +128,76 @@ export default {
       page = 0; hasMore = true; loading = false;
       status.classList.remove('error');
       status.textContent = 'Loading…';
+      loadMore();    // the request leaves before the page is laid out (reset reads the layout)
       view.reset();
-      loadMore();
     }
 
     // Another device or the CLI changed an item: show it (the event stream, once served).
     const offWatch = ctx.events.on('watch', (data) => view.update(data.item_id, { is_watched: data.watched, watch_progress_seconds: data.progress_seconds }));
     changed();
-    return () => { view.destroy(); offWatch(); clearTimeout(searchTimer); };
+    return () => { view.destroy(); channelChoices.stop(); offWatch(); clearTimeout(searchTimer); };
   },
 };
+
+/**
+ * What the list keeps of an item: what its row shows and its actions send (play, queue, save),
+ * never its show notes or the rest (the list may hold tens of thousands).
+ */
+export function listed(item) {
+  const { id, title, channel_name, thumbnail_url, duration_seconds, upload_date, is_watched, watch_progress_seconds,
+    platform, video_id, video_url, audio_url } = item;
+  return { id, title, channel_name, thumbnail_url, duration_seconds, upload_date, is_watched, watch_progress_seconds,
+    platform, video_id, video_url, audio_url };
+}
+
+/**
+ * The channel filter's options. The chosen channel (from the address) is named at once; the
+ * rest are loaded page by page, by name, the first time the filter is focused or pressed.
+ */
+class ChannelChoices {
+  constructor(select, api, chosen) {
+    this.select = select;
+    this.api = api;
+    this.stopped = false;
+    this.started = false;
+    if (chosen) {
+      const option = h('option', { value: chosen }, `Channel ${chosen}`);
+      select.append(option);
+      select.value = chosen;
+      api.get(`/api/subscriptions/${encodeURIComponent(chosen)}`)
+        .then((c) => { option.textContent = channelName(c); }).catch(() => {});
+    }
+    this.start = () => this.loadAll();
+    for (const kind of ['focus', 'pointerdown', 'keydown']) select.addEventListener(kind, this.start);
+  }
+  async loadAll() {
+    if (this.started) return;
+    this.started = true;
+    for (const kind of ['focus', 'pointerdown', 'keydown']) this.select.removeEventListener(kind, this.start);
+    this.select.setAttribute('aria-busy', 'true');
+    try {
+      for (let page = 1; !this.stopped; page++) {
+        const answer = await this.api.get('/api/subscriptions', { page, per_page: CHANNELS_PER_PAGE });
+        if (this.stopped) return;
+        const options = [];
+        for (const c of answer.items || []) {
+          const value = String(c.id);
+          const known = this.select.querySelector(`option[value="${CSS.escape(value)}"]`);
+          if (known) known.textContent = channelName(c);
+          else options.push(h('option', { value }, channelName(c)));
+        }
+        this.select.append(...options);
+        if (!answer.has_more) break;
+      }
+    } catch { /* the filter keeps what it has: "All channels" at least */ }
+    this.select.removeAttribute('aria-busy');
+  }
+  stop() { this.stopped = true; }
+}
+
+function channelName(c) {
+  return c.name || c.title || `Channel ${c.id}`;
+}
 
 function activeFilters(state) {
   return [state.platform, state.channel, state.duration, state.unwatched].filter(Boolean).length;
@@ -153,7 +213,9 @@ function select(id, label, options, value, onchange) {
 /**
  * A list of any length that keeps in the page only the rows near the viewport (plus OVERSCAN on
  * each side): fixed-height rows (`--row-h`) placed on a spacer as tall as the whole list. Rows
- * already shown are never moved, so focus stays where it is.
+ * already shown are never moved, so focus stays where it is. The items are plain data: no element
+ * or listener exists for an item off screen. A scroll costs one layout read (the list's top) and
+ * the rows that came into view; the next page is asked for while a screenful is still ahead.
  */
 export class VirtualList {
   constructor(container, render) {
@@ -163,13 +225,17 @@ export class VirtualList {
     this.shown = new Map();   // index -> wrapper element
     this.onNearEnd = () => {};
     this.frame = 0;
+    this.rowH = 0;       // read from the style once, again after a resize
+    this.height = -1;    // the spacer's height as last set
     this.schedule = () => { if (!this.frame) this.frame = requestAnimationFrame(() => { this.frame = 0; this.refresh(); }); };
+    this.resized = () => { this.rowH = 0; this.schedule(); };
     addEventListener('scroll', this.schedule, { passive: true });
-    addEventListener('resize', this.schedule);
+    addEventListener('resize', this.resized);
     container.addEventListener('focusin', this.schedule);
   }
   rowHeight() {
-    return parseFloat(getComputedStyle(this.container).getPropertyValue('--row-h')) || 104;
+    if (!this.rowH) this.rowH = parseFloat(getComputedStyle(this.container).getPropertyValue('--row-h')) || 104;
+    return this.rowH;
   }
   reset() {
     this.items = [];
@@ -187,8 +253,10 @@ export class VirtualList {
   }
   refresh() {
     const rowH = this.rowHeight();
-    this.container.style.height = `${this.items.length * rowH}px`;
+    // Read the layout before changing it (a write then a read would lay the page out twice).
     const top = this.container.getBoundingClientRect().top;
+    const height = this.items.length * rowH;
+    if (height !== this.height) { this.height = height; this.container.style.height = `${height}px`; }
     const first = Math.max(0, Math.floor(-top / rowH) - OVERSCAN);
     const last = Math.min(this.items.length - 1, Math.ceil((innerHeight - top) / rowH) + OVERSCAN);
     for (const [index, el] of this.shown) {
@@ -220,11 +288,13 @@ export class VirtualList {
       }
       previous = el;
     }
-    if (last >= this.items.length - 1 - OVERSCAN) this.onNearEnd();
+    // A screenful (and the overscan) before the end, the next page is on its way.
+    const ahead = Math.ceil(innerHeight / rowH) + OVERSCAN;
+    if (last >= this.items.length - 1 - ahead) this.onNearEnd();
   }
   destroy() {
     removeEventListener('scroll', this.schedule);
-    removeEventListener('resize', this.schedule);
+    removeEventListener('resize', this.resized);
     cancelAnimationFrame(this.frame);
   }
 }
