@@ -108,7 +108,9 @@ class Player extends EventTarget {
       this.queue = (answer?.items || []).map((e) => ({ ...(e.item ? slim(e.item) : { id: null, title: e.title }), title: e.item?.title || e.title, entryId: e.id }));
       this.#changed();
     } catch (e) {
-      if (e instanceof ApiError && e.status === 404) return this.refreshQueue();   // gone meanwhile: show what is there
+      // An entry gone meanwhile: show what is there (once: the list itself answering 404, a
+      // server without the route, must not be asked again and again).
+      if (e instanceof ApiError && e.status === 404 && method !== 'GET') return this.refreshQueue();
       if (!(e instanceof ApiError) || e.status !== 401) this.#error(e instanceof ApiError ? e.detail : String(e));
     }
   }
