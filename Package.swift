@@ -130,7 +130,7 @@ let package = Package(
         // The player as a service: typed commands carried out, queue, sleep timer, speed memory,
         // progress written to the library.
         .target(name: "PlayerService", dependencies: [
-            "PlayerCore", "NowPlaying", "ControlProtocol", "LibraryStore", "FeedModel", "FeedParsing", "HTTPFetch", "Downloads",
+            "PlayerCore", "NowPlaying", "ControlProtocol", "LibraryStore", "FeedModel", "FeedParsing", "FeedIngest", "HTTPFetch", "Downloads",
         ]),
         // MPRIS2 on the session bus (sd-bus).
         .target(name: "MPRIS", dependencies: ["CSDBus", "NowPlaying", "ControlProtocol", "FeedModel"]),

@@ -114,7 +114,8 @@ public enum APIServer {
 
         let api = router.group("api").add(middleware: AuthMiddleware(authenticator: authenticator))
         let fetcher = fetcher(configuration)
-        FeedRoutes(clock: clock, fetcher: fetcher, reach: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds).reach).add(to: api)
+        FeedRoutes(clock: clock, fetcher: fetcher, reach: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds).reach,
+                   downloads: configuration.libraryPath.map { DownloadStore(libraryPath: $0) }).add(to: api)
         SubscriptionRoutes(clock: clock, fetcher: fetcher, policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds),
                            youTubeOrigin: configuration.youTubeOrigin).add(to: api)
         OPMLRoutes(clock: clock, fetcher: fetcher, policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds)).add(to: api)
@@ -124,6 +125,7 @@ public enum APIServer {
                        settings: Result { () throws(DiscoveryError) in try DiscoverySettings(environment: discoveryEnvironment) }).add(to: api)
         SavedVideoRoutes(clock: clock, fetcher: fetcher, policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds)).add(to: api)
         CollectionRoutes(clock: clock).add(to: api)
+        QueueRoutes(clock: clock).add(to: api)
         AudioRoutes(fetcher: fetcher, reach: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds).reach,
                     downloads: configuration.libraryPath.map { DownloadStore(libraryPath: $0) },
                     streams: AudioStreamGate(configuration.audioStreams), resolved: ResolvedAudioURLs(),
@@ -170,6 +172,8 @@ struct AuthMode: ResponseEncodable, Sendable {
 
 
 extension FeedItemResponse: ResponseEncodable {}
+extension FeedItemDetailResponse: ResponseEncodable {}
+extension UpNextResponse: ResponseEncodable {}
 extension FeedItemWithNotesResponse: ResponseEncodable {}
 extension ChannelGroupedFeedResponse: ResponseEncodable {}
 extension ChannelResponse: ResponseEncodable {}

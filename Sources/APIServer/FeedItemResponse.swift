@@ -217,3 +217,37 @@ extension FeedResponse: FastJSON {
     /// A page of 50 items is ~45 KB.
     var expectedSize: Int { 1024 + records.count * 1024 }
 }
+
+/// `GET /api/feed/items/{id}`: the item as a list has it, and what only its page shows: its
+/// podcast chapters, its transcript link and whether the server has downloaded it.
+struct FeedItemDetailResponse: Encodable, Sendable {
+    var item: FeedItemWithNotesResponse
+    /// nil: the feed names no chapters file (or it could not be read).
+    @Nullable var chapters: [ChapterResponse]?
+    @Nullable var transcriptURL: String?
+    var download: DownloadState
+
+    struct ChapterResponse: Encodable, Sendable {
+        var startSeconds: Double
+        var title: String
+        @Nullable var url: String?
+        enum CodingKeys: String, CodingKey { case startSeconds = "start_seconds", title, url }
+    }
+
+    /// `downloaded` (the file's `bytes`), `partial` (`bytes` so far: `feedctl download` resumes
+    /// it) or `none` (no `bytes`).
+    struct DownloadState: Encodable, Sendable {
+        var state: String
+        @Nullable var bytes: Int64?
+    }
+
+    enum CodingKeys: String, CodingKey { case chapters, transcriptURL = "transcript_url", download }
+
+    func encode(to encoder: any Encoder) throws {
+        try item.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(_chapters, forKey: .chapters)
+        try container.encode(_transcriptURL, forKey: .transcriptURL)
+        try container.encode(download, forKey: .download)
+    }
+}

@@ -1,3 +1,4 @@
+import Downloads
 import FeedIngest
 import FeedModel
 import FeedParsing
@@ -14,10 +15,12 @@ struct FeedRoutes {
     let fetcher: Fetcher
     /// What it may fetch for its users (`FeedURLPolicy.reach`).
     let reach: AddressReach
+    /// Where downloads are (an item's download state); nil: the library's path is unknown.
+    var downloads: DownloadStore? = nil
 
     func add(to group: RouterGroup<APIRequestContext>) {
         group.get("feed") { request, context in try await feed(request, context) }
-        group.get("feed/items/:id") { _, context in try await item(pathID(context), context) }
+        group.get("feed/items/:id") { _, context in try await itemPage(pathID(context), context) }
         group.get("feed/history") { request, context in try await history(request, context) }
         group.get("feed/by-channel") { request, context in try await byChannel(request, context) }
         group.post("feed/sync") { request, context in try await sync(request, context) }
@@ -162,6 +165,27 @@ struct FeedRoutes {
             throw APIError.notFound("no item \(id)")
         }
         return record
+    }
+
+    /// `GET /api/feed/items/{id}`: `item` and its chapters (`PodcastChapterSource`, as the daemon's player gets them:
+    /// cached, else fetched within the channel's reach), transcript link and download state.
+    func itemPage(_ id: Int64, _ context: APIRequestContext) async throws -> FeedItemDetailResponse {
+        let base = try await item(id, context)
+        let library = try context.library()
+        let details = try await Self.library { () async throws(LibraryError) in try await library.itemDetails(id: id) }
+        let channel = try await Self.library { () async throws(LibraryError) in try await library.channel(id: details.item.channelID) }
+        let source = PodcastChapterSource(library: library, fetcher: fetcher.reaching(reach.narrowed(to: channel.reach)))
+        // A chapters file that cannot be had leaves the page without chapters, never without the item.
+        let chapters = try? await source.chapters(itemID: id, now: clock())
+        let files = await TokenAuthenticator.offLoop { [downloads] in (try? downloads?.entries(item: id)) ?? [] }
+        let download: FeedItemDetailResponse.DownloadState =
+            if let done = files.first(where: \.complete) { .init(state: "downloaded", bytes: done.bytes) }
+            else if let part = files.first { .init(state: "partial", bytes: part.bytes) }
+            else { .init(state: "none", bytes: nil) }
+        return FeedItemDetailResponse(
+            item: base,
+            chapters: chapters.flatMap { $0 }.map { $0.map { .init(startSeconds: $0.startTime, title: $0.title, url: $0.url) } },
+            transcriptURL: details.transcriptURL, download: download)
     }
 
     func setWatched(_ id: Int64, _ watched: Bool, progress: Int?, _ context: APIRequestContext) async throws -> FeedItemResponse {

@@ -90,8 +90,10 @@ struct UserRoutes {
         return SuccessResponse(success: true)
     }
 
-    /// Sets or (with `new_pin` null) clears a password: an admin for anyone, a user for
-    /// themselves with their current password, checked as a login is (`CredentialCheck`:
+    /// Sets or (with `new_pin` null) clears a password: an admin for another user, anyone for
+    /// themselves with their current password (an admin too: a stolen admin session must not
+    /// be enough to take the account; under `--open` nobody signs in, so there is none to
+    /// ask), checked as a login is (`CredentialCheck`:
     /// throttled, failures counted against the user). As `feedctl user passwd` does, the user's
     /// other sessions end; the one making the change stays.
     func setPassword(_ request: Request, _ context: APIRequestContext) async throws -> SetPinResponse {
@@ -99,7 +101,8 @@ struct UserRoutes {
         let body = try await RequestBody.decode(SetPinBody.self, request, context: context)
         let id = UserID(try pathID(context))
         let target = try await FeedRoutes.library { () async throws(LibraryError) in try await store.user(id: id) }
-        if !caller.isAdmin, target.hasPassword {
+        let ownWithLogins = caller.id == target.id && authenticator.logins != nil
+        if !caller.isAdmin || ownWithLogins, target.hasPassword {
             guard let credentials = authenticator.logins?.credentials else { throw APIError.notFound("this server keeps no users") }
             switch try await credentials.check(name: target.name, password: body.currentPin ?? "",
                                                address: context.peerAddress ?? "unknown", now: clock()) {

@@ -62,7 +62,9 @@ struct WebApp: Sendable {
     static let cspHeader = HTTPFields.Element.Name("Content-Security-Policy")!   // valid field names, written out
     static let referrerHeader = HTTPFields.Element.Name("Referrer-Policy")!
     /// The files served at the root rather than under `/assets/<hash>`.
-    static let rootFiles: Set<String> = ["sw.js", "manifest.webmanifest"]
+    static let rootFiles: Set<String> = ["sw.js", "manifest.webmanifest",
+                                         // The manifest's icons (at the root: the manifest names no build hash).
+                                         "icons/icon-192.png", "icons/icon-512.png", "icons/icon-maskable-512.png"]
     /// A bound on what is read into memory: the app is a few hundred KB.
     static let maxTotalBytes = 16 << 20
 

@@ -11,13 +11,18 @@ extension SQLiteLibrary {
         let user = user
         return try await write { db in
             try Self.requireItems([id], user: user, db)
-            try db.execute(sql: """
-                INSERT INTO play_history (user_id, item, title, channel_name, url, position_seconds, played_at)
-                SELECT ?, i.id, i.title, c.name, coalesce(i.url, i.enclosure_url), ?, ?
-                FROM items i JOIN channels c ON c.id = i.channel_id WHERE i.id = ?
-                """, arguments: [user.rawValue, position, now, id])
+            try Self.insertHistory(item: id, user: user, position: position, time: now, db)
             return try Self.history(db, sql: "WHERE h.id = ?", arguments: [db.lastInsertedRowID])[0]
         }
+    }
+
+    /// The history row of a play of `item` (its title, channel name and URL copied).
+    static func insertHistory(item: Int64, user: UserID, position: Int?, time: Int64, _ db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO play_history (user_id, item, title, channel_name, url, position_seconds, played_at)
+            SELECT ?, i.id, i.title, c.name, coalesce(i.url, i.enclosure_url), ?, ?
+            FROM items i JOIN channels c ON c.id = i.channel_id WHERE i.id = ?
+            """, arguments: [user.rawValue, position, time, item])
     }
 
     /// The history, newest first.

@@ -9,6 +9,10 @@ extension SQLiteLibrary {
     /// `WatchRule`. A mark made watched stamps `watched_at`; unwatched clears it; a progress
     /// alone keeps it.
     ///
+    /// A position that makes a play (`WatchUpdate.recordsPlay`) appends it to the history in the
+    /// same transaction, except for a phone's action (`lastWriterWins`: replayed and reordered
+    /// by sync, it is no play heard here).
+    ///
     /// With `lastWriterWins` (a phone's action, stamped when it happened on the phone) a row
     /// changed after `time` is left as it is, and nil is returned; otherwise the item's state after.
     @discardableResult
@@ -19,6 +23,12 @@ extension SQLiteLibrary {
             duration = try Int.fetchOne(db.cachedStatement(sql: "SELECT duration FROM items WHERE id = ?"), arguments: [item])
         }
         let (watched, progress) = update.outcome(duration: duration)
+        var recordsPlay = false
+        if !lastWriterWins, case .position = update, watched == true {
+            let before = try Row.fetchOne(db.cachedStatement(sql: "SELECT watched, progress_seconds FROM watch_state WHERE user_id = ? AND item = ?"),
+                                          arguments: [user.rawValue, item]).map { (watched: $0[0] as Bool, progress: $0[1] as Int) }
+            recordsPlay = update.recordsPlay(before: before, duration: duration)
+        }
         let upsert = try db.cachedStatement(sql: """
             INSERT INTO watch_state (user_id, item, watched, progress_seconds, watched_at, updated_at)
             VALUES (?1, ?2, coalesce(?3, 0), ?4, CASE WHEN ?3 THEN ?5 END, ?5)
@@ -29,6 +39,7 @@ extension SQLiteLibrary {
             RETURNING watched, progress_seconds
             """)
         guard let row = try Row.fetchOne(upsert, arguments: [user.rawValue, item, watched, progress, time, lastWriterWins]) else { return nil }
+        if recordsPlay { try insertHistory(item: item, user: user, position: nil, time: time, db) }
         return watchState(watched: row[0], progress: row[1])
     }
 

@@ -3,7 +3,8 @@ import FeedModel
 /// A change to one user's watch state of an item, whoever makes it: the CLI's `watched` and
 /// `progress`, the player's checkpoints, the API's watched and progress routes (feed,
 /// collections, saved videos), a phone's gpodder actions. The store writes every one through
-/// the same piece, and `outcome` is where `WatchRule` is applied, once for all of them.
+/// the same piece, and `outcome` is where `WatchRule` is applied, once for all of them
+/// (`recordsPlay`, where a play reaches the history).
 public enum WatchUpdate: Sendable, Equatable {
     /// A person's mark, watched or not. It wins over the rule, and resets the progress (to
     /// `progress` when the same request gave one: the API's watched routes take one).
@@ -33,6 +34,17 @@ public enum WatchUpdate: Sendable, Equatable {
             if WatchRule.isHeard(position: Double(seconds), duration: known) { return (true, 0) }
             return (nil, seconds)
         }
+    }
+
+    /// Whether this update records a play in the history (`play_history`): the one rule, for
+    /// the daemon's player and every client's progress route alike. A position that counts as
+    /// heard is a play, once: unless the item already stood watched with no progress (this
+    /// play's end was counted already, or the item was marked and not played again since). A
+    /// person's mark is no play. `before`: the stored state (nil: none yet).
+    public func recordsPlay(before: (watched: Bool, progress: Int)?, duration: Int?) -> Bool {
+        guard case .position = self, outcome(duration: duration).watched == true else { return false }
+        guard let before else { return true }
+        return !(before.watched && before.progress == 0)
     }
 
     /// Refuses a negative number of seconds, with the line a person sees.

@@ -6,7 +6,7 @@ import Synchronization
 
 /// Writes listening progress to the library: the resume position at each checkpoint, and
 /// "watched" plus a history entry once a playback counts as heard (`WatchRule`, once per
-/// playback). Only library items have a place to go. The player calls it on its progress queue;
+/// playback; the history by the store's rule, `WatchUpdate.recordsPlay`). Only library items have a place to go. The player calls it on its progress queue;
 /// one writer task keeps the library's writes in the order the player reported them.
 final class ProgressWriter: ProgressSink, @unchecked Sendable {
     private let library: any ListeningStore
@@ -42,11 +42,14 @@ final class ProgressWriter: ProgressSink, @unchecked Sendable {
             }
         }
         guard heard.withLock({ $0.isNewlyHeard(report) }) else { return }
+        // Written as a heard position: the store marks the item watched and records the play in
+        // the history by its one rule (`WatchUpdate.recordsPlay`), as for a browser's progress.
+        // At the end the position is the length (a stream may not have known it before).
+        let length = report.kind == .end ? max(report.duration ?? 0, report.position) : report.duration
+        let seconds = Int((report.kind == .end ? length ?? report.position : report.position).rounded(.up))
         writes.yield {
-            do {
-                try await library.setWatched([id], now: Clock.now())
-                try await library.appendHistory(item: id, now: Clock.now())
-            } catch { log("marking item \(id) watched: \(error)") }
+            do { try await library.setProgress(id, seconds: seconds, length: length, now: Clock.now()) }
+            catch { log("marking item \(id) watched: \(error)") }
         }
     }
 

@@ -164,6 +164,28 @@ final class LoginTests: XCTestCase {
         h.assertLogHolds(noneOf: [token, carolToken, "admin password", "carols secret", "another secret"])
     }
 
+    /// An admin's own password needs the current one too (a stolen admin session must not take
+    /// the account); an admin setting another user's does not.
+    func testAnAdminChangingTheirOwnPasswordGivesTheCurrentOne() async throws {
+        let h = try await APIHarness(logins: true)
+        let root = try await h.addUser("root", password: "admin password", admin: true)
+        let bob = try await h.addUser("bob", password: "bobs password", admin: false)
+        let token = try await h.login("root", "admin password")
+        for body in [#"{"new_pin": "taken over 1"}"#, #"{"current_pin": "wrong", "new_pin": "taken over 1"}"#, #"{"new_pin": null}"#] {
+            let refused = try await h.call("PUT", "/api/users/\(root.id.rawValue)/pin", body: body, token: token)
+            XCTAssertEqual(refused.status, 400, "\(body): \(refused.text)")
+        }
+        let still = try await h.object("POST", "/api/auth/login", body: #"{"username": "root", "password": "admin password"}"#)
+        XCTAssertEqual(still["success"] as? Bool, true, "the admin's password is unchanged")
+        let changed = try await h.object("PUT", "/api/users/\(root.id.rawValue)/pin",
+                                         body: #"{"current_pin": "admin password", "new_pin": "new admin password"}"#, token: token)
+        XCTAssertEqual(changed["has_pin"] as? Bool, true)
+        let other = try await h.object("PUT", "/api/users/\(bob.id.rawValue)/pin", body: #"{"new_pin": "set by the admin"}"#, token: token)
+        XCTAssertEqual(other["has_pin"] as? Bool, true)
+        let bobLogin = try await h.object("POST", "/api/auth/login", body: #"{"username": "bob", "password": "set by the admin"}"#)
+        XCTAssertEqual(bobLogin["success"] as? Bool, true)
+    }
+
     /// A wrong password, a name nobody has, and a user without a password answer alike: 200
     /// with success false (the backend's status and shape), no token, no cookie.
     func testFailedLoginsAnswerAsTheBackendAndTellNothing() async throws {

@@ -54,4 +54,40 @@ final class WatchRuleRouteTests: XCTestCase {
             }
         }
     }
+
+    /// Issue 27: a play finished in the browser reaches History as the daemon's do, by the store's
+    /// one rule (`WatchUpdate.recordsPlay`): a heard position records a play once; later heard
+    /// positions of the same play, and a person's marks, record none; a replay records another.
+    func testAHeardPositionRecordsOnePlayInTheHistory() async throws {
+        let h = try await APIHarness()
+        _ = try await h.object("POST", "/api/channels", body: #"{"channel_url": "\#(h.feeds.url("/podcast.xml"))"}"#, status: 201)
+        let item = try await h.library.library.id(of: "tone-show-3")   // 60 s long
+        func plays() async throws -> Int { try await h.library.library.history(limit: 100).filter { $0.item == item }.count }
+        func progress(_ seconds: Int) async throws {
+            let status = try await h.call("PATCH", "/api/feed/\(item)/progress", body: #"{"watch_progress_seconds": \#(seconds)}"#).status
+            XCTAssertEqual(status, 200)
+        }
+        try await progress(10)
+        try await progress(30)
+        let none = try await plays()
+        XCTAssertEqual(none, 0, "a play under way is no play yet")
+        try await progress(58)
+        let one = try await plays()
+        XCTAssertEqual(one, 1, "heard: one play")
+        try await progress(59)
+        try await progress(60)
+        let still = try await plays()
+        XCTAssertEqual(still, 1, "the same play's later positions")
+        _ = try await h.call("PUT", "/api/feed/items/\(item)/unwatched")
+        _ = try await h.call("PUT", "/api/feed/items/\(item)/watched")
+        let marks = try await plays()
+        XCTAssertEqual(marks, 1, "a person's marks are no plays")
+        try await progress(20)      // played again from the start
+        try await progress(60)
+        let again = try await plays()
+        XCTAssertEqual(again, 2, "a replay heard is another play")
+        let entry = try await h.library.library.history(limit: 1)[0]
+        XCTAssertEqual(entry.item, item)
+        XCTAssertEqual(entry.playedAt, APIHarness.now)
+    }
 }

@@ -99,7 +99,8 @@ final class WebClientTests: XCTestCase {
         XCTAssertEqual(progress["watch_progress_seconds"] as? Int, 30)
         let item = try await h.object("GET", "/api/feed/items/\(id)")
         XCTAssertEqual(item["watch_progress_seconds"] as? Int, 30)
-        XCTAssertEqual(Set(item.keys), GuideSequenceTests.itemKeys.union(["description_html"]), "the one item carries its notes as HTML")
+        XCTAssertEqual(Set(item.keys), GuideSequenceTests.itemKeys.union(["description_html", "chapters", "transcript_url", "download"]),
+                       "the one item carries its notes as HTML, its chapters, transcript link and download state")
 
         let byChannel = try await h.object("GET", "/api/feed/by-channel?filter=all")
         XCTAssertEqual(Set(byChannel.keys), ["channels", "total_channels", "total_items"])

@@ -31,6 +31,15 @@ import Testing
                              PodcastChapter(startTime: 40, title: "Chapter 7")])
     }
 
+    @Test func keepsOnlyWebLinks() async throws {
+        let chapters = try parse("""
+            {"chapters":[{"startTime":0,"title":"a","url":"https://example.com/a"},
+             {"startTime":1,"title":"b","url":"javascript:alert(1)"},{"startTime":2,"title":"c","url":"http://x/ y"},
+             {"startTime":3,"title":"d","url":7}]}
+            """)
+        #expect(chapters.map(\.url) == ["https://example.com/a", nil, nil, nil])
+    }
+
     @Test func rejectsWhatIsNoChaptersFile() async {
         for junk in ["", "[]", "{\"version\":\"1.2.0\"}", "<html>", "{\"chapters\":{}}"] {
             #expect(throws: PodcastChapters.ParseError.self) { try parse(junk) }

@@ -1,6 +1,7 @@
 // The API client: same-origin fetch with the session cookie (never a token kept by the page),
 // JSON in and out. A failure throws ApiError {status, detail}: the server's one-line `detail`,
 // shown to the person as it is. A 401 tells the app (event `unauthorized`), which opens /login.
+import { offline } from './offline.js';   // offline hook: writes kept while the server cannot be reached
 
 export class ApiError extends Error {
   constructor(status, detail) {
@@ -42,6 +43,8 @@ async function request(method, path, { query, body, keepalive = false, signal } 
     response = await fetch(url(path, query), init);
   } catch (error) {
     if (error && error.name === 'AbortError') throw error;
+    // offline hook: a write offline.js keeps (watched, progress, save) is sent when the network is back.
+    if (method !== 'GET') { const kept = await offline.keepWrite(method, url(path, query), body); if (kept !== undefined) return kept; }
     throw new ApiError(0, 'The server cannot be reached: check the connection and try again.');
   }
   if (!response.ok) {

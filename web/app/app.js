@@ -4,6 +4,7 @@
 import { api, ApiError } from './api.js';
 import { player } from './player.js';
 import { h, toast, applyTheme, getTheme, setTheme, iconButton, showDialog } from './ui.js';
+import { offline } from './offline.js';   // offline hook
 
 /** The app's paths: the one list (the server answers the shell for any page path). */
 const ROUTES = [
@@ -19,9 +20,10 @@ const ROUTES = [
   ['/settings', 'settings'],
   ['/login', 'login'],
   ['/player', 'player'],
+  ['/downloads', 'downloads'],   // offline hook
 ];
 /** Which tab a screen belongs to. */
-const TAB_OF = { feed: 'feed', item: 'feed', discover: 'discover', saved: 'saved', collections: 'saved', history: 'saved', channels: 'channels', settings: 'settings', player: 'feed' };
+const TAB_OF = { feed: 'feed', item: 'feed', discover: 'discover', saved: 'saved', collections: 'saved', history: 'saved', channels: 'channels', settings: 'settings', player: 'feed', downloads: 'settings' };
 
 function match(path) {
   if (path === '/' || path === '') return { name: 'feed', params: {} };
@@ -192,7 +194,7 @@ function onKey(event) {
       break;
     case 'ArrowLeft': case 'ArrowRight':
       if (target.closest('input[type="range"]')) return;
-      if (player.current) { player.skip(event.key === 'ArrowLeft' ? -15 : 15); event.preventDefault(); }
+      if (player.current) { if (event.key === 'ArrowLeft') player.back(); else player.forward(); event.preventDefault(); }
       break;
     case '?':
       showKeys();
@@ -234,7 +236,8 @@ export async function refreshUser() {
     const me = await api.get('/api/auth/me');
     state.user = me && me.authenticated ? me.user : null;
   } catch { state.user = null; }
-  if (state.user || state.mode === 'open') events.connect(); else events.close();
+  offline.setUser(state.user);   // offline hook: the outbox and downloads are this user's
+  if (state.user || state.mode === 'open') { events.connect(); player.refreshQueue(); } else events.close();
   topbar();
   return state.user;
 }
@@ -243,6 +246,7 @@ export const app = { navigate, refreshUser, state, events };
 
 async function start() {
   applyTheme();
+  offline.start({ toast, events });   // offline hook: service worker, offline banner, outbox replay
   try { state.mode = (await api.get('/api/auth/mode')).mode; } catch { state.mode = 'protected'; }
   await refreshUser();
   document.addEventListener('click', interceptLinks);

@@ -1,20 +1,21 @@
 // The player: one <audio> element ("This device", with the Media Session API) or the daemon
 // through /api/player ("The server's speakers"), switchable while playing with the position
-// kept; a mini player that stays across navigation; the up-next queue (kept in this browser);
+// kept; a mini player that stays across navigation; the up-next queue (the user's, on the
+// server: /api/queue, the same one the CLI and the daemon use);
 // progress saved to the server (every 10 s while playing, on pause, seek, and when the page is
 // hidden) through the progress route, so the watched rule is the server's.
 import { api, ApiError } from './api.js';
 import { h, iconButton, formatDuration, artwork, safeURL } from './ui.js';
+import { readPrefs } from './prefs.js';
 
-const SKIP = 15;
 const SAVE_EVERY_MS = 10_000;
 const RATES = [0.5, 0.75, 1, 1.25, 1.5, 1.75, 2, 2.5, 3];
 const SERVER_EVENTS = ['tick', 'status', 'metadata', 'seeked', 'volume', 'rate', 'chapter', 'capabilities'];
 
 /** What the queue keeps of an item (localStorage): enough to show and play it. */
 function slim(item) {
-  const { id, title, channel_name, thumbnail_url, duration_seconds, audio_url, watch_progress_seconds, is_watched, upload_date, platform, video_url, video_id, chapters } = item;
-  return { id, title, channel_name, thumbnail_url, duration_seconds, audio_url, watch_progress_seconds, is_watched, upload_date, platform, video_url, video_id, chapters };
+  const { id, title, channel_id, channel_name, thumbnail_url, duration_seconds, audio_url, watch_progress_seconds, is_watched, upload_date, platform, video_url, video_id, chapters } = item;
+  return { id, title, channel_id, channel_name, thumbnail_url, duration_seconds, audio_url, watch_progress_seconds, is_watched, upload_date, platform, video_url, video_id, chapters };
 }
 
 class Player extends EventTarget {
@@ -26,23 +27,24 @@ class Player extends EventTarget {
     this.audio.hidden = true;
     this.current = null;
     this.output = 'device';
-    this.queue = this.#load('feedctl.queue', []);
-    this.rate = Number(localStorage.getItem('feedctl.rate')) || 1;
+    this.queue = [];              // the server's queue: slim items, each with its `entryId`
+    this.rate = Number(localStorage.getItem('feedctl.rate')) || 1;   // the default speed
+    this.skips = readPrefs();     // {skipBack, skipForward} seconds (Settings)
     this.sleepAt = null;          // ms since epoch, or 'end'
     this.remote = null;           // the daemon's last status (server output)
     this.remoteAt = 0;            // when it arrived
     this.lastSaved = { id: null, seconds: -1, at: 0 };
     this.#wireAudio();
     this.#wireMediaSession();
+    addEventListener('feedctl-prefs', () => { this.skips = readPrefs(); this.#changed(); });
     addEventListener('pagehide', () => this.saveProgress({ keepalive: true }));
-    document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'hidden') this.saveProgress({ keepalive: true }); });
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState === 'hidden') this.saveProgress({ keepalive: true });
+      else this.refreshQueue();
+    });
   }
 
-  #load(key, fallback) {
-    try { return JSON.parse(localStorage.getItem(key)) ?? fallback; } catch { return fallback; }
-  }
   #changed() {
-    localStorage.setItem('feedctl.queue', JSON.stringify(this.queue));
     this.dispatchEvent(new Event('change'));
   }
 
@@ -71,28 +73,45 @@ class Player extends EventTarget {
   async play(item, { start } = {}) {
     await this.saveProgress();
     this.current = slim(item);
-    this.queue = this.queue.filter((q) => q.id !== item.id);
+    const queued = this.queue.find((q) => q.id === item.id);
+    if (queued) this.#queueCall('DELETE', `/api/queue/${queued.entryId}`);   // it plays now: out of the queue
     const from = start ?? (item.is_watched ? 0 : (item.watch_progress_seconds || 0));
+    await this.#applyChannelSpeed(this.current);
     this.#setMetadata();
     this.#changed();
     if (this.output === 'server') return this.#remotePlay(this.current, from);
     return this.#devicePlay(this.current, from);
   }
 
-  enqueue(item) {
-    if (this.current?.id === item.id || this.queue.some((q) => q.id === item.id)) return;
-    this.queue.push(slim(item));
-    this.#changed();
+  // --- the up-next queue: the user's on the server (the store's rule: an item waits once) ---
+
+  /** Reads the queue again (another device, the CLI or the daemon may have changed it). */
+  async refreshQueue() { return this.#queueCall('GET', '/api/queue'); }
+  enqueue(item, { next = false } = {}) {
+    if (this.current?.id === item.id && !next) return Promise.resolve();
+    return this.#queueCall('POST', '/api/queue', { item_id: item.id, next });
   }
-  removeFromQueue(index) { this.queue.splice(index, 1); this.#changed(); }
+  removeFromQueue(index) {
+    const entry = this.queue[index];
+    return entry ? this.#queueCall('DELETE', `/api/queue/${entry.entryId}`) : Promise.resolve();
+  }
   moveInQueue(index, delta) {
-    const to = index + delta;
-    if (to < 0 || to >= this.queue.length) return;
-    const [entry] = this.queue.splice(index, 1);
-    this.queue.splice(to, 0, entry);
-    this.#changed();
+    const entry = this.queue[index], to = index + delta;
+    if (!entry || to < 0 || to >= this.queue.length) return Promise.resolve();
+    return this.#queueCall('PUT', `/api/queue/${entry.entryId}`, { position: to + 1 });
   }
-  clearQueue() { this.queue = []; this.#changed(); }
+  clearQueue() { return this.#queueCall('DELETE', '/api/queue'); }
+  /** One queue route; the answer (the queue as it now is) replaces the page's copy. */
+  async #queueCall(method, path, body) {
+    try {
+      const answer = method === 'GET' ? await api.get(path) : await api.send(method, path, body);
+      this.queue = (answer?.items || []).map((e) => ({ ...(e.item ? slim(e.item) : { id: null, title: e.title }), title: e.item?.title || e.title, entryId: e.id }));
+      this.#changed();
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 404) return this.refreshQueue();   // gone meanwhile: show what is there
+      if (!(e instanceof ApiError) || e.status !== 401) this.#error(e instanceof ApiError ? e.detail : String(e));
+    }
+  }
 
   toggle() { return this.playing ? this.pause() : this.resume(); }
 
@@ -106,6 +125,22 @@ class Player extends EventTarget {
     try { await this.audio.play(); } catch (e) { this.#error(e.message); }
   }
   skip(delta) { return this.seek(this.position + delta); }
+  /** Back and Forward by the intervals chosen in Settings. */
+  back() { return this.skip(-this.skips.skipBack); }
+  forward() { return this.skip(this.skips.skipForward); }
+  /** The item's channel's own speed (Channels), else the default one; the default stays as it was. */
+  async #applyChannelSpeed(item) {
+    let speed = null;
+    if (item?.channel_id) {
+      try { speed = (await api.get(`/api/channels/${item.channel_id}`))?.speed ?? null; } catch { /* the default, then */ }
+    }
+    this.itemRate = Number.isFinite(speed) && speed >= 0.5 && speed <= 3 ? speed : null;
+    if (this.output === 'server') return;   // the daemon applies the channel's speed itself
+    this.audio.playbackRate = this.currentRate;
+    this.audio.defaultPlaybackRate = this.currentRate;
+  }
+  /** The speed this item plays at: its channel's, else the default. */
+  get currentRate() { return this.itemRate ?? this.rate; }
   async seek(seconds) {
     const to = Math.max(0, Math.min(seconds, this.duration || seconds));
     if (this.output === 'server') return this.#remote('seek', { position: Math.floor(to) });
@@ -113,6 +148,7 @@ class Player extends EventTarget {
   }
   async setRate(rate) {
     this.rate = Math.min(3, Math.max(0.5, Number(rate) || 1));
+    this.itemRate = null;   // chosen for this item: it wins over the channel's
     localStorage.setItem('feedctl.rate', String(this.rate));
     if (this.output === 'server') await this.#remote('speed', { rate: this.rate });
     else { this.audio.playbackRate = this.rate; this.audio.defaultPlaybackRate = this.rate; }
@@ -130,7 +166,12 @@ class Player extends EventTarget {
     this.#changed();
   }
   async next() {
-    const item = this.queue.shift();
+    if (this.output === 'server') {
+      // The daemon plays from the same queue: it takes the first entry itself.
+      try { await this.#remote('next'); } catch { /* shown */ }
+      return this.refreshQueue();
+    }
+    const item = this.queue.find((q) => q.id);   // a URL or file queued with the CLI is the daemon's to play
     if (!item) return;
     if (this.current) this.history = [this.current, ...(this.history || [])].slice(0, 20);
     await this.play(item);
@@ -139,7 +180,7 @@ class Player extends EventTarget {
     if (this.position > 5 || !this.history?.length) return this.seek(0);
     const [item, ...rest] = this.history;
     this.history = rest;
-    if (this.current) this.queue.unshift(this.current);
+    if (this.current) await this.enqueue(this.current, { next: true });
     await this.play(item);
   }
   async stop() {
@@ -213,8 +254,8 @@ class Player extends EventTarget {
     this.fallbackTried = false;
     this.pendingFrom = from;
     audio.src = `/api/items/${item.id}/audio`;
-    audio.playbackRate = this.rate;
-    audio.defaultPlaybackRate = this.rate;
+    audio.playbackRate = this.currentRate;
+    audio.defaultPlaybackRate = this.currentRate;
     await this.#startAt(from, autoplay);
   }
 
@@ -265,7 +306,7 @@ class Player extends EventTarget {
     audio.addEventListener('ended', async () => {
       await this.saveProgress({ force: true });
       if (this.sleepAt === 'end') { this.sleepAt = null; this.#changed(); return; }
-      if (this.queue.length) this.next(); else this.#changed();
+      if (this.queue.some((q) => q.id)) this.next(); else this.#changed();
     });
   }
 
@@ -309,7 +350,8 @@ class Player extends EventTarget {
         if (this.output === 'server' && this.remote?.item_id === item.id) { this.current = slim(item); this.#setMetadata(); this.#changed(); }
       }).catch(() => {}).finally(() => { this.fetchingId = null; });
     }
-    if (this.output === 'server' && before === 'playing' && status.status === 'stopped' && this.queue.length && this.sleepAt !== 'end') this.next();
+    // The daemon moves on through the same queue by itself: show what is left of it.
+    if (this.output === 'server' && before !== status.status) this.refreshQueue();
     this.dispatchEvent(new Event('time'));
     this.dispatchEvent(new Event('change'));
   }
@@ -338,8 +380,8 @@ class Player extends EventTarget {
     const handlers = {
       play: () => this.resume(),
       pause: () => this.pause(),
-      seekbackward: (d) => this.skip(-(d.seekOffset || SKIP)),
-      seekforward: (d) => this.skip(d.seekOffset || SKIP),
+      seekbackward: (d) => this.skip(-(d.seekOffset || this.skips.skipBack)),
+      seekforward: (d) => this.skip(d.seekOffset || this.skips.skipForward),
       seekto: (d) => this.seek(d.seekTime),
       nexttrack: () => this.next(),
       previoustrack: () => this.previous(),
@@ -347,6 +389,7 @@ class Player extends EventTarget {
     for (const [action, handler] of Object.entries(handlers)) {
       try { navigator.mediaSession.setActionHandler(action, handler); } catch { /* not supported here */ }
     }
+    this.mediaSessionHandlers = handlers;   // what the lock screen calls; browser tests call them too
   }
   #setMetadata() {
     if (!('mediaSession' in navigator) || !this.current) return;
@@ -382,12 +425,14 @@ class Player extends EventTarget {
     const time = h('span', { class: 'mini-time' });
     const bar = h('div', { class: 'mini-bar', 'aria-hidden': 'true' }, h('span'));
     const playButton = iconButton('play', 'Play', () => this.toggle());
+    const backButton = iconButton('back', skipName('Back', this.skips.skipBack), () => this.back());
+    const forwardButton = iconButton('forward', skipName('Forward', this.skips.skipForward), () => this.forward());
     root.replaceChildren(bar, art,
       h('div', { class: 'mini-text' }, title, h('div', { class: 'mini-sub' }, meta, time)),
       h('div', { class: 'mini-controls' },
-        iconButton('back', 'Back 15 seconds', () => this.skip(-SKIP)),
+        backButton,
         playButton,
-        iconButton('forward', 'Forward 15 seconds', () => this.skip(SKIP)),
+        forwardButton,
         iconButton('expand', 'Open the player', () => navigate('/player'))));
     let shownId = null;
     const render = () => {
@@ -406,6 +451,8 @@ class Player extends EventTarget {
         playButton.title = label;
         playButton.replaceChildren(iconFor(this.playing));
       }
+      nameSkip(backButton, skipName('Back', this.skips.skipBack));
+      nameSkip(forwardButton, skipName('Forward', this.skips.skipForward));
       root.dataset.output = this.output;
       root.dataset.itemId = String(this.current.id);
       tick();
@@ -421,6 +468,14 @@ class Player extends EventTarget {
     render();
     this.resumeOutput();
   }
+}
+
+/** "Back 15 seconds", "Forward 30 seconds": what a screen reader says for a skip button. */
+export function skipName(direction, seconds) { return `${direction} ${seconds} seconds`; }
+export function nameSkip(button, name) {
+  if (button.getAttribute('aria-label') === name) return;
+  button.setAttribute('aria-label', name);
+  button.title = name;
 }
 
 function iconFor(playing) {

@@ -6,11 +6,14 @@ public struct PodcastChapter: Sendable, Equatable {
     public var startTime: Double
     public var endTime: Double?
     public var title: String
+    /// The chapter's web page, when the file gives an `http(s)` one.
+    public var url: String?
 
-    public init(startTime: Double, endTime: Double? = nil, title: String) {
+    public init(startTime: Double, endTime: Double? = nil, title: String, url: String? = nil) {
         self.startTime = startTime
         self.endTime = endTime
         self.title = title
+        self.url = url
     }
 }
 
@@ -25,6 +28,7 @@ public enum PodcastChapters {
     /// Limits against absurd files: chapter count and title length.
     static let maxChapters = 5000
     static let maxTitle = 300
+    static let maxURL = 2048
 
     private struct File: Decodable {
         var chapters: [Entry]
@@ -34,9 +38,10 @@ public enum PodcastChapters {
         var startTime: Double?
         var endTime: Double?
         var title: String?
+        var url: String?
         var toc: Bool?
 
-        enum CodingKeys: String, CodingKey { case startTime, endTime, title, toc }
+        enum CodingKeys: String, CodingKey { case startTime, endTime, title, url, toc }
 
         // Lenient: a field of the wrong type is as good as missing (publishers write "12.5").
         init(from decoder: any Decoder) throws {
@@ -44,6 +49,7 @@ public enum PodcastChapters {
             startTime = Self.number(c, .startTime)
             endTime = Self.number(c, .endTime)
             title = try? c.decodeIfPresent(String.self, forKey: .title)
+            url = try? c.decodeIfPresent(String.self, forKey: .url)
             toc = try? c.decodeIfPresent(Bool.self, forKey: .toc)
         }
 
@@ -67,8 +73,15 @@ public enum PodcastChapters {
             let end = entry.endTime.flatMap { $0.isFinite && $0 > start ? $0 : nil }
             let cleaned = (entry.title ?? "").split(whereSeparator: \.isWhitespace).joined(separator: " ")
             let title = cleaned.isEmpty ? "Chapter \(i + 1)" : String(cleaned.prefix(maxTitle))
-            out.append(PodcastChapter(startTime: start, endTime: end, title: title))
+            out.append(PodcastChapter(startTime: start, endTime: end, title: title, url: webURL(entry.url)))
         }
         return out.sorted { $0.startTime < $1.startTime }
+    }
+
+    /// An `http:` or `https:` link of sane length without spaces, else nil (the file is the feed's text).
+    static func webURL(_ text: String?) -> String? {
+        guard let text, text.utf8.count <= maxURL, !text.contains(where: { $0.isWhitespace || $0.isNewline }) else { return nil }
+        let lower = text.lowercased()
+        return lower.hasPrefix("https://") || lower.hasPrefix("http://") ? text : nil
     }
 }

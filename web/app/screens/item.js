@@ -1,6 +1,8 @@
 // An item's page: artwork, title, channel, date, length, progress, show notes (the server's
-// sanitized HTML when it gives it, else the plain text), chapters, download state.
+// sanitized HTML when it gives it, else the plain text), chapters (a click seeks), transcript
+// link, the server's download of it.
 import { h, iconButton, artwork, formatDuration, relativeDate, safeURL, addToCollection, saveItem, setWatched } from '../ui.js';
+import { downloadControl } from '../offline.js';   // offline hook
 
 export default {
   title: 'Item',
@@ -23,6 +25,7 @@ export default {
             h('p', { class: 'hint' }, [relativeDate(item.upload_date), formatDuration(item.duration_seconds), item.platform].filter(Boolean).join(' · ')),
             h('p', { class: 'progress-line' }, progress),
             h('p', { class: 'hint' }, downloadState(item)),
+            h('p', {}, downloadControl(item, ctx)),   // offline hook: Download for offline
             h('div', { class: 'item-actions' },
               h('button', { type: 'button', class: 'primary', onclick: () => ctx.player.play(item) }, item.watch_progress_seconds && !item.is_watched ? 'Resume' : 'Play'),
               iconButton('queue', 'Add to queue', () => { ctx.player.enqueue(item); ctx.toast('Added to the queue'); }),
@@ -61,17 +64,29 @@ function chapters(item, ctx) {
   if (!list.length) return null;
   return h('section', {}, h('h2', {}, 'Chapters'),
     h('ol', { class: 'chapters' }, list.map((c) => {
-      const start = Number(c.start ?? c.start_seconds ?? 0);
+      const start = Number(c.start_seconds ?? c.start ?? 0);
+      const link = safeURL(c.url);
       return h('li', {}, h('button', {
         type: 'button',
+        'data-start': String(start),
         onclick: () => (ctx.player.current?.id === item.id ? ctx.player.seek(start) : ctx.player.play(item, { start })),
-      }, `${formatDuration(start)} ${c.title || ''}`));
+      }, `${formatDuration(start)} ${c.title || ''}`),
+      link ? h('a', { href: link, target: '_blank', rel: 'noopener noreferrer nofollow', class: 'text-link' }, ' (link)') : null);
     })));
 }
 
+/** The server's download of the item (`download` {state, bytes}), else where it streams from. */
 function downloadState(item) {
-  if (item.download_state) return `Download: ${item.download_state}`;
-  if (item.downloaded === true || item.local_path) return 'Downloaded on the server';
-  if (item.audio_url) return 'Streams from the feed';
-  return 'Streams from its site';
+  const d = item.download;
+  if (d?.state === 'downloaded') return `Downloaded on the server${d.bytes ? ` (${formatBytes(d.bytes)})` : ''}`;
+  if (d?.state === 'partial') return `Partly downloaded on the server${d.bytes ? ` (${formatBytes(d.bytes)} so far)` : ''}`;
+  const source = item.audio_url ? 'streams from the feed' : 'streams from its site';
+  return d ? `Not downloaded: ${source}` : source[0].toUpperCase() + source.slice(1);
+}
+
+function formatBytes(n) {
+  if (n >= 1e9) return `${(n / 1e9).toFixed(1)} GB`;
+  if (n >= 1e6) return `${(n / 1e6).toFixed(1)} MB`;
+  if (n >= 1e3) return `${Math.round(n / 1e3)} KB`;
+  return `${n} bytes`;
 }

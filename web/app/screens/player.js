@@ -1,6 +1,6 @@
 // The full player: artwork, scrubber, −15/+15 s, speed, sleep timer, chapters, output, up next.
 import { h, iconButton, icon, artwork, formatDuration } from '../ui.js';
-import { RATE_CHOICES } from '../player.js';
+import { RATE_CHOICES, skipName, nameSkip } from '../player.js';
 
 const SLEEP = [['', 'Off'], ['5', '5 minutes'], ['15', '15 minutes'], ['30', '30 minutes'], ['45', '45 minutes'], ['60', '1 hour'], ['end', 'End of this item']];
 
@@ -14,6 +14,8 @@ export default {
     scrubber.addEventListener('input', () => { dragging = true; elapsed.textContent = formatDuration(Number(scrubber.value)); });
     scrubber.addEventListener('change', () => { dragging = false; p.seek(Number(scrubber.value)); });
     const playButton = h('button', { type: 'button', class: 'icon-button big', onclick: () => p.toggle() });
+    const backButton = iconButton('back', skipName('Back', p.skips.skipBack), () => p.back());
+    const forwardButton = iconButton('forward', skipName('Forward', p.skips.skipForward), () => p.forward());
     const rate = h('select', { id: 'rate', onchange: () => p.setRate(Number(rate.value)) },
       RATE_CHOICES.map((r) => h('option', { value: String(r) }, `${r}×`)));
     const sleep = h('select', { id: 'sleep', onchange: () => p.setSleep(sleep.value === 'end' ? 'end' : Number(sleep.value) || null) },
@@ -44,13 +46,15 @@ export default {
       playButton.setAttribute('aria-label', label);
       playButton.title = label;
       playButton.replaceChildren(icon(p.playing ? 'pause' : 'play'));
-      rate.value = String(p.rate);
-      if (!RATE_CHOICES.includes(p.rate)) rate.append(h('option', { value: String(p.rate) }, `${p.rate}×`));
+      nameSkip(backButton, skipName('Back', p.skips.skipBack));
+      nameSkip(forwardButton, skipName('Forward', p.skips.skipForward));
+      if (!RATE_CHOICES.includes(p.currentRate) && ![...rate.options].some((o) => o.value === String(p.currentRate))) rate.append(h('option', { value: String(p.currentRate) }, `${p.currentRate}×`));
+      rate.value = String(p.currentRate);
       output.value = p.output;
       if (p.sleepAt === null) sleep.value = '';
       const chapters = p.remote?.chapter && p.output === 'server' ? [p.remote.chapter] : [];
       chapterBox.replaceChildren(...(Array.isArray(item?.chapters) && item.chapters.length
-        ? [h('h2', {}, 'Chapters'), h('ol', { class: 'chapters' }, item.chapters.map((c) => h('li', {}, h('button', { type: 'button', onclick: () => p.seek(Number(c.start ?? 0)) }, `${formatDuration(c.start)} ${c.title || ''}`))))]
+        ? [h('h2', {}, 'Chapters'), h('ol', { class: 'chapters' }, item.chapters.map((c) => { const start = Number(c.start_seconds ?? c.start ?? 0); return h('li', {}, h('button', { type: 'button', onclick: () => p.seek(start) }, `${formatDuration(start)} ${c.title || ''}`)); }))]
         : chapters.length ? [h('p', { class: 'hint' }, `Chapter: ${typeof chapters[0] === 'string' ? chapters[0] : chapters[0].title || ''}`)] : []));
       queueBox.replaceChildren(h('h2', { id: 'upnext' }, 'Up next'),
         p.queue.length ? h('ol', { class: 'queue' }, p.queue.map((q, i) => h('li', {},
@@ -69,9 +73,9 @@ export default {
       h('div', { class: 'times' }, elapsed, remaining),
       h('div', { class: 'transport' },
         iconButton('prev', 'Previous', () => p.previous()),
-        iconButton('back', 'Back 15 seconds', () => p.skip(-15)),
+        backButton,
         playButton,
-        iconButton('forward', 'Forward 15 seconds', () => p.skip(15)),
+        forwardButton,
         iconButton('next', 'Next', () => p.next())),
       h('div', { class: 'player-options' },
         h('p', { class: 'field' }, h('label', { for: 'rate' }, 'Speed'), rate),

@@ -1,0 +1,141 @@
+"""What the first web parts left open (issue 27): the item page's chapters, transcript link and
+download state from the server; the up-next queue is the user's own on the server (the CLI sees
+the browser's, the browser the CLI's); an item finished in the browser reaches the history; the
+skip intervals chosen in Settings drive the buttons, their names and the Media Session; the
+Media Session's action handlers (what a lock screen calls) act on the audio."""
+import json
+import time
+
+from harness import PASSWORD, check, make_tone, rss, wait_for
+
+TITLES = ['Chaptered episode', 'Short one', 'Third one']
+AUDIO = 'document.getElementById("player-audio")'
+
+
+def setup(w):
+    make_tone(w.files.directory / 'tone.mp3', 440, 60)
+    make_tone(w.files.directory / 'short.mp3', 440, 6)
+    w.files.write('chapters.json', json.dumps({'version': '1.2.0', 'chapters': [
+        {'startTime': 0, 'title': 'Opening'}, {'startTime': 30, 'title': 'The middle', 'url': 'https://example.com/middle'}]}))
+    items = [{'guid': 'g-0', 'title': TITLES[0], 'enclosure': f'{w.files.base}/tone.mp3', 'duration': '60'},
+             {'guid': 'g-1', 'title': TITLES[1], 'enclosure': f'{w.files.base}/short.mp3', 'duration': '6'},
+             {'guid': 'g-2', 'title': TITLES[2], 'enclosure': f'{w.files.base}/tone.mp3', 'duration': '60'}]
+    text = rss('Gaps Show', items).replace('<rss version="2.0"', '<rss version="2.0" xmlns:podcast="https://podcastindex.org/namespace/1.0"')
+    first = text.index('</item>')
+    text = (text[:first] + f'<podcast:chapters url="{w.files.base}/chapters.json" type="application/json+chapters"/>'
+            f'<podcast:transcript url="{w.files.base}/ep.vtt" type="text/vtt"/>' + text[first:])
+    w.server.subscribe(w.files.write('gaps.xml', text))
+    w.page.login(w.server.user, PASSWORD)
+    w.ids = {i['title']: i['id'] for i in w.server.api('GET', '/api/feed')['items']}
+
+
+def audio_time(p):
+    return p.js(f'return {AUDIO}.currentTime')
+
+
+def test_the_item_page_shows_chapters_transcript_and_download_state(w):
+    p = w.page
+    p.go(f'/item/{w.ids[TITLES[0]]}')
+    chapters = wait_for('the chapters', lambda: [li.text for li in p.all('ol.chapters li')] or None)
+    check(len(chapters) == 2 and 'Opening' in chapters[0] and 'The middle' in chapters[1], f'both chapters: {chapters}')
+    link = p.find('ol.chapters li a')
+    check(link.get_attribute('href') == 'https://example.com/middle', 'the chapter link')
+    transcript = next((a for a in p.all('a') if a.text == 'Transcript'), None)
+    check(transcript is not None and transcript.get_attribute('href').endswith('/ep.vtt'), 'the transcript link')
+    check('Not downloaded' in p.find('main').text, f'the download state: {p.find("main").text[:400]}')
+    # A chapter's click starts the item there (nothing plays yet), then seeks it.
+    p.button('0:30 The middle').click()
+    wait_for('playing from the chapter', lambda: 29 <= audio_time(p) < 40, timeout=20)
+    p.button('0:00 Opening').click()
+    wait_for('sought back to the first chapter', lambda: audio_time(p) < 10)
+    p.screenshots('item-chapters')
+    p.axe('item-chapters')
+    p.button('Pause', within='#mini-player').click()
+
+
+def test_the_queue_is_the_users_on_the_server(w):
+    p = w.page
+    p.go(f'/item/{w.ids[TITLES[2]]}')
+    p.button('Add to queue').click()
+    queued = wait_for('the server\'s queue', lambda: w.server.api('GET', '/api/queue')['items'] or None)
+    check([e['item']['id'] for e in queued] == [w.ids[TITLES[2]]], f'the server holds the browser\'s entry: {queued}')
+    listed = w.server.cli('queue', 'list')
+    check(TITLES[2] in listed, f'feedctl queue list shows it: {listed!r}')
+    # The CLI queues another: the page shows it (a reload, or coming back to the page).
+    w.server.cli('queue', 'add', str(w.ids[TITLES[1]]))
+    p.go('/player')
+    names = lambda: [li.text.split('\n')[0] for li in p.all('.queue li')]
+    wait_for('both in the player\'s Up next', lambda: names() == [TITLES[2], TITLES[1]])
+    p.button(f'Move {TITLES[1]} up').click()
+    wait_for('moved on the server', lambda: [e['title'] for e in w.server.api('GET', '/api/queue')['items']] == [TITLES[1], TITLES[2]])
+    p.button(f'Remove {TITLES[2]} from the queue').click()
+    wait_for('removed on the server', lambda: [e['title'] for e in w.server.api('GET', '/api/queue')['items']] == [TITLES[1]])
+    wait_for('and in the page', lambda: names() == [TITLES[1]])
+
+
+def test_an_item_finished_in_the_browser_reaches_the_history(w):
+    p = w.page
+    # Next plays the queue's first (the short one) and takes it off the server's queue.
+    p.button('Next').click()
+    wait_for('the short one playing', lambda: TITLES[1] in p.find('.player-full h1').text)
+    wait_for('the queue emptied on the server', lambda: w.server.api('GET', '/api/queue')['items'] == [])
+    wait_for('it ends', lambda: p.js(f'return {AUDIO}.ended'), timeout=30)
+    item = w.ids[TITLES[1]]
+    wait_for('watched on the server', lambda: w.server.api('GET', f'/api/feed/items/{item}')['is_watched'])
+    history = json.loads(w.server.cli('history', '--json'))
+    check([e.get('item') for e in history].count(item) == 1, f'one play in feedctl history: {history}')
+
+
+def test_the_skip_intervals_of_settings_drive_the_buttons_and_the_media_session(w):
+    p = w.page
+    p.go(f'/item/{w.ids[TITLES[0]]}')
+    p.find('.item-actions button.primary').click()   # Play, or Resume where it stopped
+    wait_for('playing', lambda: audio_time(p) > 1 and not p.js(f'return {AUDIO}.paused'), timeout=20)
+    # Settings writes the choice (prefs.js) and tells the page: the same call here.
+    p.js('localStorage.setItem("feedctl.prefs", JSON.stringify({skipBack: 5, skipForward: 30}));'
+         ' window.dispatchEvent(new CustomEvent("feedctl-prefs"));')
+    forward = p.button('Forward 30 seconds', within='#mini-player')
+    p.button('Back 5 seconds', within='#mini-player')
+    before = audio_time(p)
+    forward.click()
+    after = wait_for('30 s on', lambda: (lambda t: t if t >= before + 28 else None)(audio_time(p)))
+    check(after < before + 33, f'+30 s: {before:.1f} -> {after:.1f}')
+    p.button('Back 5 seconds', within='#mini-player').click()
+    back = wait_for('5 s back', lambda: (lambda t: t if t <= after - 3 else None)(audio_time(p)))
+    check(back >= after - 8, f'-5 s: {after:.1f} -> {back:.1f}')
+    p.go('/player')
+    p.button('Forward 30 seconds', within='.transport')
+    p.button('Back 5 seconds', within='.transport')
+
+
+def media_session(p, action, details=None):
+    """Calls the handler the page registered with navigator.mediaSession for `action`, as a lock
+    screen or headset does; the audio's time and paused state after."""
+    return p.d.execute_async_script("""
+        const [action, details, done] = arguments;
+        const url = document.querySelector('script[type="module"]').src.replace(/app\\.js$/, 'player.js');
+        import(url).then(async ({ player }) => {
+          await player.mediaSessionHandlers[action]({ action, ...(details || {}) });
+          setTimeout(() => done({ t: player.audio.currentTime, paused: player.audio.paused }), 300);
+        }).catch((e) => done({ error: String(e) }));""", action, details)
+
+
+def test_the_media_session_handlers_act_on_the_audio(w):
+    p = w.page
+    check(p.js('return "mediaSession" in navigator'), 'the browser has the Media Session API')
+    p.go(f'/item/{w.ids[TITLES[0]]}')   # a page loaded afresh: start the item again
+    p.find('.item-actions button.primary').click()
+    wait_for('playing', lambda: audio_time(p) > 1 and not p.js(f'return {AUDIO}.paused'), timeout=20)
+    state = media_session(p, 'pause')
+    check(state.get('paused') is True, f'pause pauses: {state}')
+    state = media_session(p, 'play')
+    check(state.get('paused') is False, f'play plays: {state}')
+    state = media_session(p, 'seekto', {'seekTime': 40})
+    check(40 <= state['t'] < 43, f'seekto 40: {state}')
+    state = media_session(p, 'seekbackward')
+    check(34 <= state['t'] < 38, f'seekbackward by the chosen 5 s: {state}')
+    state = media_session(p, 'seekforward', {'seekOffset': 10})
+    check(44 <= state['t'] < 48, f'seekforward by the offset given: {state}')
+    state = media_session(p, 'seekforward')
+    check(state['t'] >= 54 or state['paused'], f'seekforward by the chosen 30 s (to the end): {state}')
+    media_session(p, 'pause')
