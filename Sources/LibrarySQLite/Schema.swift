@@ -458,9 +458,10 @@ enum Schema {
     /// live status (`podcast:liveItem`, Rumble), persons and funding. Lists are JSON arrays
     /// (`[str]`, `[{"name", "role", "href", "image"}]`, `[{"url", "title"}]`), NULL when empty.
     /// Existing rows get them when their feed's body next changes.
-    /// An item's show notes as sanitized HTML (`Item.notesHTML`), NULL when they hold no markup
-    /// worth keeping. Items get it when their feed's body next changes (the ingest rewrites a
-    /// row whose columns differ), as v10's columns did.
+    /// An item's show notes as sanitized HTML, NULL when they hold no markup worth keeping
+    /// (v21 renamed the column: it now holds the feed's markup, sanitized when shown). Items get
+    /// it when their feed's body next changes (the ingest rewrites a row whose columns differ),
+    /// as v10's columns did.
     static func v20NotesHTML(_ db: Database) throws {
         try db.execute(sql: "ALTER TABLE items ADD COLUMN notes_html TEXT CHECK (notes_html <> '')")
     }

@@ -7,7 +7,8 @@ import Glibc
 import Darwin
 #endif
 
-/// An item's show notes as HTML a page may put into its DOM as it is (`Item.notesHTML`).
+/// An item's show notes as HTML a page may put into its DOM as it is, made from the stored
+/// markup (`Item.notesMarkup`) when one item is shown (the API's `description_html`).
 ///
 /// An allowlist, written out from libxml2's parse (never the input's bytes): the output holds
 /// only the elements below, `href` on `a` (http, https, mailto, or relative and resolved to
