@@ -98,7 +98,7 @@ struct FeedItemResponse: Encodable, Sendable {
 }
 
 /// `GET /api/feed/items/{id}`: the item and `description_html`, its show notes as sanitized HTML
-/// (`NotesSanitizer`'s allowlist, done when the feed was parsed), which a page may put into its
+/// (`NotesSanitizer`'s allowlist, run on the stored markup for this answer), which a page may put into its
 /// DOM as is; null when the notes hold no markup worth keeping (`description` then says it all).
 /// Pages of items leave it out: the notes' markup would make a feed page several times larger.
 struct FeedItemWithNotesResponse: Encodable, Sendable {

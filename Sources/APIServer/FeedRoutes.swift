@@ -149,12 +149,14 @@ struct FeedRoutes {
     // MARK: Items
 
     /// `GET /api/feed/items/{id}`: the item with its show notes as sanitized HTML (the one
-    /// route that carries them: docs/server.md, "Show notes").
+    /// route that carries them: docs/server.md, "Show notes"). The library keeps the feed's
+    /// markup; it is sanitized here, for the one item answered.
     func item(_ id: Int64, _ context: APIRequestContext) async throws -> FeedItemWithNotesResponse {
         let record = try await record(id, context)
         let library = try context.library()
-        let notesHTML = try await Self.library { () async throws(LibraryError) in try await library.notesHTML(id: id) }
-        return FeedItemWithNotesResponse(item: FeedItemResponse(record, now: clock()), descriptionHTML: notesHTML)
+        let notes = try await Self.library { () async throws(LibraryError) in try await library.storedNotes(id: id) }
+        return FeedItemWithNotesResponse(item: FeedItemResponse(record, now: clock()),
+                                         descriptionHTML: notes.flatMap { NotesSanitizer.sanitize($0.markup, base: $0.base) })
     }
 
     private func record(_ id: Int64, _ context: APIRequestContext) async throws -> ItemRecord {

@@ -57,9 +57,10 @@ public struct Item: Sendable, Equatable {
     public var author: String?
     /// Plain text: HTML stripped, entities decoded, whitespace collapsed.
     public var description: String?
-    /// The show notes as sanitized HTML (`NotesSanitizer`: an allowlist, safe to put into a
-    /// page as is), nil when they hold no markup worth keeping (then `description` says it all).
-    public var notesHTML: String?
+    /// The show notes' markup as the feed wrote it, cut to `FieldLimits.maxNotesHTMLBytes`; nil
+    /// when it holds no tag (then `description` says it all). UNSANITIZED: never shown as is;
+    /// what shows it (one item at a time) runs `NotesSanitizer` on it when it is read.
+    public var notesMarkup: String?
     public var views: Int64?
     public var isShort: Bool
     public var episode: Int?
@@ -82,7 +83,7 @@ public struct Item: Sendable, Equatable {
                 description: String? = nil, views: Int64? = nil, isShort: Bool = false,
                 episode: Int? = nil, season: Int? = nil, episodeType: String? = nil,
                 explicit: Bool? = nil, chaptersURL: String? = nil, transcriptURL: String? = nil,
-                persons: [Person] = [], funding: [Link] = [], liveStatus: String? = nil, notesHTML: String? = nil) {
+                persons: [Person] = [], funding: [Link] = [], liveStatus: String? = nil, notesMarkup: String? = nil) {
         self.id = id; self.guid = guid; self.title = title; self.url = url
         self.published = published; self.updated = updated; self.duration = duration
         self.enclosure = enclosure; self.thumbnail = thumbnail; self.author = author
@@ -90,7 +91,7 @@ public struct Item: Sendable, Equatable {
         self.episode = episode; self.season = season; self.episodeType = episodeType
         self.explicit = explicit; self.chaptersURL = chaptersURL; self.transcriptURL = transcriptURL
         self.persons = persons; self.funding = funding; self.liveStatus = liveStatus
-        self.notesHTML = notesHTML
+        self.notesMarkup = notesMarkup
     }
 }
 

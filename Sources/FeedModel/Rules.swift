@@ -413,9 +413,10 @@ public enum FieldLimits {
     public static let maxTextBytes = 100_000
     /// URLs (links, enclosures, images, chapters), in bytes.
     public static let maxURLBytes = 8_192
-    /// Show notes as sanitized HTML (`Item.notesHTML`), in UTF-8 bytes, closing tags included:
-    /// room for `maxTextBytes` of text with its markup. Longer notes are cut at a text or tag
-    /// boundary, end with `marker` and have every open element closed.
+    /// Show notes with their markup, in UTF-8 bytes: room for `maxTextBytes` of text with its
+    /// markup. The stored markup (`Item.notesMarkup`) is cut to it at a character boundary; the
+    /// sanitized notes (`NotesSanitizer`) at a text or tag boundary, closing tags included, end
+    /// with `marker` and have every open element closed.
     public static let maxNotesHTMLBytes = 150_000
     /// What ends cut text.
     public static let marker = "…"

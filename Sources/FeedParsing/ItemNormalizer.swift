@@ -74,17 +74,17 @@ enum ItemNormalizer {
             id = ItemIdentity.fallback(guid: guid, enclosureURL: enclosure?.url, link: page,
                                        title: title, published: published)
         }
-        // The element the plain-text description came from, by the same fallbacks (sanitized
-        // only when it holds a tag). Relative links resolve against the item's page, else the
-        // document (xml:base, its URL).
+        // The element the plain-text description came from, by the same fallbacks, kept as it
+        // is when it holds a tag: sanitizing waits until one item's notes are shown (parsing
+        // and ingest pay only for keeping them; docs/reliability.md, "Show notes").
         let notesSource = r.description ?? r.summary ?? r.content ?? r.dcDescription ?? r.itunesSubtitle ?? r.mediaDescription
-        let notesHTML = notesSource.flatMap { NotesSanitizer.sanitize($0, base: page ?? r.base) }
+        let notesMarkup = notesSource.flatMap { NotesSanitizer.hasMarkup($0) ? FieldLimits.cut($0, to: FieldLimits.maxNotesHTMLBytes) : nil }
         return Item(id: id, guid: guid, title: title, url: page, published: published, updated: updated,
                     duration: duration, enclosure: enclosure, thumbnail: thumbnail, author: author,
                     description: description, views: views, isShort: isShort, episode: episode, season: season,
                     episodeType: episodeType, explicit: explicit, chaptersURL: chaptersURL,
                     transcriptURL: transcriptURL, persons: persons, funding: funding, liveStatus: liveStatus,
-                    notesHTML: notesHTML)
+                    notesMarkup: notesMarkup)
     }
 
     static func feed(from c: RawChannel, kind: Feed.Kind) -> Feed {

@@ -18,9 +18,9 @@ extension SQLiteLibrary {
         return try await read { db in
             guard let item = try LibraryItem.fetchAll(db, ids: [id], user: user).first,
                   let row = try Row.fetchOne(db, sql: """
-                      SELECT description, author, enclosure_type, enclosure_length, chapters_url, transcript_url, episode, season,
-                             explicit, episode_type, live_status, persons, funding, notes_html
-                      FROM items WHERE id = ?
+                      SELECT i.description, i.author, i.enclosure_type, i.enclosure_length, i.chapters_url, i.transcript_url,
+                             i.episode, i.season, i.explicit, i.episode_type, i.live_status, i.persons, i.funding, \(StoredNotes.columns)
+                      FROM items i CROSS JOIN channels c ON c.id = i.channel_id WHERE i.id = ?
                       """, arguments: [id])
             else { throw LibraryError.noItem(id) }
             return ItemDetails(item: item, notes: row["description"], author: row["author"], enclosureType: row["enclosure_type"],
@@ -28,7 +28,7 @@ extension SQLiteLibrary {
                                transcriptURL: row["transcript_url"], episode: row["episode"], season: row["season"],
                                explicit: row["explicit"], episodeType: row["episode_type"], liveStatus: row["live_status"],
                                persons: StoredJSON.decode(Person.self, row["persons"]),
-                               funding: StoredJSON.decode(Link.self, row["funding"]), notesHTML: row["notes_html"])
+                               funding: StoredJSON.decode(Link.self, row["funding"]), storedNotes: StoredNotes(row: row))
         }
     }
 

@@ -209,7 +209,7 @@ private struct IngestStatements {
     private static let itemColumns = [
         "guid", "title", "url", "published", "updated", "duration", "enclosure_url", "enclosure_type",
         "enclosure_length", "thumbnail", "author", "description", "views", "is_short", "episode", "season",
-        "chapters_url", "transcript_url", "explicit", "episode_type", "live_status", "persons", "funding", "notes_html",
+        "chapters_url", "transcript_url", "explicit", "episode_type", "live_status", "persons", "funding", "notes_markup",
     ]
     private static let columns = "channel_id, item_id, \(itemColumns.joined(separator: ", ")), discovered_at"
 
@@ -262,7 +262,7 @@ private struct RowText {
         // Lists are rare (Podcasting 2.0 feeds): encoded only when there is one.
         text(24, item.persons.isEmpty ? nil : StoredJSON.encode(item.persons), s)
         text(25, item.funding.isEmpty ? nil : StoredJSON.encode(item.funding), s)
-        text(26, item.notesHTML, s)
+        text(26, item.notesMarkup, s)
         s.bind(27, now)
         // The buffer is complete only now (appending may have moved it): bind into it, then step
         // while it is pinned.

@@ -128,11 +128,11 @@ extension SQLiteLibrary {
         return try await read { db in try ItemRecord.fetchAll(db, ids: ids, user: user) }
     }
 
-    public func notesHTML(id: Int64) async throws(LibraryError) -> String? {
+    public func storedNotes(id: Int64) async throws(LibraryError) -> StoredNotes? {
         let user = user
         return try await read { db in
-            try String.fetchOne(db.cachedStatement(sql: "SELECT i.notes_html FROM items i \(LibraryItem.joins) WHERE i.id = ?2"),
-                                arguments: [user.rawValue, id])
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT \(StoredNotes.columns) FROM items i \(LibraryItem.joins) WHERE i.id = ?2"),
+                             arguments: [user.rawValue, id]).flatMap(StoredNotes.init(row:))
         }
     }
 }
@@ -159,5 +159,15 @@ extension ItemRecord {
         let records = try StatementColumns.fetchAll(statement, arguments: StatementArguments([user.rawValue] + ids), ItemRecord.init(row:))
         let byID = Dictionary(records.map { ($0.item.id, $0) }, uniquingKeysWith: { a, _ in a })
         return ids.compactMap { byID[$0] }
+    }
+}
+
+extension StoredNotes {
+    /// The columns `init(row:)` reads, over `items i` joined with `channels c`.
+    static let columns = "i.notes_markup, COALESCE(i.url, c.feed_url) AS notes_base"
+
+    init?(row: Row) {
+        guard let markup: String = row["notes_markup"] else { return nil }
+        self.init(markup: markup, base: row["notes_base"])
     }
 }

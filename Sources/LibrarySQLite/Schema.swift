@@ -27,6 +27,7 @@ enum Schema {
         migrator.registerMigration("v18-address-reach", migrate: v18AddressReach)
         migrator.registerMigration("v19-changes", migrate: v19Changes)
         migrator.registerMigration("v20-notes-html", migrate: v20NotesHTML)
+        migrator.registerMigration("v21-notes-markup", migrate: v21NotesMarkup)
         return migrator
     }
 
@@ -43,7 +44,7 @@ enum Schema {
                                  "v12-search-one-character-prefixes", "v13-gpodder",
                                  "v14-saved-and-collections", "v15-feed-item-counts",
                                  "v16-pending-episode-actions", "v17-feed-counts-per-feed", "v18-address-reach",
-                                 "v19-changes", "v20-notes-html"]
+                                 "v19-changes", "v20-notes-html", "v21-notes-markup"]
 
     /// `SearchRule`'s weights as the search index's rank spells them (bm25's arguments follow
     /// the index's columns: title, notes, channel). A test checks the live index still says this.
@@ -457,11 +458,20 @@ enum Schema {
     /// live status (`podcast:liveItem`, Rumble), persons and funding. Lists are JSON arrays
     /// (`[str]`, `[{"name", "role", "href", "image"}]`, `[{"url", "title"}]`), NULL when empty.
     /// Existing rows get them when their feed's body next changes.
-    /// An item's show notes as sanitized HTML (`Item.notesHTML`), NULL when they hold no markup
-    /// worth keeping. Items get it when their feed's body next changes (the ingest rewrites a
-    /// row whose columns differ), as v10's columns did.
+    /// An item's show notes as sanitized HTML, NULL when they hold no markup worth keeping
+    /// (v21 renamed the column: it now holds the feed's markup, sanitized when shown). Items get
+    /// it when their feed's body next changes (the ingest rewrites a row whose columns differ),
+    /// as v10's columns did.
     static func v20NotesHTML(_ db: Database) throws {
         try db.execute(sql: "ALTER TABLE items ADD COLUMN notes_html TEXT CHECK (notes_html <> '')")
+    }
+
+    /// The show notes are kept as the feed's markup (`Item.notesMarkup`, unsanitized) and
+    /// sanitized when one item's notes are shown: sanitizing every item at parse time cost the
+    /// parser a third more CPU (docs/benchmarks.md). Sanitized notes stored by v20 stay until
+    /// their feed's body next changes: sanitized again when shown, they stay safe.
+    static func v21NotesMarkup(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE items RENAME COLUMN notes_html TO notes_markup")
     }
 
     static func v10FeedDetails(_ db: Database) throws {

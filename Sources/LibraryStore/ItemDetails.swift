@@ -22,16 +22,27 @@ public struct ItemDetails: Sendable, Equatable {
     /// Podcasting 2.0 `podcast:person` and `podcast:funding` of the item.
     public var persons: [Person]
     public var funding: [Link]
-    /// The show notes as sanitized HTML (`Item.notesHTML`), nil when plain text says it all.
-    public var notesHTML: String?
+    /// The show notes' markup as stored (`Item.notesMarkup`: UNSANITIZED), nil when plain text
+    /// says it all. Shown only through `NotesSanitizer`.
+    public var storedNotes: StoredNotes?
 
     public init(item: LibraryItem, notes: String?, author: String?, enclosureType: String?, enclosureLength: Int64?,
                 chaptersURL: String?, transcriptURL: String?, episode: Int?, season: Int?, explicit: Bool? = nil,
                 episodeType: String? = nil, liveStatus: String? = nil, persons: [Person] = [], funding: [Link] = [],
-                notesHTML: String? = nil) {
+                storedNotes: StoredNotes? = nil) {
         self.item = item; self.notes = notes; self.author = author; self.enclosureType = enclosureType
         self.enclosureLength = enclosureLength; self.chaptersURL = chaptersURL; self.transcriptURL = transcriptURL
         self.episode = episode; self.season = season; self.explicit = explicit; self.episodeType = episodeType
-        self.liveStatus = liveStatus; self.persons = persons; self.funding = funding; self.notesHTML = notesHTML
+        self.liveStatus = liveStatus; self.persons = persons; self.funding = funding; self.storedNotes = storedNotes
     }
+}
+
+/// An item's show notes as the library keeps them: the feed's markup (`Item.notesMarkup`),
+/// UNSANITIZED, and the URL its relative links resolve against (the item's page, else its feed's
+/// URL). They leave the library only through `NotesSanitizer.sanitize(markup, base:)`, run when
+/// they are shown (one item at a time), so a better sanitizer applies to old items too.
+public struct StoredNotes: Sendable, Equatable {
+    public var markup: String
+    public var base: String?
+    public init(markup: String, base: String?) { self.markup = markup; self.base = base }
 }

@@ -82,7 +82,8 @@ public protocol ItemRecordStore: Sendable {
     func itemPage(_ query: ItemPageQuery) async throws(LibraryError) -> ItemPage
     /// The items with these ids, in the order given; ids the library lacks are skipped.
     func itemRecords(ids: [Int64]) async throws(LibraryError) -> [ItemRecord]
-    /// Item `id`'s show notes as sanitized HTML (`Item.notesHTML`), nil when it has none or
-    /// the user cannot see the item. Read apart from `ItemRecord`: pages do not carry them.
-    func notesHTML(id: Int64) async throws(LibraryError) -> String?
+    /// Item `id`'s show notes as stored (UNSANITIZED markup: the caller sanitizes them), nil
+    /// when it has none or the user cannot see the item. Read apart from `ItemRecord`: pages do
+    /// not carry them.
+    func storedNotes(id: Int64) async throws(LibraryError) -> StoredNotes?
 }

@@ -56,10 +56,9 @@ enum CorpusItems {
             item.description = String(String(repeating: title + ". In this episode we talk about it at length. ", count: 20)
                 .prefix(noteLength))
             if item.enclosure != nil, let description = item.description {
-                // Podcast notes with markup are kept as sanitized HTML too (`Item.notesHTML`), in
-                // the shape NotesSanitizer writes the corpus's notes.
-                item.notesHTML = "<p>\(description)</p><p>Guest: <a href=\"https://example.org/people/\(id)\" "
-                    + "rel=\"noopener noreferrer nofollow\" target=\"_blank\">\(title)</a> &amp; friends.</p>"
+                // Podcast notes with markup keep it too (`Item.notesMarkup`), in the shape the
+                // corpus's feeds write it.
+                item.notesMarkup = "<p>\(description)</p><p>Guest: <a href=\"https://example.org/people/\(id)\">\(title)</a> &amp; friends.</p>"
             }
         }
         return item

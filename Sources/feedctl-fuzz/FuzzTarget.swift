@@ -8,7 +8,8 @@ import Glibc
 /// document goes through — `FeedParser.read` (sniffing, encodings, the XML core, every mapper,
 /// the HTML page readers, the bounds of `ParseLimits`) — and through OPML, chapters JSON and the
 /// show-notes sanitizer (the whole input as notes: its output must stay within its bound, and its
-/// fast path must agree with its libxml2 path).
+/// fast path must agree with its libxml2 path; each parsed item's stored notes within their bound,
+/// and sanitized as the item route does).
 /// Any outcome is fine except a crash, a sanitizer report or a hang (libFuzzer's -timeout).
 ///
 /// Built two ways. `swift build` makes a replay tool: `feedctl-fuzz FILE…` runs each file once
@@ -19,7 +20,16 @@ enum FuzzTarget {
     static let options = ParseOptions(documentURL: "https://fuzz.example/feed.xml", timeBudget: 2)
 
     static func run(_ bytes: [UInt8]) {
-        _ = try? FeedParser.read(bytes, options: options)
+        if case .feed(let feed)? = try? FeedParser.read(bytes, options: options) {
+            // What the library stores (the feed's markup, bounded) and what showing an item
+            // makes of it.
+            for item in feed.items {
+                guard let markup = item.notesMarkup else { continue }
+                precondition(markup.utf8.count <= FieldLimits.maxNotesHTMLBytes, "stored notes over FieldLimits.maxNotesHTMLBytes")
+                let shown = NotesSanitizer.sanitize(markup, base: item.url ?? options.documentURL)
+                precondition((shown?.utf8.count ?? 0) <= FieldLimits.maxNotesHTMLBytes, "shown notes over FieldLimits.maxNotesHTMLBytes")
+            }
+        }
         _ = try? OPML.parse(bytes)
         _ = try? PodcastChapters.parse(bytes)
         let base = "https://fuzz.example/episode"

@@ -3,6 +3,7 @@ import FeedModel
 import FeedText
 import CLISupport
 import Downloads
+import FeedParsing
 import Foundation
 import LibrarySQLite
 import LibraryStore
@@ -139,7 +140,8 @@ struct ShowCommand: AsyncParsableCommand {
 
 /// `show ID --json`: the item as listings print it, and what only `show` has: the item's
 /// `itunes:explicit`, episode type, live status, persons, funding, and the show notes as
-/// sanitized HTML (`notes_html`, null when they hold no markup worth keeping).
+/// sanitized HTML (`notes_html`: the stored markup through `NotesSanitizer`, here; null when
+/// they hold no markup worth keeping).
 struct ItemDetailsJSON: Encodable {
     let details: ItemDetails
     init(_ details: ItemDetails) { self.details = details }
@@ -152,7 +154,7 @@ struct ItemDetailsJSON: Encodable {
         try c.encode(details.liveStatus, forKey: .liveStatus)
         try c.encode(details.persons, forKey: .persons)
         try c.encode(details.funding, forKey: .funding)
-        try c.encode(details.notesHTML, forKey: .notesHTML)
+        try c.encode(details.storedNotes.flatMap { NotesSanitizer.sanitize($0.markup, base: $0.base) }, forKey: .notesHTML)
     }
 
     enum Key: String, CodingKey {

@@ -1,9 +1,10 @@
 import Foundation
+import LibrarySQLite
 import XCTest
 
-/// `GET /api/feed/items/{id}` answers `description_html`: the item's notes as the sanitizer
-/// wrote them at parse time (hostile markup gone, links kept), null for plain notes; pages of
-/// items leave it out.
+/// `GET /api/feed/items/{id}` answers `description_html`: the item's stored notes (the feed's
+/// markup, unsanitized) through the sanitizer, run for this answer (hostile markup gone, links
+/// kept), null for plain notes; pages of items leave it out.
 final class ShowNotesRouteTests: XCTestCase {
     private static let feed = """
         <?xml version="1.0" encoding="UTF-8"?>
@@ -37,5 +38,28 @@ final class ShowNotesRouteTests: XCTestCase {
         XCTAssertTrue(plain.keys.contains("description_html"))
         XCTAssertTrue(plain["description_html"] is NSNull, "plain notes: null, the description says it all")
         XCTAssertEqual(plain["description"] as? String, "No markup here.")
+    }
+
+    /// Whatever the library holds as notes (a feedctl of today stores the feed's markup as it
+    /// is), the route sanitizes it: hostile markup written straight into the store comes out
+    /// sanitized, and a relative link of an item without a page resolves against its feed.
+    func testHostileStoredNotesComeOutSanitized() async throws {
+        let h = try await APIHarness()
+        try h.feeds.write("notes.xml", Self.feed)
+        _ = try await h.object("POST", "/api/channels", body: #"{"channel_url": "\#(h.feeds.url("/notes.xml"))"}"#, status: 201)
+        let stored = try await h.library.library.read { db in
+            try String.fetchOne(db, sql: "SELECT notes_markup FROM items WHERE item_id = 'hostile'")
+        }
+        XCTAssertEqual(stored?.contains(#"<p onmouseover="alert(1)">"#), true, "the library keeps the feed's markup: \(stored ?? "nil")")
+        XCTAssertEqual(stored?.contains("<script>alert(3)</script>"), true)
+
+        let hostile = #"<p>Hi <a href="/guests/jane" onclick="steal()">Jane</a><img src=x onerror=alert(1)></p><script>alert(2)</script>"#
+            + #"<a href="javascript:alert(3)">x</a><svg><a href="https://evil.example/">y</a></svg><style>*{}</style>"#
+        let id = try await h.library.library.write { db in
+            try db.execute(sql: "UPDATE items SET notes_markup = ? WHERE item_id = 'plain'", arguments: [hostile])
+            return try XCTUnwrap(try Int64.fetchOne(db, sql: "SELECT id FROM items WHERE item_id = 'plain'"))
+        }
+        let item = try await h.object("GET", "/api/feed/items/\(id)")
+        XCTAssertEqual(item["description_html"] as? String, #"<p>Hi <a href="\#(h.feeds.url("/guests/jane"))" rel="noopener noreferrer nofollow" target="_blank">Jane</a></p>x"#)
     }
 }

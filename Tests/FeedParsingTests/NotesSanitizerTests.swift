@@ -14,6 +14,27 @@ final class NotesSanitizerTests: XCTestCase {
         return result
     }
 
+    // MARK: What the parser keeps
+
+    /// The parser keeps the notes' markup as the feed wrote it (bounded), unsanitized: sanitizing
+    /// waits until one item is shown. Plain notes keep none.
+    func testTheParserKeepsTheRawMarkupBoundedAndPlainNotesNone() throws {
+        let hostile = #"<p onclick="x()">Hi <a href="javascript:alert(1)">there</a></p><script>alert(2)</script><p><b>Bye</b></p>"#
+        let huge = "<p>" + String(repeating: "a", count: FieldLimits.maxNotesHTMLBytes) + "</p>"
+        func item(_ description: String) -> String {
+            "<item><guid>\(description.count)</guid><title>T</title><description><![CDATA[\(description)]]></description></item>"
+        }
+        let feed = try FeedParser.parse(Array("""
+            <?xml version="1.0"?><rss version="2.0"><channel><title>S</title>
+            \(item(hostile))\(item("Just words &amp; more"))\(item(huge))</channel></rss>
+            """.utf8))
+        XCTAssertEqual(feed.items.map(\.notesMarkup?.utf8.count),
+                       [hostile.utf8.count, nil, FieldLimits.maxNotesHTMLBytes])
+        XCTAssertEqual(feed.items[0].notesMarkup, hostile, "kept as the feed wrote it: sanitized only when shown")
+        XCTAssertEqual(feed.items[2].notesMarkup?.hasSuffix(FieldLimits.marker), true)
+        XCTAssertEqual(clean(feed.items[0].notesMarkup ?? ""), "<p>Hi there</p><p><b>Bye</b></p>")
+    }
+
     // MARK: Real notes
 
     func testRealPodcastNotesKeepTheirParagraphsListsAndLinks() {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 @testable import LibrarySQLite
+import LibraryStore
 import TestSupport
 import Testing
 
@@ -78,5 +79,29 @@ import Testing
         let library = try SQLiteLibrary(path: path)
         #expect(try await library.channel(id: 1).speed == 1.5)
         #expect(try await library.channel(id: 2).speed == nil, "1.0 was v2's default, not a choice")
+    }
+
+    /// v21 renames v20's column: sanitized notes stored by v20 stay (sanitized again when shown,
+    /// they stay safe) and read as the item's stored notes, with the item's page as their base.
+    @Test func v21KeepsV20sNotesAsTheStoredMarkup() async throws {
+        let dir = TempDir()
+        let path = dir.file("v20.sqlite")
+        let notes = #"<p>Hi</p><p><a href="https://x.example/" rel="noopener noreferrer nofollow" target="_blank">x</a></p>"#
+        do {
+            let old = try SQLiteLibrary(path: path, migrateUpTo: "v20-notes-html")
+            try await old.write { db in
+                try db.execute(sql: """
+                    INSERT INTO channels (id, platform, source_url, feed_url, name, added_at)
+                        VALUES (7, 'podcast', 'https://pod.example/feed', 'https://pod.example/feed', 'P', 100);
+                    INSERT INTO subscriptions (user_id, channel_id, added_at) SELECT id, 7, 100 FROM users;
+                    INSERT INTO items (id, channel_id, item_id, title, url, published, discovered_at, notes_html)
+                        VALUES (42, 7, 'ep1', 'First', 'https://pod.example/ep/1', 500, 600, ?);
+                    """, arguments: [notes])
+            }
+        }
+        let library = try SQLiteLibrary(path: path)
+        #expect(try await library.appliedMigrations() == Schema.migrationNames)
+        #expect(try await library.storedNotes(id: 42) == StoredNotes(markup: notes, base: "https://pod.example/ep/1"))
+        #expect(try await library.itemDetails(id: 42).storedNotes?.markup == notes)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LibrarySQLite
 import TestSupport
 import XCTest
 
@@ -41,7 +42,7 @@ final class FeedDetailsCLITests: XCTestCase {
         "undeclared namespace prefix itunes (first on <itunes:explicit>): read as http://www.itunes.com/dtds/podcast-1.0.dtd",
     ]
 
-    func testWarningsAndDetailsReachChannelShowListAndShow() throws {
+    func testWarningsAndDetailsReachChannelShowListAndShow() async throws {
         try server.write("feed.xml", Self.feed(broken: true))
         let add = try feedctl(["channel", "add", server.url("/feed.xml")])
         XCTAssertEqual(add.status, 0, add.stderr)
@@ -92,6 +93,7 @@ final class FeedDetailsCLITests: XCTestCase {
         XCTAssertEqual(json["notes_html"] as? String,
                        #"<p>Notes with <a href="https://details.example.com/more" rel="noopener noreferrer nofollow" target="_blank">a link</a></p>"#,
                        "the show notes as sanitized HTML")
+        try await checkShowSanitizesStoredNotes()
 
         // The publisher mends the feed: the next sync that parses it clears the warnings.
         try server.write("feed.xml", Self.feed(broken: false))
@@ -101,6 +103,23 @@ final class FeedDetailsCLITests: XCTestCase {
         let after = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(mended.stdout.utf8)) as? [String: Any])
         XCTAssertEqual(after["warnings"] as? [String], [])
         XCTAssertFalse(try feedctl(["channel", "show", "1"]).stdout.contains("warnings:"))
+    }
+
+    /// The library keeps the feed's markup; `show --json` sanitizes what it prints: the stored
+    /// notes hold the feed's script, and hostile markup written straight into the store comes
+    /// out sanitized.
+    private func checkShowSanitizesStoredNotes() async throws {
+        let library = try SQLiteLibrary(path: db)
+        let stored = try await library.read { db in try String.fetchOne(db, sql: "SELECT notes_markup FROM items WHERE id = 1") }
+        XCTAssertEqual(stored, #"<p onclick="x()">Notes with <a href="https://details.example.com/more">a link</a></p><script>alert(1)</script>"#,
+                       "the library keeps the feed's markup as it is")
+        let hostile = #"<h1 onclick="x()">Hi</h1><a href="java&#x09;script:alert(1)">a</a><svg><script>alert(2)</script></svg>"#
+            + #"<iframe src="https://evil.example/"></iframe><a href="more">b</a>"#
+        try await library.write { db in try db.execute(sql: "UPDATE items SET notes_markup = ? WHERE id = 1", arguments: [hostile]) }
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try feedctl(["show", "1", "--json"]).stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(json["notes_html"] as? String,
+                       #"<h3>Hi</h3>a<a href="\#(server.url("/more"))" rel="noopener noreferrer nofollow" target="_blank">b</a>"#,
+                       "stored notes are sanitized when shown; a relative link resolves against the item's feed (it has no page)")
     }
 
     private func feedctl(_ arguments: [String]) throws -> ProcessRunner.Result {

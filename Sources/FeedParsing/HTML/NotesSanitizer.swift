@@ -7,7 +7,8 @@ import Glibc
 import Darwin
 #endif
 
-/// An item's show notes as HTML a page may put into its DOM as it is (`Item.notesHTML`).
+/// An item's show notes as HTML a page may put into its DOM as it is, made from the stored
+/// markup (`Item.notesMarkup`) when one item is shown (the API's `description_html`).
 ///
 /// An allowlist, written out from libxml2's parse (never the input's bytes): the output holds
 /// only the elements below, `href` on `a` (http, https, mailto, or relative and resolved to
@@ -19,13 +20,15 @@ public enum NotesSanitizer {
     /// `Item.description`, says it all). `base` resolves relative links (the item's page, else
     /// the document's URL); without one they are unwrapped.
     public static func sanitize(_ html: String, base: String?) -> String? {
-        // Most descriptions of big feeds are plain text: no tag, nothing to keep.
-        let hasTag = html.withBytes { b in
-            b.baseAddress.map { memchr($0, Int32(UInt8(ascii: "<")), b.count) != nil } ?? false
-        }
-        guard hasTag else { return nil }
+        guard hasMarkup(html) else { return nil }
         if let simple = html.withBytes({ SimpleNotes.sanitize($0, base: base) }) { return simple }
         return sanitize(bytes: Array(html.utf8), base: base)
+    }
+
+    /// Whether `html` holds a tag at all: most descriptions of big feeds are plain text, with
+    /// nothing to keep (the parser keeps `Item.notesMarkup` only when this holds).
+    public static func hasMarkup(_ html: String) -> Bool {
+        html.withBytes { b in b.baseAddress.map { memchr($0, Int32(UInt8(ascii: "<")), b.count) != nil } ?? false }
     }
 
     /// `sanitize` over raw bytes (read as UTF-8; the fuzz target and tests hand it anything).
