@@ -106,16 +106,20 @@ def test_an_action_taken_offline_reaches_the_server(w):
     row = f'.row[data-item-id="{item["id"]}"]'
     p.press('Mark watched', within=row)
     wait_for('the row marked watched while offline', lambda: p.find(f'{row} button[aria-pressed="true"]'))
-    kept = p.d.execute_async_script("""
+    queued = w.items[TITLES[2]]
+    p.press('Add to queue', within=f'.row[data-item-id="{queued["id"]}"]')
+    kept = wait_for('both writes kept', lambda: (lambda k: k if len(k) == 2 else None)(p.d.execute_async_script("""
         const done = arguments[0];
         const open = indexedDB.open('feedctl-offline');
         open.onsuccess = () => { const all = open.result.transaction('outbox').objectStore('outbox').getAll();
           all.onsuccess = () => done(all.result.map((e) => e.method + ' ' + e.path)); };
-        open.onerror = () => done(['error']);""")
-    check(kept == [f'PUT /api/feed/items/{item["id"]}/watched'], f'the write is kept in IndexedDB: {kept}')
+        open.onerror = () => done(['error']);""")))
+    check(kept == [f'PUT /api/feed/items/{item["id"]}/watched', 'POST /api/queue'], f'the writes are kept in IndexedDB: {kept}')
     start_server(w)
-    # No reload: the kept write goes when the retry (with backoff) finds the server again.
+    # No reload: the kept writes go when the retry (with backoff) finds the server again.
     wait_for('the watched mark on the server', lambda: w.server.api('GET', f'/api/feed/items/{item["id"]}')['is_watched'], timeout=90, interval=1)
+    wait_for('the queue add on the server', lambda: [e.get('item', {}).get('id') for e in w.server.api('GET', '/api/queue')['items']] == [queued['id']],
+             timeout=30, interval=1)
     wait_for('the outbox to empty', lambda: p.d.execute_async_script("""
         const done = arguments[0];
         const open = indexedDB.open('feedctl-offline');

@@ -24,6 +24,8 @@ const QUEUEABLE = [
   [/^PUT \/api\/feed\/items\/(\d+)\/progress(?:\?.*)?$/, 'progress'],
   [/^PATCH \/api\/feed\/(\d+)\/progress$/, 'progress'],
   [/^POST \/api\/saved-videos()$/, 'save'],
+  [/^POST \/api\/queue()$/, 'queue'],            // each kept (an add names its item in its body)
+  [/^DELETE \/api\/queue\/(\d+)$/, 'queue-remove'],
 ];
 
 const state = {

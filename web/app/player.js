@@ -89,11 +89,14 @@ class Player extends EventTarget {
   async refreshQueue() { return this.#queueCall('GET', '/api/queue'); }
   enqueue(item, { next = false } = {}) {
     if (this.current?.id === item.id && !next) return Promise.resolve();
-    return this.#queueCall('POST', '/api/queue', { item_id: item.id, next });
+    const added = { ...slim(item), entryId: null };   // shown so while the add waits offline
+    return this.#queueCall('POST', '/api/queue', { item_id: item.id, next }, (q) => (next ? [added, ...q] : [...q, added]));
   }
   removeFromQueue(index) {
     const entry = this.queue[index];
-    return entry ? this.#queueCall('DELETE', `/api/queue/${entry.entryId}`) : Promise.resolve();
+    if (!entry) return Promise.resolve();
+    if (entry.entryId === null) { this.#error('this item joins the queue when the server is reached again: remove it then'); return Promise.resolve(); }
+    return this.#queueCall('DELETE', `/api/queue/${entry.entryId}`, undefined, (q) => q.filter((e) => e !== entry));
   }
   moveInQueue(index, delta) {
     const entry = this.queue[index], to = index + delta;
@@ -102,9 +105,13 @@ class Player extends EventTarget {
   }
   clearQueue() { return this.#queueCall('DELETE', '/api/queue'); }
   /** One queue route; the answer (the queue as it now is) replaces the page's copy. */
-  async #queueCall(method, path, body) {
+  async #queueCall(method, path, body, whileOffline) {
     try {
       const answer = method === 'GET' ? await api.get(path) : await api.send(method, path, body);
+      if (answer?.kept_offline) {   // kept to be sent when the server is reached (offline.js)
+        if (whileOffline) { this.queue = whileOffline(this.queue); this.#changed(); }
+        return;
+      }
       this.queue = (answer?.items || []).map((e) => ({ ...(e.item ? slim(e.item) : { id: null, title: e.title }), title: e.item?.title || e.title, entryId: e.id }));
       this.#changed();
     } catch (e) {
