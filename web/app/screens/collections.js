@@ -15,6 +15,20 @@ async function exportCollection(ctx, collection) {
   download(`${collection.slug || 'collection'}.json`, JSON.stringify(exported, null, 2), 'application/json');
 }
 
+/** A collection's Export and Delete buttons, as the list and the collection's page both have them;
+ * `afterDelete` is where each goes once it is gone. */
+function wireExportAndDelete(ctx, collection, exportButton, remove, afterDelete) {
+  exportButton.addEventListener('click', () => busy(exportButton, () => exportCollection(ctx, collection), ctx.toast));
+  remove.addEventListener('click', async () => {
+    if (!(await confirmDialog(`Delete the collection “${collection.name}”? Its items stay in your library.`))) return;
+    busy(remove, async () => {
+      await ctx.api.send('DELETE', `/api/collections/${collection.id}`);
+      ctx.toast(`Deleted “${collection.name}”`);
+      await afterDelete();
+    }, ctx.toast);
+  });
+}
+
 // A small inline form asking for a new name (no prompt(): it cannot be styled or named).
 function renameForm(current, label, onSave, onCancel) {
   const input = h('input', { type: 'text', name: 'name', required: '', autocomplete: 'off' });
@@ -62,15 +76,7 @@ async function mountList(root, ctx) {
           } catch (error) { ctx.toast(problem(error)); }
         }, () => { show(); rename.focus(); }));
       });
-      exportButton.addEventListener('click', () => busy(exportButton, () => exportCollection(ctx, collection), ctx.toast));
-      remove.addEventListener('click', async () => {
-        if (!(await confirmDialog(`Delete the collection “${collection.name}”? Its items stay in your library.`))) return;
-        busy(remove, async () => {
-          await ctx.api.send('DELETE', `/api/collections/${collection.id}`);
-          ctx.toast(`Deleted “${collection.name}”`);
-          await load();
-        }, ctx.toast);
-      });
+      wireExportAndDelete(ctx, collection, exportButton, remove, load);
       row.replaceChildren(artwork(collection.cover_url, 'art'),
                           h('div', { class: 'card-body' }, h('h2', { class: 'title' }, h('a', { href: `/collections/${collection.id}` }, collection.name)),
                             h('p', { class: 'meta' }, collection.description ? `${count} · ${collection.description}` : count),
@@ -128,15 +134,7 @@ async function mountOne(root, ctx, id) {
         } catch (error) { ctx.toast(problem(error)); }
       }, () => { header(); headerSlot.querySelector('button').focus(); }));
     });
-    exportButton.addEventListener('click', () => busy(exportButton, () => exportCollection(ctx, collection), ctx.toast));
-    remove.addEventListener('click', async () => {
-      if (!(await confirmDialog(`Delete the collection “${collection.name}”? Its items stay in your library.`))) return;
-      busy(remove, async () => {
-        await ctx.api.send('DELETE', `/api/collections/${collection.id}`);
-        ctx.toast(`Deleted “${collection.name}”`);
-        ctx.navigate('/collections');
-      }, ctx.toast);
-    });
+    wireExportAndDelete(ctx, collection, exportButton, remove, () => ctx.navigate('/collections'));
     headerSlot.replaceChildren(heading, collection.description ? h('p', {}, collection.description) : '',
                                h('div', { class: 'actions' }, rename, exportButton, remove));
   }
