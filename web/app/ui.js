@@ -130,6 +130,8 @@ export function toast(text) {
   toastHost = toastHost || document.getElementById('toasts');
   if (!toastHost) return;
   const line = h('div', { class: 'toast' }, text);
+  // The newest two at most: a pile of them grows up the screen over what the person is using.
+  while (toastHost.children.length >= 2) toastHost.firstElementChild.remove();
   toastHost.append(line);
   setTimeout(() => line.remove(), 4000);
 }
