@@ -147,6 +147,10 @@ final class PlayerEventStreamTests: XCTestCase {
             let world = try await World(streams: limits)
             defer { world.stop() }
             try world.startDaemon()
+            // Answering, not only listening: on a loaded machine the daemon took over 15 s to
+            // answer its first subscription once, and the kept streams, still waiting, were not
+            // counted yet when the third came.
+            XCTAssertTrue(eventually(timeout: 60) { (try? world.feedctl("status"))?.status == 0 })
             let kept = try (0..<2).map { _ in try EventStream(port: world.harness.port, path: "/api/player/events") }
             defer { kept.forEach { $0.close() } }
             for stream in kept { XCTAssertTrue(stream.read(until: "event: status", timeout: 15).contains("event: status")) }
