@@ -164,3 +164,9 @@ public final class SQLiteLibrary: LibraryStore, UserStore {
         do { return try await pool.write(body) } catch { throw LibraryError.wrap(error, path: path) }
     }
 }
+
+extension SQLiteLibrary: LibraryDatabase {
+    public var location: String { path }
+    public func store(for user: UserID) -> any UserLibrary { acting(as: user) }
+    public var changes: any ChangeFeed { self }
+}
