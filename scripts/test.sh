@@ -14,7 +14,7 @@ source scripts/env.sh
 source scripts/scratch.sh
 source scripts/stages.sh
 logs=$(mktemp -d)
-pg_dir="$logs/postgresql"
+pg_dir=$(mktemp -d -t feedctl-pg.XXXXXX)   # its own: the server runs as the postgres user
 background=()
 finish() {
   local status=$?
