@@ -80,6 +80,8 @@ let package = Package(
         .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(name: "CSDBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        // libpq: the PostgreSQL store's client (LibraryPostgres).
+        .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"])]),
 
         // The feed side, bottom up (data flows network → parser → model → store → modes → CLI).
         .target(name: "FeedText"),
@@ -90,6 +92,8 @@ let package = Package(
         .target(name: "LibrarySQLite", dependencies: [
             "LibraryStore", "FeedModel", "CSQLite", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        // The same protocols on PostgreSQL, through libpq (no GRDB, no LibrarySQLite).
+        .target(name: "LibraryPostgres", dependencies: ["LibraryStore", "FeedModel", "CLibPQ"]),
         // The executables' one door to a library: `--db`/`FEEDCTL_DB` read as a SQLite path or a
         // PostgreSQL URL, the store that opens it, where its downloads go. The only module
         // (with the benchmarks and the tests) that names a concrete store.
@@ -186,8 +190,9 @@ let package = Package(
         // What the test targets share: headless PulseAudio, the test HTTP server, tool runner,
         // the corpus generator, a library in a temp dir.
         .target(name: "TestSupport", dependencies: [
-            "FeedModel", "LibraryStore", "LibrarySQLite", .product(name: "GRDB", package: "GRDB.swift"),
+            "FeedModel", "LibraryStore", "LibrarySQLite", "LibraryPostgres", .product(name: "GRDB", package: "GRDB.swift"),
         ], path: "Tests/TestSupport"),
+        .testTarget(name: "LibraryPostgresTests", dependencies: ["LibraryPostgres", "LibraryStore", "FeedModel", "TestSupport"]),
         .testTarget(name: "FeedModelTests", dependencies: ["FeedModel", "FeedText"]),
         .testTarget(name: "FeedTextTests", dependencies: ["FeedText"]),
         .testTarget(name: "AccountsTests", dependencies: ["Accounts", "FeedModel"]),

@@ -88,11 +88,11 @@ public struct LibraryOpener: Sendable {
 
 // MARK: PostgreSQL: not in this build yet
 extension LibraryOpener {
-    /// NOT WIRED YET (issue 28, the lead's `LibraryPostgres`): open the PostgreSQL store here,
-    /// connecting with `url.text` (libpq reads it), migrating under its advisory lock when
-    /// `creating` (announcing a new library), with `url.description` (password masked) as its
-    /// `location`. Until it is in this build, a PostgreSQL URL is refused in one line; there is
-    /// no stand-in store.
+    /// NOT WIRED YET (issue 28: the lead wires `LibraryPostgres` here once its store's methods
+    /// are written): `try await PostgresLibrary(url: url.text, location: url.description)`
+    /// (libpq reads `text`; `description` has the password masked), its `LibraryError` thrown as
+    /// `.library`, `creating` deciding whether an empty database is migrated (announced) or
+    /// refused. Until then a PostgreSQL URL is refused in one line; there is no stand-in store.
     func openPostgreSQL(_ url: PostgresURL, creating: Bool, announce: @Sendable (String) -> Void) async throws(LibraryOpenError) -> any LibraryDatabase {
         throw .library(.database(DatabaseFailure(kind: .cannotOpen, message: "PostgreSQL support is not in this build yet (give --db a SQLite file)",
                                                  path: url.description)))
