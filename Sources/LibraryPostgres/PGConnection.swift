@@ -225,7 +225,8 @@ extension Int64: PGBindable { var pgText: String? { String(self) } }
 extension Int: PGBindable { var pgText: String? { String(self) } }
 extension Int32: PGBindable { var pgText: String? { String(self) } }
 extension Double: PGBindable { var pgText: String? { "\(self)" } }
-extension Bool: PGBindable { var pgText: String? { self ? "t" : "f" } }
+/// 1 or 0: the schema keeps flags as BIGINT 0/1 (as SQLite does), and PostgreSQL reads "1"/"0" as a boolean too.
+extension Bool: PGBindable { var pgText: String? { self ? "1" : "0" } }
 extension Optional: PGBindable where Wrapped: PGBindable { var pgText: String? { flatMap(\.pgText) } }
 /// An array literal (`{1,2,"a \"b\""}`), for `= ANY($1::bigint[])` and `unnest`.
 extension Array: PGBindable where Element: PGBindable {
