@@ -50,7 +50,8 @@ extension SyncStore {
 
 extension SavedVideoStore {
     /// The library id of the acting user's item the parser called `itemID` (the lowest, if
-    /// channels of several platforms have one).
+    /// channels of several platforms have one). `SQLiteLibrary`'s own `id(of:)` finds any
+    /// user's; a value of that type calls that one.
     public func id(of itemID: String) async throws -> Int64 {
         var found: [Int64] = []
         for platform in Platform.allCases {
