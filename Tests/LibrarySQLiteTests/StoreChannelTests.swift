@@ -12,18 +12,9 @@ import Testing
     let t: TestLibrary
     init() async throws { t = try TestLibrary() }
 
-    @Test func defaultPath() async {
-        #expect(SQLiteLibrary.defaultPath(environment: ["FEEDCTL_DB": "/tmp/x.sqlite", "XDG_DATA_HOME": "/d", "HOME": "/h"]) == "/tmp/x.sqlite")
-        #expect(SQLiteLibrary.defaultPath(environment: ["XDG_DATA_HOME": "/d", "HOME": "/h"]) == "/d/feedctl/library.sqlite")
-        #expect(SQLiteLibrary.defaultPath(environment: ["XDG_DATA_HOME": "", "HOME": "/h"]) == "/h/.local/share/feedctl/library.sqlite")
-        #expect(SQLiteLibrary.defaultPath(environment: ["XDG_DATA_HOME": "rel", "HOME": "/h"]) == "/h/.local/share/feedctl/library.sqlite")
-        #expect(SQLiteLibrary.defaultPath(environment: ["FEEDCTL_DB": "", "HOME": "/h"]) == "/h/.local/share/feedctl/library.sqlite")
-    }
-
     @Test func openCreatesTheDirectory() async throws {
         let dir = TempDir()
-        let library = try SQLiteLibrary(environment: ["XDG_DATA_HOME": dir.path])
-        #expect(library.path == dir.file("feedctl/library.sqlite"))
+        let library = try SQLiteLibrary(path: dir.file("feedctl/library.sqlite"))
         #expect(FileManager.default.fileExists(atPath: library.path))
     }
 
