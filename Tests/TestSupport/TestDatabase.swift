@@ -1,3 +1,5 @@
+import Foundation
+import LibraryPostgres
 import LibrarySQLite
 import LibraryStore
 import XCTest
@@ -6,6 +8,15 @@ import XCTest
 /// An engine joins the suite with a case here and its branch in `TestDatabase.make`.
 public enum StoreEngine: String, CaseIterable, Sendable {
     case sqlite
+    /// A database of its own in the test run's PostgreSQL server (`TestPostgres`).
+    case postgresql
+
+    /// The engines a contract test runs on: all of them, or those `FEEDCTL_STORE_ENGINES` names
+    /// (`sqlite,postgresql`; for working on one engine: CI sets nothing and runs all).
+    public static var tested: [StoreEngine] {
+        guard let names = ProcessInfo.processInfo.environment["FEEDCTL_STORE_ENGINES"], !names.isEmpty else { return allCases }
+        return names.split(separator: ",").compactMap { StoreEngine(rawValue: $0.trimmingCharacters(in: .whitespaces)) }
+    }
 }
 
 /// A fresh, empty library on one engine for one test (its migrations applied, its owner in it):
@@ -32,6 +43,11 @@ public final class TestDatabase: Sendable {
             let dir = TempDir()
             let path = dir.file("library.sqlite")
             return try await TestDatabase(engine: engine, keeping: dir) { try SQLiteLibrary(path: path) }
+        case .postgresql:
+            let created = try TestPostgres.createDatabase()
+            return try await TestDatabase(engine: engine, keeping: DroppedAtEnd(name: created.name)) {
+                try await PostgresLibrary(url: created.url, location: "postgresql:///\(created.name)")
+            }
         }
     }
 
@@ -44,15 +60,22 @@ public final class TestDatabase: Sendable {
     public func store(for user: UserID) -> any UserLibrary { database.store(for: user) }
 }
 
+/// Drops its test database when the test lets go of it (whoever is still connected).
+private final class DroppedAtEnd: Sendable {
+    let name: String
+    init(name: String) { self.name = name }
+    deinit { TestPostgres.drop(name) }
+}
+
 extension XCTestCase {
-    /// Runs `body` once for each engine (`StoreEngine.allCases`), each time with a fresh
+    /// Runs `body` once for each engine (`StoreEngine.tested`), each time with a fresh
     /// database. The assertions' messages do not say which engine they ran on, so a run that
     /// recorded failures adds one more naming its engine; an error `body` throws is a failure
     /// of that engine's run, and the next engine still runs. (Each contract test calls this
     /// itself: Linux's XCTest does not find test methods a class inherits.)
     public nonisolated(nonsending) func forEachEngine(file: StaticString = #filePath, line: UInt = #line,
                                                       _ body: (TestDatabase) async throws -> Void) async throws {
-        for engine in StoreEngine.allCases {
+        for engine in StoreEngine.tested {
             let failuresBefore = testRun?.totalFailureCount ?? 0
             let database = try await TestDatabase.make(engine)
             do {
