@@ -1,0 +1,18 @@
+import FeedModel
+import Foundation
+
+/// The library's list columns (`channels.warnings`, `funding`; `items.persons`, `funding`): JSON
+/// arrays, NULL when empty, so a clean feed stores nothing and the columns' CHECKs hold.
+enum StoredJSON {
+    static func encode<T: Encodable>(_ values: [T]) -> String? {
+        guard !values.isEmpty, let data = try? JSONEncoder().encode(values) else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The stored list; empty for NULL, and for text that is not such a list (the CHECK keeps
+    /// it from being written, so only a hand-edited library has it).
+    static func decode<T: Decodable>(_ type: T.Type, _ text: String?) -> [T] {
+        guard let text, let values = try? JSONDecoder().decode([T].self, from: Data(text.utf8)) else { return [] }
+        return values
+    }
+}
