@@ -204,6 +204,9 @@ let package = Package(
         .testTarget(name: "LibrarySQLiteTests", dependencies: [
             "LibrarySQLite", "LibraryStore", "FeedModel", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        // The store's conformance suite: written against the LibraryStore protocols only (no
+        // engine's module), each test run on every engine `TestDatabase` can make.
+        .testTarget(name: "StoreContractTests", dependencies: ["LibraryStore", "FeedModel", "TestSupport"]),
         .testTarget(name: "FeedIngestTests", dependencies: [
             "FeedIngest", "FeedParsing", "HTTPFetch", "LibrarySQLite", "LibraryStore", "FeedModel", "FeedText", "TestSupport",
             .product(name: "GRDB", package: "GRDB.swift"),
