@@ -365,6 +365,8 @@ def seqs_and_stamps_follow_commit_order(db, server):
     db.run(f"""
         SELECT dblink_connect('early', '{conn}');
         SELECT dblink_connect('late', '{conn}');
+        -- Were the late writer to wait for the early one (a lock taken before commit), it fails here, not hangs.
+        SELECT dblink_exec('late', 'SET lock_timeout = ''5s''');
         SELECT dblink_exec('early', 'BEGIN');
         SELECT dblink_exec('early', 'INSERT INTO watch_state (user_id, item, progress_seconds, updated_at) VALUES (1, 1, 11, 1)');
         SELECT dblink_exec('late', 'INSERT INTO watch_state (user_id, item, progress_seconds, updated_at) VALUES (2, 1, 22, 1)');
@@ -574,7 +576,7 @@ def parity(db, feedctl):
     nullable_here = set()
     for table in sorted(lite_tables & pg_tables - KNOWN["tables of another shape"]):
         lite_columns = {row[1]: row for row in lite.execute(f'PRAGMA table_info("{table}")')}
-        expect(sorted(lite_columns), sorted(pg_columns[table]), f"{table}: columns")
+        expect(sorted(pg_columns[table]), sorted(lite_columns), f"{table}: columns (expected: SQLite's)")
         for name, (_, _, declared, notnull, default, primary) in lite_columns.items():
             if name not in pg_columns[table]:
                 continue
