@@ -477,10 +477,14 @@ def search_finds_every_word_prefixes_and_accents_best_match_first(db, server):
     db.run("UPDATE items SET title = 'Rye loaf' WHERE item_id = 'bread'")
     expect(ids("rye"), ["bread"], "a changed title is indexed again")
     expect(ids("sourdough"), ["notes"], "and the old title forgotten")
+    db.run("""INSERT INTO items (channel_id, item_id, title, description, discovered_at) VALUES
+                  (1, 'bread', 'Rye bloomer', 'Patience and a long rise.', 1), (1, 'fresh', 'Fresh zebra', NULL, 5)
+              ON CONFLICT (channel_id, item_id) DO UPDATE SET title = excluded.title, description = excluded.description""")
+    expect((ids("bloomer"), ids("loaf"), ids("zebra")), (["bread"], [], ["fresh"]), "the ingest's upsert: a row rewritten, a row added")
     db.run("UPDATE items SET channel_id = 2 WHERE item_id = 'bread'")
     expect(ids("engine rye"), ["bread"], "an item moved to another channel takes its name")
     db.run("DELETE FROM channels WHERE id = 2")
-    expect(db.value("SELECT count(*) FROM items_search"), "2", "a channel's items leave the index with it")
+    expect(db.value("SELECT count(*) FROM items_search"), "3", "a channel's items leave the index with it")
     expect(db.value("SELECT count(*) FROM items"), db.value("SELECT count(*) FROM items_search"), "one document per item")
 
 
