@@ -106,7 +106,7 @@ struct DaemonCommand: AsyncParsableCommand {
                                       library: library, log: log)
         let afterEachRound: (@Sendable () async -> Void)?
         if downloads.isOn { afterEachRound = { await downloads.run() } } else { afterEachRound = nil }
-        return SyncScheduler.start(store: library, every: config.syncEvery * 60, report: log, afterEachRound: afterEachRound)
+        return SyncScheduler.start(polling: library.polling, every: config.syncEvery * 60, report: log, afterEachRound: afterEachRound)
     }
 
     /// The options given, for the detached daemon (it reads the config file itself).

@@ -24,7 +24,7 @@ struct SyncCommand: AsyncParsableCommand {
             let channels: [Channel]
             if ids.isEmpty && !all {
                 // Due channels, claimed so that no other process (the daemon, the server) polls them too.
-                channels = try await lib.claimDueChannels(now: now, claimant: claimant)
+                channels = try await lib.polling.claimDueChannels(now: now, claimant: claimant)
             } else if !ids.isEmpty {
                 // Asked for by id or --all: polled even if not due (the sync claims them: one another
                 // process is polling now is skipped).

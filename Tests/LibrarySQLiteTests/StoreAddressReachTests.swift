@@ -19,16 +19,16 @@ import Testing
         // The owner's own subscription may reach private addresses.
         let owned = try await t.library.addChannel(platform: .podcast, sourceURL: feed, feedURL: feed, name: "NAS", now: 10)
         #expect(owned.reach == .anyAddress)
-        #expect(try await t.library.addressReach(feedURL: feed) == .anyAddress)
+        #expect(try await t.library.polling.addressReach(feedURL: feed) == .anyAddress)
 
         // Bob follows the same feed from a server that allows only public addresses: the shared
         // channel is public only for every poller, the owner's daemon included.
         _ = try await bob.addChannel(platform: .podcast, sourceURL: feed, feedURL: feed, name: "NAS", reach: .publicOnly, now: 20)
         #expect(try await t.library.channel(id: owned.id).reach == .publicOnly)
         #expect(try await bob.channel(id: owned.id).reach == .publicOnly)
-        #expect(try await t.library.dueChannels(now: 30).map(\.reach) == [.publicOnly])
-        #expect(try await t.library.claimDueChannels(now: 30, claimant: "test").map(\.reach) == [.publicOnly])
-        #expect(try await t.library.addressReach(feedURL: feed) == .publicOnly)
+        #expect(try await t.library.polling.dueChannels(now: 30).map(\.reach) == [.publicOnly])
+        #expect(try await t.library.polling.claimDueChannels(now: 30, claimant: "test").map(\.reach) == [.publicOnly])
+        #expect(try await t.library.polling.addressReach(feedURL: feed) == .publicOnly)
 
         // His item's download is public only too.
         try await t.library.ingest(items: [Item(id: "e1", title: "Episode", enclosure: Enclosure(url: "http://nas.localhost:8080/e1.mp3"))],
@@ -40,7 +40,7 @@ import Testing
         try await bob.removeChannel(id: owned.id)
         #expect(try await t.library.channel(id: owned.id).reach == .anyAddress)
         #expect(try await t.library.downloadItems(ids: [itemID]).map(\.reach) == [.anyAddress])
-        #expect(try await t.library.addressReach(feedURL: "http://unknown.example/feed") == nil)
+        #expect(try await t.library.polling.addressReach(feedURL: "http://unknown.example/feed") == nil)
     }
 
     /// A v17 library migrates with the owner's subscriptions keeping private addresses and every

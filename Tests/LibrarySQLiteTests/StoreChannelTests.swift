@@ -100,11 +100,11 @@ import Testing
 
     @Test func syncOutcomesAndBackoff() async throws {
         let id = try await t.library.addTestChannel("c")
-        #expect(try await t.library.dueChannels(now: 0).map(\.id) == [id])
+        #expect(try await t.library.polling.dueChannels(now: 0).map(\.id) == [id])
         let validators = Validators(etag: "\"e1\"", lastModified: "Mon", bodyHash: "h1")
         #expect(try await poll(id, .unchanged(validators), now: 1000) == 1600)
-        #expect(try await t.library.dueChannels(now: 1599).isEmpty)
-        #expect(try await t.library.dueChannels(now: 1600).map(\.id) == [id])
+        #expect(try await t.library.polling.dueChannels(now: 1599).isEmpty)
+        #expect(try await t.library.polling.dueChannels(now: 1600).map(\.id) == [id])
 
         // Failures back off 600, 1200, 2400… from the poll interval, keep validators and items.
         #expect(try await poll(id, .failed(message: "HTTP 500", retryAfter: nil), now: 2000) == 2600)
@@ -125,7 +125,7 @@ import Testing
         #expect(try await t.library.channelSummary(id: id).nextPoll == 9600)
 
         try await t.library.setActive(channelID: id, false)
-        #expect(try await t.library.dueChannels(now: 100_000).isEmpty)
+        #expect(try await t.library.polling.dueChannels(now: 100_000).isEmpty)
         await #expect(throws: LibraryError.noChannel(77)) { try await poll(77, .failed(message: "x", retryAfter: nil), now: 1) }
     }
 

@@ -170,11 +170,11 @@ import Testing
     /// and its items go only with the last follower. Sync polls it once however many follow it.
     @Test func sharedChannelsAreRemovedWithTheirLastFollowerAndPolledOnce() async throws {
         let later: Int64 = 10_000_000  // past every channel's next poll
-        #expect(try await owner.dueChannels(now: later).map(\.id) == [shared, mine])
+        #expect(try await owner.polling.dueChannels(now: later).map(\.id) == [shared, mine])
         try await owner.setActive(channelID: shared, false)
-        #expect(try await bob.dueChannels(now: later).map(\.id) == [shared, mine], "bob's subscription is active")
+        #expect(try await bob.polling.dueChannels(now: later).map(\.id) == [shared, mine], "bob's subscription is active")
         try await bob.setActive(channelID: shared, false)
-        #expect(try await bob.dueChannels(now: later).map(\.id) == [mine], "nobody's subscription is active")
+        #expect(try await bob.polling.dueChannels(now: later).map(\.id) == [mine], "nobody's subscription is active")
         try await owner.setActive(channelID: shared, true)
 
         try await owner.setWatched([a1], now: 1)
