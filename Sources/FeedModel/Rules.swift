@@ -516,25 +516,17 @@ public enum LoginThrottle {
 /// library (workers, the daemon, the server, a cron `sync`), a channel is claimed before it is
 /// fetched and released when its poll is stored. A claim not finished within its lease expires
 /// and another poller may take the channel, so a poller that died (SIGKILL, a lost machine)
-/// blocks nothing for long. A lease must outlast the slowest poll allowed (a fetch's 60 s total
-/// timeout, with room to store it): past that, a second poller could fetch a feed the first is
-/// still fetching. Made valid here, then trusted.
-public struct PollLease: Sendable, Equatable, Comparable, CustomStringConvertible {
+/// blocks nothing for long. The lease outlasts the slowest poll allowed (a fetch's 60 s total
+/// timeout, with room to store it; a shorter one would let a second poller fetch a feed the
+/// first is still fetching) and any clock skew between the machines whose workers share a
+/// library. Every poller takes `standard`.
+public struct PollLease: Sendable, Equatable, CustomStringConvertible {
     public let seconds: Int64
 
-    /// The leases a poller may take.
-    public static let range: ClosedRange<Int64> = 90...86_400
-    /// What every poller takes unless told.
     public static let standard = PollLease(uncheckedSeconds: 600)
 
-    /// A lease of `seconds`, nil outside `range`.
-    public init?(seconds: Int64) {
-        guard Self.range.contains(seconds) else { return nil }
-        self.seconds = seconds
-    }
-
-    /// Any positive length, for tests only: a lease shorter than a fetch may last (seconds)
-    /// lets a test see a dead worker's claim expire without waiting for `range`'s minimum.
+    /// Any positive length. Outside `standard`, for tests only (`FEEDCTL_TEST_POLL_LEASE`): a
+    /// lease shorter than a fetch may last lets a test see a killed worker's claims expire.
     package init(uncheckedSeconds seconds: Int64) {
         self.seconds = max(1, seconds)
     }
@@ -542,7 +534,6 @@ public struct PollLease: Sendable, Equatable, Comparable, CustomStringConvertibl
     /// When a claim taken at `now` expires.
     public func expiry(from now: Int64) -> Int64 { now + seconds }
 
-    public static func < (a: PollLease, b: PollLease) -> Bool { a.seconds < b.seconds }
     public var description: String { "\(seconds) s" }
 }
 
