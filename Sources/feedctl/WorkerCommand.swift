@@ -53,7 +53,8 @@ struct WorkerCommand: AsyncParsableCommand {
             let signals = [SIGTERM, SIGINT].map { sig in
                 signal(sig, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-                source.setEventHandler { worker.interrupt() }
+                // Signals that came together are handled together: count each.
+                source.setEventHandler { for _ in 0..<max(1, source.data) { worker.interrupt() } }
                 source.resume()
                 return source
             }

@@ -8,3 +8,12 @@ extension TestLibrary {
         return try queue.read { db in try String.fetchAll(db, sql: sql) }
     }
 }
+
+extension TestLibrary {
+    /// Runs `sql` straight on the library file (what another process, or time passing, would
+    /// have changed: a test makes every channel due again).
+    public func execute(_ sql: String) throws {
+        let queue = try DatabaseQueue(path: library.path)
+        try queue.write { db in try db.execute(sql: sql) }
+    }
+}
