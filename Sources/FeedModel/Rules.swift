@@ -139,6 +139,12 @@ public enum WatchState: Int, Sendable, CaseIterable {
     case untouched = 0
     case inProgress = 1
     case watched = 2
+
+    /// Where an item stands from what is stored of it: the watched mark wins, then any
+    /// progress. (The library's triggers spell this in SQL; a test checks they agree.)
+    public init(watched: Bool, progress: Int) {
+        self = watched ? .watched : progress > 0 ? .inProgress : .untouched
+    }
 }
 
 /// When an item counts as heard (marked watched, added to history): played to its end, or
