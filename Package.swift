@@ -80,6 +80,8 @@ let package = Package(
         .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(name: "CSDBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        // libpq: the PostgreSQL store's client (LibraryPostgres).
+        .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"])]),
 
         // The feed side, bottom up (data flows network → parser → model → store → modes → CLI).
         .target(name: "FeedText"),
@@ -90,6 +92,12 @@ let package = Package(
         .target(name: "LibrarySQLite", dependencies: [
             "LibraryStore", "FeedModel", "CSQLite", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        // The same protocols on PostgreSQL, through libpq (no GRDB, no LibrarySQLite).
+        .target(name: "LibraryPostgres", dependencies: ["LibraryStore", "FeedModel", "CLibPQ"]),
+        // The executables' one door to a library: `--db`/`FEEDCTL_DB` read as a SQLite path or a
+        // PostgreSQL URL, the store that opens it, where its downloads go. The only module
+        // (with the benchmarks and the tests) that names a concrete store.
+        .target(name: "LibraryOpen", dependencies: ["LibraryStore", "LibrarySQLite"]),
         .target(name: "FeedIngest", dependencies: ["FeedModel", "FeedText", "HTTPFetch", "FeedParsing", "LibraryStore"]),
         .target(name: "Downloads", dependencies: ["FeedModel", "HTTPFetch", "LibraryStore"]),
         // Discovery: providers (iTunes, Podcast Index, yt-dlp, Rumble's search pages, the
@@ -124,7 +132,7 @@ let package = Package(
         .target(name: "UserConfig", dependencies: ["FeedModel", .product(name: "TOMLKit", package: "TOMLKit")]),
         // What the executables share: option groups, output, one set of formatters and parsers.
         .target(name: "CLISupport", dependencies: [
-            "ControlProtocol", "LibrarySQLite", "LibraryStore", "FeedModel", "FeedText",
+            "ControlProtocol", "LibraryOpen", "LibraryStore", "FeedModel", "FeedText",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The player as a service: typed commands carried out, queue, sleep timer, speed memory,
@@ -137,13 +145,13 @@ let package = Package(
         // The CLI links no FFmpeg, PulseAudio or sd-bus: every `feedctl status` or `pause` would
         // otherwise pay ~70 ms for the dynamic loader to resolve FFmpeg's ~160 libraries.
         .executableTarget(name: "feedctl", dependencies: [
-            "FeedModel", "FeedText", "HTTPFetch", "FeedParsing", "LibraryStore", "LibrarySQLite", "FeedIngest", "Downloads",
+            "FeedModel", "FeedText", "HTTPFetch", "FeedParsing", "LibraryStore", "FeedIngest", "Downloads",
             "ControlProtocol", "ControlSocket", "CLISupport", "UserConfig", "Accounts", "Discovery",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: staticSwiftModuleInRelease, linkerSettings: staticSwiftInRelease),
         // The player daemon (`feedctl daemon` runs it): PlayerCore, the control server, MPRIS.
         .executableTarget(name: "feedctl-daemon", dependencies: [
-            "PlayerService", "PlayerCore", "MPRIS", "ControlSocket", "CLISupport", "FeedIngest", "Downloads", "FeedModel",
+            "PlayerService", "PlayerCore", "MPRIS", "ControlSocket", "CLISupport", "FeedIngest", "Downloads", "FeedModel", "LibraryStore",
             "UserConfig", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], exclude: ["hot-functions.order"],
         swiftSettings: staticSwiftModuleInRelease, linkerSettings: staticSwiftInRelease + packedLinkInRelease("feedctl-daemon")),
@@ -162,7 +170,7 @@ let package = Package(
         ]),
         // The server `feedctl serve` runs: its own process, so the daemon's memory is unaffected.
         .executableTarget(name: "feedctl-serve", dependencies: [
-            "APIServer", "FeedIngest", "HTTPFetch", "LibrarySQLite", "LibraryStore", "CLISupport", "FeedModel", "UserConfig", "CMalloc",
+            "APIServer", "FeedIngest", "HTTPFetch", "LibraryStore", "CLISupport", "FeedModel", "UserConfig", "CMalloc",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -182,18 +190,23 @@ let package = Package(
         // What the test targets share: headless PulseAudio, the test HTTP server, tool runner,
         // the corpus generator, a library in a temp dir.
         .target(name: "TestSupport", dependencies: [
-            "FeedModel", "LibraryStore", "LibrarySQLite", .product(name: "GRDB", package: "GRDB.swift"),
+            "FeedModel", "LibraryStore", "LibrarySQLite", "LibraryPostgres", .product(name: "GRDB", package: "GRDB.swift"),
         ], path: "Tests/TestSupport"),
+        .testTarget(name: "LibraryPostgresTests", dependencies: ["LibraryPostgres", "LibraryStore", "FeedModel", "TestSupport"]),
         .testTarget(name: "FeedModelTests", dependencies: ["FeedModel", "FeedText"]),
         .testTarget(name: "FeedTextTests", dependencies: ["FeedText"]),
         .testTarget(name: "AccountsTests", dependencies: ["Accounts", "FeedModel"]),
         .testTarget(name: "UserConfigTests", dependencies: ["UserConfig"]),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"]),
+        .testTarget(name: "LibraryOpenTests", dependencies: ["LibraryOpen", "LibraryStore", "TestSupport"]),
         .testTarget(name: "FeedParsingTests", dependencies: ["FeedParsing", "FeedModel", "FeedText", "HTTPFetch", "TestSupport"]),
         .testTarget(name: "HTTPFetchTests", dependencies: ["HTTPFetch", "FeedText", "TestSupport"]),
         .testTarget(name: "LibrarySQLiteTests", dependencies: [
             "LibrarySQLite", "LibraryStore", "FeedModel", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        // The store's conformance suite: written against the LibraryStore protocols only (no
+        // engine's module), each test run on every engine `TestDatabase` can make.
+        .testTarget(name: "StoreContractTests", dependencies: ["LibraryStore", "FeedModel", "TestSupport"]),
         .testTarget(name: "FeedIngestTests", dependencies: [
             "FeedIngest", "FeedParsing", "HTTPFetch", "LibrarySQLite", "LibraryStore", "FeedModel", "FeedText", "TestSupport",
             .product(name: "GRDB", package: "GRDB.swift"),

@@ -8,6 +8,7 @@ packages=(
   pkg-config ca-certificates python3
   libxml2-dev libxml2-utils            # FeedIngest parsing (xmllint: parse benchmark peer)
   libsqlite3-dev                       # the library (GRDB over the system SQLite)
+  libpq-dev postgresql                 # the PostgreSQL store (libpq); its tests' private server (scripts/pg-test-server.sh)
   libcurl4-openssl-dev                 # fetching feeds
   libssl3                              # SHA-256 of session tokens, SHA-1 for Podcast Index (libcrypto, loaded by Digests)
   libavformat-dev libavcodec-dev libswresample-dev libavutil-dev libavfilter-dev ffmpeg  # decoding; test media

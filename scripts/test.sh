@@ -14,9 +14,11 @@ source scripts/env.sh
 source scripts/scratch.sh
 source scripts/stages.sh
 logs=$(mktemp -d)
+pg_dir=$(mktemp -d -t feedctl-pg.XXXXXX)   # its own: the server runs as the postgres user
 background=()
 finish() {
   local status=$?
+  bash scripts/pg-test-server.sh stop "$pg_dir"; rm -rf "$pg_dir"
   for pid in "${background[@]}"; do pkill -P "$pid" 2>/dev/null; kill "$pid" 2>/dev/null || true; done
   echo; stage_table; rm -rf "$logs" "$stage_log"
   ((status == 0)) && echo "test.sh: all stages passed" || echo "test.sh: failed (exit status $status)"
@@ -36,6 +38,9 @@ background+=($!)
 stage "debug build" swift build "${debug_spm[@]}" --build-tests
 (stage "fuzz (60 s)" bash scripts/fuzz.sh 60) >"$logs/fuzz" 2>&1 &
 background+=($!)
+# One PostgreSQL for every test process (each test makes a database of its own in it).
+stage "postgresql" bash scripts/pg-test-server.sh start "$pg_dir"
+export FEEDCTL_TEST_PG="$pg_dir"
 tests=0
 stage "tests" python3 scripts/run-tests.py "$debug_bin/feedctlPackageTests.xctest" --jobs $((4 * $(nproc))) \
   --timings "$scratch/test-timings.json" "$@" || tests=$?

@@ -115,7 +115,7 @@ public enum APIServer {
         let api = router.group("api").add(middleware: AuthMiddleware(authenticator: authenticator))
         let fetcher = fetcher(configuration)
         FeedRoutes(clock: clock, fetcher: fetcher, reach: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds).reach,
-                   downloads: configuration.libraryPath.map { DownloadStore(libraryPath: $0) }).add(to: api)
+                   downloads: configuration.mediaDirectory.map { DownloadStore(directory: $0) }).add(to: api)
         SubscriptionRoutes(clock: clock, fetcher: fetcher, policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds),
                            youTubeOrigin: configuration.youTubeOrigin).add(to: api)
         OPMLRoutes(clock: clock, fetcher: fetcher, policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds)).add(to: api)
@@ -127,7 +127,7 @@ public enum APIServer {
         CollectionRoutes(clock: clock).add(to: api)
         QueueRoutes(clock: clock).add(to: api)
         AudioRoutes(fetcher: fetcher, reach: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds).reach,
-                    downloads: configuration.libraryPath.map { DownloadStore(libraryPath: $0) },
+                    downloads: configuration.mediaDirectory.map { DownloadStore(directory: $0) },
                     streams: AudioStreamGate(configuration.audioStreams), resolved: ResolvedAudioURLs(),
                     connections: connections, clock: clock).add(to: api)
         UserRoutes(authenticator: authenticator, clock: clock).add(to: api)
@@ -135,6 +135,7 @@ public enum APIServer {
                     connections: connections).add(to: api)
         let player = router.group("api").add(middleware: AuthMiddleware(authenticator: authenticator)).add(middleware: OwnerOnlyMiddleware())
         PlayerRoutes(remote: PlayerRemote(socketPath: configuration.socketPath, database: configuration.database,
+                                          mediaDirectory: configuration.mediaDirectory,
                                           streams: configuration.playerStreams),
                      policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds)).add(to: player)
         // gpodder.net sync: its own credentials (Basic or its session cookie) in every mode.

@@ -27,7 +27,7 @@ struct AudioRoutes {
     /// The server's fetcher and what it may reach (`FeedURLPolicy.reach`).
     let fetcher: Fetcher
     let reach: AddressReach
-    /// Where downloads are; nil: none are served (the library's path is unknown).
+    /// Where downloads are; nil: none are served (no media directory was given).
     let downloads: DownloadStore?
     let streams: AudioStreamGate
     let resolved: ResolvedAudioURLs

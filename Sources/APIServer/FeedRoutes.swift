@@ -15,7 +15,7 @@ struct FeedRoutes {
     let fetcher: Fetcher
     /// What it may fetch for its users (`FeedURLPolicy.reach`).
     let reach: AddressReach
-    /// Where downloads are (an item's download state); nil: the library's path is unknown.
+    /// Where downloads are (an item's download state); nil: no media directory was given.
     var downloads: DownloadStore? = nil
 
     func add(to group: RouterGroup<APIRequestContext>) {

@@ -18,18 +18,17 @@ final class PlayerRemote: Sendable {
     static let replyTimeout: TimeAmount = .seconds(Int64(ControlClient.replyTimeout))
 
     let socket: DaemonSocket
-    /// The library the daemon is started with when a command starts it (as `feedctl play` does).
-    let database: String?
     let events: PlayerEventHub
     private let requests = Mutex(0)
+    /// Starts the daemon with the server's library and media directory when a command may start
+    /// it (as `feedctl play` does).
     private let starter: DaemonStarter
 
-    init(socketPath: String, database: String?, streams: PlayerStreamLimits = PlayerStreamLimits(),
+    init(socketPath: String, database: String?, mediaDirectory: String?, streams: PlayerStreamLimits = PlayerStreamLimits(),
          group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
         socket = DaemonSocket(path: socketPath, group: group)
-        self.database = database
         events = PlayerEventHub(socket: socket, limits: streams)
-        starter = DaemonStarter(socketPath: socketPath, database: database)
+        starter = DaemonStarter(socketPath: socketPath, database: database, mediaDirectory: mediaDirectory)
     }
 
     /// Sends `command`; with `autostart`, starts the daemon when none runs. The daemon's refusal
@@ -66,10 +65,11 @@ final class PlayerRemote: Sendable {
 actor DaemonStarter {
     let socketPath: String
     let database: String?
+    let mediaDirectory: String?
     private var starting: Task<Result<Void, APIError>, Never>?
 
-    init(socketPath: String, database: String?) {
-        self.socketPath = socketPath; self.database = database
+    init(socketPath: String, database: String?, mediaDirectory: String?) {
+        self.socketPath = socketPath; self.database = database; self.mediaDirectory = mediaDirectory
     }
 
     func start() async throws(APIError) {
@@ -77,12 +77,12 @@ actor DaemonStarter {
         if let starting {
             task = starting
         } else {
-            let (path, database) = (socketPath, database)
+            let (path, database, media) = (socketPath, database, mediaDirectory)
             task = Task {
                 do {
                     try await NIOThreadPool.singleton.runIfActive {
                         // Connects when another start won the race; starts the daemon otherwise.
-                        let client = try ControlClient.connect(socketPath: path, database: database, autostart: true)
+                        let client = try ControlClient.connect(socketPath: path, database: database, mediaDirectory: media, autostart: true)
                         client.connection.close()
                     }
                     return .success(())

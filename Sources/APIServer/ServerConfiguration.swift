@@ -31,9 +31,10 @@ public struct ServerConfiguration: Sendable {
     public var playerStreams = PlayerStreamLimits()
     /// How `/api/events` streams are served: how many, how often the change log is read.
     public var changeStreams = ChangeStreamSettings()
-    /// The library's file: downloaded episodes are beside it (`DownloadStore`), and
-    /// `/api/items/{id}/audio` serves them from there; nil: it proxies every item.
-    public var libraryPath: String?
+    /// The media directory (`--media-dir`; `DownloadStore`): `/api/items/{id}/audio` serves
+    /// downloaded episodes from it, and a daemon `/api/player/play` starts plays them from it;
+    /// nil: the server proxies every item (and a daemon it starts finds its own).
+    public var mediaDirectory: String?
     /// How many `/api/items/{id}/audio` streams are proxied, per user and in all.
     public var audioStreams = AudioStreamLimits()
     /// Where the web app's files (`web/`) are looked for, in order (`--web-root`, else beside the

@@ -27,7 +27,7 @@ public struct TokenAuthenticator: Authenticator {
     /// How every door that takes a password checks one (with `attempts`).
     var credentials: CredentialCheck { CredentialCheck(users: store, attempts: attempts) }
 
-    /// `library` gives a user's own view of the library (`SQLiteLibrary.acting(as:)`); `clock`
+    /// `library` gives a user's own view of the library (`LibraryDatabase.store(for:)`); `clock`
     /// is the time sessions are created and checked at (tests move it).
     public init(users: any UserStore, library: @escaping @Sendable (UserID) -> any APILibrary,
                 clock: @escaping @Sendable () -> Int64 = { Clock.now() }) {

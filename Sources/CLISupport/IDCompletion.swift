@@ -1,7 +1,6 @@
 import ArgumentParser
 import FeedModel
 import Foundation
-import LibrarySQLite
 import LibraryStore
 
 /// Shell completion of library ids: the shell runs `feedctl` to ask, and this reads the library
@@ -11,7 +10,7 @@ extension CompletionKind {
     public static var itemIDs: CompletionKind {
         .custom { words, _, prefix in
             IDCompletion.blocking {
-                guard let library = IDCompletion.library(words) else { return [] }
+                guard let library = await IDCompletion.library(words) else { return [] }
                 let items = (try? await library.feed(FeedQuery(page: .first(200)), now: Clock.now())) ?? []
                 return IDCompletion.matching(items.map(\.id), prefix)
             }
@@ -22,7 +21,7 @@ extension CompletionKind {
     public static var channelIDs: CompletionKind {
         .custom { words, _, prefix in
             IDCompletion.blocking {
-                guard let library = IDCompletion.library(words) else { return [] }
+                guard let library = await IDCompletion.library(words) else { return [] }
                 let channels = (try? await library.allChannels()) ?? []
                 return IDCompletion.matching(channels.map(\.id), prefix)
             }
@@ -45,7 +44,7 @@ enum IDCompletion {
         return result.value
     }
 
-    static func library(_ words: [String]) -> SQLiteLibrary? {
+    static func library(_ words: [String]) async -> (any UserLibrary)? {
         var path: String?
         for (index, word) in words.enumerated() {
             if word == "--db", index + 1 < words.count { path = words[index + 1] }
@@ -53,7 +52,7 @@ enum IDCompletion {
         }
         var options = LibraryOptions()
         options.db = path
-        return try? options.open()
+        return try? await options.open()
     }
 
     static func matching(_ ids: [Int64], _ prefix: String) -> [String] {

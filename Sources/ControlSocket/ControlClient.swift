@@ -10,8 +10,9 @@ public struct ControlClient {
     public let connection: LineConnection
 
     /// Connects to the daemon; when none runs and `autostart` is set, starts one
-    /// (`feedctl daemon --detach` with the same socket and library) and waits for it.
-    public static func connect(socketPath: String, database: String?, autostart: Bool) throws -> ControlClient {
+    /// (`feedctl daemon --detach` with the same socket, library and media directory; nil: the
+    /// daemon's own default) and waits for it.
+    public static func connect(socketPath: String, database: String?, mediaDirectory: String? = nil, autostart: Bool) throws -> ControlClient {
         try SocketTrust.check(socketPath)
         let first: SocketError
         do {
@@ -24,7 +25,8 @@ public struct ControlClient {
         // here so that no later command is misled by it (the next daemon would remove it too).
         let stale = first.code == ECONNREFUSED && removeStaleSocket(socketPath)
         guard autostart else { throw DaemonNotRunning(socketPath: socketPath, removedStaleSocket: stale) }
-        try Daemonizer.startDetached(socketPath: socketPath, database: database)
+        try Daemonizer.startDetached(socketPath: socketPath, database: database,
+                                     extra: mediaDirectory.map { ["--media-dir", $0] } ?? [])
         return ControlClient(socketPath: socketPath, connection: try LineConnection.connect(to: socketPath))
     }
 

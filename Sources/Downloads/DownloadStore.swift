@@ -15,21 +15,9 @@ import Glibc
 public struct DownloadStore: Sendable {
     public let directory: String
 
+    /// `directory` as the composition code decides it (`LibraryOpener.mediaDirectory`: the
+    /// setting, else beside a SQLite library): this module derives no path from the library.
     public init(directory: String) { self.directory = directory }
-
-    /// `media/` beside the library's database file. For the default library that is
-    /// `$XDG_DATA_HOME/feedctl/media/` (`~/.local/share/feedctl/media/`); a library elsewhere
-    /// (`--db`, `FEEDCTL_DB`) gets the `media/` directory next to it, so libraries in different
-    /// directories never see each other's files.
-    /// A relative library path is taken from the current directory, so that printed paths
-    /// say where the files really are.
-    public init(libraryPath: String) {
-        var parent = (libraryPath as NSString).deletingLastPathComponent
-        if !parent.hasPrefix("/") {
-            parent = (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(parent)
-        }
-        directory = ((parent as NSString).appendingPathComponent("media") as NSString).standardizingPath
-    }
 
     func path(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }
 

@@ -39,11 +39,6 @@ public final class SQLiteLibrary: LibraryStore, UserStore {
         self.pool = pool; self.inPlaceReaders = inPlaceReaders; self.path = path; self.user = user
     }
 
-    /// Opens the library at `defaultPath(environment:)`.
-    public convenience init(environment: [String: String] = ProcessInfo.processInfo.environment) throws(LibraryError) {
-        try self.init(path: SQLiteLibrary.defaultPath(environment: environment))
-    }
-
     /// `migrateUpTo` stops after the named migration (tests build old schemas with it);
     /// `busyTimeout` is how long a write waits for another connection's lock (tests shorten it).
     package init(path: String, migrateUpTo lastMigration: String?, user: UserID = .owner,
@@ -90,20 +85,6 @@ public final class SQLiteLibrary: LibraryStore, UserStore {
         } catch {
             throw LibraryError.wrap(error, path: path)
         }
-    }
-
-    /// `$FEEDCTL_DB`, else `$XDG_DATA_HOME/feedctl/library.sqlite`, else
-    /// `~/.local/share/feedctl/library.sqlite`. Empty variables count as unset (XDG spec).
-    public static func defaultPath(environment: [String: String]) -> String {
-        if let db = environment["FEEDCTL_DB"], !db.isEmpty { return db }
-        let dataHome: String
-        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
-            dataHome = xdg
-        } else {
-            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-            dataHome = (home as NSString).appendingPathComponent(".local/share")
-        }
-        return (dataHome as NSString).appendingPathComponent("feedctl/library.sqlite")
     }
 
     /// Names of all migrations, oldest first (the bench times them one by one).

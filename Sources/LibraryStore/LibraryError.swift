@@ -103,13 +103,16 @@ public struct DatabaseFailure: Error, Equatable, Sendable, CustomStringConvertib
     public var code: Int32?
     /// The engine's extended result code (SQLITE_CONSTRAINT_FOREIGNKEY is 787), nil as `code`.
     public var extendedCode: Int32?
+    /// A server engine's five-character SQLSTATE (PostgreSQL's `40001` is a serialization
+    /// failure), nil for SQLite, which has result codes instead.
+    public var sqlState: String?
     /// The engine's reason in one line, without the file's path (`database or disk is full`).
     public var message: String
     /// The library's file, for the person at the machine (the CLI, the logs).
     public var path: String?
 
-    public init(kind: Kind, code: Int32? = nil, extendedCode: Int32? = nil, message: String, path: String? = nil) {
-        self.kind = kind; self.code = code; self.extendedCode = extendedCode; self.path = path
+    public init(kind: Kind, code: Int32? = nil, extendedCode: Int32? = nil, sqlState: String? = nil, message: String, path: String? = nil) {
+        self.kind = kind; self.code = code; self.extendedCode = extendedCode; self.sqlState = sqlState; self.path = path
         // One line, whatever the engine wrote.
         self.message = message.split(whereSeparator: \.isNewline).joined(separator: " ")
     }

@@ -1,6 +1,6 @@
 import Downloads
 import FeedModel
-import LibrarySQLite
+import LibraryStore
 
 /// The config's automatic downloads, kept by the daemon after each scheduled sync round:
 /// `downloads.auto_download = N` keeps the newest N episodes of every active podcast channel
@@ -10,13 +10,14 @@ import LibrarySQLite
 struct AutoDownloads: Sendable {
     let keep: Int
     let deletePlayedAfterDays: Double
-    let library: SQLiteLibrary
+    let catalog: any DownloadCatalog
+    let store: DownloadStore
     let log: @Sendable (String) -> Void
 
     var isOn: Bool { keep > 0 || deletePlayedAfterDays > 0 }
 
     func run() async {
-        let downloader = Downloader(catalog: library, store: DownloadStore(libraryPath: library.path))
+        let downloader = Downloader(catalog: catalog, store: store)
         if keep > 0 {
             do {
                 let report = try await downloader.auto(keep: keep)

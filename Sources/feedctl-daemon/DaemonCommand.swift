@@ -4,7 +4,7 @@ import ControlSocket
 import Downloads
 import FeedIngest
 import FeedModel
-import LibrarySQLite
+import LibraryStore
 import Foundation
 import MPRIS
 import PlayerCore
@@ -21,6 +21,7 @@ struct DaemonCommand: AsyncParsableCommand {
         abstract: "Run the player daemon (foreground; --detach to background it).",
         version: FeedctlVersion.current)
     @OptionGroup var library: LibraryOptions
+    @OptionGroup var media: MediaOptions
     @OptionGroup var socket: SocketOptions
     @Flag(help: "Start in the background and return once it answers.") var detach = false
     @Option(help: "Minutes between subscription polls, 0 to 10080 (0: never; default: the config's sync.every, else 30).")
@@ -59,19 +60,21 @@ struct DaemonCommand: AsyncParsableCommand {
                 return
             }
             let config = try settings()
+            let downloads = DownloadStore(directory: try media.directory(for: library))
             let listener = try UnixListener(path: path)
-            let lib = try library.open(creating: true, announce: log)
+            let database = try await library.openDatabase(creating: true, announce: log)
+            let lib = database.owner
             let quit = DispatchSemaphore(value: 0)
             // The volume last set, and smart resume as configured (0: off).
             let volume = (try? await lib.savedVolume()) ?? 1
             let rewind = config.smartResumeAfter > 0
                 ? ResumeRewind(afterPause: config.smartResumeAfter, seconds: config.smartResumeRewind) : .off
-            let service = PlayerService(library: lib, downloads: DownloadStore(libraryPath: lib.path),
+            let service = PlayerService(library: lib, downloads: downloads,
                                         configuration: PlayerConfiguration(seekStep: config.seekStep), defaultRate: config.speed,
                                         initialVolume: volume, resumeRewind: rewind, log: log)
             let server = ControlServer(listener: listener, handler: service, log: log, onQuit: { quit.signal() })
             server.start()
-            log("feedctl daemon listening on \(path), library \(lib.path)")
+            log("feedctl daemon listening on \(path), library \(database.location), downloads in \(downloads.directory)")
             log("settings: " + ["player.seek_step", "player.speed", "sync.every"].compactMap { name in
                 (try? Config.setting(named: name)).map { "\(name) = \($0.text(in: config))" }
             }.joined(separator: ", "))
@@ -80,7 +83,7 @@ struct DaemonCommand: AsyncParsableCommand {
                                                           position: { player.snapshot.position },
                                                           onQuit: { quit.signal() }, log: log)
             let signals = Self.onTerminationSignals { quit.signal() }
-            let poller = Self.startScheduler(config, library: lib)
+            let poller = Self.startScheduler(config, library: lib, downloads: downloads)
 
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                 DispatchQueue.global().async { quit.wait(); done.resume() }
@@ -100,12 +103,12 @@ struct DaemonCommand: AsyncParsableCommand {
 
     /// Polls subscriptions every `sync.every` minutes (none when 0), and after each round keeps
     /// the automatic downloads (`downloads.auto_download`).
-    static func startScheduler(_ config: Config, library: SQLiteLibrary) -> Task<Void, Never>? {
+    static func startScheduler(_ config: Config, library: any UserLibrary, downloads: DownloadStore) -> Task<Void, Never>? {
         guard config.syncEvery > 0 else { return nil }
-        let downloads = AutoDownloads(keep: config.autoDownload, deletePlayedAfterDays: config.deletePlayedAfterDays,
-                                      library: library, log: log)
+        let auto = AutoDownloads(keep: config.autoDownload, deletePlayedAfterDays: config.deletePlayedAfterDays,
+                                 catalog: library, store: downloads, log: log)
         let afterEachRound: (@Sendable () async -> Void)?
-        if downloads.isOn { afterEachRound = { await downloads.run() } } else { afterEachRound = nil }
+        if auto.isOn { afterEachRound = { await auto.run() } } else { afterEachRound = nil }
         return SyncScheduler.start(polling: library.polling, every: config.syncEvery * 60, report: log, afterEachRound: afterEachRound)
     }
 
@@ -113,6 +116,7 @@ struct DaemonCommand: AsyncParsableCommand {
     private var passThrough: [String] {
         [("--sync-every", syncEvery), ("--seek-step", seekStep), ("--speed", speed)]
             .flatMap { option, value in value.map { [option, String($0)] } ?? [] }
+            + (media.mediaDir.map { ["--media-dir", $0] } ?? [])
     }
 
     /// SIGTERM/SIGINT/SIGHUP end the daemon cleanly (progress saved, socket removed).

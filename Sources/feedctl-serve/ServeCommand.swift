@@ -5,7 +5,6 @@ import CMalloc
 import FeedModel
 import Foundation
 import Hummingbird
-import LibrarySQLite
 import LibraryStore
 import NIOCore
 import NIOPosix
@@ -20,6 +19,7 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Serve the library over HTTP (the WebSearch app's API).",
         version: FeedctlVersion.current)
     @OptionGroup var library: LibraryOptions
+    @OptionGroup var media: MediaOptions
     @OptionGroup var socket: SocketOptions
     @Option(help: ArgumentHelp("Address to listen on.", valueName: "host:port"))
     var listen = "127.0.0.1:8000"
@@ -70,27 +70,30 @@ struct ServeCommand: AsyncParsableCommand {
             }
             // Checked before the library is opened: a refusal changes nothing.
             if let refusal = configuration.check(hasAuthenticator: true) { throw CommandError(refusal.description) }
+            // Downloaded episodes are served from here (`/api/items/{id}/audio`), and a daemon
+            // the server starts plays them from here.
+            configuration.mediaDirectory = try media.directory(for: library)
             // A new server may start before anything is subscribed: it makes the library.
-            let store = try library.open(creating: true, announce: log)
-            // Its downloads are served from beside it (`/api/items/{id}/audio`).
-            configuration.libraryPath = store.path
+            let database = try await library.openDatabase(creating: true, announce: log)
+            let owner = database.owner
             let settings = configuration
             let authenticator: any Authenticator
             let mode: String
             if open {
-                authenticator = OpenOwner(library: store, users: store)
+                authenticator = OpenOwner(library: owner, users: owner)
                 mode = "open mode: no login, every request acts for the library's owner; loopback only"
             } else {
-                authenticator = TokenAuthenticator(users: store, library: { store.acting(as: $0) })
+                authenticator = TokenAuthenticator(users: owner, library: { database.store(for: $0) })
                 mode = "logins: every request but /health and /api/auth/* needs a token from POST /api/auth/login"
             }
             // Said at start, so nobody wonders why every login fails.
-            let canLogIn = open ? true : try await store.users().contains(where: \.hasPassword)
+            let canLogIn = open ? true : try await owner.users().contains(where: \.hasPassword)
             let app: any ApplicationProtocol
             do {
                 // gpodder.net sync checks its own credentials (a user with a password), whatever the mode.
-                let gpodder = GPodderAccounts(users: store, library: { store.acting(as: $0) })
-                app = try APIServer.application(configuration: settings, authenticator: authenticator, gpodder: gpodder, changes: store, log: log,
+                let gpodder = GPodderAccounts(users: owner, library: { database.store(for: $0) })
+                app = try APIServer.application(configuration: settings, authenticator: authenticator, gpodder: gpodder,
+                                                changes: database.changes, log: log,
                                                 afterStorm: { Self.giveMemoryBack(log: log) },
                                                 onListening: { port in
                                                     log("listening on \(settings.scheme)://\(Self.hostForURL(address.host)):\(port) (\(mode))")

@@ -24,7 +24,7 @@ struct ChannelCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await runReporting {
-                let subscriber = Subscriber(syncer: Syncer(store: try library.open(creating: true), reach: .anyAddress))
+                let subscriber = Subscriber(syncer: Syncer(store: try await library.open(creating: true), reach: .anyAddress))
                 var added: [AddedChannelJSON] = []
                 var failures = 0
                 for url in urls {
@@ -108,16 +108,17 @@ struct ChannelCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Unsubscribe: removes the channel, its items and their downloads; play history stays.")
         @OptionGroup var library: LibraryOptions
-        @Flag(help: "Keep the channel's downloaded files in media/.") var keepDownloads = false
+        @OptionGroup var media: MediaOptions
+        @Flag(help: "Keep the channel's downloaded files.") var keepDownloads = false
         @Argument(help: "Channel ids.", completion: .channelIDs) var ids: [Int64]
 
         func run() async throws {
             try await runReporting {
-                let lib = try library.open()
+                let store = DownloadStore(directory: try media.directory(for: library))
+                let lib = try await library.open()
                 // Every id is checked first: a typo removes nothing.
                 var channels: [Channel] = []
                 for id in Array(Set(ids)).sorted() { channels.append(try await lib.channel(id: id)) }
-                let store = DownloadStore(libraryPath: lib.path)
                 if !keepDownloads { try await store.adoptLegacy(in: lib) }
                 var failures = 0
                 for channel in channels {
@@ -172,7 +173,7 @@ extension ChannelCommand {
         func run() async throws {
             try await runReporting {
                 let feeds = try OPML.parse(contentsOf: file)
-                let lib = try library.open(creating: true)
+                let lib = try await library.open(creating: true)
                 let now = Clock.now()
                 let (channels, known) = try await OPMLSubscriptions.newChannels(feeds, in: lib, reach: .anyAddress)
                 if !output.json {
@@ -220,7 +221,7 @@ extension ChannelCommand {
 
         func run() async throws {
             try await runReporting {
-                let feeds = try await OPMLSubscriptions.feeds(of: try library.open())
+                let feeds = try await OPMLSubscriptions.feeds(of: try await library.open())
                 let opml = OPML.export(feeds, dateCreated: Clock.now())
                 if let file {
                     try FileOutput.write(opml.utf8, to: file)

@@ -9,7 +9,7 @@ struct DaemonCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "daemon",
         abstract: "Run the player daemon, feedctl-daemon (foreground; --detach to background it). `feedctl daemon --help` lists its options.")
-    @Argument(parsing: .allUnrecognized, help: "Options for the daemon: --detach, --db, --socket, --sync-every, --seek-step, --speed.")
+    @Argument(parsing: .allUnrecognized, help: "Options for the daemon: --detach, --db, --media-dir, --socket, --sync-every, --seek-step, --speed.")
     var options: [String] = []
 
     init() {}
@@ -29,7 +29,7 @@ struct ServeForward: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve the library over HTTP, feedctl-serve (`feedctl serve --help` lists its options).")
-    @Argument(parsing: .allUnrecognized, help: "Options for the server: --listen, --open, --db, --socket, --cors, --allow-private-feeds, --allowed-host.")
+    @Argument(parsing: .allUnrecognized, help: "Options for the server: --listen, --open, --db, --media-dir, --socket, --cors, --allow-private-feeds, --allowed-host.")
     var options: [String] = []
 
     init() {}

@@ -53,7 +53,7 @@ struct DiscoverCommand: AsyncParsableCommand {
             var playTarget: String?
             try await runReporting {
                 let settings = try discoverySettings()
-                let lib = try player.library.open()
+                let lib = try await player.library.open()
                 let providers = try settings.providers(platforms, fetcher: Fetcher.shared, store: lib)
                 let request = DiscoveryRequest(query: words.joined(separator: " "), kind: channels ? .channels : .videos, limit: limit)
                 let answer = await FederatedSearch(providers: providers, channels: lib).search(request)
@@ -172,7 +172,7 @@ extension DiscoverCommand {
         func run() async throws {
             try await runReporting {
                 let settings = try discoverySettings()
-                let lib = try library.open()
+                let lib = try await library.open()
                 let chart = ApplePodcastsToplist(baseURL: settings.toplist.baseURL, limits: settings.toplist.limits, fetcher: Fetcher.shared)
                 var results: [DiscoveryResult]
                 do throws(DiscoveryError) {

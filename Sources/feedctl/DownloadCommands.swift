@@ -5,11 +5,11 @@ import CLISupport
 import Foundation
 
 /// `feedctl download ITEM…`, `download --auto N [--prune]`, `download list`, `download remove`.
-/// Files go to `media/` beside the library database (see `DownloadStore`).
+/// Files go to the media directory (`--media-dir`; `LibraryOpener.mediaDirectory`).
 struct DownloadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "download",
-        abstract: "Download episodes for offline listening (into media/ beside the library).",
+        abstract: "Download episodes for offline listening (into the media directory: --media-dir, else media/ beside the library).",
         subcommands: [DownloadGetCommand.self, DownloadListCommand.self, DownloadRemoveCommand.self],
         defaultSubcommand: DownloadGetCommand.self)
 }
@@ -19,6 +19,7 @@ struct DownloadGetCommand: AsyncParsableCommand {
         commandName: "get",
         abstract: "Download items (`feedctl download ITEM…`), or the newest N episodes of every podcast channel (--auto N).")
     @OptionGroup var library: LibraryOptions
+    @OptionGroup var media: MediaOptions
     @OptionGroup var output: OutputOptions
     @Option(help: ArgumentHelp("Keep the newest N episodes of each active podcast channel downloaded.", valueName: "N"))
     var auto: Int?
@@ -36,8 +37,8 @@ struct DownloadGetCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await runReporting {
-            let lib = try library.open()
-            let downloader = Downloader(catalog: lib, store: DownloadStore(libraryPath: lib.path), concurrency: jobs)
+            let store = DownloadStore(directory: try media.directory(for: library))
+            let downloader = Downloader(catalog: try await library.open(), store: store, concurrency: jobs)
             let display = DownloadDisplay(bar: !output.json && stderrIsTTY, lines: !output.json)
             let results: [DownloadResult]
             if let auto {
@@ -81,12 +82,13 @@ struct DownloadListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list", abstract: "List downloaded (and partly downloaded) items.")
     @OptionGroup var library: LibraryOptions
+    @OptionGroup var media: MediaOptions
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
         try await runReporting {
-            let lib = try library.open()
-            let files = try await DownloadStore(libraryPath: lib.path).listing(in: lib)
+            let store = DownloadStore(directory: try media.directory(for: library))
+            let files = try await store.listing(in: try await library.open())
             if output.json { return try printJSON(files) }
             if files.isEmpty { print("nothing downloaded"); return }
             for file in files {
@@ -99,10 +101,11 @@ struct DownloadListCommand: AsyncParsableCommand {
     }
 }
 
-struct DownloadRemoveCommand: ParsableCommand {
+struct DownloadRemoveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "remove", abstract: "Delete items' downloaded files (and any partial download); all or none.")
     @OptionGroup var library: LibraryOptions
+    @OptionGroup var media: MediaOptions
     @OptionGroup var output: OutputOptions
     @Argument(help: "Library item ids.", completion: .itemIDs) var items: [Int64]
 
@@ -112,9 +115,11 @@ struct DownloadRemoveCommand: ParsableCommand {
         @Nullable var error: String? = nil
     }
 
-    func run() throws {
-        try runReporting {
-            let store = DownloadStore(libraryPath: try library.open().path)
+    func run() async throws {
+        try await runReporting {
+            // The library is opened only to refuse one that does not exist, as every command does.
+            _ = try await library.open()
+            let store = DownloadStore(directory: try media.directory(for: library))
             // The multi-id rule: every id is checked first; one without a download removes none.
             let ids = ItemIDs.unique(items)
             let missing = ids.filter { ((try? store.entries(item: $0)) ?? []).isEmpty }

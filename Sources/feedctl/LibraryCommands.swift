@@ -5,7 +5,6 @@ import CLISupport
 import Downloads
 import FeedParsing
 import Foundation
-import LibrarySQLite
 import LibraryStore
 
 extension FeedMode: ExpressibleByArgument {}
@@ -37,7 +36,7 @@ struct FeedCommand: AsyncParsableCommand {
     func run() async throws {
         try await runReporting {
             let filter = FeedFilter(platform: platform, channelID: channel, unwatchedOnly: unwatched)
-            let lib = try library.open()
+            let lib = try await library.open()
             // A channel that does not exist is an error, not an empty feed.
             if let channel { _ = try await lib.channel(id: channel) }
             if let search {
@@ -86,12 +85,14 @@ struct ShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show", abstract: "Show one library item: its show notes, links and download state.")
     @OptionGroup var library: LibraryOptions
+    @OptionGroup var media: MediaOptions
     @OptionGroup var output: OutputOptions
     @Argument(help: "Item id.", completion: .itemIDs) var id: Int64
 
     func run() async throws {
         try await runReporting {
-            let lib = try library.open()
+            let downloads = DownloadStore(directory: try media.directory(for: library))
+            let lib = try await library.open()
             let details = try await lib.itemDetails(id: id)
             if output.json { return try printJSON(ItemDetailsJSON(details)) }
             let item = details.item
@@ -116,7 +117,7 @@ struct ShowCommand: AsyncParsableCommand {
                 print("person:     \(p(person.name))\(role)\(person.href.map { "  \(p($0))" } ?? "")")
             }
             for link in details.funding { print("funding:    \(p(link.url))\(link.title.map { "  \(p($0))" } ?? "")") }
-            if item.enclosureURL != nil { print("download:   \(try await Self.downloadState(details, lib))") }
+            if item.enclosureURL != nil { print("download:   \(try await Self.downloadState(details, lib, downloads))") }
             if let notes = details.notes, !notes.isEmpty {
                 print("")
                 TextWrap.lines(notes, width: TextWrap.terminalWidth()).forEach { print(p($0)) }
@@ -125,8 +126,7 @@ struct ShowCommand: AsyncParsableCommand {
     }
 
     /// "file (size)", "partial: N of M", or "not downloaded".
-    private static func downloadState(_ details: ItemDetails, _ lib: SQLiteLibrary) async throws -> String {
-        let store = DownloadStore(libraryPath: lib.path)
+    private static func downloadState(_ details: ItemDetails, _ lib: any DownloadCatalog, _ store: DownloadStore) async throws -> String {
         if let item = try await lib.downloadItems(ids: [details.item.id]).first { try store.adopt(item) }
         let files = try store.entries(item: details.item.id)
         if let done = files.first(where: \.complete) { return "\(done.path) (\(Formats.bytes(done.bytes)))" }
@@ -217,7 +217,7 @@ struct WatchedCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await runReporting {
-            let lib = try library.open()
+            let lib = try await library.open()
             if let channel {
                 let cutoff = before.flatMap(LocalDay.start)
                 let count = try await lib.setWatched(channelID: channel, publishedBefore: cutoff, now: Clock.now())
@@ -273,7 +273,7 @@ struct ProgressCommand: AsyncParsableCommand {
             guard let seconds = DurationArgument.seconds(position).map({ Int($0.rounded()) }) else {
                 throw ValidationError("not a position: \(position) (use seconds, MM:SS or H:MM:SS)")
             }
-            let lib = try library.open()
+            let lib = try await library.open()
             let item = try await lib.item(id: id)
             if let length = item.duration, seconds > length {
                 throw CommandError("item \(id) is \(Formats.clock(Double(length))) long: \(position) is past its end")
@@ -325,7 +325,7 @@ struct SavedCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await runReporting {
-            let lib = try library.open()
+            let lib = try await library.open()
             let items = pages ? [] : try await lib.saved()
             if output.json && !pages { return try printJSON(items) }
             let saved = try await Self.pages(of: lib)

@@ -12,11 +12,14 @@ import LibraryStore
 /// Shared plumbing of the player commands.
 struct PlayerClientOptions: ParsableArguments {
     @OptionGroup var library: LibraryOptions
+    /// For the daemon a command starts (it plays downloaded episodes from there).
+    @OptionGroup var media: MediaOptions
     @OptionGroup var socket: SocketOptions
     @Flag(name: .long, help: "Print the resulting status as JSON.") var json = false
 
     func send(_ command: PlayerCommand, autostart: Bool) throws -> PlayerReply {
-        let client = try ControlClient.connect(socketPath: socket.path, database: library.db, autostart: autostart)
+        let client = try ControlClient.connect(socketPath: socket.path, database: library.db, mediaDirectory: media.mediaDir,
+                                           autostart: autostart)
         defer { client.connection.close() }
         return try client.perform(command)
     }
@@ -63,7 +66,7 @@ struct PlayCommand: AsyncParsableCommand {
             var chosen: Int64?
             try await runReporting {
                 let filter = FeedFilter(channelID: channel, unwatchedOnly: true)
-                let lib = try options.library.open()
+                let lib = try await options.library.open()
                 if let channel { _ = try await lib.channel(id: channel) }   // "no channel N" rather than nothing
                 guard let first = try await lib.feed(FeedQuery(mode: .catchUp, filter: filter, page: .first(1)), now: Clock.now()).first else {
                     throw CommandError("nothing to catch up on" + (channel.map { " in channel \($0)" } ?? ""))

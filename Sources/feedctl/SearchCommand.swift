@@ -28,7 +28,7 @@ struct SearchCommand: AsyncParsableCommand {
             let query = SearchQuery(text: words.joined(separator: " "),
                                     filter: FeedFilter(platform: platform, channelID: channel, unwatchedOnly: unwatched),
                                     page: try PageRequest(page: page, perPage: limit))
-            let lib = try library.open()
+            let lib = try await library.open()
             if let channel { _ = try await lib.channel(id: channel) }   // "no channel N", not an empty result
             try await Self.show(try await lib.search(query), json: output.json)
         }

@@ -16,7 +16,7 @@ struct SyncCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await runReporting {
-            let lib = try library.open()
+            let lib = try await library.open()
             let now = Clock.now()
             let claimant = SyncClaimant.next()
             // What this sync stores comes after it (ids only grow): the new items it names.

@@ -24,7 +24,7 @@ struct UserCommand: AsyncParsableCommand {
         func run() async throws {
             try await runReporting {
                 // A server's first command: it makes the library, as `channel add` does.
-                let lib = try library.open(creating: true)
+                let lib = try await library.open(creating: true)
                 let hash = try passwordStdin ? Password.hash(PasswordInput.read(for: name, fromStdin: true)) : nil
                 let user = try await lib.addUser(name: name, isAdmin: admin, passwordHash: hash, now: Clock.now())
                 print("added user \(user.id): \(Terminal.printable(user.name))\(user.isAdmin ? " (admin)" : "")"
@@ -57,12 +57,13 @@ struct UserCommand: AsyncParsableCommand {
             abstract: "Remove a user with their subscriptions, watch state, saved items, collections, history, queue and sessions.",
             discussion: "Channels only that user followed go too, with their items and downloaded files.")
         @OptionGroup var library: LibraryOptions
+        @OptionGroup var media: MediaOptions
         @Flag(help: "Keep the downloaded files of the channels only that user followed.") var keepDownloads = false
         @Argument(help: "User name.") var name: String
         func run() async throws {
             try await runReporting {
-                let lib = try library.open()
-                let store = DownloadStore(libraryPath: lib.path)
+                let store = DownloadStore(directory: try media.directory(for: library))
+                let lib = try await library.open()
                 if !keepDownloads { try await store.adoptLegacy(in: lib) }
                 let removal = try await lib.removeUser(named: name)
                 var details: [String] = []
@@ -95,7 +96,7 @@ struct UserCommand: AsyncParsableCommand {
         func run() async throws {
             try await runReporting {
                 // The owner's password may be a server's first command (the owner comes with the library).
-                let lib = try library.open(creating: true)
+                let lib = try await library.open(creating: true)
                 let user = try await lib.user(named: name)  // before asking for a password
                 let hash = try Password.hash(PasswordInput.read(for: name, fromStdin: passwordStdin))
                 try await lib.setPasswordHash(hash, for: name)
@@ -114,7 +115,7 @@ struct UserCommand: AsyncParsableCommand {
         @Argument(help: "User name.") var name: String?
         func run() async throws {
             try await runReporting {
-                let lib = try library.open()
+                let lib = try await library.open()
                 let users = try await lib.users()
                 var only: UserID?
                 if let name { only = try await lib.user(named: name).id }
@@ -142,7 +143,7 @@ struct UserCommand: AsyncParsableCommand {
         }
         func run() async throws {
             try await runReporting {
-                let lib = try library.open()
+                let lib = try await library.open()
                 if let allOf {
                     let user = try await lib.user(named: allOf)
                     let n = try await lib.revokeSessions(of: user.id)

@@ -46,7 +46,7 @@ struct WorkerCommand: AsyncParsableCommand {
     func run() async throws {
         try await runReporting {
             let lease = try Self.lease(ProcessInfo.processInfo.environment)
-            let database: any LibraryDatabase = try library.open()
+            let database = try await library.openDatabase()
             let poller = Poller(polling: database.polling, reach: .anyAddress, fetcher: Fetcher(concurrency: concurrency), lease: lease)
             let worker = PollWorker(poller: poller, batch: batch, log: log)
             // The first signal finishes the round in hand, the second abandons its fetches.

@@ -17,12 +17,12 @@ final class AudioRouteTests: XCTestCase {
         return try Data(contentsOf: file)
     }
 
-    /// A server over a library whose downloads it serves (`libraryPath`), `configure`d further.
+    /// A server over a library whose downloads it serves (from `mediaDirectory`), `configure`d further.
     private func harness(allowPrivateFeeds: Bool = true, logins: Bool = false,
                          configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> APIHarness {
         let library = try TestLibrary()
         var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, open: true, allowPrivateFeeds: allowPrivateFeeds, version: "test")
-        configuration.libraryPath = library.dir.file("library.sqlite")
+        configuration.mediaDirectory = library.dir.file("media")
         configure(&configuration)
         return try await APIHarness(configuration: configuration, logins: logins, library: library)
     }

@@ -14,7 +14,7 @@ final class ItemPageRouteTests: XCTestCase {
     private func harness() async throws -> APIHarness {
         let library = try TestLibrary()
         var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, open: true, allowPrivateFeeds: true, version: "test")
-        configuration.libraryPath = library.dir.file("library.sqlite")
+        configuration.mediaDirectory = library.dir.file("media")
         return try await APIHarness(configuration: configuration, library: library)
     }
 

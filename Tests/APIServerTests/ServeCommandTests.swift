@@ -1,6 +1,7 @@
 import Accounts
 import FeedModel
 import Foundation
+import LibrarySQLite
 import LibraryStore
 import TestSupport
 import XCTest
@@ -115,6 +116,41 @@ final class ServeCommandTests: XCTestCase {
         server.signal(SIGTERM)
         let result = try server.wait(timeout: 20)
         XCTAssertEqual(result.status, 0, result.stderr)
+    }
+
+    /// `/api/items/{id}/audio` serves a downloaded episode from the media directory the server
+    /// was given, `--media-dir` or else `FEEDCTL_MEDIA`, not from beside the library (the
+    /// default, beside a SQLite library, is AudioRouteTests'). The enclosure is on a port nothing
+    /// listens on, and private to an open server: only the file can answer 200.
+    func testServeServesDownloadsFromTheMediaDirectoryItWasGiven() async throws {
+        let library = try TestLibrary()
+        let store = library.library
+        let channel = try await store.addChannel(platform: .podcast, sourceURL: "https://example.com/media-dir.xml",
+                                                 feedURL: "https://example.com/media-dir.xml", name: "Audio", now: 1)
+        _ = try await store.ingest(items: [Item(id: "ep", title: "Episode", published: 1,
+                                                enclosure: Enclosure(url: "http://127.0.0.1:9/ep.mp3", type: "audio/mpeg"))],
+                                   channelID: channel.id, now: 1)
+        let id = try await store.id(of: "ep")
+        let bytes = Data((0..<30_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let dir = TempDir()
+        for (name, arguments, variable) in [("option", ["--media-dir", dir.file("option")], dir.file("elsewhere")),
+                                            ("variable", [], dir.file("variable"))] {
+            let media = dir.file(name)
+            try FileManager.default.createDirectory(atPath: media, withIntermediateDirectories: true)
+            try bytes.write(to: URL(fileURLWithPath: media + "/\(id)_Episode.mp3"))
+            var environment = ProcessInfo.processInfo.environment
+            environment["FEEDCTL_MEDIA"] = variable
+            let (server, port) = try serve(["serve", "--open", "--listen", "127.0.0.1:0", "--db", store.path] + arguments,
+                                           environment: environment)
+            let out = dir.file("\(name).mp3")
+            let got = try ProcessRunner.capture("/usr/bin/curl", ["-sS", "--max-time", "20", "-o", out, "-w", "%{http_code}",
+                                                                  "http://127.0.0.1:\(port)/api/items/\(id)/audio"], timeout: 30)
+            XCTAssertEqual(got.stdout, "200", "\(name): \(got.stderr)")
+            XCTAssertEqual(try? Data(contentsOf: URL(fileURLWithPath: out)), bytes, name)
+            server.signal(SIGTERM)
+            XCTAssertEqual(try server.wait(timeout: 20).status, 0)
+            try FileManager.default.removeItem(atPath: media)   // the next server must not find it
+        }
     }
 
     func testServeRunsTheServerAndSaysItIsOpen() throws {

@@ -18,7 +18,7 @@ final class DownloadKeyTests: XCTestCase {
         server = try TestHTTPServer()
         try Data(media).write(to: server.root.appendingPathComponent("ep.mp3"))
         lib = try TestLibrary()
-        store = DownloadStore(libraryPath: lib.library.path)
+        store = DownloadStore(directory: lib.dir.file("media"))
     }
 
     override func tearDown() { server.stop() }

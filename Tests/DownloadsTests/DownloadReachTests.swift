@@ -15,7 +15,7 @@ final class DownloadReachTests: XCTestCase {
         defer { server.stop() }
         try server.write("ep.mp3", Data(repeating: 9, count: 10_000))
         let lib = try TestLibrary()
-        let store = DownloadStore(libraryPath: lib.library.path)
+        let store = DownloadStore(directory: lib.dir.file("media"))
         let bobUser = try await lib.library.addUser(name: "bob", isAdmin: false, passwordHash: nil, now: 1)
         let bob = lib.library.acting(as: bobUser.id)
         let enclosure = Enclosure(url: "http://media.localhost:\(server.port)/ep.mp3", type: "audio/mpeg")

@@ -7,11 +7,9 @@ import TestSupport
 import Testing
 
 /// v15-feed-item-counts: a feed page's `total` comes from per-user and per-subscription item
-/// counts kept by triggers (and the user's watched rows), not from counting. Checked against the items the
-/// pages actually hold, for two users with different channels and watch state, through every
-/// way items arrive and leave: ingest, a re-ingest that changes items (the upsert's update
-/// path must not count twice), a new episode, a channel one user leaves, and one its last
-/// follower removes.
+/// counts kept by triggers (and the user's watched rows), not from counting: the counts as
+/// stored, and a v14 library counted when it migrates. (The totals against the items the pages
+/// hold, through every way items arrive and leave, are StoreContractTests'.)
 @Suite struct StoreItemCountTests {
     let t: TestLibrary
     var owner: SQLiteLibrary { t.library }
@@ -72,40 +70,19 @@ import Testing
         #expect(counted.total == summed.total)
     }
 
-    @Test func totalsFollowIngestUpdatesNewItemsAndRemovals() async throws {
-        try await expectTotalsMatchTheirItems(owner, "owner")
-        try await expectTotalsMatchTheirItems(bob, "bob")
-        #expect(try await owner.itemPage(ItemPageQuery()).total == 16)
-        #expect(try await owner.itemPage(ItemPageQuery(watch: .unwatched)).total == 13)
-        #expect(try await bob.itemPage(ItemPageQuery(watch: .watched)).total == 2)
-
-        // The same items again with new titles (the upsert's update path), and one new one.
+    /// The counts behind the totals (StoreContractTests checks the totals against the pages):
+    /// per subscription and per user, after an update of every item, a new one and removals.
+    @Test func theCountsFollowIngestUpdatesNewItemsAndRemovals() async throws {
         _ = try await owner.ingest(items: (1...8).map { item("s\($0)", published: Int64($0) * 100, title: "Changed \($0)") },
                                    channelID: shared, now: 30)
-        #expect(try await owner.itemPage(ItemPageQuery(channelIDs: [shared])).total == 8)
-        #expect(try await bob.itemPage(ItemPageQuery()).total == 13)
-        try await expectTotalsMatchTheirItems(owner, "owner after re-ingest")
-        try await expectTotalsMatchTheirItems(bob, "bob after re-ingest")
-
-        // Bob leaves the shared channel (it stays, with its count, for the owner); the owner
-        // removes `mine`, its last follower (its items and count go).
         try await bob.removeChannel(id: shared)
         try await owner.removeChannel(id: mine)
-        #expect(try await bob.itemPage(ItemPageQuery()).total == 5)
-        #expect(try await owner.itemPage(ItemPageQuery()).total == 13)
-        try await expectTotalsMatchTheirItems(owner, "owner after removals")
-        try await expectTotalsMatchTheirItems(bob, "bob after removals")
         let counts = try await owner.read { db in
             try Row.fetchAll(db, sql: "SELECT user_id, channel_id, items FROM subscriptions ORDER BY user_id, channel_id").map { [$0[0], $0[1], $0[2]] as [Int64] }
         }
         #expect(counts == [[1, shared, 8], [1, video, 5], [bob.user.rawValue, video, 5]])
         let totals = try await owner.read { db in try Int.fetchAll(db, sql: "SELECT feed_items FROM users ORDER BY id") }
         #expect(totals == [13, 5])
-
-        // A subscription made now counts what its channel already has.
-        #expect(try await bob.addTestChannel("shared") == shared)
-        #expect(try await bob.itemPage(ItemPageQuery()).total == 13)
-        try await expectTotalsMatchTheirItems(bob, "bob subscribed again")
     }
 
     @Test func aV14LibraryIsCountedWhenItMigrates() async throws {

@@ -90,13 +90,4 @@ import Testing
         try await library.appendToUpNext([(.item(42), "First")], now: 1003)
         #expect(try await library.upNext().map(\.position) == [1, 2, 3, 4])
     }
-
-    @Test func aFreshLibraryHasItsOwner() async throws {
-        let t = try TestLibrary()
-        let owner = try await t.library.user(id: .owner)
-        #expect(owner.isAdmin && !owner.hasPassword)
-        await #expect(throws: LibraryError.invalid("the library's owner (\(owner.name)) cannot be removed")) {
-            try await t.library.removeUser(named: owner.name)
-        }
-    }
 }

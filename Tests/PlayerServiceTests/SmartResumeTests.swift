@@ -39,7 +39,7 @@ final class SmartResumeTests: XCTestCase {
     }
 
     private func service(_ rewind: ResumeRewind = ResumeRewind(), clock: TestClock) -> PlayerService {
-        let service = PlayerService(library: library.library, downloads: DownloadStore(libraryPath: library.library.path),
+        let service = PlayerService(library: library.library, downloads: DownloadStore(directory: library.dir.file("media")),
                                     configuration: PlayerConfiguration(output: .pulse(server: pulse.server)),
                                     resumeRewind: rewind, now: { clock.now }, log: { _ in })
         services.append(service)

@@ -1,6 +1,5 @@
 import FeedModel
 import Foundation
-import GRDB
 import LibraryStore
 import LibrarySQLite
 
@@ -17,7 +16,7 @@ public struct TestLibrary: Sendable {
     }
 }
 
-extension SQLiteLibrary {
+extension SyncStore {
     /// Subscribes a channel without fetching it (what `channel add` stores, minus the feed), with
     /// the owner's reach unless told (a server user's is public only without --allow-private-feeds).
     @discardableResult
@@ -40,14 +39,26 @@ extension SQLiteLibrary {
         try await apply([Poll(subject: .channel(id: channelID), outcome: .changed(Validators(), feed))], now: now)[0].get().ingest
     }
 
-    /// The library id of the item the parser called `itemID`.
+    /// Stores items as a changed poll of a feed without a title or image (the channel keeps its
+    /// own). `SQLiteLibrary`'s own `ingest(items:)` is the store's merge alone, without the poll's
+    /// bookkeeping; a value of that type calls that one.
+    @discardableResult
+    public func ingest(items: [Item], channelID: Int64, now: Int64) async throws -> IngestResult {
+        try await ingest(Feed(kind: .rss, items: items), channelID: channelID, now: now)
+    }
+}
+
+extension SavedVideoStore {
+    /// The library id of the acting user's item the parser called `itemID` (the lowest, if
+    /// channels of several platforms have one). `SQLiteLibrary`'s own `id(of:)` finds any
+    /// user's; a value of that type calls that one.
     public func id(of itemID: String) async throws -> Int64 {
-        try await read { db in
-            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM items WHERE item_id = ?", arguments: [itemID]) else {
-                throw LibraryError.invalid("test: no item_id \(itemID)")
-            }
-            return id
+        var found: [Int64] = []
+        for platform in Platform.allCases {
+            if let id = try await self.itemID(platform: platform, videoID: itemID) { found.append(id) }
         }
+        guard let id = found.min() else { throw LibraryError.invalid("test: no item_id \(itemID)") }
+        return id
     }
 }
 

@@ -64,8 +64,12 @@ final class ConfigCommandTests: DaemonTestCase {
     }
 
     /// `downloads.auto_download = 1`: after its first sync round the daemon has downloaded the
-    /// newest episode of the podcast channel (served from 127.0.0.1), and only that one.
+    /// newest episode of the podcast channel (served from 127.0.0.1), and only that one, into
+    /// the media directory it was given (`FEEDCTL_MEDIA`, then `--media-dir`), not beside the
+    /// library.
     func testTheDaemonKeepsTheAutomaticDownloads() throws {
+        let mediaDirectory = world.directory.appendingPathComponent("episodes").path
+        let besideTheLibrary = world.directory.appendingPathComponent("media").path
         let server = try TestHTTPServer()
         defer { server.stop() }
         let audio = Data((0..<50_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
@@ -82,11 +86,14 @@ final class ConfigCommandTests: DaemonTestCase {
         try succeed("channel", "add", server.url("/show.xml"))
         try succeed("config", "set", "downloads.auto_download", "1")
 
-        try startDaemon(options: ["--sync-every", "60"])
+        try startDaemon(environment: ["FEEDCTL_MEDIA": mediaDirectory], options: ["--sync-every", "60"])
         waitForLog("auto-download: newest 1 per podcast channel: 1 downloaded, 0 failed")
-        let listing = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try succeed("download", "list", "--json").utf8)) as? [[String: Any]])
+        let listing = try XCTUnwrap(try JSONSerialization.jsonObject(
+            with: Data(try succeed("download", "list", "--json", "--media-dir", mediaDirectory).utf8)) as? [[String: Any]])
         XCTAssertEqual(listing.map { $0["title"] as? String }, ["New"])
         XCTAssertEqual(listing.first?["complete"] as? Bool, true)
+        XCTAssertEqual((listing.first?["path"] as? String).map { ($0 as NSString).deletingLastPathComponent }, mediaDirectory)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: besideTheLibrary), "nothing beside the library")
         XCTAssertEqual(try server.stats().statuses("/old.mp3"), [], "only the newest is fetched")
 
         // downloads.delete_played_after = 2: an item watched three days ago loses its download.
@@ -102,9 +109,10 @@ final class ConfigCommandTests: DaemonTestCase {
         try succeed("config", "set", "downloads.delete_played_after", "2")
         try succeed("quit")
         XCTAssertTrue(eventually(timeout: 10) { !(self.daemon?.isRunning ?? false) })
-        try startDaemon(options: ["--sync-every", "60"])
+        try startDaemon(options: ["--sync-every", "60", "--media-dir", mediaDirectory])
         waitForLog("auto-download: deleted the downloads of 1 item(s) watched over 2 days ago")
-        let after = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try succeed("download", "list", "--json").utf8)) as? [[String: Any]])
+        let after = try XCTUnwrap(try JSONSerialization.jsonObject(
+            with: Data(try succeed("download", "list", "--json", "--media-dir", mediaDirectory).utf8)) as? [[String: Any]])
         XCTAssertEqual(after.count, 0, "\(after)")
     }
 

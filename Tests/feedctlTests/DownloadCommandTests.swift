@@ -31,9 +31,12 @@ final class DownloadCommandTests: XCTestCase {
 
     private func feedctl(_ arguments: String...) throws -> Run { try feedctl(arguments) }
 
-    private func feedctl(_ arguments: [String]) throws -> Run {
-        try ProcessRunner.capture(try DaemonTestCase.feedctlBinary().path,
-                                  arguments.flatMap { $0 == "DB" ? ["--db", db] : [$0] })
+    /// `FEEDCTL_MEDIA` is set to `mediaVariable` (when given), and unset otherwise: the default is what these tests check.
+    private func feedctl(_ arguments: [String], mediaVariable: String? = nil) throws -> Run {
+        var environment = ProcessInfo.processInfo.environment
+        environment["FEEDCTL_MEDIA"] = mediaVariable
+        return try ProcessRunner.capture(try DaemonTestCase.feedctlBinary().path,
+                                         arguments.flatMap { $0 == "DB" ? ["--db", db] : [$0] }, environment: environment)
     }
 
     private func json(_ text: String) throws -> Any { try JSONSerialization.jsonObject(with: Data(text.utf8)) }
@@ -132,6 +135,51 @@ final class DownloadCommandTests: XCTestCase {
         XCTAssertEqual(mixed.status, 1)
         XCTAssertEqual(mixed.stderr, "feedctl: item \(whole): not downloaded; nothing removed\n")
         XCTAssertTrue(FileManager.default.fileExists(atPath: cutPath), "the other file stays")
+    }
+
+    /// The media directory is its own setting: `--media-dir`, else `FEEDCTL_MEDIA` (the option
+    /// wins), for every command that touches downloads; nothing lands beside the library then.
+    func testTheMediaDirectoryIsItsOwnSetting() async throws {
+        let (whole, _, old) = try await makeLibrary()
+        let elsewhere = dir.appendingPathComponent("elsewhere").path
+        let fromVariable = dir.appendingPathComponent("from-variable").path
+        let wholePath = "\(elsewhere)/\(whole)_Whole- part 1-2.mp3"
+        let oldPath = "\(fromVariable)/\(old)_Old.mp3"
+
+        let got = try feedctl(["download", "DB", "--media-dir", elsewhere, String(whole)])
+        XCTAssertEqual(got.status, 0, got.stderr)
+        XCTAssertEqual(got.stdout, "downloaded \(whole) \(wholePath) (200 kB)\n")
+        XCTAssertEqual(Array(try Data(contentsOf: URL(fileURLWithPath: wholePath))), audio)
+        let viaVariable = try feedctl(["download", "DB", String(old)], mediaVariable: fromVariable)
+        XCTAssertEqual(viaVariable.stdout, "downloaded \(old) \(oldPath) (200 kB)\n", viaVariable.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: media), "nothing beside the library")
+
+        // list, show and remove read the same setting; without it they look beside the library.
+        func listed(_ arguments: [String], mediaVariable: String? = nil) throws -> [String] {
+            let list = try feedctl(["download", "list", "DB", "--json"] + arguments, mediaVariable: mediaVariable)
+            XCTAssertEqual(list.status, 0, list.stderr)
+            return try XCTUnwrap(try json(list.stdout) as? [[String: Any]]).compactMap { $0["path"] as? String }
+        }
+        XCTAssertEqual(try listed(["--media-dir", elsewhere]), [wholePath])
+        XCTAssertEqual(try listed([], mediaVariable: fromVariable), [oldPath])
+        XCTAssertEqual(try listed(["--media-dir", elsewhere], mediaVariable: fromVariable), [wholePath], "the option wins")
+        XCTAssertEqual(try listed([]), [], "the default is still beside the library")
+        let show = try feedctl(["show", "DB", String(whole), "--media-dir", elsewhere])
+        XCTAssertTrue(show.stdout.contains("download:   \(wholePath) (200 kB)\n"), show.stdout)
+        XCTAssertTrue(try feedctl(["show", "DB", String(whole)]).stdout.contains("download:   not downloaded\n"))
+        let removed = try feedctl(["download", "remove", "DB", String(old)], mediaVariable: fromVariable)
+        XCTAssertEqual(removed.stdout, "removed \(old) \(oldPath)\n", removed.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: oldPath))
+
+        // Removing the channel deletes its downloads where they are.
+        let gone = try feedctl(["channel", "remove", "DB", "1", "--media-dir", elsewhere])
+        XCTAssertEqual(gone.status, 0, gone.stderr)
+        XCTAssertTrue(gone.stdout.contains("deleted 1 downloaded file"), gone.stdout)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: wholePath))
+
+        let empty = try feedctl(["download", "list", "DB", "--media-dir", ""])
+        XCTAssertEqual(empty.status, 1)
+        XCTAssertEqual(empty.stderr, "feedctl: --media-dir is empty: give a directory\n")
     }
 
     func testAutoJSONAndPrune() async throws {

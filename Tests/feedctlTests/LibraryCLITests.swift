@@ -309,6 +309,52 @@ final class LibraryCLITests: XCTestCase {
         XCTAssertEqual(try feedctl(["feed"]).status, 0)
     }
 
+    /// `--db` and `FEEDCTL_DB` take a PostgreSQL URL in libpq's form: a malformed one is one line
+    /// before anything runs, and no message shows its password. This build has no PostgreSQL
+    /// store yet: every command, the server and the daemon refuse the URL in one line and make
+    /// nothing. (The one test of that refusal: it changes when LibraryPostgres is wired in.)
+    func testAPostgreSQLURLIsReadAndNotYetOpened() throws {
+        let binary = try DaemonTestCase.feedctlBinary().path
+        let home = TempDir()
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CONFIG_HOME"] = home.file("config")   // the tester's config file is not read
+        environment["XDG_DATA_HOME"] = home.file("data")
+        environment["FEEDCTL_MEDIA"] = nil
+        func run(_ arguments: [String], db: String? = nil) throws -> ProcessRunner.Result {
+            var env = environment
+            env["FEEDCTL_DB"] = db
+            return try ProcessRunner.capture(binary, arguments, environment: env, timeout: 30)
+        }
+        let url = "postgresql://feedctl:hunter2@localhost/lib?host=/run/dir"
+        let notYet = "feedctl: library postgresql://feedctl:***@localhost/lib?host=/run/dir:"
+            + " PostgreSQL support is not in this build yet (give --db a SQLite file)\n"
+        let socket = home.file("run/player.sock")
+        var results: [([String], ProcessRunner.Result)] = []
+        for arguments in [["feed"], ["channel", "add", server.url("/show.xml")], ["user", "add", "ann"], ["download", "list"],
+                          ["serve", "--open", "--listen", "127.0.0.1:0"], ["daemon", "--sync-every", "0", "--socket", socket]] {
+            results.append((arguments, try run(arguments + ["--db", url])))
+        }
+        results.append((["channel", "list", "(FEEDCTL_DB)"], try run(["channel", "list"], db: url)))
+        for (arguments, result) in results {
+            XCTAssertEqual(result.status, 1, "\(arguments)")
+            XCTAssertEqual(result.stderr, notYet, "\(arguments)")
+        }
+
+        let badPort = try run(["feed", "--db", "postgresql://feedctl:hunter2@localhost:99999/lib"])
+        XCTAssertEqual(badPort.status, 1)
+        XCTAssertEqual(badPort.stderr, "feedctl: --db postgresql://feedctl:***@localhost:99999/lib: a port is a number from 1 to 65535\n")
+        let badVariable = try run(["feed"], db: "postgres://feedctl:hunter2@[::1/lib")
+        XCTAssertEqual(badVariable.stderr, "feedctl: FEEDCTL_DB postgres://feedctl:***@[::1/lib: an IPv6 address has no closing ]\n")
+        let otherScheme = try run(["feed", "--db", "sqlite:///tmp/x.sqlite"])
+        XCTAssertEqual(otherScheme.stderr, "feedctl: --db sqlite:///tmp/x.sqlite: a sqlite:// URL is no library; give a file path or a postgresql:// URL\n")
+
+        for result in results.map(\.1) + [badPort, badVariable] {
+            XCTAssertFalse((result.stdout + result.stderr).contains("hunter2"), "the password was printed: \(result.stderr)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: home.file("data")), "nothing was made")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: db), "nothing was made")
+    }
+
     /// A channel that fails is reported in the JSON; when every channel failed the command
     /// also fails, with one line on stderr.
     func testSyncReportsAFailingChannel() throws {

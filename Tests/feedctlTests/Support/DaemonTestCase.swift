@@ -17,6 +17,7 @@ class DaemonTestCase: XCTestCase {
             var env = pulse.environment
             env["FEEDCTL_DB"] = db
             env["FEEDCTL_SOCKET"] = nil   // the contract's default: $XDG_RUNTIME_DIR/feedctl/player.sock
+            env["FEEDCTL_MEDIA"] = nil    // the default: media/ beside the library
             // The tester's own config file must not change what the daemon does here.
             env["XDG_CONFIG_HOME"] = directory.appendingPathComponent("config").path
             env["FEEDCTL_CONFIG"] = nil

@@ -1,0 +1,144 @@
+@testable import LibraryPostgres
+import LibraryStore
+import TestSupport
+import Synchronization
+import XCTest
+
+/// The PostgreSQL store's plumbing against a real server (TestPostgres): values both ways,
+/// errors sorted into what a caller can do, lost connections made again, migrations one at a time.
+final class PostgresConnectionTests: XCTestCase {
+    private var database: (name: String, url: String)!
+
+    override func setUpWithError() throws {
+        database = try TestPostgres.createDatabase()
+    }
+
+    override func tearDown() {
+        if let database { TestPostgres.drop(database.name) }
+    }
+
+    private func library() async throws -> PostgresLibrary {
+        try await PostgresLibrary(url: database.url, location: "test", connections: 2)
+    }
+
+    func testValuesTravelAsParametersNeverAsSQL() async throws {
+        let library = try await library()
+        let hostile = "x'); DROP TABLE schema_migrations; --\\ \"quoted\" ünïcødé 🎧"
+        let row = try await library.read { connection throws(LibraryError) in
+            try connection.query("SELECT $1::text AS s, $2::bigint AS i, $3::float8 AS d, $4::boolean AS b, $5::text AS n, $6::bigint[] AS a, $7::text[] AS t",
+                                 [hostile, Int64.max, 0.25, true, String?.none, [Int64(1), -2], [hostile, "b"]]).first
+        }
+        let first = try XCTUnwrap(row)
+        XCTAssertEqual(try first.get("s") as String, hostile)
+        XCTAssertEqual(try first.get("i") as Int64, Int64.max)
+        XCTAssertEqual(try first.get("d") as Double, 0.25)
+        XCTAssertEqual(try first.get("b") as Bool, true)
+        XCTAssertNil(try first.get("n") as String?)
+        XCTAssertEqual(try first.get("a") as String, "{1,-2}")
+        let texts = try await library.read { connection throws(LibraryError) in
+            try connection.query("SELECT unnest($1::text[]) AS t", [[hostile, "b"]]).rows.map { row throws(LibraryError) in try row.get("t") as String }
+        }
+        XCTAssertEqual(texts, [hostile, "b"])
+        let migrations = try await library.appliedMigrations()
+        XCTAssertFalse(migrations.isEmpty, "the table the hostile text named is still there")
+    }
+
+    func testAnUnexpectedNullOrTypeIsAStoreFailureNamingTheColumn() async throws {
+        let library = try await library()
+        do {
+            _ = try await library.read { connection throws(LibraryError) in
+                try connection.query("SELECT NULL::bigint AS count").first.map { row throws(LibraryError) in try row.get("count") as Int64 }
+            }
+            XCTFail("a NULL read as a number must fail")
+        } catch {
+            XCTAssertEqual(error.databaseFailure?.kind, .other)
+            XCTAssertTrue(error.description.contains("column count holds NULL"), error.description)
+        }
+    }
+
+    func testErrorsKeepTheSQLStateAndSayWhetherARetryCanHelp() async throws {
+        let library = try await library()
+        do {
+            try await library.write { connection throws(LibraryError) in
+                try connection.execute("CREATE TABLE once (id BIGINT PRIMARY KEY)")
+                try connection.query("INSERT INTO once VALUES (1), (1)")
+            }
+            XCTFail("a duplicate key must fail")
+        } catch {
+            XCTAssertEqual(error.databaseFailure?.sqlState, "23505")
+            XCTAssertEqual(error.databaseFailure?.kind, .constraint)
+            XCTAssertFalse(error.isRetryable)
+            XCTAssertFalse(error.description.contains("\n"))
+        }
+        XCTAssertEqual(PGConnection.kind(sqlState: "40001"), .serializationFailure)
+        XCTAssertEqual(PGConnection.kind(sqlState: "40P01"), .serializationFailure)
+        XCTAssertEqual(PGConnection.kind(sqlState: "08006"), .connectionLost)
+        XCTAssertEqual(PGConnection.kind(sqlState: "53100"), .diskFull)
+        XCTAssertTrue(LibraryError.database(DatabaseFailure(kind: PGConnection.kind(sqlState: "40001"), message: "")).isRetryable)
+        // The failed transaction was rolled back: the table is not there.
+        let tables = try await library.read { connection throws(LibraryError) in
+            try connection.query("SELECT count(*) AS n FROM pg_tables WHERE tablename = 'once'").first.map { row throws(LibraryError) in try row.get("n") as Int64 }
+        }
+        XCTAssertEqual(tables, 0)
+    }
+
+    func testAConnectionTheServerDroppedIsMadeAgain() async throws {
+        let library = try await library()
+        let pid = try await library.read { connection throws(LibraryError) in
+            try connection.query("SELECT pg_backend_pid() AS pid").first.map { row throws(LibraryError) in try row.get("pid") as Int64 }
+        }
+        try TestPostgres.psql(try TestPostgres.serverDirectory(), "postgres", "SELECT pg_terminate_backend(\(try XCTUnwrap(pid)))")
+        // The pool's other slot may answer first: ask until the dropped one has been used again.
+        var lost = 0
+        for _ in 0..<4 {
+            do {
+                _ = try await library.read { connection throws(LibraryError) in try connection.query("SELECT 1") }
+            } catch {
+                XCTAssertEqual(error.databaseFailure?.kind, .connectionLost, "\(error)")
+                XCTAssertTrue(error.isRetryable)
+                lost += 1
+            }
+        }
+        XCTAssertLessThanOrEqual(lost, 1, "only the query on the dropped connection fails")
+        let after = try await library.read { connection throws(LibraryError) in try connection.query("SELECT 1 AS one").first.map { row throws(LibraryError) in try row.get("one") as Int }}
+        XCTAssertEqual(after, 1)
+    }
+
+    func testASerializationFailureIsRunAgain() async throws {
+        let library = try await library()
+        let attempts = Mutex(0)
+        try await library.write { connection throws(LibraryError) in
+            let attempt = attempts.withLock { $0 += 1; return $0 }
+            if attempt == 1 {
+                // What PostgreSQL raises when a concurrent transaction won.
+                try connection.execute("DO $$ BEGIN RAISE EXCEPTION 'lost a race' USING ERRCODE = '40001'; END $$")
+            }
+        }
+        XCTAssertEqual(attempts.withLock { $0 }, 2)
+    }
+
+    func testServersThatCannotBeReachedSayWhereInOneLine() async throws {
+        do {
+            _ = try await PostgresLibrary(url: "postgresql://feedctl@/nosuchdb?host=/nonexistent-dir", location: "postgresql://feedctl@/nosuchdb", connections: 1)
+            XCTFail("no server there")
+        } catch {
+            XCTAssertEqual(error.databaseFailure?.kind, .cannotOpen)
+            XCTAssertTrue(error.description.hasPrefix("library postgresql://feedctl@/nosuchdb: can't connect:"), error.description)
+            XCTAssertFalse(error.description.contains("\n"))
+        }
+    }
+
+    func testProcessesStartingTogetherMigrateOnce() async throws {
+        let empty = try TestPostgres.createEmptyDatabase()
+        defer { TestPostgres.drop(empty.name) }
+        let url = empty.url
+        try await withThrowingTaskGroup(of: [String].self) { group in
+            for _ in 0..<4 {
+                group.addTask { try await PostgresLibrary(url: url, location: "test", connections: 1).appliedMigrations() }
+            }
+            for try await applied in group {
+                XCTAssertEqual(applied, PostgresSchema.migrations.map(\.name))
+            }
+        }
+    }
+}
