@@ -17,7 +17,7 @@ struct WorkerCommand: AsyncParsableCommand {
             Claims at most --batch due channels at a time, polls them, stores the polls and claims \
             again; sleeps until the next channel is due when none is. Claims keep any two workers \
             (or the daemon, a cron sync) from fetching one feed at once; a worker that dies holds \
-            its channels until their lease expires (10 minutes). SIGTERM or SIGINT: the round in \
+            its channels until their lease expires (\(PollLease.standard.seconds / 60) minutes). SIGTERM or SIGINT: the round in \
             hand is finished and stored, then it exits 0; a second signal abandons the fetches \
             still running (what finished is stored, the rest released). One log line per round, \
             on stderr.
