@@ -2,7 +2,8 @@ import FeedModel
 import LibraryStore
 
 // SCAFFOLD: every method here throws `notWritten` until its port from LibrarySQLite lands;
-// this file is replaced whole by the port of channels and subscriptions, polling (claims, apply: the ingest), chapters files, the download catalog.
+// this file is replaced whole by the port of channels and subscriptions, the ingest (apply), chapters files, the download catalog
+// (polling, for no user: PostgresPolling.swift).
 extension PostgresLibrary {
     public func channel(id: Int64) async throws(LibraryError) -> Channel { throw Self.notWritten(#function) }
     public func channel(feedURL: String) async throws(LibraryError) -> Channel? { throw Self.notWritten(#function) }
@@ -13,11 +14,6 @@ extension PostgresLibrary {
     public func removeChannel(id: Int64) async throws(LibraryError) -> ChannelRemoval { throw Self.notWritten(#function) }
     public func setActive(channelID: Int64, _ active: Bool) async throws(LibraryError) { throw Self.notWritten(#function) }
     public func setSpeed(channelID: Int64, _ speed: Double) async throws(LibraryError) { throw Self.notWritten(#function) }
-    public func dueChannels(now: Int64) async throws(LibraryError) -> [Channel] { throw Self.notWritten(#function) }
-    public func claimDueChannels(now: Int64, claimant: String) async throws(LibraryError) -> [Channel] { throw Self.notWritten(#function) }
-    public func claimChannels(_ ids: [Int64], now: Int64, claimant: String) async throws(LibraryError) -> [Int64] { throw Self.notWritten(#function) }
-    public func releaseClaims(_ ids: [Int64], claimant: String) async throws(LibraryError) { throw Self.notWritten(#function) }
-    public func addressReach(feedURL: String) async throws(LibraryError) -> AddressReach? { throw Self.notWritten(#function) }
     public func apply(_ polls: [Poll], now: Int64) async -> [Result<PollApplied, LibraryError>] { polls.map { _ in .failure(Self.notWritten(#function)) } }
     public func chaptersURL(itemID: Int64) async throws(LibraryError) -> String? { throw Self.notWritten(#function) }
     public func cachedChapters(itemID: Int64, url: String) async throws(LibraryError) -> [UInt8]? { throw Self.notWritten(#function) }
