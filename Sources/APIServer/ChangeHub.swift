@@ -153,7 +153,8 @@ actor ChangeHub {
             let clock = ContinuousClock()
             var lastKeepalive = clock.now
             while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
+                guard let feed = self?.feed, let after = await self?.cursor else { return }
+                await feed.waitForChange(after: after, timeout: interval)
                 guard !Task.isCancelled, let self else { return }
                 await self.readChanges()
                 if clock.now - lastKeepalive >= keepalive {

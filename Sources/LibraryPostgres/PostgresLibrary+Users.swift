@@ -1,27 +1,242 @@
 import FeedModel
 import LibraryStore
 
-// SCAFFOLD: every method here throws `notWritten` until its port from LibrarySQLite lands;
-// this file is replaced whole by the port of users and sessions, gpodder actions and devices, the change log.
+// Users and sessions, gpodder's devices and subscription changes, the change log: as the SQLite
+// library (SQLiteLibrary+Users.swift, +SyncDevices.swift, +Changes.swift).
 extension PostgresLibrary {
-    public func addUser(name: String, isAdmin: Bool, passwordHash: String?, now: Int64) async throws(LibraryError) -> User { throw Self.notWritten(#function) }
-    public func users() async throws(LibraryError) -> [User] { throw Self.notWritten(#function) }
-    public func user(named name: String) async throws(LibraryError) -> User { throw Self.notWritten(#function) }
-    public func user(id: UserID) async throws(LibraryError) -> User { throw Self.notWritten(#function) }
-    public func passwordHash(of name: String) async throws(LibraryError) -> String? { throw Self.notWritten(#function) }
-    public func setPasswordHash(_ hash: String?, for name: String) async throws(LibraryError) { throw Self.notWritten(#function) }
-    public func removeUser(named name: String) async throws(LibraryError) -> RemovedUser { throw Self.notWritten(#function) }
-    public func createSession(user: UserID, tokenHash: String, deviceName: String?, now: Int64) async throws(LibraryError) -> Session { throw Self.notWritten(#function) }
-    public func session(tokenHash: String, now: Int64) async throws(LibraryError) -> LiveSession? { throw Self.notWritten(#function) }
-    public func sessions(of user: UserID?) async throws(LibraryError) -> [Session] { throw Self.notWritten(#function) }
-    public func revokeSession(id: Int64) async throws(LibraryError) { throw Self.notWritten(#function) }
-    public func revokeSessions(of user: UserID, except kept: Int64?) async throws(LibraryError) -> Int { throw Self.notWritten(#function) }
-    public func recordEpisodeActions(_ actions: [EpisodeAction], now: Int64) async throws(LibraryError) -> Int64 { throw Self.notWritten(#function) }
-    public func episodeActions(_ query: EpisodeActionQuery) async throws(LibraryError) -> (actions: [EpisodeAction], timestamp: Int64) { throw Self.notWritten(#function) }
-    public func syncDevices() async throws(LibraryError) -> [SyncDevice] { throw Self.notWritten(#function) }
-    public func saveSyncDevice(id: String, caption: String?, type: SyncDeviceType?, now: Int64) async throws(LibraryError) { throw Self.notWritten(#function) }
-    public func subscriptionChanges(since: Int64) async throws(LibraryError) -> SubscriptionChanges { throw Self.notWritten(#function) }
-    public func syncClock() async throws(LibraryError) -> Int64 { throw Self.notWritten(#function) }
-    public func changes(after seq: Int64, limit: Int) async throws(LibraryError) -> ChangeBatch { throw Self.notWritten(#function) }
-    public func latestChange() async throws(LibraryError) -> Int64 { throw Self.notWritten(#function) }
+    public func addUser(name: String, isAdmin: Bool, passwordHash: String?, now: Int64) async throws(LibraryError) -> User {
+        guard let name = LibraryUsers.validName(name) else {
+            throw .invalid("a user name is 1 to \(LibraryUsers.maxNameBytes) bytes of one line (got \(LibraryError.quoted(name)))")
+        }
+        return try await write { db throws(LibraryError) in
+            // The name's uniqueness is the schema's; ON CONFLICT makes a taken name an answer, not an error.
+            let row = try db.query("""
+                INSERT INTO users (name, password_hash, is_admin, created_at) VALUES ($1, $2, $3, $4)
+                ON CONFLICT (name) DO NOTHING RETURNING \(Self.userColumns)
+                """, [name, passwordHash.flatMap { $0.isEmpty ? nil : $0 }, isAdmin, now]).first
+            guard let row else { throw .userExists(name) }
+            return try Self.user(row)
+        }
+    }
+
+    public func users() async throws(LibraryError) -> [User] {
+        try await read { db throws(LibraryError) in
+            try db.query("SELECT \(Self.userColumns) FROM users ORDER BY id").rows.map(Self.user)
+        }
+    }
+
+    public func user(named name: String) async throws(LibraryError) -> User {
+        try Self.requireValid(name)
+        return try await read { db throws(LibraryError) in try Self.requireUser(db, "name = $1", [name], name: name) }
+    }
+
+    public func user(id: UserID) async throws(LibraryError) -> User {
+        try await read { db throws(LibraryError) in try Self.requireUser(db, "id = $1", [id.rawValue], name: id.description) }
+    }
+
+    public func passwordHash(of name: String) async throws(LibraryError) -> String? {
+        try Self.requireValid(name)
+        return try await read { db throws(LibraryError) in
+            guard let row = try db.query("SELECT password_hash FROM users WHERE name = $1", [name]).first else { throw .noUser(name) }
+            return try row.get("password_hash")
+        }
+    }
+
+    public func setPasswordHash(_ hash: String?, for name: String) async throws(LibraryError) {
+        try Self.requireValid(name)
+        try await write { db throws(LibraryError) in
+            let changed = try db.query("UPDATE users SET password_hash = $1 WHERE name = $2", [hash.flatMap { $0.isEmpty ? nil : $0 }, name]).affected
+            if changed == 0 { throw .noUser(name) }
+        }
+    }
+
+    /// Everything of the user goes with their row (ON DELETE CASCADE); the channels only they
+    /// followed go after, as when the last follower unsubscribes (`removeChannel`).
+    public func removeUser(named name: String) async throws(LibraryError) -> RemovedUser {
+        try Self.requireValid(name)
+        return try await write { db throws(LibraryError) in
+            let user = try Self.requireUser(db, "name = $1", [name], name: name)
+            guard user.id != .owner else { throw .invalid("the library's owner (\(name)) cannot be removed") }
+            let followed: [Int64] = try db.query("SELECT channel_id FROM subscriptions WHERE user_id = $1 ORDER BY channel_id FOR UPDATE",
+                                                 [user.id.rawValue]).rows.map { row throws(LibraryError) in try row.get(0) }
+            try db.query("DELETE FROM users WHERE id = $1", [user.id.rawValue])
+            // Those nobody follows now; locked (in id order, as every writer locks channels) so a
+            // subscription made meanwhile waits and then finds the channel gone, or is seen here.
+            let orphans: [Int64] = try db.query("""
+                SELECT c.id FROM channels c WHERE c.id = ANY($1::bigint[])
+                    AND NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.channel_id = c.id)
+                ORDER BY c.id FOR UPDATE
+                """, [followed]).rows.map { row throws(LibraryError) in try row.get(0) }
+            let items: [Int64] = try db.query("SELECT id FROM items WHERE channel_id = ANY($1::bigint[]) ORDER BY channel_id, id",
+                                              [orphans]).rows.map { row throws(LibraryError) in try row.get(0) }
+            try db.query("DELETE FROM channels WHERE id = ANY($1::bigint[])", [orphans])
+            return RemovedUser(channels: orphans.count, items: items)
+        }
+    }
+
+    // MARK: Sessions
+
+    public func createSession(user: UserID, tokenHash: String, deviceName: String?, now: Int64) async throws(LibraryError) -> Session {
+        guard !tokenHash.isEmpty else { throw .invalid("a session needs its token's hash") }
+        return try await write { db throws(LibraryError) in
+            _ = try Self.requireUser(db, "id = $1", [user.rawValue], name: user.description)
+            guard let row = try db.query("""
+                INSERT INTO sessions (user_id, token_hash, device_name, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)
+                RETURNING *
+                """, [user.rawValue, tokenHash, deviceName, now, now + SessionRule.lifetime]).first else {
+                throw PGRow.unexpected("INSERT … RETURNING gave no row")
+            }
+            return try Self.session(row)
+        }
+    }
+
+    public func session(tokenHash: String, now: Int64) async throws(LibraryError) -> LiveSession? {
+        // One read on most requests: "last used" moves only when it is `lastUsedResolution` old.
+        let found = try await read { db throws(LibraryError) -> LiveSession? in
+            guard let row = try db.query("""
+                SELECT s.id, s.user_id, s.device_name, s.created_at, s.expires_at, s.last_used_at,
+                       u.name, u.is_admin, u.password_hash IS NOT NULL AS has_password, u.created_at AS user_created_at
+                FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = $1 AND s.expires_at > $2
+                """, [tokenHash, now]).first else { return nil }
+            let user = User(id: UserID(try row.get("user_id")), name: try row.get("name"), isAdmin: try row.get("is_admin"),
+                            hasPassword: try row.get("has_password"), createdAt: try row.get("user_created_at"))
+            return LiveSession(session: try Self.session(row), user: user)
+        }
+        guard var live = found else { return nil }
+        if let last = live.session.lastUsedAt, now - last < SessionRule.lastUsedResolution, now >= last { return live }
+        let id = live.session.id
+        let stillThere: Bool
+        do throws(LibraryError) {
+            stillThere = try await write { db throws(LibraryError) in
+                try db.query("UPDATE sessions SET last_used_at = $1 WHERE id = $2", [now, id]).affected > 0
+            }
+        } catch where error.isDiskFull {
+            return live   // "last used" is bookkeeping: a full disk must not sign anyone out
+        }
+        live.session.lastUsedAt = now
+        return stillThere ? live : nil  // revoked meanwhile
+    }
+
+    public func sessions(of user: UserID?) async throws(LibraryError) -> [Session] {
+        try await read { db throws(LibraryError) in
+            try db.query("SELECT * FROM sessions WHERE $1::bigint IS NULL OR user_id = $1 ORDER BY created_at DESC, id DESC",
+                         [user?.rawValue]).rows.map(Self.session)
+        }
+    }
+
+    public func revokeSession(id: Int64) async throws(LibraryError) {
+        try await write { db throws(LibraryError) in
+            if try db.query("DELETE FROM sessions WHERE id = $1", [id]).affected == 0 { throw .noSession(id) }
+        }
+    }
+
+    public func revokeSessions(of user: UserID, except kept: Int64?) async throws(LibraryError) -> Int {
+        try await write { db throws(LibraryError) in
+            try db.query("DELETE FROM sessions WHERE user_id = $1 AND id IS DISTINCT FROM $2", [user.rawValue, kept]).affected
+        }
+    }
+
+    private static let userColumns = "id, name, is_admin, password_hash IS NOT NULL AS has_password, created_at"
+
+    private static func user(_ row: PGRow) throws(LibraryError) -> User {
+        User(id: UserID(try row.get("id")), name: try row.get("name"), isAdmin: try row.get("is_admin"),
+             hasPassword: try row.get("has_password"), createdAt: try row.get("created_at"))
+    }
+
+    private static func session(_ row: PGRow) throws(LibraryError) -> Session {
+        Session(id: try row.get("id"), userID: UserID(try row.get("user_id")), deviceName: try row.get("device_name"),
+                createdAt: try row.get("created_at"), expiresAt: try row.get("expires_at"), lastUsedAt: try row.get("last_used_at"))
+    }
+
+    /// Only a valid name (`LibraryUsers.validName`, as stored) can be anyone's.
+    private static func requireValid(_ name: String) throws(LibraryError) {
+        guard LibraryUsers.validName(name) == name else { throw .noUser(name) }
+    }
+
+    private static func requireUser(_ db: PGConnection, _ condition: String, _ arguments: [any PGBindable], name: String) throws(LibraryError) -> User {
+        guard let row = try db.query("SELECT \(userColumns) FROM users WHERE \(condition)", arguments).first else { throw .noUser(name) }
+        return try user(row)
+    }
+
+    // MARK: gpodder devices and subscription changes
+
+    public func syncDevices() async throws(LibraryError) -> [SyncDevice] {
+        let user = user
+        return try await read { db throws(LibraryError) in
+            try db.query("SELECT device, caption, type, updated_at FROM sync_devices WHERE user_id = $1 ORDER BY device",
+                         [user.rawValue]).rows.map { row throws(LibraryError) in
+                SyncDevice(id: try row.get("device"), caption: try row.get("caption"),
+                           type: SyncDeviceType(rawValue: try row.get("type")) ?? .other, updatedAt: try row.get("updated_at"))
+            }
+        }
+    }
+
+    public func saveSyncDevice(id: String, caption: String?, type: SyncDeviceType?, now: Int64) async throws(LibraryError) {
+        guard let id = SyncRule.validDeviceID(id) else {
+            throw .invalid("a device id is 1 to \(SyncRule.maxDeviceIDBytes) letters, digits, dots, dashes or underscores (got \"\(id)\")")
+        }
+        let user = user
+        try await write { db throws(LibraryError) in
+            try db.query("""
+                INSERT INTO sync_devices AS d (user_id, device, caption, type, created_at, updated_at)
+                VALUES ($1, $2, coalesce($3, ''), coalesce($4, 'other'), $5, $5)
+                ON CONFLICT (user_id, device) DO UPDATE SET caption = coalesce($3, d.caption), type = coalesce($4, d.type), updated_at = $5
+                """, [user.rawValue, id, caption, type?.rawValue, now])
+        }
+    }
+
+    public func subscriptionChanges(since: Int64) async throws(LibraryError) -> SubscriptionChanges {
+        let user = user
+        return try await snapshot { db throws(LibraryError) in
+            var changes = SubscriptionChanges(added: [], removed: [], timestamp: try Self.syncClock(db))
+            // Since 0 is "everything": the subscriptions as they are, nothing to remove.
+            let rows = try db.query("""
+                SELECT url, subscribed FROM sync_subscription_changes
+                WHERE user_id = $1 AND changed > $2 AND ($2 > 0 OR subscribed = 1) ORDER BY changed, url
+                """, [user.rawValue, since]).rows
+            for row in rows {
+                if try row.get("subscribed") as Bool { changes.added.append(try row.get("url")) } else { changes.removed.append(try row.get("url")) }
+            }
+            return changes
+        }
+    }
+
+    public func syncClock() async throws(LibraryError) -> Int64 {
+        try await read { db throws(LibraryError) in try Self.syncClock(db) }
+    }
+
+    /// The sync clock's last reading.
+    static func syncClock(_ db: PGConnection) throws(LibraryError) -> Int64 {
+        try db.query("SELECT last FROM sync_clock").first.map { row throws(LibraryError) in try row.get("last") as Int64 } ?? 0
+    }
+
+    // MARK: The change log
+
+    /// Every user's changes (the log is the server's to fan out), in one snapshot: the oldest
+    /// kept and the latest are read with the page, so a prune between them cannot hide a gap.
+    public func changes(after seq: Int64, limit: Int) async throws(LibraryError) -> ChangeBatch {
+        try await snapshot { db throws(LibraryError) in
+            guard let bounds = try db.query("SELECT min(seq) AS oldest, coalesce(max(seq), 0) AS latest FROM changes").first else {
+                throw PGRow.unexpected("an aggregate gave no row")
+            }
+            let oldest = try bounds.get("oldest") as Int64?, latest = try bounds.get("latest") as Int64
+            // Nothing after `seq` is missing if the log starts right after it or before it.
+            if seq > latest || (oldest.map { seq < $0 - 1 } ?? false) { return .gone(latest: latest) }
+            let rows = try db.query("SELECT seq, user_id, kind, payload FROM changes WHERE seq > $1 ORDER BY seq LIMIT $2",
+                                    [seq, max(limit, 0)]).rows
+            var changes: [Change] = []
+            for row in rows {
+                // The table's CHECK allows only the kinds there are.
+                guard let kind = Change.Kind(rawValue: try row.get("kind")) else { continue }
+                changes.append(Change(seq: try row.get("seq"), user: UserID(try row.get("user_id")), kind: kind, payload: try row.get("payload")))
+            }
+            return .changes(changes)
+        }
+    }
+
+    public func latestChange() async throws(LibraryError) -> Int64 {
+        try await read { db throws(LibraryError) in
+            try db.query("SELECT coalesce(max(seq), 0) AS latest FROM changes").first?.get("latest") as Int64? ?? 0
+        }
+    }
 }

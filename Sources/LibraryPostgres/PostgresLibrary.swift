@@ -13,25 +13,33 @@ public final class PostgresLibrary: Sendable {
     /// Whom this value acts for.
     public let user: UserID
     let pool: PGPool
+    /// The change log's notifications, shared by every value on this pool.
+    let listener: PGChangeListener
 
     /// Connects to `url` (libpq's form: `postgresql://user@host/db`, `?host=/socket/dir`) and
     /// migrates the database (one process at a time: `PostgresMigrator`). `location` is the URL
     /// as messages show it (without a password); `connections` bounds the pool.
     public init(url: String, location: String, connections: Int = 4, user: UserID = .owner) async throws(LibraryError) {
         pool = PGPool(url: url, location: location, size: connections)
+        listener = PGChangeListener(url: url, location: location)
         self.user = user
         try await pool.withConnection { connection throws(LibraryError) in
             try PostgresMigrator.migrate(connection, PostgresSchema.migrations)
         }
     }
 
-    private init(pool: PGPool, user: UserID) {
+    private init(pool: PGPool, listener: PGChangeListener, user: UserID) {
         self.pool = pool
+        self.listener = listener
         self.user = user
     }
 
     /// The same library acting for `user`, on the same pool.
-    public func acting(as user: UserID) -> PostgresLibrary { PostgresLibrary(pool: pool, user: user) }
+    public func acting(as user: UserID) -> PostgresLibrary { PostgresLibrary(pool: pool, listener: listener, user: user) }
+
+    public func waitForChange(after seq: Int64, timeout: Duration) async {
+        await listener.wait(after: seq, timeout: timeout)
+    }
 
     public var location: String { pool.location }
 

@@ -49,4 +49,14 @@ public protocol ChangeFeed: Sendable {
     /// The latest change's `seq` (0 before the first): where a reader that wants only what
     /// comes next starts.
     func latestChange() async throws(LibraryError) -> Int64
+    /// Returns once a change after `seq` may be in the log, or after `timeout` at the latest
+    /// (a reader then looks anyway). An engine that can tell (PostgreSQL's LISTEN/NOTIFY, from
+    /// any process on the database) returns as the change commits; the default only waits.
+    func waitForChange(after seq: Int64, timeout: Duration) async
+}
+
+extension ChangeFeed {
+    public func waitForChange(after seq: Int64, timeout: Duration) async {
+        try? await Task.sleep(for: timeout)
+    }
 }

@@ -142,3 +142,34 @@ final class PostgresConnectionTests: XCTestCase {
         }
     }
 }
+
+/// The change log's notifications: a change committed by another process wakes a reader at once.
+final class PostgresChangeNotificationTests: XCTestCase {
+    func testAChangeMadeByAnotherProcessWakesAWaitingReader() async throws {
+        let database = try TestPostgres.createDatabase()
+        defer { TestPostgres.drop(database.name) }
+        let reader = try await PostgresLibrary(url: database.url, location: "reader", connections: 1)
+        let before = try await reader.latestChange()
+        let timeout = Duration.seconds(60)
+        let waiting = Task {
+            let clock = ContinuousClock()
+            let start = clock.now
+            await reader.waitForChange(after: before, timeout: timeout)
+            return clock.now - start
+        }
+        // Given the listener time to LISTEN (a change before that is found by the reader's next look).
+        try await Task.sleep(for: .milliseconds(500))
+        // Another process (psql) logs a change as the stores' triggers do.
+        try TestPostgres.psql(try TestPostgres.serverDirectory(), database.name,
+                              "INSERT INTO changes_pending (user_id, kind, payload) VALUES (1, 'watch', '{\"item_id\": 1}')")
+        let waited = await waiting.value
+        XCTAssertLessThan(waited, timeout, "woken by the notification, not by the timeout")
+        let latest = try await reader.latestChange()
+        XCTAssertGreaterThan(latest, before)
+        // A reader already past the latest change waits for the next one (here: the timeout).
+        let clock = ContinuousClock()
+        let start = clock.now
+        await reader.waitForChange(after: latest, timeout: .milliseconds(300))
+        XCTAssertGreaterThanOrEqual(clock.now - start, .milliseconds(300))
+    }
+}
