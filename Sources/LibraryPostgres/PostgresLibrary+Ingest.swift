@@ -70,12 +70,16 @@ private struct PollBatch {
         self.db = db; self.user = user; self.claimant = claimant; self.now = now
     }
 
+    /// Each poll's subject and items first; then the grown channels' counts (their followers'
+    /// `sync` changes); then each channel's bookkeeping: a channel's changes are logged in the
+    /// order SQLite logs them (its new items, then its error cleared or recorded).
     mutating func apply(_ polls: [Poll]) throws(LibraryError) -> [PollApplied] {
         try lockChannels(of: polls)
         var applied: [PollApplied] = []
         applied.reserveCapacity(polls.count)
-        for poll in polls { applied.append(try apply(poll)) }
+        for poll in polls { applied.append(try store(poll)) }
         try recount()
+        for (poll, done) in zip(polls, applied) { try record(poll, channelID: done.channelID) }
         return applied
     }
 
@@ -93,7 +97,8 @@ private struct PollBatch {
         for row in rows { channels.insert(try row.get("id")) }
     }
 
-    private mutating func apply(_ poll: Poll) throws(LibraryError) -> PollApplied {
+    /// The poll's subscription, if it is one, and its items.
+    private mutating func store(_ poll: Poll) throws(LibraryError) -> PollApplied {
         let channelID: Int64
         switch poll.subject {
         case .channel(let id): channelID = id
@@ -101,17 +106,25 @@ private struct PollBatch {
         }
         var ingest = IngestResult(new: 0, updated: 0)
         switch poll.outcome {
+        case .notFetched: try requireChannel(channelID)
+        case .changed(_, let feed): ingest = try upsert(feed.items, channelID: channelID)
+        case .unchanged, .failed: break
+        }
+        return PollApplied(channelID: channelID, ingest: ingest)
+    }
+
+    /// The poll's bookkeeping on its channel.
+    private func record(_ poll: Poll, channelID: Int64) throws(LibraryError) {
+        switch poll.outcome {
         case .notFetched:
-            try requireChannel(channelID)
+            break
         case .unchanged(let validators):
             try recordSuccess(channelID: channelID, validators, pollInterval: poll.pollInterval, feed: nil)
         case .changed(let validators, let feed):
-            ingest = try upsert(feed.items, channelID: channelID)
             try recordSuccess(channelID: channelID, validators, pollInterval: poll.pollInterval, feed: feed)
         case .failed(let message, let retryAfter):
             try recordFailure(channelID: channelID, message: message, retryAfter: retryAfter, pollInterval: poll.pollInterval)
         }
-        return PollApplied(channelID: channelID, ingest: ingest)
     }
 
     private func requireChannel(_ id: Int64) throws(LibraryError) {
