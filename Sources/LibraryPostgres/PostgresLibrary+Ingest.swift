@@ -95,6 +95,14 @@ private struct PollBatch {
             SELECT id FROM channels WHERE id = ANY($1::bigint[]) OR feed_url = ANY($2::text[]) ORDER BY id FOR NO KEY UPDATE
             """, [ids, feedURLs]).rows
         for row in rows { channels.insert(try row.get("id")) }
+        guard !feedURLs.isEmpty else { return }
+        // A new subscription counts its user's total at once (`subscriptions_tallied`), before
+        // the batch's counts lock the other followers: every user the batch may count is locked
+        // now, in id order. (Nobody follows a locked channel meanwhile: subscribing updates it.)
+        try db.query("""
+            SELECT id FROM users WHERE id = $1 OR id IN (SELECT user_id FROM subscriptions WHERE channel_id = ANY($2::bigint[]))
+            ORDER BY id FOR NO KEY UPDATE
+            """, [user.rawValue, Array(channels)])
     }
 
     /// The poll's subscription, if it is one, and its items.

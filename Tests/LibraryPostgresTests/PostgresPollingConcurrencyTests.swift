@@ -148,6 +148,57 @@ final class PostgresPollingConcurrencyTests: XCTestCase {
                           "every user's total is their subscriptions'")
     }
 
+    /// A user subscribing (a channel others follow, whose first poll brings items) while workers
+    /// store polls of channels the same users follow: the subscription counts the subscriber's
+    /// total at once, and the batch's counts move the other followers' totals after.
+    func testSubscribingWhileWorkersStorePollsNeverDeadlocks() async throws {
+        try await subscribeWhileStoring()
+        XCTAssertEqual(try deadlocks(), 0)
+    }
+
+    private func subscribeWhileStoring() async throws {
+        let setup = try await poller()
+        let users = 6, rounds = 30
+        let channels = try await followedChannels(setup, users: users, channels: 9)
+        // The last user follows all but the first channel, which they subscribe to and leave in turn.
+        let subscriber = setup.acting(as: UserID(Int64(users)))
+        try await subscriber.removeChannel(id: channels[0])
+        let failures = try await withThrowingTaskGroup(of: [String].self) { group in
+            let subscribing = try await poller()
+            group.addTask {
+                var failures: [String] = []
+                let store = subscribing.acting(as: UserID(Int64(users)))
+                for round in 0..<rounds {
+                    let new = NewChannel(platform: .podcast, sourceURL: "https://example.com/0", feedURL: "https://example.com/0.xml",
+                                         name: "", reach: .anyAddress)
+                    let poll = Poll(subject: .subscription(new), outcome: .changed(Validators(), Feed(kind: .rss, items: [item("s\(round)")])))
+                    for case .failure(let error) in await store.apply([poll], now: 1000) { failures.append("\(error)") }
+                    do { try await store.removeChannel(id: channels[0]) } catch { failures.append("\(error)") }
+                }
+                return failures
+            }
+            for w in 0..<2 {
+                let library = try await poller()
+                let mine = channels.dropFirst().enumerated().filter { $0.offset % 2 == w }.map(\.element)
+                group.addTask {
+                    var failures: [String] = []
+                    for round in 0..<rounds {
+                        let polls = mine.map { id in
+                            Poll(subject: .channel(id: id), outcome: .changed(Validators(), Feed(kind: .rss, items: [item("r\(round)-c\(id)")])))
+                        }
+                        for case .failure(let error) in await library.apply(polls, now: 1000) { failures.append("\(error)") }
+                    }
+                    return failures
+                }
+            }
+            return try await group.reduce([], +)
+        }
+        XCTAssertEqual(failures, [])
+        await assertEqual(try await count(setup, """
+            SELECT count(*) FROM users u WHERE feed_items <> (SELECT coalesce(sum(items), 0) FROM subscriptions s WHERE s.user_id = u.id)
+            """), 0, "every user's total is their subscriptions'")
+    }
+
     func testPollersClaimingAtOnceNeverShareAChannel() async throws {
         let setup = try await poller()
         let polls = (0..<120).map { n in
