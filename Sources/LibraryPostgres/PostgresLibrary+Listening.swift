@@ -13,10 +13,13 @@ extension PostgresLibrary {
         let ids = Self.unique(ids)
         let user = user
         return try await write { db throws(LibraryError) in
+            try Self.lockWatchState(user: user, db)
             try Self.requireItems(ids, user: user, db)
-            let wasWatched = Set(try db.query("""
-                SELECT item FROM watch_state WHERE user_id = $1 AND item = ANY($2::bigint[]) AND watched = 1 FOR UPDATE
-                """, [user.rawValue, ids]).rows.map { row throws(LibraryError) in try row.get("item") as Int64 })
+            let stored = try db.query("""
+                SELECT item, watched FROM watch_state WHERE user_id = $1 AND item = ANY($2::bigint[]) ORDER BY item FOR UPDATE
+                """, [user.rawValue, ids]).rows
+            var wasWatched = Set<Int64>()
+            for row in stored where try row.get("watched") as Bool { wasWatched.insert(try row.get("item")) }
             var changed: [Int64] = []
             for id in ids {
                 try Self.writeWatchState(.mark(watched: watched), item: id, user: user, time: now, db)
@@ -32,6 +35,7 @@ extension PostgresLibrary {
     public func setWatched(channelID: Int64, publishedBefore before: Int64?, now: Int64) async throws(LibraryError) -> Int {
         let user = user
         return try await write { db throws(LibraryError) in
+            try Self.lockWatchState(user: user, db)
             try Self.requireChannel(channelID, user: user, db)
             // The user's own watch state (items.state is only the owner's).
             let unwatched = try db.query("""
@@ -50,6 +54,7 @@ extension PostgresLibrary {
         let update = try update.validated()
         let user = user
         return try await write { db throws(LibraryError) in
+            try Self.lockWatchState(user: user, db)
             try Self.requireItems([id], user: user, db)
             // Without `lastWriterWins` the upsert always writes its row.
             guard let state = try Self.writeWatchState(update, item: id, user: user, time: now, db) else {
