@@ -95,9 +95,15 @@ extension SavedPage {
         return page
     }
 
-    /// `text` without spaces and tabs at its ends (Foundation's `.whitespaces`: a line break is kept).
+    /// `text` without spaces and tabs at its ends: what Foundation's `.whitespaces` trims (its
+    /// fixed list: the Unicode space separators, a tab and U+200B), so a line break is kept.
     private static func trimmingSpaces(_ text: String) -> String {
-        func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator }
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+            switch scalar.value {
+            case 0x09, 0x20, 0xA0, 0x1680, 0x2000...0x200B, 0x202F, 0x205F, 0x3000: true
+            default: false
+            }
+        }
         let scalars = text.unicodeScalars
         guard let start = scalars.firstIndex(where: { !isSpace($0) }), let end = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
         return String(scalars[start...end])
