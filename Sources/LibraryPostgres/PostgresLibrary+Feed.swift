@@ -145,30 +145,62 @@ private enum FeedListing {
         case .catchUp:
             // Catch-up never shows watched items (so `unwatchedOnly` changes nothing).
             if filter.watchedOnly { self = .nothing; return }
-            self = .ranked(Self.catchUp(Self.followed(filter, &parameters), user: user, windowStart: parameters.add(windowStart),
-                                        depth: parameters.add(depth)))
+            let followed = Self.followed(filter, plays: false, &parameters)
+            self = .ranked(Self.catchUp(followed, user: user, windowStart: parameters.add(windowStart), depth: parameters.add(depth)))
         case .discovery:
             // Nothing watched is ever in discovery.
             if filter.watchedOnly { self = .nothing; return }
-            self = .ranked(Self.discovery(Self.followed(filter, &parameters), depth: parameters.add(depth)))
+            self = .ranked(Self.discovery(Self.followed(filter, plays: true, &parameters), depth: parameters.add(depth)))
         }
     }
 
-    /// The channels the user follows, of the platform and the one channel asked for: `channel_id`.
-    private static func followed(_ filter: FeedFilter, _ parameters: inout PGParameters) -> String {
+    /// The channels the user follows, of the platform and the one channel asked for:
+    /// `channel_id`, and `plays`, how many `play_history` rows of theirs are for its items
+    /// (discovery's order; 0 without `plays`).
+    private static func followed(_ filter: FeedFilter, plays: Bool, _ parameters: inout PGParameters) -> String {
         var conditions = ["s.user_id = $1"]
         if let channelID = filter.channelID { conditions.append("s.channel_id = \(parameters.add(channelID))") }
         if let platform = filter.platform { conditions.append("c.platform = \(parameters.add(platform.rawValue))") }
-        return "SELECT s.channel_id FROM subscriptions s JOIN channels c ON c.id = s.channel_id WHERE " + conditions.joined(separator: " AND ")
+        let counted = plays ? """
+            LEFT JOIN (SELECT i.channel_id, count(*) AS plays FROM play_history h JOIN items i ON i.id = h.item
+                       WHERE h.user_id = $1 GROUP BY i.channel_id) p ON p.channel_id = s.channel_id
+            """ : ""
+        return """
+            SELECT s.channel_id, \(plays ? "coalesce(p.plays, 0)" : "0") AS plays
+            FROM subscriptions s JOIN channels c ON c.id = s.channel_id \(counted)
+            WHERE \(conditions.joined(separator: " AND "))
+            """
+    }
+
+    /// CTEs up to `rounds`: each followed channel's first items as `items` lists them (a query
+    /// of `id`, `published` and `round`, 1, 2…, over `f.channel_id`, without LIMIT), enough of
+    /// them for a page that reaches `depth` rows of rounds; columns `channel_id`, `plays`, `id`,
+    /// `published`, `round`. Shallow first, as a page of a user with many channels needs about
+    /// one item of each: ⌈depth / channels⌉ rounds of each channel, which are enough when they
+    /// fill `depth` or when no channel had more; else (a one-time filter: not run otherwise)
+    /// up to `depth` rounds of each. Rounds past those never reach the page.
+    private static func rounds(_ followed: String, items: String, depth: String) -> String {
+        """
+        followed AS (\(followed)),
+        share AS (SELECT ceil(\(depth)::numeric / greatest(count(*), 1))::bigint AS rounds FROM followed),
+        shallow AS MATERIALIZED (
+            SELECT f.channel_id, f.plays, n.id, n.published, n.round
+            FROM followed f CROSS JOIN LATERAL (\(items) LIMIT (SELECT rounds FROM share)) n),
+        verdict AS (SELECT count(*) >= \(depth) OR coalesce(max(round), 0) < (SELECT rounds FROM share) AS enough FROM shallow),
+        rounds AS (
+            SELECT * FROM shallow WHERE (SELECT enough FROM verdict)
+            UNION ALL
+            SELECT f.channel_id, f.plays, n.id, n.published, n.round
+            FROM followed f CROSS JOIN LATERAL (\(items) LIMIT \(depth)) n WHERE NOT (SELECT enough FROM verdict))
+        """
     }
 
     /// Catch-up (`FeedMode.catchUp`): first what the user is in the middle of, most recently
     /// played first (ties by id); then the window's untouched items round by round: each
     /// channel's oldest, then each one's second…, a round oldest first, same-second ties by
-    /// channel, then id. A channel gives at most `depth` rounds (no page reaches further), read
-    /// from `items_channel_published` in order. The owner's untouched items are those whose
-    /// `items.state` says so (the index holds it); another user's have no watched or
-    /// in-progress row of theirs.
+    /// channel, then id. Each channel's window is a range of `items_channel_published`. The
+    /// owner's untouched items are those whose `items.state` says so (the index holds it);
+    /// another user's have no watched or in-progress row of theirs.
     private static func catchUp(_ followed: String, user: UserID, windowStart: String, depth: String) -> String {
         let untouched = user == .owner ? "i.state = \(WatchState.untouched.rawValue)" : """
             NOT EXISTS (SELECT 1 FROM watch_state w WHERE w.user_id = $1 AND w.item = i.id AND (w.watched = 1 OR w.progress_seconds > 0))
@@ -176,38 +208,36 @@ private enum FeedListing {
         // Undated items are never in the window, so NULLS FIRST changes nothing but lets the
         // index give the order.
         let oldest = "i.published NULLS FIRST, i.id"
+        let missed = """
+            SELECT i.id, i.published, row_number() OVER (ORDER BY \(oldest)) AS round FROM items i
+            WHERE i.channel_id = f.channel_id AND i.published >= \(windowStart) AND \(untouched) ORDER BY \(oldest)
+            """
         return """
+            WITH \(rounds(followed, items: missed, depth: depth))
             SELECT id, row_number() OVER (ORDER BY part, played_at DESC, round, published, channel_id, id) AS position FROM (
                 SELECT i.id, 0 AS part, w.updated_at AS played_at, 0::bigint AS round, 0::bigint AS published, 0::bigint AS channel_id
-                FROM watch_state w JOIN items i ON i.id = w.item JOIN (\(followed)) f ON f.channel_id = i.channel_id
+                FROM watch_state w JOIN items i ON i.id = w.item JOIN followed f ON f.channel_id = i.channel_id
                 WHERE w.user_id = $1 AND w.watched = 0 AND w.progress_seconds > 0
                 UNION ALL
-                SELECT missed.id, 1, 0, missed.round, missed.published, f.channel_id
-                FROM (\(followed)) f CROSS JOIN LATERAL (
-                    SELECT i.id, i.published, row_number() OVER (ORDER BY \(oldest)) AS round FROM items i
-                    WHERE i.channel_id = f.channel_id AND i.published >= \(windowStart) AND \(untouched)
-                    ORDER BY \(oldest) LIMIT \(depth)) missed
+                SELECT id, 1, 0, round, published, channel_id FROM rounds
             ) listed
             """
     }
 
     /// Discovery (`DiscoveryMode`): never-started items of the channels the user plays least
-    /// (a play is a `play_history` row of theirs for an item of the channel; ties by channel
-    /// id), one per channel in turn, each channel's newest first. A channel gives at most
-    /// `depth` rounds, read down `items_channel_published`: a seek per followed channel, not a
-    /// pass over the library.
+    /// (ties by channel id), one per channel in turn, each channel's newest first, read down
+    /// `items_channel_published`: a seek per followed channel, not a pass over the library.
     private static func discovery(_ followed: String, depth: String) -> String {
         let newest = "i.published DESC NULLS LAST, i.discovered_at DESC, i.id DESC"
+        let fresh = """
+            SELECT i.id, i.published, row_number() OVER (ORDER BY \(newest)) AS round FROM items i
+            WHERE i.channel_id = f.channel_id AND NOT EXISTS (SELECT 1 FROM watch_state w WHERE w.user_id = $1 AND w.item = i.id
+                AND (w.watched = 1 OR w.progress_seconds > \(DiscoveryMode.startedAfterSeconds)))
+            ORDER BY \(newest)
+            """
         return """
-            SELECT fresh.id, row_number() OVER (ORDER BY fresh.round, coalesce(p.plays, 0), f.channel_id) AS position
-            FROM (\(followed)) f
-            LEFT JOIN (SELECT i.channel_id, count(*) AS plays FROM play_history h JOIN items i ON i.id = h.item
-                       WHERE h.user_id = $1 GROUP BY i.channel_id) p ON p.channel_id = f.channel_id
-            CROSS JOIN LATERAL (
-                SELECT i.id, row_number() OVER (ORDER BY \(newest)) AS round FROM items i
-                WHERE i.channel_id = f.channel_id AND NOT EXISTS (SELECT 1 FROM watch_state w WHERE w.user_id = $1 AND w.item = i.id
-                    AND (w.watched = 1 OR w.progress_seconds > \(DiscoveryMode.startedAfterSeconds)))
-                ORDER BY \(newest) LIMIT \(depth)) fresh
+            WITH \(rounds(followed, items: fresh, depth: depth))
+            SELECT id, row_number() OVER (ORDER BY round, plays, channel_id) AS position FROM rounds
             """
     }
 }

@@ -101,8 +101,9 @@ final class PostgresFeedPlanTests: XCTestCase {
         for user in [UserID.owner, Self.bob] {
             for mode in [FeedMode.catchUp, .discovery] {
                 let plan = try await plan { PostgresLibrary.feedStatement(FeedQuery(mode: mode), user: user, now: 1_700_000_000) }
-                XCTAssertTrue(plan.contains("on items_channel_published\n") || plan.contains("using items_channel_published on items"), plan)
-                XCTAssertTrue(plan.contains("Index Cond: (channel_id = s_1.channel_id") || plan.contains("Index Cond: ((channel_id = s_"), plan)
+                XCTAssertTrue(plan.contains("items_channel_published"), plan)
+                // Keyed by each followed channel in turn, not a scan of every channel's items.
+                XCTAssertTrue(plan.contains(/Index Cond: \(+channel_id = \w+\.channel_id/), plan)
             }
             let resume = try await plan { PostgresLibrary.feedStatement(FeedQuery(mode: .catchUp), user: user, now: 1_700_000_000) }
             XCTAssertTrue(resume.contains("watch_state_in_progress"), resume)
