@@ -114,9 +114,14 @@ enum PostgresSchema {
             UNIQUE (channel_id, item_id)
         );
         CREATE INDEX items_state_published ON items (state, published, channel_id);
-        CREATE INDEX items_newest ON items (published, discovered_at, channel_id);
-        CREATE INDEX items_channel_published ON items (channel_id, published, discovered_at, state);
-        CREATE INDEX items_short ON items (published, discovered_at, channel_id)
+        -- The feed's orders read these backwards: newest first with undated items last (SQLite's
+        -- NULL sorts first, so its DESC puts them last; here NULLS FIRST does that), ties by
+        -- channel then id (SQLite's index ends in the rowid): a page reads about its rows, no
+        -- sort. A channel's newest (discovery) likewise, id before `state` (SQLite's order
+        -- puts it after), so that one item of a channel is one row read.
+        CREATE INDEX items_newest ON items (published NULLS FIRST, discovered_at, channel_id, id);
+        CREATE INDEX items_channel_published ON items (channel_id, published NULLS FIRST, discovered_at, id, state);
+        CREATE INDEX items_short ON items (published NULLS FIRST, discovered_at, channel_id, id)
             WHERE duration <= 180 OR is_short = 1;
 
         CREATE TABLE subscriptions (
