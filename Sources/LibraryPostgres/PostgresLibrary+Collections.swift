@@ -116,7 +116,7 @@ extension PostgresLibrary {
 
     // MARK: Shared by the calls by name and by id
 
-    /// Collections by name, as SQLite's `ORDER BY name COLLATE NOCASE` lists them.
+    /// SQLite's `ORDER BY name COLLATE NOCASE` (`noCase`).
     static let collectionNameOrder = noCase("c.name")
 
     /// Makes `user`'s collection `name`; `collectionExists` if they have one by that name (the

@@ -1,11 +1,12 @@
 import FeedModel
 import LibraryStore
 
-// Saved videos as the API has them (library items and pages saved by URL), as the SQLite
-// library (SQLiteLibrary+SavedVideos.swift).
+// Saved videos (the API's `/saved-videos`), as the SQLite library's (SQLiteLibrary+SavedVideos.swift):
+// a library item, or a page saved by its URL, each with its own id and notes.
 extension PostgresLibrary {
     /// A saved video as one row, whichever kind it is: a library item's columns come from the
-    /// item, its channel and the user's watch state, a page's from its own row. `$1` is the user.
+    /// item, its channel and the user's watch state (so they follow the feed), a page's from its
+    /// own row. `$1` is the user.
     static let savedVideoSelection = """
         SELECT s.id AS id, s.item AS item, i.channel_id AS library_channel,
             CASE WHEN s.item IS NULL THEN s.platform ELSE c.platform END AS platform,
@@ -32,15 +33,19 @@ extension PostgresLibrary {
 
     public func savedVideos(_ query: SavedVideoQuery) async throws(LibraryError) -> (videos: [SavedVideo], total: Int) {
         let user = user
+        // A negative limit is none, and a negative offset is 0, as SQLite reads them (the API's
+        // stats and check list every saved video with a limit of -1).
+        let limit: Int? = query.limit < 0 ? nil : query.limit
+        let offset = max(query.offset, 0)
         return try await snapshot { db throws(LibraryError) in
             let filter = "($2::text IS NULL OR platform = $2) AND ($3::bigint IS NULL OR watched = $3)"
-            let arguments: [any PGBindable] = [user.rawValue, query.platform?.lowercased(), query.watched]
-            let total = try db.query("SELECT count(*) AS n FROM (\(Self.savedVideoSelection)) v WHERE \(filter)", arguments)
-                .first?.get("n") as Int? ?? 0
+            let parameters: [any PGBindable] = [user.rawValue, query.platform?.lowercased(), query.watched]
+            let total: Int = try db.query("SELECT count(*) AS total FROM (\(Self.savedVideoSelection)) v WHERE \(filter)",
+                                          parameters).first?.get("total") ?? 0
             let rows = try db.query("""
                 SELECT * FROM (\(Self.savedVideoSelection)) v WHERE \(filter) ORDER BY saved_at DESC, id DESC LIMIT $4 OFFSET $5
-                """, arguments + [query.limit, query.offset]).rows
-            return (try rows.map(Self.savedVideo), total)
+                """, parameters + [limit, offset]).rows
+            return (try rows.map { row throws(LibraryError) in try Self.savedVideo(row) }, total)
         }
     }
 
@@ -51,13 +56,14 @@ extension PostgresLibrary {
 
     public func itemID(forURL url: String) async throws(LibraryError) -> Int64? {
         let user = user
-        // No index on the URLs (it would slow every ingest for this one lookup): a scan of the
-        // user's items, page URL first, then media.
+        // A scan of the user's items, page URL first, then media (as SQLite: no index on the
+        // URLs, which every ingest would pay for this one lookup). SQLite sorts the NULL of an
+        // item without a page URL last here.
         return try await read { db throws(LibraryError) in
             try db.query("""
                 SELECT i.id FROM items i JOIN subscriptions s ON s.user_id = $1 AND s.channel_id = i.channel_id
-                WHERE i.url = $2 OR i.enclosure_url = $2 ORDER BY coalesce(i.url = $2, false) DESC, i.id LIMIT 1
-                """, [user.rawValue, url]).first?.get("id") as Int64?
+                WHERE i.url = $2 OR i.enclosure_url = $2 ORDER BY i.url = $2 DESC NULLS LAST, i.id LIMIT 1
+                """, [user.rawValue, url]).first?.get("id")
         }
     }
 
@@ -69,7 +75,7 @@ extension PostgresLibrary {
                 SELECT i.id FROM subscriptions s JOIN channels c ON c.id = s.channel_id
                 JOIN items i ON i.channel_id = s.channel_id AND i.item_id = $2
                 WHERE s.user_id = $1 AND c.platform = $3 ORDER BY i.id LIMIT 1
-                """, [user.rawValue, videoID, platform.rawValue]).first?.get("id") as Int64?
+                """, [user.rawValue, videoID, platform.rawValue]).first?.get("id")
         }
     }
 
@@ -81,49 +87,36 @@ extension PostgresLibrary {
                 INSERT INTO saved_items (user_id, item, notes, saved_at, updated_at) VALUES ($1, $2, $3, $4, $4) ON CONFLICT DO NOTHING
                 """, [user.rawValue, item, notes, now]).affected > 0
             guard let id = try db.query("SELECT id FROM saved_items WHERE user_id = $1 AND item = $2", [user.rawValue, item])
-                .first?.get("id") as Int64? else { throw .noItem(item) }
+                .first?.get("id") as Int64? else { throw LibraryError.noItem(item) }
             return (try Self.requireSavedVideo(id, user: user, db), created)
         }
     }
 
     public func saveVideo(page: SavedPage, notes: String?, now: Int64) async throws(LibraryError) -> (video: SavedVideo, created: Bool) {
-        let platform = page.platform.trimmingWhitespace().lowercased()
-        for (name, value) in [("platform", platform), ("video_id", page.videoID), ("video_url", page.videoURL), ("title", page.title)]
-        where value.trimmingWhitespace().isEmpty {
-            throw .invalid("\(name) must not be empty")
-        }
-        if let duration = page.durationSeconds, duration < 0 { throw .invalid("duration_seconds must not be negative") }
-        if let views = page.viewCount, views < 0 { throw .invalid("view_count must not be negative") }
+        let page = try page.validated()
         let user = user
         return try await write { db throws(LibraryError) in
             let created = try db.query("""
                 INSERT INTO saved_items (user_id, platform, video_id, video_url, title, description, thumbnail_url,
                     duration_seconds, view_count, upload_date, channel_name, channel_ref, channel_url, notes, saved_at, updated_at)
                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15) ON CONFLICT DO NOTHING
-                """, [user.rawValue, platform, page.videoID, page.videoURL, page.title, page.description,
+                """, [user.rawValue, page.platform, page.videoID, page.videoURL, page.title, page.description,
                       page.thumbnailURL, page.durationSeconds, page.viewCount, page.uploadDate, page.channelName,
                       page.channelRef, page.channelURL, notes, now]).affected > 0
             guard let id = try db.query("""
                 SELECT id FROM saved_items WHERE user_id = $1 AND item IS NULL AND platform = $2 AND video_id = $3
-                """, [user.rawValue, platform, page.videoID]).first?.get("id") as Int64? else {
-                throw .invalid("the page could not be saved")
+                """, [user.rawValue, page.platform, page.videoID]).first?.get("id") as Int64? else {
+                throw LibraryError.invalid("the page could not be saved")
             }
             return (try Self.requireSavedVideo(id, user: user, db), created)
         }
     }
 
     public func updateSavedVideo(id: Int64, _ change: SavedVideoChange, now: Int64) async throws(LibraryError) -> SavedVideo {
-        // Watched or not resets the progress, as `watched` does for the feed, to the progress
-        // given with it; a progress alone is a position (`WatchRule` may count it heard).
-        let update: WatchUpdate? = if let watched = change.watched {
-            try WatchUpdate.mark(watched: watched, progress: change.progressSeconds ?? 0).validated()
-        } else if let progress = change.progressSeconds {
-            try WatchUpdate.position(seconds: progress).validated()
-        } else {
-            nil
-        }
+        let update = try change.watchUpdate()
         let user = user
         return try await write { db throws(LibraryError) in
+            if update != nil { try Self.lockWatchState(user: user, db) }
             let video = try Self.requireSavedVideo(id, user: user, db)
             if let notes = change.notes {
                 try db.query("UPDATE saved_items SET notes = $1 WHERE id = $2", [notes, id])
@@ -141,6 +134,7 @@ extension PostgresLibrary {
                         """, [watched, progress, now, id])
                 }
             }
+            // Written on its own, as SQLite's: the change log's `updated` row follows the watch row.
             try db.query("UPDATE saved_items SET updated_at = $1 WHERE id = $2", [now, id])
             return try Self.requireSavedVideo(id, user: user, db)
         }
@@ -150,14 +144,16 @@ extension PostgresLibrary {
         let user = user
         try await write { db throws(LibraryError) in
             if try db.query("DELETE FROM saved_items WHERE user_id = $1 AND id = $2", [user.rawValue, id]).affected == 0 {
-                throw .noSavedVideo(id)
+                throw LibraryError.noSavedVideo(id)
             }
         }
     }
 
     /// `user`'s saved video `id`; another user's is `noSavedVideo`, as one that never was.
     static func requireSavedVideo(_ id: Int64, user: UserID, _ db: PGConnection) throws(LibraryError) -> SavedVideo {
-        guard let row = try db.query("\(savedVideoSelection) AND s.id = $2", [user.rawValue, id]).first else { throw .noSavedVideo(id) }
+        guard let row = try db.query("\(savedVideoSelection) AND s.id = $2", [user.rawValue, id]).first else {
+            throw LibraryError.noSavedVideo(id)
+        }
         return try savedVideo(row)
     }
 
@@ -170,7 +166,7 @@ extension PostgresLibrary {
                              channelRef: try row.get("channel_ref"), channelURL: try row.get("channel_url"))
         return SavedVideo(id: try row.get("id"), itemID: try row.get("item"), libraryChannelID: try row.get("library_channel"), page: page,
                           watched: try row.get("watched") as Bool? ?? false, watchedAt: try row.get("watched_at"),
-                          progressSeconds: try row.get("progress_seconds") as Int? ?? 0,
-                          notes: try row.get("notes"), savedAt: try row.get("saved_at"), updatedAt: try row.get("updated_at"))
+                          progressSeconds: try row.get("progress_seconds") as Int? ?? 0, notes: try row.get("notes"),
+                          savedAt: try row.get("saved_at"), updatedAt: try row.get("updated_at"))
     }
 }

@@ -114,9 +114,14 @@ enum PostgresSchema {
             UNIQUE (channel_id, item_id)
         );
         CREATE INDEX items_state_published ON items (state, published, channel_id);
-        CREATE INDEX items_newest ON items (published, discovered_at, channel_id);
-        CREATE INDEX items_channel_published ON items (channel_id, published, discovered_at, state);
-        CREATE INDEX items_short ON items (published, discovered_at, channel_id)
+        -- The feed's orders read these backwards: newest first with undated items last (SQLite's
+        -- NULL sorts first, so its DESC puts them last; here NULLS FIRST does that), ties by
+        -- channel then id (SQLite's index ends in the rowid): a page reads about its rows, no
+        -- sort. A channel's newest (discovery) likewise, id before `state` (SQLite's order
+        -- puts it after), so that one item of a channel is one row read.
+        CREATE INDEX items_newest ON items (published NULLS FIRST, discovered_at, channel_id, id);
+        CREATE INDEX items_channel_published ON items (channel_id, published NULLS FIRST, discovered_at, id, state);
+        CREATE INDEX items_short ON items (published NULLS FIRST, discovered_at, channel_id, id)
             WHERE duration <= 180 OR is_short = 1;
 
         CREATE TABLE subscriptions (
@@ -681,17 +686,17 @@ enum PostgresSchema {
     /// word must match, the last one as a prefix too, accents and case ignored. Each item's
     /// `items_search.document` is kept by triggers (SQLite's FTS5 index trails the items and is
     /// caught up by the next search; here an item is indexed as it goes in): title weighted A,
-    /// channel name B, show notes D, for `ts_rank('{notes, 0, channel, title}', …)` with
-    /// `SearchRule`'s weights scaled to the title's (`{0.1, 0, 0.5, 1}`).
+    /// channel name B, show notes D, which the store's bm25 reads as `SearchRule`'s weights
+    /// (PostgresLibrary+Search.swift).
     ///
     /// Words are cut as FTS5's `unicode61` tokenizer cuts them, not as PostgreSQL's parser
     /// would (it keeps `example.com/x`, `3.14`, `a@b.org` whole, so "example" would not find
     /// them): `search_fold` lowers and unaccents the text and turns every punctuation, space,
     /// control and ASCII symbol character into a space, with ICU's Unicode classes and case
     /// mapping (`und-x-icu`), whatever the database's locale; then `to_tsvector('simple', …)`
-    /// (no stemming, no stop words: FTS5 has neither) reads plain words. `search_query` folds
-    /// the words typed the same way, so both sides agree by construction: `SearchSyntax` only
-    /// decides whether the text holds a word.
+    /// (no stemming, no stop words: FTS5 has neither) reads plain words. The words typed are
+    /// cut by `SearchTerms` (the rule both stores share) and each is folded and read the same
+    /// way here (`search_term`), so documents and queries agree by construction.
     static let search = #"""
         CREATE EXTENSION IF NOT EXISTS unaccent;
 
@@ -707,22 +712,27 @@ enum PostgresSchema {
                 || setweight(to_tsvector('simple', coalesce(search_fold(channel), '')), 'B')
                 || setweight(to_tsvector('simple', coalesce(search_fold(notes), '')), 'D');
 
-        -- Every word typed, ANDed, the last one as a prefix; NULL when the text holds no word.
-        CREATE FUNCTION search_query(typed TEXT) RETURNS tsquery
-            LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT AS $$
-        DECLARE
-            words TEXT[] := array_remove(string_to_array(search_fold(typed), ' '), '');
-            query tsquery;
-        BEGIN
-            IF cardinality(words) = 0 THEN
-                RETURN NULL;
-            END IF;
-            -- A folded word holds no quote or backslash (punctuation), so quoting needs no escaping.
-            SELECT to_tsquery('simple', string_agg('''' || word || '''' || CASE WHEN n = cardinality(words) THEN ':*' ELSE '' END,
-                                                   ' & ' ORDER BY n))
-                INTO query FROM unnest(words) WITH ORDINALITY AS typed_word(word, n);
-            RETURN CASE WHEN numnode(query) = 0 THEN NULL ELSE query END;
-        END $$;
+        -- One word of the typed text (as `SearchTerms` cut it), folded and cut as documents are: its
+        -- lexemes in a row (a phrase: `unaccent` may make several, "x½" is "x1 2"), the last one a
+        -- prefix when `prefix`. NULL when nothing of it is left to find (a lone accent, a word too
+        -- long for the index). phraseto_tsquery reads the words as words, never as query syntax; a
+        -- prefix is marked on its canonical output, whose quoting is PostgreSQL's own. Notices (a word
+        -- too long, no lexeme) stay on the server: libpq would print them to the client's stderr.
+        CREATE FUNCTION search_term(word TEXT, prefix BOOLEAN) RETURNS tsquery
+            LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SET client_min_messages = warning
+            RETURN CASE WHEN to_tsvector('simple', search_fold(word)) = ''::tsvector THEN NULL
+                        WHEN prefix THEN (phraseto_tsquery('simple', search_fold(word))::text || ':*')::tsquery
+                        ELSE phraseto_tsquery('simple', search_fold(word)) END;
+
+        -- Every word (`search_term`) ANDed; NULL when there is none or one can match nothing. Joined
+        -- as text and read once: ANDing one at a time copies the query each time (quadratic).
+        CREATE FUNCTION search_query(words TEXT[], prefixes BOOLEAN[]) RETURNS tsquery
+            LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+            BEGIN ATOMIC
+                SELECT CASE WHEN count(*) > 0 AND count(term) = count(*)
+                            THEN string_agg('(' || term::text || ')', ' & ' ORDER BY n)::tsquery END
+                FROM unnest(words, prefixes) WITH ORDINALITY AS typed(word, prefix, n), search_term(word, prefix) AS term;
+            END;
 
         CREATE TABLE items_search (
             item BIGINT PRIMARY KEY REFERENCES items(id) ON DELETE CASCADE,
