@@ -575,7 +575,7 @@ KNOWN = {
     # SQLite's items_search is an FTS5 table over a view; here it is a table of documents.
     "tables of another shape": {"items_search"},
     "nullable only in PostgreSQL": {("sync_subscription_changes", "changed"), ("sync_episode_changes", "changed")},
-    "indexes only in PostgreSQL": {"items_search_document"},
+    "indexes only in PostgreSQL": {"items_search_document", "channels_due"},
     "triggers only in SQLite": {"items_search_deleted", "channels_search_deleted", "subscriptions_counted"},
     "triggers only in PostgreSQL": {"subscriptions_tallied", "items_search_inserted", "changes_notified", "changes_published",
                                     "sync_subscription_changes_stamped", "sync_episode_changes_stamped"},
