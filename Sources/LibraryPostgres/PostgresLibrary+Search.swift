@@ -133,12 +133,12 @@ struct SearchPage: Sendable {
     }
 
     func fetch(_ order: Order, _ db: PGConnection) throws(LibraryError) -> [LibraryItem] {
-        let (sql, parameters) = statement(order)
-        return try db.query(sql, parameters).rows.map { row throws(LibraryError) in try LibraryItem(pgRow: row) }
+        let statement = statement(order)
+        return try db.query(statement.sql, statement.parameters).rows.map { row throws(LibraryError) in try LibraryItem(pgRow: row) }
     }
 
-    /// The page's one statement and its parameters.
-    func statement(_ order: Order) -> (sql: String, parameters: [any PGBindable]) {
+    /// The page's one statement.
+    func statement(_ order: Order) -> PGStatement {
         switch order {
         case .newest: newest()
         case .ranked(let rank): ranked(rank)
@@ -146,47 +146,50 @@ struct SearchPage: Sendable {
     }
 
     /// Matches newest first (ids grow with discovery).
-    private func newest() -> (sql: String, parameters: [any PGBindable]) {
-        var parameters: [any PGBindable] = [user.rawValue, terms.words, terms.prefixes]
-        let conditions = filterConditions(&parameters)
-        parameters += [Int64(page.perPage), Int64(page.offset)]
-        return ("""
+    private func newest() -> PGStatement {
+        var parameters = PGParameters(user.rawValue)
+        let matches = "x.document @@ search_query(\(parameters.add(terms.words))::text[], \(parameters.add(terms.prefixes))::boolean[])"
+        let conditions = [matches] + filter.pgConditions(&parameters)
+        let (limit, offset) = (parameters.add(Int64(page.perPage)), parameters.add(Int64(page.offset)))
+        return parameters.statement("""
             SELECT \(LibraryItem.pgSelection)
             FROM items_search x JOIN items i ON i.id = x.item \(LibraryItem.pgJoins(user: "$1"))
-            WHERE \((["x.document @@ search_query($2::text[], $3::boolean[])"] + conditions).joined(separator: " AND "))
+            WHERE \(conditions.joined(separator: " AND "))
             ORDER BY i.id DESC
-            LIMIT $\(parameters.count - 1) OFFSET $\(parameters.count)
-            """, parameters)
+            LIMIT \(limit) OFFSET \(offset)
+            """)
     }
 
     /// Matches best first (`SearchRank`). Every match in the index is scored, whoever follows
     /// it (at most `SearchRule.rankedWordLimit` of them), so an item's score is the same under
     /// every filter and on every page; then the user's rows under the filters are paged. (A word
     /// in that many items costs ~0.2 s here, scoring each match in SQL; FTS5 does it in C.)
-    private func ranked(_ rank: SearchRank) -> (sql: String, parameters: [any PGBindable]) {
-        var parameters: [any PGBindable] = [user.rawValue, terms.words, terms.prefixes, rank.weights,
-                                            SearchRule.titleWeight, SearchRule.channelWeight, SearchRule.notesWeight,
-                                            SearchRank.k1, SearchRank.b]
-        let conditions = filterConditions(&parameters)
-        parameters += [Int64(page.perPage), Int64(page.offset)]
-        return ("""
+    private func ranked(_ rank: SearchRank) -> PGStatement {
+        var parameters = PGParameters(user.rawValue)
+        let (words, prefixes, weights) = (parameters.add(terms.words), parameters.add(terms.prefixes), parameters.add(rank.weights))
+        let (title, channel, notes) = (parameters.add(SearchRule.titleWeight), parameters.add(SearchRule.channelWeight),
+                                       parameters.add(SearchRule.notesWeight))
+        let (k1, b) = (parameters.add(SearchRank.k1), parameters.add(SearchRank.b))
+        let conditions = filter.pgConditions(&parameters)
+        let (limit, offset) = (parameters.add(Int64(page.perPage)), parameters.add(Int64(page.offset)))
+        return parameters.statement("""
             WITH term AS MATERIALIZED (
                 -- Each distinct word's first lexeme as search_term reads it (the word's only one but for
                 -- what unaccent splits), a prefix when the word is and it is the only one.
                 SELECT DISTINCT ON (typed.n) typed.n, typed.weight, v.lexeme,
                        typed.prefix AND count(*) OVER (PARTITION BY typed.n) = 1 AS prefix
-                FROM unnest($2::text[], $3::boolean[], $4::float8[]) WITH ORDINALITY AS typed(word, prefix, weight, n)
+                FROM unnest(\(words)::text[], \(prefixes)::boolean[], \(weights)::float8[]) WITH ORDINALITY AS typed(word, prefix, weight, n)
                 CROSS JOIN LATERAL (SELECT lexeme, positions[1] AS first FROM unnest(to_tsvector('simple', search_fold(typed.word)))) AS v
                 ORDER BY typed.n, v.first
             ), matched AS (
-                SELECT x.item, x.document, x.length FROM items_search x WHERE x.document @@ search_query($2::text[], $3::boolean[])
+                SELECT x.item, x.document, x.length FROM items_search x WHERE x.document @@ search_query(\(words)::text[], \(prefixes)::boolean[])
             ), scored AS (
                 -- hits: a word's occurrences, each weighing its part's weight (A title, B channel, D notes).
                 -- The arithmetic in FTS5's order, so equal statistics give the very same score.
                 SELECT m.item, (
-                    SELECT sum(term.weight * ((f.hits * ($8::float8 + 1)) / (f.hits + $8::float8 * (1 - $9::float8 + $9::float8 * m.length / mean.length))))
+                    SELECT sum(term.weight * ((f.hits * (\(k1)::float8 + 1)) / (f.hits + \(k1)::float8 * (1 - \(b)::float8 + \(b)::float8 * m.length / mean.length))))
                     FROM term CROSS JOIN LATERAL (
-                        SELECT sum(CASE part WHEN 'A' THEN $5::float8 WHEN 'B' THEN $6::float8 ELSE $7::float8 END) AS hits
+                        SELECT sum(CASE part WHEN 'A' THEN \(title)::float8 WHEN 'B' THEN \(channel)::float8 ELSE \(notes)::float8 END) AS hits
                         FROM unnest(m.document) AS d CROSS JOIN LATERAL unnest(d.weights) AS part
                         WHERE d.lexeme = term.lexeme OR (term.prefix AND starts_with(d.lexeme, term.lexeme))) AS f
                 ) AS score
@@ -196,23 +199,7 @@ struct SearchPage: Sendable {
             FROM scored r JOIN items i ON i.id = r.item \(LibraryItem.pgJoins(user: "$1"))
             \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
             ORDER BY r.score DESC, i.id
-            LIMIT $\(parameters.count - 1) OFFSET $\(parameters.count)
-            """, parameters)
-    }
-
-    /// `filter` as conditions on `i`, `c` and `w`, its values appended to `parameters`.
-    private func filterConditions(_ parameters: inout [any PGBindable]) -> [String] {
-        var conditions: [String] = []
-        if let channelID = filter.channelID {
-            parameters.append(channelID)
-            conditions.append("i.channel_id = $\(parameters.count)")
-        }
-        if let platform = filter.platform {
-            parameters.append(platform.rawValue)
-            conditions.append("c.platform = $\(parameters.count)")
-        }
-        if filter.unwatchedOnly { conditions.append("w.watched IS DISTINCT FROM 1") }
-        if filter.watchedOnly { conditions.append("w.watched = 1") }
-        return conditions
+            LIMIT \(limit) OFFSET \(offset)
+            """)
     }
 }

@@ -96,7 +96,7 @@ final class PostgresSearchTests: XCTestCase {
             }
             let terms = TypedTerms(SearchTerms("quince lem"))
             let page = SearchPage(user: .owner, filter: FeedFilter(platform: .podcast, unwatchedOnly: true), page: .first(20), terms: terms)
-            let ranked = page.statement(.ranked(SearchRank(hits: [10, 10], typed: terms.counts, items: 4000)))
+            let ranked = page.statement(.ranked(SearchRank(hits: [10, 10], typed: terms.counts, items: 3000)))
             let newest = page.statement(.newest)
             return [try plan(TypedTerms.countSQL, ["quince", false, SearchRule.rankedWordLimit + 1]),
                     try plan(ranked.sql, ranked.parameters), try plan(newest.sql, newest.parameters)]
