@@ -132,11 +132,7 @@ private enum FeedListing {
     init(_ mode: FeedMode, _ filter: FeedFilter, user: UserID, windowStart: Int64, depth: Int, _ parameters: inout PGParameters) {
         switch mode {
         case .newest, .shortForm:
-            var conditions: [String] = []
-            if let channelID = filter.channelID { conditions.append("i.channel_id = \(parameters.add(channelID))") }
-            if let platform = filter.platform { conditions.append("c.platform = \(parameters.add(platform.rawValue))") }
-            if filter.unwatchedOnly { conditions.append("w.watched IS DISTINCT FROM 1") }
-            if filter.watchedOnly { conditions.append("w.watched = 1") }
+            var conditions = filter.pgConditions(&parameters)
             if mode == .shortForm { conditions.append(PostgresLibrary.shortFormPredicate) }
             let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
             // Read down items_newest (items_short), ties by id after the prefix it sorts.
@@ -262,6 +258,19 @@ struct PGParameters {
     }
 
     func statement(_ sql: String) -> PGStatement { PGStatement(sql: sql, parameters: values) }
+}
+
+extension FeedFilter {
+    /// The filter as conditions on `i`, `c` and `w` (`LibraryItem.pgJoins`), its values added to
+    /// `parameters`: the feed's newest and short-form modes and search filter so.
+    func pgConditions(_ parameters: inout PGParameters) -> [String] {
+        var conditions: [String] = []
+        if let channelID { conditions.append("i.channel_id = \(parameters.add(channelID))") }
+        if let platform { conditions.append("c.platform = \(parameters.add(platform.rawValue))") }
+        if unwatchedOnly { conditions.append("w.watched IS DISTINCT FROM 1") }
+        if watchedOnly { conditions.append("w.watched = 1") }
+        return conditions
+    }
 }
 
 extension StoredNotes {

@@ -20,8 +20,8 @@ extension PostgresLibrary {
         return try await snapshot { db throws(LibraryError) in
             switch try terms.order(db) {
             case .nothing: return []
-            case .newest: return try page.newest(db)
-            case .ranked(let hits): return try page.ranked(SearchRank(hits: hits, typed: terms.counts, items: try SearchRank.items(db)), db)
+            case .newest: return try page.fetch(.newest, db)
+            case .ranked(let hits): return try page.fetch(.ranked(SearchRank(hits: hits, typed: terms.counts, items: try SearchRank.items(db))), db)
             }
         }
     }
@@ -66,15 +66,16 @@ struct TypedTerms: Sendable {
     func order(_ db: PGConnection) throws(LibraryError) -> Order {
         var hits: [Int] = []
         for (word, prefix) in zip(words, prefixes) {
-            let count: Int = try db.query("""
-                SELECT count(*) AS n FROM (SELECT FROM items_search WHERE document @@ search_term($1, $2) LIMIT $3) AS hit
-                """, [word, prefix, SearchRule.rankedWordLimit + 1]).first?.get("n") ?? 0
+            let count: Int = try db.query(Self.countSQL, [word, prefix, SearchRule.rankedWordLimit + 1]).first?.get("n") ?? 0
             if count == 0 { return .nothing }
             if count > SearchRule.rankedWordLimit { return .newest }
             hits.append(count)
         }
         return .ranked(hits)
     }
+
+    /// How many items one word (`$1`, prefix `$2`) is in, up to `$3`.
+    static let countSQL = "SELECT count(*) AS n FROM (SELECT FROM items_search WHERE document @@ search_term($1, $2) LIMIT $3) AS hit"
 }
 
 /// bm25 as SQLite's FTS5 computes it (fts5_aux.c, `bm25()` with the weights `Schema.searchRank`
@@ -84,15 +85,18 @@ struct TypedTerms: Sendable {
 ///
 /// where f is the word's weighted count in the item (each occurrence weighs its part's
 /// `SearchRule` weight: title, channel name, notes; a prefix counts every word it starts), D the
-/// item's length in words, idf = ln((N − n + 0.5) / (n + 0.5)) (at least 1e-6) for a word in n
-/// of the index's N items. Ties go to the older item (the lower id), as FTS5's sort leaves them.
+/// item's length in words (`items_search.length`), idf = ln((N − n + 0.5) / (n + 0.5)) (at least
+/// 1e-6) for a word in n of the index's N items. Ties go to the older item (the lower id), as
+/// FTS5's sort leaves them.
 ///
-/// Two of FTS5's inputs are kept by its index and would cost a pass over the whole index here,
-/// so they are read cheaply instead: N is the index's highest item id (ids are never reused: the
-/// number of items ever indexed, N itself until items are removed), and avgdl is the mean length
-/// of the items the search matches, not of all items. Orders differ from SQLite's only where
-/// those shift a near tie. A word that `unaccent` makes into several (`x½` is "x1 2") counts as
-/// its least frequent part.
+/// Two of FTS5's inputs are totals its index keeps and would cost a pass over the whole index
+/// here, so they are read cheaply instead: N is the index's highest item id (ids are never
+/// reused: the number of items ever indexed, N itself until items are removed), and avgdl is
+/// the mean length of the items the search matches, not of all items. Where those differ from
+/// SQLite's (matches much longer or shorter than the library's average, many items removed),
+/// length and rarity weigh a little more or less than there, and items close in score can come
+/// in another order; where they agree the order is SQLite's (`PostgresSearchTests`). A word that
+/// `unaccent` makes into several (`x½` is the phrase "x1 2") is counted by its first part.
 struct SearchRank: Sendable {
     static let k1 = 1.2
     static let b = 0.75
@@ -117,79 +121,85 @@ struct SearchRank: Sendable {
 
 /// The page a search returns: the user's items (`LibraryItem.pgJoins`) under `feed`'s filters
 /// (conditions on `i`, `c`, `w`).
-private struct SearchPage: Sendable {
+struct SearchPage: Sendable {
     let user: UserID
     let filter: FeedFilter
     let page: PageRequest
     let terms: TypedTerms
 
-    /// Matches newest first (ids grow with discovery).
-    func newest(_ db: PGConnection) throws(LibraryError) -> [LibraryItem] {
-        var parameters: [any PGBindable] = [user.rawValue, terms.words, terms.prefixes]
-        let conditions = filterConditions(&parameters)
-        parameters += [Int64(page.perPage), Int64(page.offset)]
-        return try db.query("""
-            SELECT \(LibraryItem.pgSelection)
-            FROM items_search x JOIN items i ON i.id = x.item \(LibraryItem.pgJoins(user: "$1"))
-            WHERE \((["x.document @@ search_query($2::text[], $3::boolean[])"] + conditions).joined(separator: " AND "))
-            ORDER BY i.id DESC
-            LIMIT $\(parameters.count - 1) OFFSET $\(parameters.count)
-            """, parameters).rows.map { row throws(LibraryError) in try LibraryItem(pgRow: row) }
+    enum Order {
+        case newest
+        case ranked(SearchRank)
     }
 
-    /// Matches best first (`SearchRank`). Every match of the index is scored, whoever follows
-    /// it (at most `SearchRule.rankedWordLimit` of them), so an item's score and avgdl are the
-    /// same under every filter and on every page; the user's and the filters' rows are paged.
-    func ranked(_ rank: SearchRank, _ db: PGConnection) throws(LibraryError) -> [LibraryItem] {
-        var parameters: [any PGBindable] = [user.rawValue, terms.words, terms.prefixes, rank.weights,
-                                            SearchRule.titleWeight, SearchRule.channelWeight, SearchRule.notesWeight,
-                                            SearchRank.k1, SearchRank.b]
-        let conditions = filterConditions(&parameters)
-        parameters += [Int64(page.perPage), Int64(page.offset)]
-        return try db.query("""
-            WITH term AS (
-                -- Each distinct word's lexemes as the index holds them (search_term's), the last one a prefix when the word is.
-                SELECT typed.n, typed.weight, v.lexeme, typed.prefix AND v.last = max(v.last) OVER (PARTITION BY typed.n) AS prefix
-                FROM unnest($2::text[], $3::boolean[], $4::float8[]) WITH ORDINALITY AS typed(word, prefix, weight, n)
-                CROSS JOIN LATERAL (SELECT lexeme, positions[cardinality(positions)] AS last
-                                    FROM unnest(to_tsvector('simple', search_fold(typed.word)))) AS v
+    func fetch(_ order: Order, _ db: PGConnection) throws(LibraryError) -> [LibraryItem] {
+        let statement = statement(order)
+        return try db.query(statement.sql, statement.parameters).rows.map { row throws(LibraryError) in try LibraryItem(pgRow: row) }
+    }
+
+    /// The page's one statement.
+    func statement(_ order: Order) -> PGStatement {
+        switch order {
+        case .newest: newest()
+        case .ranked(let rank): ranked(rank)
+        }
+    }
+
+    /// Matches newest first (ids grow with discovery).
+    private func newest() -> PGStatement {
+        var parameters = PGParameters(user.rawValue)
+        let matches = "x.document @@ search_query(\(parameters.add(terms.words))::text[], \(parameters.add(terms.prefixes))::boolean[])"
+        let conditions = [matches] + filter.pgConditions(&parameters)
+        let (limit, offset) = (parameters.add(Int64(page.perPage)), parameters.add(Int64(page.offset)))
+        return parameters.statement("""
+            SELECT \(LibraryItem.pgSelection)
+            FROM items_search x JOIN items i ON i.id = x.item \(LibraryItem.pgJoins(user: "$1"))
+            WHERE \(conditions.joined(separator: " AND "))
+            ORDER BY i.id DESC
+            LIMIT \(limit) OFFSET \(offset)
+            """)
+    }
+
+    /// Matches best first (`SearchRank`). Every match in the index is scored, whoever follows
+    /// it (at most `SearchRule.rankedWordLimit` of them), so an item's score is the same under
+    /// every filter and on every page; then the user's rows under the filters are paged. (A word
+    /// in that many items costs ~0.2 s here, scoring each match in SQL; FTS5 does it in C.)
+    private func ranked(_ rank: SearchRank) -> PGStatement {
+        var parameters = PGParameters(user.rawValue)
+        let (words, prefixes, weights) = (parameters.add(terms.words), parameters.add(terms.prefixes), parameters.add(rank.weights))
+        let (title, channel, notes) = (parameters.add(SearchRule.titleWeight), parameters.add(SearchRule.channelWeight),
+                                       parameters.add(SearchRule.notesWeight))
+        let (k1, b) = (parameters.add(SearchRank.k1), parameters.add(SearchRank.b))
+        let conditions = filter.pgConditions(&parameters)
+        let (limit, offset) = (parameters.add(Int64(page.perPage)), parameters.add(Int64(page.offset)))
+        return parameters.statement("""
+            WITH term AS MATERIALIZED (
+                -- Each distinct word's first lexeme as search_term reads it (the word's only one but for
+                -- what unaccent splits), a prefix when the word is and it is the only one.
+                SELECT DISTINCT ON (typed.n) typed.n, typed.weight, v.lexeme,
+                       typed.prefix AND count(*) OVER (PARTITION BY typed.n) = 1 AS prefix
+                FROM unnest(\(words)::text[], \(prefixes)::boolean[], \(weights)::float8[]) WITH ORDINALITY AS typed(word, prefix, weight, n)
+                CROSS JOIN LATERAL (SELECT lexeme, positions[1] AS first FROM unnest(to_tsvector('simple', search_fold(typed.word)))) AS v
+                ORDER BY typed.n, v.first
             ), matched AS (
-                SELECT x.item, x.document, (SELECT sum(cardinality(positions)) FROM unnest(x.document)) AS length
-                FROM items_search x WHERE x.document @@ search_query($2::text[], $3::boolean[])
+                SELECT x.item, x.document, x.length FROM items_search x WHERE x.document @@ search_query(\(words)::text[], \(prefixes)::boolean[])
             ), scored AS (
+                -- hits: a word's occurrences, each weighing its part's weight (A title, B channel, D notes).
+                -- The arithmetic in FTS5's order, so equal statistics give the very same score.
                 SELECT m.item, (
-                    SELECT sum(f.weight * f.hits * ($8::float8 + 1) / (f.hits + $8::float8 * (1 - $9::float8 + $9::float8 * m.length / mean.length)))
-                    FROM (SELECT counted.n, counted.weight, min(counted.hits) AS hits
-                          FROM (SELECT term.n, term.weight, term.lexeme,
-                                       sum(CASE part WHEN 'A' THEN $5::float8 WHEN 'B' THEN $6::float8 ELSE $7::float8 END) AS hits
-                                FROM term JOIN (unnest(m.document) AS d CROSS JOIN LATERAL unnest(d.weights) AS part)
-                                     ON d.lexeme = term.lexeme OR (term.prefix AND starts_with(d.lexeme, term.lexeme))
-                                GROUP BY term.n, term.weight, term.lexeme) AS counted
-                          GROUP BY counted.n, counted.weight) AS f
+                    SELECT sum(term.weight * ((f.hits * (\(k1)::float8 + 1)) / (f.hits + \(k1)::float8 * (1 - \(b)::float8 + \(b)::float8 * m.length / mean.length))))
+                    FROM term CROSS JOIN LATERAL (
+                        SELECT sum(CASE part WHEN 'A' THEN \(title)::float8 WHEN 'B' THEN \(channel)::float8 ELSE \(notes)::float8 END) AS hits
+                        FROM unnest(m.document) AS d CROSS JOIN LATERAL unnest(d.weights) AS part
+                        WHERE d.lexeme = term.lexeme OR (term.prefix AND starts_with(d.lexeme, term.lexeme))) AS f
                 ) AS score
-                FROM matched m CROSS JOIN (SELECT avg(length)::float8 AS length FROM matched) AS mean
+                FROM matched m CROSS JOIN (SELECT sum(length)::float8 / count(*)::float8 AS length FROM matched) AS mean
             )
             SELECT \(LibraryItem.pgSelection)
             FROM scored r JOIN items i ON i.id = r.item \(LibraryItem.pgJoins(user: "$1"))
             \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
             ORDER BY r.score DESC, i.id
-            LIMIT $\(parameters.count - 1) OFFSET $\(parameters.count)
-            """, parameters).rows.map { row throws(LibraryError) in try LibraryItem(pgRow: row) }
-    }
-
-    /// `filter` as conditions on `i`, `c` and `w`, its values appended to `parameters`.
-    private func filterConditions(_ parameters: inout [any PGBindable]) -> [String] {
-        var conditions: [String] = []
-        if let channelID = filter.channelID {
-            parameters.append(channelID)
-            conditions.append("i.channel_id = $\(parameters.count)")
-        }
-        if let platform = filter.platform {
-            parameters.append(platform.rawValue)
-            conditions.append("c.platform = $\(parameters.count)")
-        }
-        if filter.unwatchedOnly { conditions.append("w.watched IS DISTINCT FROM 1") }
-        if filter.watchedOnly { conditions.append("w.watched = 1") }
-        return conditions
+            LIMIT \(limit) OFFSET \(offset)
+            """)
     }
 }

@@ -734,9 +734,16 @@ enum PostgresSchema {
                 FROM unnest(words, prefixes) WITH ORDINALITY AS typed(word, prefix, n), search_term(word, prefix) AS term;
             END;
 
+        -- A document's length in words (bm25's D: every position of every lexeme).
+        CREATE FUNCTION search_length(document tsvector) RETURNS BIGINT
+            LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+            RETURN (SELECT coalesce(sum(cardinality(positions)), 0) FROM unnest(document));
+
         CREATE TABLE items_search (
             item BIGINT PRIMARY KEY REFERENCES items(id) ON DELETE CASCADE,
-            document tsvector NOT NULL
+            document tsvector NOT NULL,
+            -- Kept with the document, so ranking reads no document twice.
+            length BIGINT GENERATED ALWAYS AS (search_length(document)) STORED
         );
         CREATE INDEX items_search_document ON items_search USING gin (document);
 

@@ -12,7 +12,7 @@ import Testing
 @Suite struct SharedRulesTests {
     // MARK: search terms
 
-    @Test func searchTextIsWordsTheLastAlsoAPrefixNeverSyntax() {
+    @Test func searchTextIsWordsTheLastAlsoAPrefixNeverSyntax() throws {
         #expect(SearchTerms("sourdough nutri").terms == [.init(word: "sourdough", prefix: false), .init(word: "nutri", prefix: true)])
         #expect(SearchTerms("\"a\" OR b* -c NEAR(d) e:f ^g").words == ["a", "OR", "b", "c", "NEAR", "d", "e", "f", "g"])
         #expect(SearchTerms(" \"*\" () -- ").isEmpty)
@@ -20,6 +20,9 @@ import Testing
         // A combining mark stays in its word (the index folds "é" typed as e + U+0301 to "e").
         #expect(SearchTerms("cafe\u{301} 42").words == ["cafe\u{301}", "42"])
         #expect(SearchSyntax.phrases(SearchTerms("NOT caf\u{E9}")) == ["\"NOT\"", "\"caf\u{E9}\"*"])
+        // Text without a word is every store's one line, not its engine's error.
+        #expect(throws: LibraryError.invalid("nothing to search for in \"&|!:*\": give a word")) { try SearchTerms(checking: "&|!:*") }
+        #expect(try SearchTerms(checking: "a&b").words == ["a", "b"])
     }
 
     // MARK: gpodder actions

@@ -106,6 +106,76 @@ final class StoreSearchTests: XCTestCase {
         }
     }
 
+    /// Each engine's own query syntax (FTS5's, PostgreSQL's tsquery), escapes, unicode and very
+    /// long text: results or the one-line `invalid`, never the engine's error.
+    func testHostileTextFindsOrIsInvalidNeverAnEngineError() async throws {
+        try await forEachEngine { db in
+            let k = try await Kitchen(db)
+            let longWord = String(repeating: "sourdough", count: 1200)  // ~10 KB, past PostgreSQL's 2047-byte word
+            let hostile = [
+                "sour:*", "bread & !home", "bread | zzz", "bread <-> home", "bread <2> home", "'bread'", "''", "\\", "bread\\",
+                "\\'", "bread:A", "bread:*A", "!(bread)", "(((bread", "bread)))", "$1", "%_", "\u{0}bread", "bread\u{0}", "🎧 bread 🎧",
+                "パン", "خبز", "\u{0301}", "bread \u{0301}", "e\u{0301}\u{0301}\u{0301}", "x½", "ﬁ", "ß", "\u{202E}bread",
+                longWord, String(repeating: "bread ", count: 1700), String(repeating: "&|!():*<-> ", count: 950),
+                (0..<1500).map { "w\($0)" }.joined(separator: " "), String(repeating: "'\\\" bread ", count: 1000),
+            ]
+            for text in hostile {
+                do {
+                    _ = try await k.ids(text)
+                } catch let error as LibraryError {
+                    XCTAssertEqual(error, .invalid("nothing to search for in \"\(text)\": give a word"), String(text.prefix(40)))
+                } catch {
+                    XCTFail("\(text.prefix(40)): threw \(error)")
+                }
+            }
+            await assertEqual(try await k.ids("sour:*"), ["bread", "notes"], "':' and '*' are separators")
+            await assertEqual(try await k.ids("bread & !home"), ["bread"], "'&' and '!' are not AND and NOT")
+            await assertEqual(try await k.ids("bread | zzz"), [], "'|' is not OR")
+            await assertEqual(try await k.ids("bread <-> home"), ["bread"], "'<->' is not FOLLOWED BY")
+            await assertEqual(try await k.ids("'bread'"), ["bread", "engine"])
+            await assertEqual(try await k.ids("bread\\"), ["bread", "engine"], "a backslash escapes nothing")
+            await assertEqual(try await k.ids("bread:A"), ["bread", "engine"], "':A' is no weight filter: 'A' is a word, a prefix")
+            await assertEqual(try await k.ids("\u{0}bread"), ["bread", "engine"], "a NUL separates")
+            await assertEqual(try await k.ids("🎧 bread 🎧"), ["bread", "engine"], "emoji separate")
+            await assertEqual(try await k.ids(String(repeating: "bread ", count: 1700)), ["bread", "engine"], "a word typed again and again")
+            await assertEqual(try await k.ids(longWord), [])
+            for text in ["''", "\\\\", "$%", "&|!():*<->", String(repeating: "&|!():*<-> ", count: 950)] {
+                await assertThrows(LibraryError.invalid("nothing to search for in \"\(text)\": give a word")) { try await k.ids(text) }
+            }
+        }
+    }
+
+    /// Best match first as bm25 weighs (`SearchRule`): a rarer word counts more, a match in a
+    /// shorter item more than in a longer one, a word found more often more; equal matches
+    /// older first.
+    func testBestMatchFirstAsBM25Weighs() async throws {
+        try await forEachEngine { db in
+            let library = db.owner
+            let station = try await library.addTestChannel("Station")
+            // In id order. "news" is in eight items, "zebra" in two: each of those two has one
+            // word in its title and the other in its notes, and both are five words long.
+            let filler = (0..<6).map { Item(id: "f\($0)", title: "Filler \($0)", description: "Daily news.") }
+            _ = try await library.ingest(Feed(kind: .podcast, title: "Station", items: filler + [
+                Item(id: "newsTitle", title: "News roundup", description: "About zebra."),
+                Item(id: "zebraTitle", title: "Zebra sighting", description: "More news."),
+                Item(id: "jazzLong", title: "Jazz", description: "One two three four five six seven eight nine ten."),
+                Item(id: "jazzShort", title: "Jazz", description: "Short."),
+                Item(id: "violinOnce", title: "Recital", description: "Violin and cello."),
+                Item(id: "violinThrice", title: "Concert", description: "Violin violin violin."),
+                Item(id: "harpOld", title: "Harp hour", description: "Strings."),
+                Item(id: "harpNew", title: "Harp hour", description: "Strings."),
+            ]), channelID: station, now: 5000)
+            func ids(_ text: String) async throws -> [String] {
+                try await library.search(SearchQuery(text: text)).map(\.itemID)
+            }
+            await assertEqual(try await ids("news zebra"), ["zebraTitle", "newsTitle"], "the rarer word's title match first")
+            await assertEqual(try await ids("zebra news"), ["zebraTitle", "newsTitle"], "whatever the order typed")
+            await assertEqual(try await ids("jazz"), ["jazzShort", "jazzLong"], "the shorter item first")
+            await assertEqual(try await ids("violin"), ["violinThrice", "violinOnce"], "the word found more often first")
+            await assertEqual(try await ids("harp"), ["harpOld", "harpNew"], "equal matches: the older first")
+        }
+    }
+
     func testTheSearchFollowsEveryWrite() async throws {
         try await forEachEngine { db in
             let k = try await Kitchen(db)
