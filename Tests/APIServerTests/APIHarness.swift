@@ -79,7 +79,7 @@ final class APIHarness: @unchecked Sendable {
             // directory can be made. (The default, /nonexistent, is one root can create: a
             // `/api/player/resume` started a daemon there that outlived the tests.)
             let file = dir.file("no-player")
-            FileManager.default.createFile(atPath: file, contents: nil)
+            _ = FileManager.default.createFile(atPath: file, contents: nil)
             configuration.socketPath = file + "/player.sock"
         }
         // gpodder sync checks its own credentials against the same library's users.
