@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs the built test bundle with its XCTest classes in parallel processes (what scripts/test.sh runs).
 
-    scripts/run-tests.py BUNDLE [--jobs N] [--timings FILE] [REGEX...]
+    scripts/run-tests.py BUNDLE [--jobs N] [--timings FILE] [--postgresql REGEX]... [REGEX...]
 
 BUNDLE is the `feedctlPackageTests.xctest` a `swift build --build-tests` made. Most of the suite
 waits on real time (audio played into PulseAudio, servers, timeouts), so one class per process,
@@ -11,6 +11,10 @@ temp dirs (PulseTestCase, DaemonTestCase, APIHarness), so classes do not share s
 swift-testing tests run as one more job (they run in parallel inside it). REGEX selects classes
 (`Module.Class`) as `swift test --filter` would. A class's output is printed only when it fails;
 a class that runs past --timeout is killed and fails. Exits 1 when anything failed.
+
+--postgresql REGEX runs the classes it selects (of those selected) a second time, with
+FEEDCTL_TEST_ENGINE=postgresql: the API tests against a PostgreSQL store (TestDatabase.make()),
+as jobs named `CLASS@postgresql` in the same pool. A class's skipped tests are counted and shown.
 """
 import argparse
 import json
@@ -22,7 +26,7 @@ import sys
 import tempfile
 import time
 
-SUMMARY = re.compile(r"Executed (\d+) tests?, with (\d+) failures?")
+SUMMARY = re.compile(r"Executed (\d+) tests?, with (?:(\d+) tests? skipped and )?(\d+) failures?")
 
 
 def classes(bundle, patterns):
@@ -37,13 +41,13 @@ def classes(bundle, patterns):
 
 
 class Job:
-    def __init__(self, name, argv, log_dir):
+    def __init__(self, name, argv, env, log_dir):
         self.name, self.argv = name, argv
         self.log = tempfile.NamedTemporaryFile(mode="w+", dir=log_dir, prefix="test-", suffix=".log", delete=False)
         self.started = time.monotonic()
         # Its own process group: a timeout kills the class's children too (ffmpeg, servers).
         self.process = subprocess.Popen(argv, stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                        start_new_session=True)
+                                        env=env, start_new_session=True)
 
     def output(self):
         self.log.flush()
@@ -64,6 +68,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=8, help="classes run at once (default 8)")
     ap.add_argument("--timings", help="JSON file of each class's last duration: read to start the longest first, then updated")
     ap.add_argument("--timeout", type=float, default=600, help="seconds a class may take (default 600)")
+    ap.add_argument("--postgresql", action="append", default=[], metavar="REGEX",
+                    help="also run these classes with FEEDCTL_TEST_ENGINE=postgresql (repeatable)")
     args = ap.parse_args()
 
     timings = {}
@@ -73,22 +79,27 @@ def main():
                 timings = json.load(f)
         except (OSError, ValueError):
             timings = {}
-    names = classes(args.bundle, args.patterns)
+    selected = classes(args.bundle, args.patterns)
+    # Each job: (name, argv, environment). A class's second run on PostgreSQL is its own job.
+    jobs = [(n, [args.bundle, n], None) for n in selected]
+    postgresql = dict(os.environ, FEEDCTL_TEST_ENGINE="postgresql")
+    jobs += [(n + "@postgresql", [args.bundle, n], postgresql)
+             for n in selected if any(re.search(p, n) for p in args.postgresql)]
+    names = [name for name, _, _ in jobs]
     # Unknown (new) classes first: they may be long. Then the longest first, so that the last
     # ones to start are short and the workers finish together.
-    pending = sorted(names, key=lambda n: -timings.get(n, float("inf")))
-    queue = [(n, [args.bundle, n]) for n in pending]
+    queue = sorted(jobs, key=lambda job: -timings.get(job[0], float("inf")))
     if not args.patterns:
-        queue.insert(0, ("swift-testing", [args.bundle, "--testing-library", "swift-testing"]))
+        queue.insert(0, ("swift-testing", [args.bundle, "--testing-library", "swift-testing"], None))
 
     started = time.monotonic()
-    running, failed, tests, test_seconds = [], [], 0, 0.0
+    running, failed, tests, skipped, test_seconds = [], [], 0, 0, 0.0
     log_dir = tempfile.mkdtemp(prefix="feedctl-test-logs-")
     try:
         while queue or running:
             while queue and len(running) < args.jobs:
-                name, argv = queue.pop(0)
-                running.append(Job(name, argv, log_dir))
+                name, argv, env = queue.pop(0)
+                running.append(Job(name, argv, env, log_dir))
             time.sleep(0.05)
             for job in list(running):
                 elapsed = time.monotonic() - job.started
@@ -103,9 +114,11 @@ def main():
                 output = job.output()
                 counts = SUMMARY.findall(output)
                 count = int(counts[-1][0]) if counts else 0
+                skips = int(counts[-1][1] or 0) if counts else 0
                 if job.name != "swift-testing":
                     timings[job.name] = round(elapsed, 1)
                     tests += count
+                    skipped += skips
                     test_seconds += elapsed
                 else:
                     m = re.search(r"Test run with (\d+) tests?", output)
@@ -115,7 +128,8 @@ def main():
                     failed.append(job.name)
                     sys.stdout.write(f"\n==== {job.name} FAILED ({why}, {elapsed:.1f} s):\n{output}\n")
                 else:
-                    sys.stdout.write(f"  ok {elapsed:6.1f} s  {job.name} ({count} tests)\n")
+                    skipped_note = f", {skips} skipped" if skips else ""
+                    sys.stdout.write(f"  ok {elapsed:6.1f} s  {job.name} ({count} tests{skipped_note})\n")
                 sys.stdout.flush()
                 job.log.close()
                 os.unlink(job.log.name)
@@ -133,7 +147,9 @@ def main():
             json.dump(timings, f, indent=0, sort_keys=True)
     wall = time.monotonic() - started
     slowest = ", ".join(f"{n} {timings[n]:.0f} s" for n in sorted(names, key=lambda n: -timings.get(n, 0))[:5])
-    print(f"XCTest: {tests} tests in {len(names)} classes, {len(failed)} failed, {wall:.0f} s "
+    again = sum(1 for n in names if n.endswith("@postgresql"))
+    print(f"XCTest: {tests} tests ({skipped} skipped) in {len(selected)} classes (and {again} again on PostgreSQL), "
+          f"{len(failed)} failed, {wall:.0f} s "
           f"({test_seconds:.0f} s of classes, {args.jobs} at once); slowest: {slowest}")
     if failed:
         print("failed: " + ", ".join(failed))

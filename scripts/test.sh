@@ -2,7 +2,8 @@
 # CI, what .ci/run calls: scripts/test.sh [REGEX...]
 # Installs what is missing, checks the import rules, builds the minimal FFmpeg (once per machine),
 # builds with the tests and runs them (their XCTest classes in parallel processes,
-# scripts/run-tests.py; REGEX selects classes; then the browser tests, Tests/web/run.py) and the parsers' fuzzing (scripts/fuzz.sh 60),
+# scripts/run-tests.py; the API tests' classes twice, on SQLite and on PostgreSQL; REGEX selects
+# classes; then the browser tests, Tests/web/run.py) and the parsers' fuzzing (scripts/fuzz.sh 60),
 # while the release build (plain `swift build -c release`, every product, as a developer types
 # it) runs beside them; then the release smoke test (the release programs installed by
 # scripts/install.sh and as a .deb, playing into PulseAudio). The build trees are per machine
@@ -45,8 +46,10 @@ export FEEDCTL_TEST_PG="$pg_dir"
 schema=0
 (($# == 0)) && { stage "postgres schema" python3 Tests/postgres/schema_check.py --feedctl "$debug_bin/feedctl" || schema=$?; }
 tests=0
+# The API tests (the in-process server and `feedctl serve`) run twice: on SQLite, and again on
+# PostgreSQL (FEEDCTL_TEST_ENGINE=postgresql), in the same pool of jobs.
 stage "tests" python3 scripts/run-tests.py "$debug_bin/feedctlPackageTests.xctest" --jobs $((4 * $(nproc))) \
-  --timings "$scratch/test-timings.json" "$@" || tests=$?
+  --timings "$scratch/test-timings.json" --postgresql 'APIServerTests\.' "$@" || tests=$?
 # The web app in Chromium against the debug programs (Tests/web; skipped when REGEX picks classes).
 web=0
 if (($# == 0)); then

@@ -28,6 +28,9 @@ final class PGConnection {
             throw Self.failure(.cannotOpen, sqlState: nil, message: "can't connect: \(Self.oneLine(message))", location: location)
         }
         handle = connection
+        // The server's notices ("relation … already exists, skipping") are not the program's to
+        // print: libpq's default writes them to stderr, into a command's output and a server's log.
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
         // Every connection talks in UTC seconds and bounds its statements; an error here closes it.
         // No JIT: the store's statements run in milliseconds, and compiling one whose estimate
         // passes jit_above_cost (a branch never run counts too) took 370 ms for a 20 ms feed page.

@@ -5,7 +5,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Hummingbird
-import LibrarySQLite
+import LibraryStore
 import NIOCore
 import NIOPosix
 import Logging
@@ -13,12 +13,16 @@ import ServiceLifecycle
 import TestSupport
 import XCTest
 
-/// The real server on 127.0.0.1 (a free port) over a real library file in a temp dir, the
+/// The real server on 127.0.0.1 (a free port) over a real library (a file in a temp dir, or a
+/// PostgreSQL database of its own: `FEEDCTL_TEST_ENGINE`, see `StoreEngine.underTest()`), the
 /// fixtures served by the test HTTP server on 127.0.0.1, and URLSession as the client.
 final class APIHarness: @unchecked Sendable {
     /// 2026-11-20T00:00:00Z: the demo podcast's episodes are 6, 13 and 20 days old.
     static let now: Int64 = 1_795_132_800
-    let library: TestLibrary
+    /// The library the server serves, on the engine under test.
+    let database: TestDatabase
+    /// The test's own files (a media directory, curl's output, a second library's OPML).
+    let dir: TempDir
     let feeds: TestHTTPServer
     let base: String
     let log = LogLines()
@@ -28,21 +32,28 @@ final class APIHarness: @unchecked Sendable {
     var token: String?
     private let group: ServiceGroup
 
+    /// The owner's store (what the CLI acts for).
+    var owner: any UserLibrary { database.owner }
+
     /// With `logins`, the server runs as `feedctl serve` without `--open` (`TokenAuthenticator`
     /// on the harness's clock); otherwise as `--open`. `authenticator` (made from the library)
     /// replaces either: tests of two users name the user per request. `loops`: the event loops
-    /// the server and its tasks run on (NIO's shared ones unless given). `library`: a library
-    /// made elsewhere (on a small file system). `events`: `/api/events` streams the library's
-    /// change log (without it, that route answers 503 at once, as the OpenAPI tests probe it).
+    /// the server and its tasks run on (NIO's shared ones unless given). `database`: a library
+    /// made elsewhere (on a small file system); else a fresh one on the engine under test.
+    /// `dir`: the test's directory, when its configuration names a place in it. `events`:
+    /// `/api/events` streams the library's change log (without it, that route answers 503 at
+    /// once, as the OpenAPI tests probe it).
     init(configuration: ServerConfiguration = ServerConfiguration(host: "127.0.0.1", port: 0, open: true,
                                                                    allowPrivateFeeds: true, version: "test"),
          logins: Bool = false,
          events: Bool = false,
          loops: (any EventLoopGroup)? = nil,
-         library: TestLibrary? = nil,
+         database: TestDatabase? = nil,
+         dir: TempDir = TempDir(),
          afterStorm: @escaping @Sendable () -> Void = {},
-         authenticator: (@Sendable (SQLiteLibrary) async throws -> any Authenticator)? = nil) async throws {
-        self.library = try library ?? TestLibrary()
+         authenticator: (@Sendable (any LibraryDatabase) async throws -> any Authenticator)? = nil) async throws {
+        if let database { self.database = database } else { self.database = try await TestDatabase.make() }
+        self.dir = dir
         feeds = try TestHTTPServer()
         for name in ["podcast.xml", "youtube.xml", "atom.xml"] {
             try feeds.write(name, Data(contentsOf: PackagePaths.fixture("demo/\(name)")))
@@ -50,14 +61,16 @@ final class APIHarness: @unchecked Sendable {
         let ports = AsyncStream<Int>.makeStream()
         let log = self.log
         let clock = self.clock
-        let store = self.library.library
+        // Composed as `feedctl serve` composes it (Sources/feedctl-serve/ServeCommand.swift).
+        let library = self.database.database
+        let owner = library.owner
         let chosen: any Authenticator
         if let authenticator {
-            chosen = try await authenticator(store)
+            chosen = try await authenticator(library)
         } else if logins {
-            chosen = TokenAuthenticator(users: store, library: { store.acting(as: $0) }, clock: { clock.now })
+            chosen = TokenAuthenticator(users: owner, library: { library.store(for: $0) }, clock: { clock.now })
         } else {
-            chosen = OpenOwner(library: store, users: store)
+            chosen = OpenOwner(library: owner, users: owner)
         }
         var configuration = configuration
         if logins { configuration.open = false }
@@ -65,14 +78,14 @@ final class APIHarness: @unchecked Sendable {
             // No player for this server, and none may start: a path under a plain file, where no
             // directory can be made. (The default, /nonexistent, is one root can create: a
             // `/api/player/resume` started a daemon there that outlived the tests.)
-            let file = self.library.dir.file("no-player")
-            FileManager.default.createFile(atPath: file, contents: nil)
+            let file = dir.file("no-player")
+            _ = FileManager.default.createFile(atPath: file, contents: nil)
             configuration.socketPath = file + "/player.sock"
         }
         // gpodder sync checks its own credentials against the same library's users.
-        let gpodder = GPodderAccounts(users: store, library: { store.acting(as: $0) })
+        let gpodder = GPodderAccounts(users: owner, library: { library.store(for: $0) })
         let app = try APIServer.application(configuration: configuration, authenticator: chosen, gpodder: gpodder,
-                                            changes: events ? store : nil, clock: { clock.now }, log: { log.append($0) }, loops: loops, afterStorm: afterStorm,
+                                            changes: events ? library.changes : nil, clock: { clock.now }, log: { log.append($0) }, loops: loops, afterStorm: afterStorm,
                                             onListening: { ports.continuation.yield($0) })
         var logger = Logger(label: "APIHarness")
         logger.logLevel = .warning
@@ -146,7 +159,6 @@ final class APIHarness: @unchecked Sendable {
     /// Basic`, on which URLSession on Linux waits forever when it has no credential to offer
     /// (swift-corelibs-foundation #5456), where a real client answers or gives up.
     func curl(_ method: String, _ path: String, body: String? = nil, headers: [String: String] = [:]) async throws -> Reply {
-        let dir = library.dir
         let head = dir.file("curl-head-\(UUID().uuidString)"), out = dir.file("curl-body-\(UUID().uuidString)")
         var arguments = ["-sS", "--max-time", "30", "-X", method, "-D", head, "-o", out, "-w", "%{http_code}"]
         if let body { arguments += ["-H", "Content-Type: application/json", "--data-binary", body] }

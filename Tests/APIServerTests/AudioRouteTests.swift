@@ -1,7 +1,6 @@
 import APIServer
 import FeedModel
 import Foundation
-import LibrarySQLite
 import LibraryStore
 import TestSupport
 import XCTest
@@ -20,21 +19,21 @@ final class AudioRouteTests: XCTestCase {
     /// A server over a library whose downloads it serves (from `mediaDirectory`), `configure`d further.
     private func harness(allowPrivateFeeds: Bool = true, logins: Bool = false,
                          configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> APIHarness {
-        let library = try TestLibrary()
+        let dir = TempDir()
         var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, open: true, allowPrivateFeeds: allowPrivateFeeds, version: "test")
-        configuration.mediaDirectory = library.dir.file("media")
+        configuration.mediaDirectory = dir.file("media")
         configure(&configuration)
-        return try await APIHarness(configuration: configuration, logins: logins, library: library)
+        return try await APIHarness(configuration: configuration, logins: logins, dir: dir)
     }
 
     /// An item of a channel `user` follows (the owner's unless given), with `enclosure` or, for
     /// YouTube, a watch page; the channel may reach what `reach` says.
     private func addItem(_ h: APIHarness, enclosure: String?, platform: Platform = .podcast, page: String? = nil,
                          reach: AddressReach = .anyAddress, user: UserID = .owner) async throws -> Int64 {
-        let store = h.library.library
+        let store = h.database.store(for: user)
         let feed = "https://example.com/audio-\(UUID().uuidString).xml"
-        let channel = try await store.acting(as: user).addChannel(platform: platform, sourceURL: feed, feedURL: feed, name: "Audio",
-                                                                   reach: reach, now: APIHarness.now)
+        let channel = try await store.addChannel(platform: platform, sourceURL: feed, feedURL: feed, name: "Audio",
+                                                 reach: reach, now: APIHarness.now)
         let guid = "\(feed)#1"
         _ = try await store.ingest(items: [Item(id: guid, title: "Episode", url: page, published: APIHarness.now - 60,
                                                 enclosure: enclosure.map { Enclosure(url: $0, type: "audio/mpeg") })],
@@ -46,7 +45,7 @@ final class AudioRouteTests: XCTestCase {
         let h = try await harness()
         let bytes = try episode()
         let id = try await addItem(h, enclosure: h.feeds.url("/not-fetched.mp3"))
-        let media = h.library.dir.file("media")
+        let media = h.dir.file("media")
         try FileManager.default.createDirectory(atPath: media, withIntermediateDirectories: true)
         try bytes.write(to: URL(fileURLWithPath: media + "/\(id)_Episode.mp3"))
         let path = "/api/items/\(id)/audio"
@@ -266,22 +265,35 @@ extension AudioRouteTests {
 }
 
 extension AudioRouteTests {
-    /// `feedctl serve` itself (the built programs) serves a downloaded episode from the media
-    /// directory beside its `--db`: the application is told the library's path.
+    /// `feedctl serve` itself (the built programs) serves a downloaded episode from its default
+    /// media directory: beside its `--db` file (SQLite), or `$XDG_DATA_HOME/feedctl/media`
+    /// (PostgreSQL, whose library is in no directory).
     func testFeedctlServeServesDownloadsBesideItsLibrary() async throws {
         let program = try XCTUnwrap(PackagePaths.builtProgram("feedctl")?.path, "feedctl not built")
-        let library = try TestLibrary()
+        let database = try await TestDatabase.make()
+        let dir = TempDir()
         let bytes = try episode()
         let feed = "https://example.com/served-\(UUID().uuidString).xml"
-        let channel = try await library.library.addChannel(platform: .podcast, sourceURL: feed, feedURL: feed, name: "Served", now: 1)
-        _ = try await library.library.ingest(items: [Item(id: "\(feed)#1", title: "Episode", published: 100,
-                                                          enclosure: Enclosure(url: "http://127.0.0.1:9/never.mp3", type: "audio/mpeg"))],
-                                             channelID: channel.id, now: 1)
-        let id = try await library.library.id(of: "\(feed)#1")
-        try FileManager.default.createDirectory(atPath: library.dir.file("media"), withIntermediateDirectories: true)
-        try bytes.write(to: URL(fileURLWithPath: library.dir.file("media/\(id)_Episode.mp3")))
+        let channel = try await database.owner.addChannel(platform: .podcast, sourceURL: feed, feedURL: feed, name: "Served", now: 1)
+        _ = try await database.owner.ingest(items: [Item(id: "\(feed)#1", title: "Episode", published: 100,
+                                                         enclosure: Enclosure(url: "http://127.0.0.1:9/never.mp3", type: "audio/mpeg"))],
+                                            channelID: channel.id, now: 1)
+        let id = try await database.owner.id(of: "\(feed)#1")
+        var environment = ProcessInfo.processInfo.environment
+        environment["FEEDCTL_MEDIA"] = nil
+        let media: String
+        switch database.engine {
+        case .sqlite:
+            media = ((database.dbSetting as NSString).deletingLastPathComponent as NSString).appendingPathComponent("media")
+        case .postgresql:
+            environment["XDG_DATA_HOME"] = dir.file("data")
+            media = dir.file("data/feedctl/media")
+        }
+        try FileManager.default.createDirectory(atPath: media, withIntermediateDirectories: true)
+        try bytes.write(to: URL(fileURLWithPath: media + "/\(id)_Episode.mp3"))
 
-        let server = try ProcessRunner.start(program, ["serve", "--open", "--listen", "127.0.0.1:0", "--db", library.library.path])
+        let server = try ProcessRunner.start(program, ["serve", "--open", "--listen", "127.0.0.1:0", "--db", database.dbSetting],
+                                             environment: environment)
         defer {
             server.signal(SIGTERM)
             _ = try? server.wait(timeout: 20)
@@ -292,7 +304,7 @@ extension AudioRouteTests {
             port = Int(server.stderrSoFar[range].split(separator: ":").last ?? "")
             return port != nil
         }, server.stderrSoFar)
-        let out = library.dir.file("part.bin")
+        let out = dir.file("part.bin")
         let fetched = try ProcessRunner.capture("/usr/bin/curl", ["-sS", "--max-time", "20", "-o", out, "-w", "%{http_code}",
                                                                   "-H", "Range: bytes=100-199",
                                                                   "http://127.0.0.1:\(try XCTUnwrap(port))/api/items/\(id)/audio"], timeout: 30)
@@ -350,7 +362,7 @@ extension AudioRouteTests {
         XCTAssertEqual(proxied.headers["content-security-policy"], "default-src 'none'; sandbox")
 
         let downloaded = try await addItem(h, enclosure: h.feeds.url("/not-fetched.html"))
-        let media = h.library.dir.file("media")
+        let media = h.dir.file("media")
         try FileManager.default.createDirectory(atPath: media, withIntermediateDirectories: true)
         try Data(page.utf8).write(to: URL(fileURLWithPath: media + "/\(downloaded)_Episode.html"))
         let file = try await h.call("GET", "/api/items/\(downloaded)/audio")

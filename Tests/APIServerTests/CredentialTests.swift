@@ -4,7 +4,6 @@ import FeedModel
 import Foundation
 import HTTPTypes
 import Hummingbird
-import LibrarySQLite
 import LibraryStore
 import Synchronization
 import TestSupport
@@ -19,7 +18,7 @@ final class CredentialTests: XCTestCase {
     func testANameWithAControlCharacterIsNobodysAndTheThrottleCountsTheStoredName() async throws {
         let h = try await APIHarness(logins: true)
         _ = try await h.addUser("alice", password: "correct horse", admin: false)
-        try await h.library.library.setPasswordHash(try Password.hash("owner password", cost: 4), for: try await h.library.library.user(id: .owner).name)
+        try await h.owner.setPasswordHash(try Password.hash("owner password", cost: 4), for: try await h.owner.user(id: .owner).name)
         for _ in 0..<LoginThrottle.maxFailuresPerUser {
             let reply = try await h.object("POST", "/api/auth/login", body: #"{"username": "alice", "password": "guess"}"#)
             XCTAssertEqual(reply["success"] as? Bool, false)
@@ -42,17 +41,17 @@ final class CredentialTests: XCTestCase {
         let heldBasic = try await h.curl("GET", "/api/2/devices/alice.json",
                                          headers: ["Authorization": "Basic " + Data(" alice:correct horse".utf8).base64EncodedString()])
         XCTAssertEqual(heldBasic.status, 429, heldBasic.text)
-        let sessions = try await h.library.library.sessions(of: nil)
+        let sessions = try await h.owner.sessions(of: nil)
         XCTAssertEqual(sessions.count, 0, "nobody got in")
 
         // Adding such a name is refused, by the API and the store alike.
-        let owner = try await h.library.library.user(id: .owner).name
+        let owner = try await h.owner.user(id: .owner).name
         let token = try await h.login(owner, "owner password")
         let created = try await h.call("POST", "/api/users", body: #"{"username": "eve\u0000", "display_name": "E"}"#, token: token)
         XCTAssertEqual(created.status, 422, created.text)
         XCTAssertEqual(try created.object()["detail"] as? String, #"a user name is 1 to 64 bytes of one line (got "eve\u{0}")"#)
         do {
-            _ = try await h.library.library.user(named: "alice\u{0}x")
+            _ = try await h.owner.user(named: "alice\u{0}x")
             XCTFail("a name with a NUL found a user")
         } catch {
             XCTAssertEqual(error.description, #"no user "alice\u{0}x""#)
@@ -62,12 +61,12 @@ final class CredentialTests: XCTestCase {
     /// Item 5: gpodder.net's sign-in ran bcrypt for a wrong password but not for an unknown name
     /// (0.9 ms against 287 ms). Counted, not timed: every failure runs the check exactly once.
     func testASignInRunsBcryptOnceWhetherTheNameExistsOrNot() async throws {
-        let library = try TestLibrary()
-        _ = try await library.library.addUser(name: "alice", isAdmin: false, passwordHash: try Password.hash("correct horse", cost: 4), now: 1)
-        _ = try await library.library.addUser(name: "nopass", isAdmin: false, passwordHash: nil, now: 1)
+        let database = try await TestDatabase.make()
+        let library = database.database, owner = database.owner
+        _ = try await owner.addUser(name: "alice", isAdmin: false, passwordHash: try Password.hash("correct horse", cost: 4), now: 1)
+        _ = try await owner.addUser(name: "nopass", isAdmin: false, passwordHash: nil, now: 1)
         let runs = Mutex(0)
-        let store = library.library
-        let auth = GPodderAuth(accounts: GPodderAccounts(users: store, library: { store.acting(as: $0) }), clock: { 1000 },
+        let auth = GPodderAuth(accounts: GPodderAccounts(users: owner, library: { library.store(for: $0) }), clock: { 1000 },
                                attempts: LoginAttempts(), secure: false,
                                verify: { password, hash in runs.withLock { $0 += 1 }; return Password.verify(password, hash: hash) })
         func signIn(_ credentials: String) async -> Int {
@@ -111,7 +110,7 @@ final class CredentialTests: XCTestCase {
         XCTAssertEqual(held.headers["retry-after"], String(LoginThrottle.windowSeconds))
         let login = try await h.call("POST", "/api/auth/login", body: #"{"username": "carol", "password": "another secret"}"#)
         XCTAssertEqual(login.status, 429, "the same count as logins")
-        let hash = try await h.library.library.passwordHash(of: "carol")
+        let hash = try await h.owner.passwordHash(of: "carol")
         XCTAssertTrue(Password.verify("another secret", hash: hash ?? ""), "the throttled change changed nothing")
     }
 }

@@ -4,7 +4,6 @@ import Glibc
 @testable import APIServer
 import FeedModel
 import Foundation
-import LibrarySQLite
 import LibraryStore
 import TestSupport
 import XCTest
@@ -67,7 +66,7 @@ final class EventStreamTests: XCTestCase {
     }
 
     /// A channel of the owner's with `count` items, stored as a sync stores them: (channel, item ids).
-    private func channel(_ library: SQLiteLibrary, items count: Int = 2) async throws -> (Int64, [Int64]) {
+    private func channel(_ library: any UserLibrary, items count: Int = 2) async throws -> (Int64, [Int64]) {
         let feed = "https://example.com/\(UUID().uuidString)"
         let channel = try await library.addChannel(platform: .podcast, sourceURL: feed, feedURL: feed, name: "Show", now: 1)
         try await library.ingest(items: (0..<count).map { Item(id: "e\($0)", title: "Episode \($0)") }, channelID: channel.id, now: 2)
@@ -76,7 +75,7 @@ final class EventStreamTests: XCTestCase {
 
     func testEveryKindOfChangeArrivesOnAnOpenStream() async throws {
         let h = try await harness()
-        let library = h.library.library
+        let library = h.owner
         let stream = try EventStream(port: h.port, path: "/api/events")
         defer { stream.close() }
         let head = stream.read(until: "id: 0\n\n", timeout: 10)
@@ -115,14 +114,14 @@ final class EventStreamTests: XCTestCase {
 
     func testAFeedctlWatchedRunAsAnotherProcessReachesAnOpenStream() async throws {
         let h = try await harness()
-        let (_, items) = try await channel(h.library.library)
+        let (_, items) = try await channel(h.owner)
         let stream = try EventStream(port: h.port, path: "/api/events")
         defer { stream.close() }
         XCTAssertNotNil(Self.position(stream.read(until: Self.firstMessage, timeout: 10)))
 
         let feedctl = try XCTUnwrap(PackagePaths.builtProgram("feedctl")?.path, "feedctl not built")
-        let environment = ["XDG_CONFIG_HOME": h.library.dir.file("config"), "HOME": h.library.dir.file("home"), "PATH": "/usr/bin:/bin"]
-        let run = try ProcessRunner.capture(feedctl, ["watched", String(items[1]), "--db", h.library.library.path],
+        let environment = ["XDG_CONFIG_HOME": h.dir.file("config"), "HOME": h.dir.file("home"), "PATH": "/usr/bin:/bin"]
+        let run = try ProcessRunner.capture(feedctl, ["watched", String(items[1]), "--db", h.database.dbSetting],
                                             environment: environment, timeout: 30)
         XCTAssertEqual(run.status, 0, run.stderr)
         // The spec wants it within a second; the hub reads the log every 250 ms. A test asserts
@@ -135,7 +134,7 @@ final class EventStreamTests: XCTestCase {
 
         // A sync by another process (`channel add` polls the feed, as a cron `feedctl sync` or
         // the daemon's scheduler would): its subscription, then its new items.
-        let added = try ProcessRunner.capture(feedctl, ["channel", "add", h.feeds.url("/podcast.xml"), "--db", h.library.library.path],
+        let added = try ProcessRunner.capture(feedctl, ["channel", "add", h.feeds.url("/podcast.xml"), "--db", h.database.dbSetting],
                                               environment: environment, timeout: 60)
         XCTAssertEqual(added.status, 0, added.stderr)
         text = stream.read(until: "\"new_items\":3", timeout: 10)
@@ -146,10 +145,10 @@ final class EventStreamTests: XCTestCase {
 
     func testAReconnectWithLastEventIDGetsWhatItMissedAndNothingOfAnotherUsers() async throws {
         let h = try await harness()
-        let library = h.library.library
+        let library = h.owner
         let (_, items) = try await channel(library)
         let bobUser = try await library.addUser(name: "bob", isAdmin: false, passwordHash: nil, now: 1)
-        let bob = library.acting(as: bobUser.id)
+        let bob = h.database.store(for: bobUser.id)
         let first = try EventStream(port: h.port, path: "/api/events")
         let seen = try XCTUnwrap(Self.position(first.read(until: Self.firstMessage, timeout: 10)))
         first.close()
@@ -175,16 +174,18 @@ final class EventStreamTests: XCTestCase {
 
     func testALastEventIDFromBeforeWhatTheLogKeepsGetsAReset() async throws {
         let h = try await harness()
-        let library = h.library.library
+        let library = h.owner
         let (_, items) = try await channel(library, items: 1)
         try await library.setProgress(items[0], seconds: 1, now: 10)
         // More changes than the log keeps (one transaction, as a burst of progress would be).
-        try await library.write { db in
-            for second in 2...(ChangeFeedRule.kept + ChangeFeedRule.pruneEvery + 1) {
-                try db.execute(sql: "UPDATE watch_state SET progress_seconds = ? WHERE item = ?", arguments: [second, items[0]])
-            }
+        let last = ChangeFeedRule.kept + ChangeFeedRule.pruneEvery + 1
+        switch h.database.engine {
+        case .sqlite:
+            try h.database.execute((2...last).map { "UPDATE watch_state SET progress_seconds = \($0) WHERE item = \(items[0]);" }.joined())
+        case .postgresql:
+            try h.database.execute("DO $$ BEGIN FOR s IN 2..\(last) LOOP UPDATE watch_state SET progress_seconds = s WHERE item = \(items[0]); END LOOP; END $$")
         }
-        let latest = try await library.latestChange()
+        let latest = try await h.database.database.changes.latestChange()
         for lastID in ["1", "not-a-number", String(latest + 100)] {
             let stream = try EventStream(port: h.port, path: "/api/events", headers: ["Last-Event-ID": lastID])
             let text = stream.read(until: "event: reset", timeout: 10)
@@ -208,9 +209,9 @@ final class EventStreamTests: XCTestCase {
         let podcast = h.feeds.url("/podcast.xml")
         _ = try await h.object("POST", "/api/subscriptions", body: #"{"url": "\#(podcast)"}"#, status: 201, token: alice)
         let added = try await h.object("POST", "/api/subscriptions", body: #"{"url": "\#(podcast)"}"#, status: 201, token: bob)
-        let users = try await h.library.library.users()
+        let users = try await h.owner.users()
         let bobUser = try XCTUnwrap(users.first { $0.name == "bob" })
-        let items = try await h.library.library.acting(as: bobUser.id).itemIDs(channelID: Int64(try XCTUnwrap(added["id"] as? Int))).sorted()
+        let items = try await h.database.store(for: bobUser.id).itemIDs(channelID: Int64(try XCTUnwrap(added["id"] as? Int))).sorted()
 
         let nobody = try EventStream(port: h.port, path: "/api/events")
         XCTAssertTrue(nobody.read(until: "\r\n", timeout: 10).hasPrefix("HTTP/1.1 401"))
@@ -255,8 +256,8 @@ final class EventStreamTests: XCTestCase {
 
     /// One reader for the whole server, and only while someone listens.
     func testTheHubReadsTheLogOnlyWhileAStreamIsOpen() async throws {
-        let library = try TestLibrary()
-        let hub = ChangeHub(feed: library.library, settings: ChangeStreamSettings(perUser: 1), log: { _ in })
+        let database = try await TestDatabase.make()
+        let hub = ChangeHub(feed: database.database.changes, settings: ChangeStreamSettings(perUser: 1), log: { _ in })
         var reading = await hub.isReading
         XCTAssertFalse(reading)
         // (The stream is kept: a stream nobody holds ends, as a client that left.)
@@ -294,12 +295,12 @@ final class EventStreamTests: XCTestCase {
             $0.changeStreams.keepalive = .milliseconds(300)
             $0.connections.idle = .milliseconds(500)
         }
-        let (_, items) = try await channel(h.library.library)
+        let (_, items) = try await channel(h.owner)
         let stream = try EventStream(port: h.port, path: "/api/events")
         defer { stream.close() }
         XCTAssertTrue(stream.read(until: ": keepalive\n\n", timeout: 10).contains(": keepalive\n\n"))
         try await Task.sleep(for: .seconds(1.5))   // three idle timeouts
-        try await h.library.library.setWatched([items[0]], watched: true, now: 10)
+        try await h.owner.setWatched([items[0]], watched: true, now: 10)
         XCTAssertTrue(stream.read(until: "event: watch", timeout: 10).contains("event: watch"))
 
         await h.stop()

@@ -3,7 +3,6 @@ import APIServer
 import FeedIngest
 import FeedModel
 import Foundation
-import LibrarySQLite
 import LibraryStore
 import TestSupport
 import XCTest
@@ -23,10 +22,10 @@ final class GPodderTests: XCTestCase {
     /// phone uploads as them shows in `feedctl show`) and a second user, bob.
     private func harness() async throws -> (APIHarness, owner: String) {
         let h = try await APIHarness()
-        let owner = try await h.library.library.user(id: .owner).name
+        let owner = try await h.owner.user(id: .owner).name
         // bcrypt's lowest cost keeps the tests quick; the check is the same.
-        try await h.library.library.setPasswordHash(try Password.hash(Self.password, cost: 4), for: owner)
-        try await h.library.library.addUser(name: "bob", isAdmin: false, passwordHash: try Password.hash(Self.bobPassword, cost: 4), now: 1)
+        try await h.owner.setPasswordHash(try Password.hash(Self.password, cost: 4), for: owner)
+        try await h.owner.addUser(name: "bob", isAdmin: false, passwordHash: try Password.hash(Self.bobPassword, cost: 4), now: 1)
         return (h, owner)
     }
 
@@ -47,7 +46,7 @@ final class GPodderTests: XCTestCase {
     }
 
     private func feedctl(_ h: APIHarness, _ arguments: [String], db: String? = nil) async throws -> ProcessRunner.Result {
-        let path = try binary("feedctl"), db = db ?? h.library.library.path
+        let path = try binary("feedctl"), db = db ?? h.database.dbSetting
         return try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(with: Result { try ProcessRunner.capture(path, arguments + ["--db", db], timeout: 60) })
@@ -79,9 +78,9 @@ final class GPodderTests: XCTestCase {
         let laptop = try XCTUnwrap(results[2] as? [String: Any])
         XCTAssertEqual(laptop["add"] as? [String], [podcast])
         XCTAssertEqual(laptop["remove"] as? [String], [])
-        let channels = try await h.library.library.allChannels().map(\.feedURL)
+        let channels = try await h.owner.allChannels().map(\.feedURL)
         XCTAssertEqual(channels, [podcast])
-        let items = try await h.library.library.channelSummaries().first?.items ?? 0
+        let items = try await h.owner.channelSummaries().first?.items ?? 0
         XCTAssertGreaterThan(items, 0, "the feed was fetched")
         let devices = try XCTUnwrap(results[3] as? [[Any]])
         XCTAssertEqual(devices.map { $0[0] as? String }, ["laptop", "phone"])
@@ -91,7 +90,7 @@ final class GPodderTests: XCTestCase {
 
         // A subscription made in feedctl itself is in the next pull; a removal on the phone
         // unsubscribes, and the other device hears of it.
-        let added = try await Subscriber(syncer: Syncer(store: h.library.library, reach: .anyAddress)).add(atom, now: APIHarness.now)
+        let added = try await Subscriber(syncer: Syncer(store: h.owner, reach: .anyAddress)).add(atom, now: APIHarness.now)
         XCTAssertEqual(added.first?.alreadySubscribed, false)
         results = try await mygpo(h, owner, Self.password, [
             ["op": "pull_subscriptions", "device": "phone", "since": since],
@@ -104,7 +103,7 @@ final class GPodderTests: XCTestCase {
         let later = try XCTUnwrap(results[2] as? [String: Any])
         XCTAssertEqual(later["add"] as? [String], [], "the atom feed came and went")
         XCTAssertEqual(later["remove"] as? [String], [atom])
-        let channelsAfter = try await h.library.library.allChannels().map(\.feedURL)
+        let channelsAfter = try await h.owner.allChannels().map(\.feedURL)
         XCTAssertEqual(channelsAfter, [podcast])
 
         // bob's subscriptions are his own.
@@ -120,24 +119,24 @@ final class GPodderTests: XCTestCase {
         let missing = h.feeds.url("/gone/podcast.xml")
         let results = try await mygpo(h, owner, Self.password, [["op": "update_subscriptions", "device": "phone", "add": [missing]]])
         XCTAssertEqual((results[0] as? [String: Any])?["update_urls"] as? [[String]], [], "kept under the URL the phone sent")
-        let channels = try await h.library.library.allChannels()
+        let channels = try await h.owner.allChannels()
         let channel = try XCTUnwrap(channels.first)
         XCTAssertEqual(channel.feedURL, missing)
         XCTAssertEqual(channel.lastError, "\(missing): HTTP 404 Not Found")
         XCTAssertEqual(channel.consecutiveErrors, 1)
         let nextPoll = try XCTUnwrap(channel.nextPoll, "a failed feed backs off")
         XCTAssertGreaterThan(nextPoll, APIHarness.now)
-        let summaries = try await h.library.library.channelSummaries()
+        let summaries = try await h.owner.channelSummaries()
         XCTAssertEqual(summaries.first?.lastError, channel.lastError)
 
-        // The same as `channel import` of that URL into another library.
-        let opml = h.library.dir.file("one.opml")
+        // The same as `channel import` of that URL into another library (on the same engine).
+        let opml = h.dir.file("one.opml")
         try #"<opml version="2.0"><body><outline type="rss" text="x" xmlUrl="\#(missing)"/></body></opml>"#
             .write(toFile: opml, atomically: true, encoding: .utf8)
-        let other = h.library.dir.file("other.sqlite")
-        let imported = try await feedctl(h, ["channel", "import", opml], db: other)
+        let other = try await TestDatabase.make(h.database.engine)
+        let imported = try await feedctl(h, ["channel", "import", opml], db: other.dbSetting)
         XCTAssertEqual(imported.status, 2, imported.stderr)
-        let importedChannels = try await SQLiteLibrary(path: other).allChannels()
+        let importedChannels = try await other.owner.allChannels()
         let importedChannel = try XCTUnwrap(importedChannels.first)
         XCTAssertEqual(importedChannel.lastError, channel.lastError)
         XCTAssertEqual(importedChannel.consecutiveErrors, channel.consecutiveErrors)
@@ -146,7 +145,7 @@ final class GPodderTests: XCTestCase {
         try h.feeds.write("gone/podcast.xml", Data(contentsOf: PackagePaths.fixture("demo/podcast.xml")))
         let synced = try await feedctl(h, ["sync", "--all"])
         XCTAssertEqual(synced.status, 0, synced.stderr)
-        let after = try await h.library.library.allChannels()
+        let after = try await h.owner.allChannels()
         let healed = try XCTUnwrap(after.first)
         XCTAssertNil(healed.lastError)
         XCTAssertEqual(healed.consecutiveErrors, 0)
@@ -157,7 +156,7 @@ final class GPodderTests: XCTestCase {
         let podcast = h.feeds.url("/podcast.xml")
         _ = try await mygpo(h, owner, Self.password, [["op": "update_subscriptions", "device": "phone", "add": [podcast]]])
         let ep3 = h.feeds.url("/media/tones-60s.mp3"), ep2 = h.feeds.url("/media/a440-60s.ogg")
-        let id3 = try await h.library.library.id(of: "tone-show-3"), id2 = try await h.library.library.id(of: "tone-show-2")
+        let id3 = try await h.owner.id(of: "tone-show-3"), id2 = try await h.owner.id(of: "tone-show-2")
 
         // A position uploaded by mygpoclient shows in `feedctl show`; a play to the end marks watched.
         var results = try await mygpo(h, owner, Self.password, [
@@ -221,7 +220,7 @@ final class GPodderTests: XCTestCase {
         let (h, owner) = try await harness()
         let podcast = h.feeds.url("/podcast.xml"), ep3 = h.feeds.url("/media/tones-60s.mp3")
         _ = try await mygpo(h, owner, Self.password, [["op": "update_subscriptions", "device": "phone", "add": [podcast]]])
-        let id3 = try await h.library.library.id(of: "tone-show-3")
+        let id3 = try await h.owner.id(of: "tone-show-3")
         let basic = ["Authorization": "Basic " + Data("\(owner):\(Self.password)".utf8).base64EncodedString()]
         let path = "/api/2/episodes/\(owner).json"
         func action(_ fields: String) -> String { #"{"podcast": "\#(podcast)", "episode": "\#(ep3)", \#(fields)}"# }
@@ -300,7 +299,7 @@ final class GPodderTests: XCTestCase {
         XCTAssertEqual(bare.status, 401)
         XCTAssertEqual(bare.headers["www-authenticate"], "Basic realm=\"feedctl\"")
         // A user without a password (the owner before `user passwd`) cannot sync.
-        try await h.library.library.setPasswordHash(nil, for: owner)
+        try await h.owner.setPasswordHash(nil, for: owner)
         let none = try await mygpo(h, owner, Self.password, [["op": "devices"]])
         XCTAssertEqual((none[0] as? [String: Any])?["error"] as? String, "Unauthorized")
     }
@@ -326,7 +325,7 @@ final class GPodderTests: XCTestCase {
 
     func testLoginGivesASessionCookieAndLogoutEndsIt() async throws {
         let (h, _) = try await harness()
-        let jar = h.library.dir.file("cookies.txt")
+        let jar = h.dir.file("cookies.txt")
         func curl(_ arguments: [String]) async throws -> String {
             let result = try await withCheckedThrowingContinuation { continuation in
                 DispatchQueue.global().async {
@@ -344,7 +343,7 @@ final class GPodderTests: XCTestCase {
         XCTAssertEqual(withCookie, "200", "the cookie alone signs in")
         let otherUser = try await curl(["-b", jar, "\(base)/api/2/devices/other.json"])
         XCTAssertEqual(otherUser, "401")
-        let sessions = try await h.library.library.sessions(of: nil).count
+        let sessions = try await h.owner.sessions(of: nil).count
         XCTAssertEqual(sessions, 1)
         let logout = try await curl(["-X", "POST", "-b", jar, "\(base)/api/2/auth/bob/logout.json"])
         XCTAssertEqual(logout, "200")

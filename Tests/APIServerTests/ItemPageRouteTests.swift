@@ -1,7 +1,6 @@
 import APIServer
 import FeedModel
 import Foundation
-import LibrarySQLite
 import LibraryStore
 import TestSupport
 import XCTest
@@ -12,14 +11,14 @@ import XCTest
 /// whether the server has downloaded it (the media directory beside the library).
 final class ItemPageRouteTests: XCTestCase {
     private func harness() async throws -> APIHarness {
-        let library = try TestLibrary()
+        let dir = TempDir()
         var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, open: true, allowPrivateFeeds: true, version: "test")
-        configuration.mediaDirectory = library.dir.file("media")
-        return try await APIHarness(configuration: configuration, library: library)
+        configuration.mediaDirectory = dir.file("media")
+        return try await APIHarness(configuration: configuration, dir: dir)
     }
 
     private func addItem(_ h: APIHarness, chapters: String?, transcript: String?) async throws -> Int64 {
-        let store = h.library.library
+        let store = h.owner
         let feed = "https://example.com/page-\(UUID().uuidString).xml"
         let channel = try await store.addChannel(platform: .podcast, sourceURL: feed, feedURL: feed, name: "Show", reach: .anyAddress,
                                                  now: APIHarness.now)
@@ -61,7 +60,7 @@ final class ItemPageRouteTests: XCTestCase {
         let again = try await h.object("GET", "/api/feed/items/\(id)")
         XCTAssertEqual((again["chapters"] as? [[String: Any]])?.count, 3)
 
-        let media = h.library.dir.file("media")
+        let media = h.dir.file("media")
         try FileManager.default.createDirectory(atPath: media, withIntermediateDirectories: true)
         try Data(count: 1000).write(to: URL(fileURLWithPath: media + "/\(id)_Episode.mp3.part"))
         let partial = try await h.object("GET", "/api/feed/items/\(id)")

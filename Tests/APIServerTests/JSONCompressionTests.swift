@@ -21,7 +21,7 @@ final class JSONCompressionTests: XCTestCase {
 
     func testJSONAnswersAreGzippedOnlyForAClientThatAsks() async throws {
         let h = try await APIHarness()
-        let store = h.library.library
+        let store = h.owner
         for n in 0..<40 {
             let channel = try await store.addTestChannel("Channel number \(n)")
             _ = try await store.ingest(items: [item("c\(n)-1", published: 1000 + Int64(n), duration: 600, title: "Episode \(n) of a long series")],

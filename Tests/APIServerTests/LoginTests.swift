@@ -42,7 +42,7 @@ final class LoginTests: XCTestCase {
         let cookie = try XCTUnwrap(reply.headers["set-cookie"])
         XCTAssertEqual(cookie, "session_token=\(token); Path=/; Max-Age=2592000; HttpOnly; SameSite=Lax")
         // The library keeps the token's hash only.
-        let hashes = try h.library.strings("SELECT token_hash FROM sessions")
+        let hashes = try h.database.strings("SELECT token_hash FROM sessions")
         XCTAssertEqual(hashes, [try SessionToken.hash(of: token)])
         h.token = token
 
@@ -89,7 +89,7 @@ final class LoginTests: XCTestCase {
         let meAfter = try await h.object("GET", "/api/auth/me")
         XCTAssertEqual(meAfter["authenticated"] as? Bool, false)
         XCTAssertTrue(meAfter["user"] is NSNull)
-        let sessions = try await h.library.library.sessions(of: nil)
+        let sessions = try await h.owner.sessions(of: nil)
         XCTAssertEqual(sessions.count, 0)
 
         h.assertLogHolds(noneOf: [token, "correct horse"])
@@ -105,7 +105,7 @@ final class LoginTests: XCTestCase {
         let login = try reply.object()
         XCTAssertEqual(login["success"] as? Bool, true, reply.text)
         let token = try XCTUnwrap(login["token"] as? String)
-        let sessions = try await h.library.library.sessions(of: nil)
+        let sessions = try await h.owner.sessions(of: nil)
         XCTAssertEqual(sessions.map(\.deviceName), ["Firefox on Linux"])
 
         let me = try await h.object("GET", "/api/auth/me", token: token)
@@ -129,7 +129,7 @@ final class LoginTests: XCTestCase {
         XCTAssertEqual(carol["is_admin"] as? Bool, false)
         XCTAssertEqual(carol["created_at"] as? String, "2026-11-20T00:00:00Z")
         XCTAssertTrue(carol["last_login_at"] is NSNull)
-        let stored = try await h.library.library.passwordHash(of: "carol")
+        let stored = try await h.owner.passwordHash(of: "carol")
         XCTAssertTrue(stored?.hasPrefix("$2b$12$") == true, "bcrypt at PasswordRule.bcryptCost: \(stored ?? "nil")")
         let duplicate = try await h.call("POST", "/api/users", body: #"{"username": "carol", "display_name": "C"}"#, headers: cookie)
         XCTAssertEqual(duplicate.status, 409, duplicate.text)
@@ -191,7 +191,7 @@ final class LoginTests: XCTestCase {
     func testFailedLoginsAnswerAsTheBackendAndTellNothing() async throws {
         let h = try await APIHarness(logins: true)
         _ = try await h.addUser("alice", password: "correct horse", admin: false)
-        _ = try await h.library.library.addUser(name: "nopass", isAdmin: false, passwordHash: nil, now: APIHarness.now)
+        _ = try await h.owner.addUser(name: "nopass", isAdmin: false, passwordHash: nil, now: APIHarness.now)
         var bodies: [String] = []
         for body in [#"{"username": "alice", "password": "wrong horse"}"#, #"{"username": "mallory", "password": "correct horse"}"#,
                      #"{"username": "nopass", "password": ""}"#, #"{"username": "nopass"}"#, #"{"username": "alice"}"#] {
@@ -209,7 +209,7 @@ final class LoginTests: XCTestCase {
             let other = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? NSDictionary)
             XCTAssertEqual(other, object as NSDictionary, "every failure answers the same")
         }
-        let sessions = try await h.library.library.sessions(of: nil)
+        let sessions = try await h.owner.sessions(of: nil)
         XCTAssertEqual(sessions.count, 0)
     }
 
@@ -284,15 +284,15 @@ final class LoginTests: XCTestCase {
         let second = try await h.login("alice", "correct horse")
         let live = try await h.call("GET", "/api/subscriptions", token: second)
         XCTAssertEqual(live.status, 200)
-        let aliceSessions = try await h.library.library.sessions(of: alice.id)
+        let aliceSessions = try await h.owner.sessions(of: alice.id)
         let session = try XCTUnwrap(aliceSessions.first)
-        try await h.library.library.revokeSession(id: session.id)
+        try await h.owner.revokeSession(id: session.id)
         let revoked = try await h.call("GET", "/api/subscriptions", token: second)
         XCTAssertEqual(revoked.status, 401)
         // `feedctl user revoke --all alice`.
         let third = try await h.login("alice", "correct horse")
         let fourth = try await h.login("alice", "correct horse")
-        try await h.library.library.revokeSessions(of: alice.id)
+        try await h.owner.revokeSessions(of: alice.id)
         for dead in [third, fourth] {
             let reply = try await h.call("GET", "/api/subscriptions", token: dead)
             XCTAssertEqual(reply.status, 401)
@@ -307,7 +307,7 @@ final class LoginTests: XCTestCase {
         // An admin with a password: the backend hands a request without a token its first admin.
         _ = try await h.addUser("root", password: "admin password", admin: true)
         let good = try await h.login("alice", "correct horse")
-        let authenticator = TokenAuthenticator(users: h.library.library, library: { _ in h.library.library })
+        let authenticator = TokenAuthenticator(users: h.owner, library: { _ in h.owner })
         let routes = try APIServer.routes(configuration: ServerConfiguration(host: "127.0.0.1", port: 0), authenticator: authenticator)
         XCTAssertTrue(APIServer.publicRoutes.isSubset(of: Set(routes)), "every public route is served")
         let privateRoutes = routes.filter { !APIServer.publicRoutes.contains($0) }
@@ -360,7 +360,7 @@ extension APIHarness {
     /// cost is read from the hash, so the server checks it as any other).
     @discardableResult
     func addUser(_ name: String, password: String, admin: Bool) async throws -> User {
-        try await library.library.addUser(name: name, isAdmin: admin, passwordHash: try Password.hash(password, cost: 4), now: APIHarness.now)
+        try await owner.addUser(name: name, isAdmin: admin, passwordHash: try Password.hash(password, cost: 4), now: APIHarness.now)
     }
 
     /// Logs in and answers the token.

@@ -35,10 +35,10 @@ final class OffLoopTests: XCTestCase {
 
     /// Every route named off the loop is one the server serves (a renamed route would silently
     /// run on the loop again).
-    func testTheRoutesNamedAreServed() throws {
+    func testTheRoutesNamedAreServed() async throws {
         let configuration = ServerConfiguration(host: "127.0.0.1", port: 0, open: true)
-        let library = try TestLibrary()
-        let served = Set(try APIServer.routes(configuration: configuration, authenticator: OpenOwner(library: library.library)))
+        let database = try await TestDatabase.make()
+        let served = Set(try APIServer.routes(configuration: configuration, authenticator: OpenOwner(library: database.owner)))
         XCTAssertEqual(OffLoopMiddleware.routes.subtracting(served).sorted(), [])
     }
 }

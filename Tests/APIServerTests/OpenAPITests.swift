@@ -12,7 +12,7 @@ final class OpenAPITests: XCTestCase {
         let documented = Set(paths.flatMap { path, operations in operations.keys.map { "\($0.uppercased()) \(path)" } })
 
         let configuration = ServerConfiguration(host: "127.0.0.1", port: 0, open: true)
-        let served = Set(try APIServer.routes(configuration: configuration, authenticator: OpenOwner(library: h.library.library)))
+        let served = Set(try APIServer.routes(configuration: configuration, authenticator: OpenOwner(library: h.owner)))
         XCTAssertEqual(served.subtracting(documented).sorted(), [], "served but not documented")
         XCTAssertEqual(documented.subtracting(served).sorted(), [], "documented but not served")
         XCTAssertGreaterThan(served.count, 40)

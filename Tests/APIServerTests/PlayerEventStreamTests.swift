@@ -43,7 +43,7 @@ final class PlayerEventStreamTests: XCTestCase {
 
         func startDaemon() throws {
             let daemon = try ProcessRunner.start(try PlayerEventStreamTests.binary("feedctl"),
-                                                 ["daemon", "--socket", socket, "--db", harness.library.library.path, "--sync-every", "0"],
+                                                 ["daemon", "--socket", socket, "--db", harness.database.dbSetting, "--sync-every", "0"],
                                                  environment: environment)
             self.daemon = daemon
             XCTAssertTrue(eventually(timeout: 15) { FileManager.default.fileExists(atPath: self.socket) }, daemon.stderrSoFar)

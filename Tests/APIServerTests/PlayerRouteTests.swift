@@ -61,7 +61,7 @@ final class PlayerRouteTests: XCTestCase {
         try ToneMedia.encode(ToneMedia.sine(440, seconds: 30), ["-c:a", "libmp3lame"], to: h.feeds.root.appendingPathComponent("tone.mp3"))
         var env = pulse.environment
         env["XDG_CONFIG_HOME"] = directory.appendingPathComponent("config").path
-        let daemon = try ProcessRunner.start(try binary("feedctl"), ["daemon", "--socket", socket, "--db", h.library.library.path, "--sync-every", "0"],
+        let daemon = try ProcessRunner.start(try binary("feedctl"), ["daemon", "--socket", socket, "--db", h.database.dbSetting, "--sync-every", "0"],
                                              environment: env)
         defer { daemon.signal(SIGTERM); _ = try? daemon.wait(timeout: 10) }
         XCTAssertTrue(eventually(timeout: 15) { FileManager.default.fileExists(atPath: socket) }, daemon.stderrSoFar)

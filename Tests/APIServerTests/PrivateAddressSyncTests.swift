@@ -2,7 +2,6 @@ import APIServer
 import FeedIngest
 import FeedModel
 import Foundation
-import LibrarySQLite
 import LibraryStore
 import TestSupport
 import XCTest
@@ -22,7 +21,7 @@ final class PrivateAddressSyncTests: XCTestCase {
             """
         let imported = try await h.object("POST", "/api/channels/opml", body: opml)
         XCTAssertEqual(imported["imported"] as? Int, 1, "\(imported)")
-        let channels = try await h.library.library.allChannels()
+        let channels = try await h.owner.allChannels()
         let channel = try XCTUnwrap(channels.first)
         XCTAssertEqual(channel.reach, .publicOnly, "kept, public only")
 
@@ -32,9 +31,9 @@ final class PrivateAddressSyncTests: XCTestCase {
         XCTAssertTrue(synced.text.contains("is a local address"), synced.text)
 
         // So does the daemon's scheduler over the same library (it used to fetch it).
-        try await h.library.library.write { db in try db.execute(sql: "UPDATE channels SET next_poll = NULL") }
+        try h.database.execute("UPDATE channels SET next_poll = NULL")
         let lines = LogLines()
-        let scheduler = SyncScheduler.start(polling: h.library.library.polling, every: 0.2, report: { lines.append($0) })
+        let scheduler = SyncScheduler.start(polling: h.database.database.polling, every: 0.2, report: { lines.append($0) })
         let deadline = Date().addingTimeInterval(20)
         while !lines.all.contains(where: { $0.hasPrefix("sync: 1 channels") }), Date() < deadline {
             try await Task.sleep(for: .milliseconds(50))

@@ -1,6 +1,5 @@
 import APIServer
 import Foundation
-import LibrarySQLite
 import LibraryStore
 import TestSupport
 import XCTest
@@ -21,9 +20,9 @@ final class QueueRouteTests: XCTestCase {
         try await h.addUser("member", password: "member's password", admin: false)
         h.token = try await h.login("member", "member's password")
         _ = try await h.object("POST", "/api/subscriptions", body: #"{"url": "\#(h.feeds.url("/podcast.xml"))"}"#, status: 201)
-        let member = try await h.library.library.user(named: "member").id
-        let store = h.library.library.acting(as: member)
-        let ids = try await ["tone-show-1", "tone-show-2", "tone-show-3"].asyncMap { try await h.library.library.id(of: $0) }
+        let member = try await h.owner.user(named: "member").id
+        let store = h.database.store(for: member)
+        let ids = try await ["tone-show-1", "tone-show-2", "tone-show-3"].asyncMap { try await store.id(of: $0) }
         let names = try await ids.asyncMap { try await store.item(id: $0).title }
 
         let empty = try await h.object("GET", "/api/queue")
@@ -50,7 +49,7 @@ final class QueueRouteTests: XCTestCase {
         _ = try await store.popUpNext()
         let popped = try await h.object("GET", "/api/queue")
         XCTAssertEqual(titles(popped), [names[2]])
-        let ownerQueue = try await h.library.library.upNext()
+        let ownerQueue = try await h.owner.upNext()
         XCTAssertEqual(ownerQueue, [], "the owner's queue is theirs")
         let unknown = try await h.call("POST", "/api/queue", body: #"{"item_id": 999999}"#)
         XCTAssertEqual(unknown.status, 404, unknown.text)

@@ -2,7 +2,6 @@ import APIServer
 import FeedModel
 import Foundation
 import Hummingbird
-import LibrarySQLite
 import LibraryStore
 import XCTest
 
@@ -303,7 +302,7 @@ final class SavedVideoAndCollectionTests: XCTestCase {
         let badOrder = try await h.call("POST", "/api/collections/\(id)/items/reorder", body: #"{"item_ids": [9999]}"#)
         XCTAssertEqual(badOrder.status, 404, badOrder.text)
         // The CLI sees the same collection, in the same order.
-        let cliOrder = try await h.library.library.collection("Road trip").map { Int($0.id) }
+        let cliOrder = try await h.owner.collection("Road trip").map { Int($0.id) }
         XCTAssertEqual(cliOrder, [ids[2], ids[0], ids[1]])
 
         let watched = try await h.object("PUT", "/api/collections/\(id)/items/\(ids[0])/watched", body: #"{"is_watched": true}"#)
@@ -431,8 +430,8 @@ final class SavedVideoAndCollectionTests: XCTestCase {
     /// lists hold only one's own, and names are unique per user.
     func testTwoUsersAreIsolated() async throws {
         let h = try await APIHarness(authenticator: { library in
-            let bob = try await library.addUser(name: "bob", isAdmin: false, passwordHash: nil, now: 1)
-            return HeaderUser(owner: library, bob: library.acting(as: bob.id))
+            let bob = try await library.owner.addUser(name: "bob", isAdmin: false, passwordHash: nil, now: 1)
+            return HeaderUser(owner: library.owner, bob: library.store(for: bob.id))
         })
         let ownerFeed = try await subscribed(h)
         let media = try XCTUnwrap(ownerFeed.first?["audio_url"] as? String)
@@ -506,7 +505,7 @@ final class SavedVideoAndCollectionTests: XCTestCase {
 struct HeaderUser: Authenticator {
     let owner: APIUser
     let bob: APIUser
-    init(owner: SQLiteLibrary, bob: SQLiteLibrary) {
+    init(owner: any APILibrary, bob: any APILibrary) {
         self.owner = APIUser(name: "owner", isAdmin: true, library: owner)
         self.bob = APIUser(name: "bob", isAdmin: false, library: bob)
     }

@@ -1,5 +1,4 @@
 import Foundation
-import LibrarySQLite
 import XCTest
 
 /// `GET /api/feed/items/{id}` answers `description_html`: the item's stored notes (the feed's
@@ -47,18 +46,14 @@ final class ShowNotesRouteTests: XCTestCase {
         let h = try await APIHarness()
         try h.feeds.write("notes.xml", Self.feed)
         _ = try await h.object("POST", "/api/channels", body: #"{"channel_url": "\#(h.feeds.url("/notes.xml"))"}"#, status: 201)
-        let stored = try await h.library.library.read { db in
-            try String.fetchOne(db, sql: "SELECT notes_markup FROM items WHERE item_id = 'hostile'")
-        }
+        let stored = try h.database.strings("SELECT notes_markup FROM items WHERE item_id = 'hostile'").first
         XCTAssertEqual(stored?.contains(#"<p onmouseover="alert(1)">"#), true, "the library keeps the feed's markup: \(stored ?? "nil")")
         XCTAssertEqual(stored?.contains("<script>alert(3)</script>"), true)
 
         let hostile = #"<p>Hi <a href="/guests/jane" onclick="steal()">Jane</a><img src=x onerror=alert(1)></p><script>alert(2)</script>"#
             + #"<a href="javascript:alert(3)">x</a><svg><a href="https://evil.example/">y</a></svg><style>*{}</style>"#
-        let id = try await h.library.library.write { db in
-            try db.execute(sql: "UPDATE items SET notes_markup = ? WHERE item_id = 'plain'", arguments: [hostile])
-            return try XCTUnwrap(try Int64.fetchOne(db, sql: "SELECT id FROM items WHERE item_id = 'plain'"))
-        }
+        try h.database.execute("UPDATE items SET notes_markup = '\(hostile.replacingOccurrences(of: "'", with: "''"))' WHERE item_id = 'plain'")
+        let id = try await h.owner.id(of: "plain")
         let item = try await h.object("GET", "/api/feed/items/\(id)")
         XCTAssertEqual(item["description_html"] as? String, #"<p>Hi <a href="\#(h.feeds.url("/guests/jane"))" rel="noopener noreferrer nofollow" target="_blank">Jane</a></p>x"#)
     }

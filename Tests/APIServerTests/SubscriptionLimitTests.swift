@@ -17,7 +17,7 @@ final class SubscriptionLimitTests: XCTestCase {
                                                     feedURL: "https://example.com/\(prefix)\(n).xml", name: "\(prefix)-\(n)", reach: .anyAddress)),
                  outcome: .notFetched)
         }
-        for result in await h.library.library.apply(polls, now: 1000) { _ = try result.get() }
+        for result in await h.owner.apply(polls, now: 1000) { _ = try result.get() }
     }
 
     private func names(_ object: [String: Any]) -> [String] {

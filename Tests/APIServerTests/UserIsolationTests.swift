@@ -101,9 +101,9 @@ final class UserIsolationTests: XCTestCase {
     /// them through a test authenticator): alice's are "not found" to bob on every route, his
     /// lists never show them, and nothing he sends changes them.
     func testAnotherUsersSavedVideosAndCollectionsAreNotFound() async throws {
-        let (h, _, alice, bob) = try await aliceAndBob()
+        let (h, aliceUser, alice, bob) = try await aliceAndBob()
         _ = try await h.object("POST", "/api/subscriptions", body: #"{"url": "\#(h.feeds.url("/podcast.xml"))"}"#, status: 201, token: alice)
-        let item = try await h.library.library.id(of: "tone-show-3")
+        let item = try await h.database.store(for: aliceUser.id).id(of: "tone-show-3")
         let saved = try await h.object("POST", "/api/saved-videos", body: #"{"video_url": "\#(h.feeds.url("/media/tones-60s.mp3"))"}"#,
                                        status: 201, token: alice)
         let savedID = try XCTUnwrap(saved["id"] as? Int)

@@ -1,6 +1,5 @@
 import Accounts
 import Foundation
-import LibrarySQLite
 import LibraryStore
 import TestSupport
 import XCTest
@@ -14,12 +13,12 @@ final class WatchRuleRouteTests: XCTestCase {
 
     func testAPositionNearTheEndMarksTheItemWatchedWhicheverRouteWroteIt() async throws {
         let h = try await APIHarness()
-        let owner = try await h.library.library.user(id: .owner).name
-        try await h.library.library.setPasswordHash(try Password.hash(Self.password, cost: 4), for: owner)
+        let owner = try await h.owner.user(id: .owner).name
+        try await h.owner.setPasswordHash(try Password.hash(Self.password, cost: 4), for: owner)
         let podcast = h.feeds.url("/podcast.xml")
         _ = try await h.object("POST", "/api/channels", body: #"{"channel_url": "\#(podcast)"}"#, status: 201)
         // tone-show-2 and tone-show-3 are 60 s long: 58 s counts as heard, 30 s does not.
-        let item = try await h.library.library.id(of: "tone-show-3")
+        let item = try await h.owner.id(of: "tone-show-3")
         let media = h.feeds.url("/media/tones-60s.mp3")
         let created = try await h.object("POST", "/api/collections", body: #"{"name": "Later"}"#, status: 201)
         let collection = try XCTUnwrap(created["id"] as? Int)
@@ -61,8 +60,8 @@ final class WatchRuleRouteTests: XCTestCase {
     func testAHeardPositionRecordsOnePlayInTheHistory() async throws {
         let h = try await APIHarness()
         _ = try await h.object("POST", "/api/channels", body: #"{"channel_url": "\#(h.feeds.url("/podcast.xml"))"}"#, status: 201)
-        let item = try await h.library.library.id(of: "tone-show-3")   // 60 s long
-        func plays() async throws -> Int { try await h.library.library.history(limit: 100).filter { $0.item == item }.count }
+        let item = try await h.owner.id(of: "tone-show-3")   // 60 s long
+        func plays() async throws -> Int { try await h.owner.history(limit: 100).filter { $0.item == item }.count }
         func progress(_ seconds: Int) async throws {
             let status = try await h.call("PATCH", "/api/feed/\(item)/progress", body: #"{"watch_progress_seconds": \#(seconds)}"#).status
             XCTAssertEqual(status, 200)
@@ -86,7 +85,7 @@ final class WatchRuleRouteTests: XCTestCase {
         try await progress(60)
         let again = try await plays()
         XCTAssertEqual(again, 2, "a replay heard is another play")
-        let entry = try await h.library.library.history(limit: 1)[0]
+        let entry = try await h.owner.history(limit: 1)[0]
         XCTAssertEqual(entry.item, item)
         XCTAssertEqual(entry.playedAt, APIHarness.now)
     }

@@ -120,7 +120,7 @@ final class WebClientTests: XCTestCase {
     func testHistoryListsPlayedItemsOncePerItem() async throws {
         let (h, _, items) = try await subscribedHarness()
         let ids = items.compactMap { $0["id"] as? Int }.map(Int64.init)
-        let library = h.library.library
+        let library = h.owner
         _ = try await library.appendHistory(item: ids[2], position: 10, now: APIHarness.now - 30)
         _ = try await library.appendHistory(item: ids[0], position: 5, now: APIHarness.now - 20)
         _ = try await library.appendHistory(item: ids[2], position: 20, now: APIHarness.now - 10)
