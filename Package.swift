@@ -97,7 +97,7 @@ let package = Package(
         // The executables' one door to a library: `--db`/`FEEDCTL_DB` read as a SQLite path or a
         // PostgreSQL URL, the store that opens it, where its downloads go. The only module
         // (with the benchmarks and the tests) that names a concrete store.
-        .target(name: "LibraryOpen", dependencies: ["LibraryStore", "LibrarySQLite"]),
+        .target(name: "LibraryOpen", dependencies: ["LibraryStore", "LibrarySQLite", "LibraryPostgres"]),
         .target(name: "FeedIngest", dependencies: ["FeedModel", "FeedText", "HTTPFetch", "FeedParsing", "LibraryStore"]),
         .target(name: "Downloads", dependencies: ["FeedModel", "HTTPFetch", "LibraryStore"]),
         // Discovery: providers (iTunes, Podcast Index, yt-dlp, Rumble's search pages, the

@@ -1,4 +1,5 @@
 import Foundation
+import LibraryPostgres
 import LibrarySQLite
 import LibraryStore
 
@@ -86,16 +87,14 @@ public struct LibraryOpener: Sendable {
     }
 }
 
-// MARK: PostgreSQL: not in this build yet
+// MARK: PostgreSQL
 extension LibraryOpener {
-    /// NOT WIRED YET (issue 28: the lead wires `LibraryPostgres` here once its store's methods
-    /// are written): `try await PostgresLibrary(url: url.text, location: url.description)`
-    /// (libpq reads `text`; `description` has the password masked), its `LibraryError` thrown as
-    /// `.library`, `creating` deciding whether an empty database is migrated (announced) or
-    /// refused. Until then a PostgreSQL URL is refused in one line; there is no stand-in store.
+    /// Connects to the database and migrates it (`PostgresLibrary`: one process at a time). libpq
+    /// reads the URL's `text`; messages show `description`, its password masked. The database
+    /// itself is its administrator's to make (`createdb`), so `creating` changes nothing here: a
+    /// mistyped name is libpq's one-line "database … does not exist", never a new library.
     func openPostgreSQL(_ url: PostgresURL, creating: Bool, announce: @Sendable (String) -> Void) async throws(LibraryOpenError) -> any LibraryDatabase {
-        throw .library(.database(DatabaseFailure(kind: .cannotOpen, message: "PostgreSQL support is not in this build yet (give --db a SQLite file)",
-                                                 path: url.description)))
+        do { return try await PostgresLibrary(url: url.text, location: url.description) } catch { throw .library(error) }
     }
 }
 
