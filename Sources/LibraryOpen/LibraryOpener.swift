@@ -87,14 +87,18 @@ public struct LibraryOpener: Sendable {
     }
 }
 
-// MARK: PostgreSQL
+// MARK: PostgreSQL: not in this build yet
 extension LibraryOpener {
-    /// Connects to the database and migrates it (`PostgresLibrary`: one process at a time). libpq
-    /// reads the URL's `text`; messages show `description`, its password masked. The database
-    /// itself is its administrator's to make (`createdb`), so `creating` changes nothing here: a
-    /// mistyped name is libpq's one-line "database … does not exist", never a new library.
+    /// A PostgreSQL library: libpq reads `text`; messages show `description` (its password
+    /// masked). The database must exist (an administrator makes it, `createdb`); an empty one is
+    /// migrated on first open, by one process at a time, whether or not the command sets up a
+    /// library: a server's database is made on purpose, never by a typo.
     func openPostgreSQL(_ url: PostgresURL, creating: Bool, announce: @Sendable (String) -> Void) async throws(LibraryOpenError) -> any LibraryDatabase {
-        do { return try await PostgresLibrary(url: url.text, location: url.description) } catch { throw .library(error) }
+        do {
+            return try await PostgresLibrary(url: url.text, location: url.description)
+        } catch {
+            throw .library(error)
+        }
     }
 }
 

@@ -8,12 +8,6 @@ extension PostgresLibrary {
     /// A channel as one user sees it: `FROM channels c \(subscribed)` with the user's id as `$1`.
     static let channelSelection = "c.*, s.active AS active, s.speed AS speed, s.speed_set AS speed_set"
     static let subscribed = "JOIN subscriptions s ON s.channel_id = c.id AND s.user_id = $1"
-
-    /// SQLite's `ORDER BY x COLLATE NOCASE`: ASCII letters folded, then compared byte by byte
-    /// (whatever the database's collation), so both engines list names in the same order.
-    static func noCase(_ expression: String) -> String {
-        "translate(\(expression), 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') COLLATE \"C\""
-    }
 }
 
 extension Channel {

@@ -116,9 +116,8 @@ extension PostgresLibrary {
 
     // MARK: Shared by the calls by name and by id
 
-    /// SQLite's `ORDER BY name COLLATE NOCASE`: ASCII letters folded, then compared byte by byte
-    /// (whatever the database's collation), so both engines list collections in the same order.
-    static let collectionNameOrder = "translate(c.name, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') COLLATE \"C\""
+    /// SQLite's `ORDER BY name COLLATE NOCASE` (`noCase`).
+    static let collectionNameOrder = noCase("c.name")
 
     /// Makes `user`'s collection `name`; `collectionExists` if they have one by that name (the
     /// schema's UNIQUE decides, so two made at once cannot both be).

@@ -17,7 +17,7 @@ extension PostgresLibrary {
             throw .invalid("volume \(volume) is outside \(PlayerVolume.range.lowerBound)…\(PlayerVolume.range.upperBound)")
         }
         let user = user
-        try await write { db throws(LibraryError) in
+        try await write { db throws(LibraryError) -> Void in
             try db.query("""
                 INSERT INTO player_state (user_id, volume, updated_at) VALUES ($3, $1, $2)
                 ON CONFLICT (user_id) DO UPDATE SET volume = $1, updated_at = $2

@@ -20,6 +20,9 @@ public struct PostgresPolling: PollStore {
         """
     /// Oldest poll first, never-polled ones before all (SQLite's `next_poll IS NOT NULL, next_poll, id`).
     private static let dueOrder = "ORDER BY c.next_poll ASC NULLS FIRST, c.id"
+    /// The next poll with never-polled (NULL) first, as the index `channels_due` orders channels:
+    /// a claim reads the due ones in order from it and stops at its limit.
+    private static let nextPoll = "coalesce(c.next_poll, -9223372036854775808)"
 
     public func dueChannels(now: Int64) async throws(LibraryError) -> [Channel] {
         try await library.read { db throws(LibraryError) in
@@ -50,9 +53,9 @@ public struct PostgresPolling: PollStore {
             try db.query("""
                 WITH due AS (
                     SELECT c.id FROM channels c
-                    WHERE (c.next_poll IS NULL OR c.next_poll <= $1) AND (c.claimed_until IS NULL OR c.claimed_until <= $1)
+                    WHERE \(Self.nextPoll) <= $1 AND (c.claimed_until IS NULL OR c.claimed_until <= $1)
                         AND EXISTS (SELECT 1 FROM subscriptions s WHERE s.channel_id = c.id AND s.active = 1)
-                    \(Self.dueOrder) LIMIT $2
+                    ORDER BY \(Self.nextPoll), c.id LIMIT $2
                     FOR NO KEY UPDATE OF c SKIP LOCKED
                 ), claimed AS (
                     UPDATE channels c SET claimed_until = $3, claimed_by = $4 FROM due WHERE c.id = due.id

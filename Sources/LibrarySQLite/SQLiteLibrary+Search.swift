@@ -8,9 +8,7 @@ extension SQLiteLibrary {
     /// rank by, else newest first, under `feed`'s filters.
     public func search(_ query: SearchQuery) async throws(LibraryError) -> [LibraryItem] {
         let (limit, offset) = (query.page.perPage, query.page.offset)
-        guard !SearchTerms(query.text).isEmpty else {
-            throw .invalid("nothing to search for in \"\(query.text)\": give a word")
-        }
+        _ = try SearchTerms(checking: query.text)
         guard !query.page.isPastAnyEnd else { return [] }
         let filter = query.filter
         let user = user

@@ -9,7 +9,7 @@ import FeedModel
 /// own index's syntax, and only that.
 public struct SearchTerms: Sendable, Equatable {
     /// One word, and whether it matches as a prefix too.
-    public struct Term: Sendable, Equatable {
+    public struct Term: Sendable, Hashable {
         public var word: String
         public var prefix: Bool
         public init(word: String, prefix: Bool) { self.word = word; self.prefix = prefix }
@@ -23,6 +23,12 @@ public struct SearchTerms: Sendable, Equatable {
         terms = words.enumerated().map { index, word in
             Term(word: word, prefix: SearchRule.prefixMatching && index == words.count - 1)
         }
+    }
+
+    /// The terms of `text`; `invalid` when it holds no word (every store's one line for it).
+    public init(checking text: String) throws(LibraryError) {
+        self.init(text)
+        guard !isEmpty else { throw .invalid("nothing to search for in \"\(text)\": give a word") }
     }
 
     /// No word at all (only punctuation or spaces): nothing to search for.

@@ -156,4 +156,59 @@ import Testing
         try t.execute("DELETE FROM watch_state WHERE item = \(id)")
         #expect(try t.strings("SELECT state FROM items WHERE id = \(id)") == ["\(WatchState(watched: false, progress: 0).rawValue)"])
     }
+
+    // MARK: saved videos
+
+    /// A page's platform is kept trimmed of what Foundation's `.whitespaces` trims (spaces and
+    /// tabs, a line break kept: the rule the SQLite store had before it moved to `SavedPage`), in
+    /// lower case; a name that is only such spaces is refused, with the field's API name.
+    @Test func aSavedPageIsTrimmedAsFoundationTrimsSpacesAndRefusedWhenBlank() throws {
+        var samples = [" YouTube\t", "\u{00A0}odysee\u{2003}", "\nrumble\n", "\u{3000} Po dcast ", "\t", "\u{202F}", "\n", "x\u{200B}", "",
+                       "\u{FEFF}a\u{85}", "\r"]
+        // Every scalar that could be a space, alone and around a letter.
+        for value in Array(0...0x3000) + [0xFEFF] {
+            guard let scalar = Unicode.Scalar(value), scalar.properties.isWhitespace || scalar.properties.generalCategory == .format else { continue }
+            samples += [String(scalar), "\(scalar)A\(scalar)"]
+        }
+        for sample in samples {
+            let page = SavedPage(platform: sample, videoID: "v", videoURL: "https://x/v", title: "t")
+            let expected = sample.trimmingCharacters(in: .whitespaces).lowercased()
+            if expected.isEmpty {
+                #expect(throws: LibraryError.invalid("platform must not be empty")) { try page.validated() }
+            } else {
+                #expect(try page.validated().platform == expected, "\(sample.unicodeScalars.map(\.value))")
+            }
+            let titled = SavedPage(platform: "youtube", videoID: "v", videoURL: "https://x/v", title: sample)
+            #expect((try? titled.validated()) == (sample.trimmingCharacters(in: .whitespaces).isEmpty ? nil : titled))
+        }
+        let page = SavedPage(platform: "youtube", videoID: "v", videoURL: "https://x/v", title: "t", durationSeconds: 0, viewCount: 0)
+        #expect(try page.validated() == page)
+        var bad = page
+        bad.videoID = " "
+        #expect(throws: LibraryError.invalid("video_id must not be empty")) { try bad.validated() }
+        bad = page
+        bad.videoURL = "\t"
+        #expect(throws: LibraryError.invalid("video_url must not be empty")) { try bad.validated() }
+        bad = page
+        bad.durationSeconds = -1
+        #expect(throws: LibraryError.invalid("duration_seconds must not be negative")) { try bad.validated() }
+        bad = page
+        bad.viewCount = -1
+        #expect(throws: LibraryError.invalid("view_count must not be negative")) { try bad.validated() }
+    }
+
+    /// A saved video's change to its watch state: a mark resets the progress to the one given
+    /// with it, a progress alone is a position, nothing is nothing; negative seconds are refused.
+    @Test func aSavedVideosChangeIsAMarkAPositionOrNothing() throws {
+        #expect(try SavedVideoChange(watched: true).watchUpdate() == .mark(watched: true, progress: 0))
+        #expect(try SavedVideoChange(watched: false, progressSeconds: 30).watchUpdate() == .mark(watched: false, progress: 30))
+        #expect(try SavedVideoChange(progressSeconds: 30).watchUpdate() == .position(seconds: 30))
+        #expect(try SavedVideoChange(notes: "n").watchUpdate() == nil)
+        #expect(throws: LibraryError.invalid("progress must be 0 or more seconds (got -2)")) {
+            try SavedVideoChange(watched: true, progressSeconds: -2).watchUpdate()
+        }
+        #expect(throws: LibraryError.invalid("progress must be 0 or more seconds (got -1)")) {
+            try SavedVideoChange(progressSeconds: -1).watchUpdate()
+        }
+    }
 }
