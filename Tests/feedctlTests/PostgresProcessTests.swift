@@ -44,7 +44,9 @@ final class PostgresProcessTests: XCTestCase {
     /// (SIGKILL) while it fetches the held feed holds that channel only until its lease
     /// expires: then another worker polls it.
     func testThreeWorkersShareThePollingAndAKilledWorkersChannelIsPolledByAnotherAfterItsLease() async throws {
-        let count = 60, lease = 4
+        // The lease is long enough that no fetch outlives it on a loaded machine (a slow feed takes
+        // 0.3 s), and short enough to wait for once.
+        let count = 60, lease = 10
         var paths: [String] = []
         for n in 0..<count {
             try feeds.write("f\(n).xml", Self.feed(n))
