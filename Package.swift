@@ -230,7 +230,7 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         .testTarget(name: "feedctlTests", dependencies: [
-            "FeedModel", "LibraryStore", "LibrarySQLite", "Downloads", "TestSupport", "Accounts",
+            "FeedModel", "LibraryStore", "LibrarySQLite", "LibraryOpen", "Downloads", "TestSupport", "Accounts",
         ]),
     ],
     swiftLanguageModes: [.v6]

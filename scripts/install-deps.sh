@@ -9,6 +9,7 @@ packages=(
   libxml2-dev libxml2-utils            # FeedIngest parsing (xmllint: parse benchmark peer)
   libsqlite3-dev                       # the library (GRDB over the system SQLite)
   libpq-dev postgresql                 # the PostgreSQL store (libpq); its tests' private server (scripts/pg-test-server.sh)
+  haproxy                              # the replica tests (PostgresProcessTests: two feedctl serve behind it); bench/scale
   libcurl4-openssl-dev                 # fetching feeds
   libssl3                              # SHA-256 of session tokens, SHA-1 for Podcast Index (libcrypto, loaded by Digests)
   libavformat-dev libavcodec-dev libswresample-dev libavutil-dev libavfilter-dev ffmpeg  # decoding; test media
@@ -23,7 +24,7 @@ packages=(
   chromium chromium-driver python3-venv  # the web app's browser tests (Tests/web): Selenium drives Debian's Chromium
 )
 if [[ "${1:-}" == "--bench" ]]; then
-  packages+=(mpv time sqlite3 wrk nginx-light haproxy)  # peers and references of bench/ (newsboat is already in); sqlite3: bench/ingest's floor; wrk: bench/serve's load; nginx, haproxy: bench/scale
+  packages+=(mpv time sqlite3 wrk nginx-light)  # peers and references of bench/ (newsboat and haproxy are already in); sqlite3: bench/ingest's floor; wrk: bench/serve's load; nginx: bench/scale
 fi
 
 missing=()

@@ -30,6 +30,9 @@ struct DaemonCommand: AsyncParsableCommand {
     var seekStep: Double?
     @Option(help: "Playback speed for items whose channel has none remembered (\(PlaybackSpeed.text(PlaybackSpeed.range.lowerBound))–\(PlaybackSpeed.text(PlaybackSpeed.range.upperBound)); default: the config's player.speed, else 1).")
     var speed: Double?
+    @Option(help: ArgumentHelp("The user it plays for: their queue, progress and history (default: the library's owner).",
+                               valueName: "name"))
+    var user: String?
 
     /// The config file's settings, with the options given here over them. The options are
     /// checked by the same rules as the file's keys, and say which option was wrong.
@@ -62,8 +65,14 @@ struct DaemonCommand: AsyncParsableCommand {
             let config = try settings()
             let downloads = DownloadStore(directory: try media.directory(for: library))
             let listener = try UnixListener(path: path)
-            let database = try await library.openDatabase(creating: true, announce: log)
-            let lib = database.owner
+            let database: any LibraryDatabase, lib: any UserLibrary
+            do {
+                database = try await library.openDatabase(creating: true, announce: log)
+                lib = try await Self.store(of: user, in: database)
+            } catch {
+                listener.close()   // a daemon that could not start leaves no socket behind
+                throw error
+            }
             let quit = DispatchSemaphore(value: 0)
             // The volume last set, and smart resume as configured (0: off).
             let volume = (try? await lib.savedVolume()) ?? 1
@@ -74,7 +83,8 @@ struct DaemonCommand: AsyncParsableCommand {
                                         initialVolume: volume, resumeRewind: rewind, log: log)
             let server = ControlServer(listener: listener, handler: service, log: log, onQuit: { quit.signal() })
             server.start()
-            log("feedctl daemon listening on \(path), library \(database.location), downloads in \(downloads.directory)")
+            log("feedctl daemon listening on \(path), library \(database.location)"
+                + (user.map { " for user \($0)" } ?? "") + ", downloads in \(downloads.directory)")
             log("settings: " + ["player.seek_step", "player.speed", "sync.every"].compactMap { name in
                 (try? Config.setting(named: name)).map { "\(name) = \($0.text(in: config))" }
             }.joined(separator: ", "))
@@ -101,6 +111,17 @@ struct DaemonCommand: AsyncParsableCommand {
         }
     }
 
+    /// The store of the user named `name` (nil: the owner's), whom everything it plays is for;
+    /// a name the library does not know is one line that says how to find the right one.
+    static func store(of name: String?, in database: any LibraryDatabase) async throws -> any UserLibrary {
+        guard let name else { return database.owner }
+        do throws(LibraryError) {
+            return database.store(for: try await database.owner.user(named: name).id)
+        } catch .noUser {
+            throw CommandError("--user \(name): no such user in the library \(database.location) (`feedctl user list` lists them; `feedctl user add NAME` adds one)")
+        }
+    }
+
     /// Polls subscriptions every `sync.every` minutes (none when 0), and after each round keeps
     /// the automatic downloads (`downloads.auto_download`).
     static func startScheduler(_ config: Config, library: any UserLibrary, downloads: DownloadStore) -> Task<Void, Never>? {
@@ -117,6 +138,7 @@ struct DaemonCommand: AsyncParsableCommand {
         [("--sync-every", syncEvery), ("--seek-step", seekStep), ("--speed", speed)]
             .flatMap { option, value in value.map { [option, String($0)] } ?? [] }
             + (media.mediaDir.map { ["--media-dir", $0] } ?? [])
+            + (user.map { ["--user", $0] } ?? [])
     }
 
     /// SIGTERM/SIGINT/SIGHUP end the daemon cleanly (progress saved, socket removed).

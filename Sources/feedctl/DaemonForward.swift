@@ -9,7 +9,7 @@ struct DaemonCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "daemon",
         abstract: "Run the player daemon, feedctl-daemon (foreground; --detach to background it). `feedctl daemon --help` lists its options.")
-    @Argument(parsing: .allUnrecognized, help: "Options for the daemon: --detach, --db, --media-dir, --socket, --sync-every, --seek-step, --speed.")
+    @Argument(parsing: .allUnrecognized, help: "Options for the daemon: --detach, --db, --media-dir, --socket, --user, --sync-every, --seek-step, --speed.")
     var options: [String] = []
 
     init() {}

@@ -309,10 +309,9 @@ final class LibraryCLITests: XCTestCase {
         XCTAssertEqual(try feedctl(["feed"]).status, 0)
     }
 
-    /// `--db` and `FEEDCTL_DB` take a PostgreSQL URL in libpq's form: a malformed one is one line
-    /// before anything runs, and no message shows its password. This build has no PostgreSQL
-    /// store yet: every command, the server and the daemon refuse the URL in one line and make
-    /// nothing. (The one test of that refusal: it changes when LibraryPostgres is wired in.)
+    /// `--db` and `FEEDCTL_DB` take a PostgreSQL URL in libpq's form: a malformed one, or one
+    /// no server answers at, is one line before anything runs (for every command, the server and
+    /// the daemon), no message shows its password, and nothing is made; a real database opens.
     func testAPostgreSQLURLIsReadAndOpened() throws {
         let binary = try DaemonTestCase.feedctlBinary().path
         let home = TempDir()
