@@ -198,7 +198,7 @@ let package = Package(
         .testTarget(name: "AccountsTests", dependencies: ["Accounts", "FeedModel"]),
         .testTarget(name: "UserConfigTests", dependencies: ["UserConfig"]),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"]),
-        .testTarget(name: "LibraryOpenTests", dependencies: ["LibraryOpen", "LibraryStore", "TestSupport"]),
+        .testTarget(name: "LibraryOpenTests", dependencies: ["LibraryOpen", "LibraryStore", "LibrarySQLite", "LibraryPostgres", "FeedModel", "TestSupport"]),
         .testTarget(name: "FeedParsingTests", dependencies: ["FeedParsing", "FeedModel", "FeedText", "HTTPFetch", "TestSupport"]),
         .testTarget(name: "HTTPFetchTests", dependencies: ["HTTPFetch", "FeedText", "TestSupport"]),
         .testTarget(name: "LibrarySQLiteTests", dependencies: [

@@ -219,7 +219,7 @@ public enum LibraryCopyError: Error, Sendable, CustomStringConvertible {
             "--to \(location) is not empty (it has \(tables.joined(separator: ", "))): db copy writes only into a new library"
                 + " (a new file, or an empty PostgreSQL database); nothing was written"
         case .schemasDiffer(let why): "the libraries' schemas differ: \(why); nothing was written"
-        case .failed(let what, let error): "\(what): \(error); nothing was written"
+        case .failed(let what, let error): "\(what): \(error.descriptionWithoutPaths); nothing was written"
         case .mismatch(let checks):
             "the copy differs from the source in \(checks.filter { !$0.matches }.map(\.table).joined(separator: ", ")); nothing was written"
         case .digestUnavailable(let error): "can't check the copy: \(error)"

@@ -28,6 +28,9 @@ final class PGConnection {
             throw Self.failure(.cannotOpen, sqlState: nil, message: "can't connect: \(Self.oneLine(message))", location: location)
         }
         handle = connection
+        // libpq prints the server's notices (`relation … already exists, skipping`) on stderr
+        // itself: a command's output is its own lines, so they are dropped.
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
         // Every connection talks in UTC seconds and bounds its statements; an error here closes it.
         try execute("SET statement_timeout = \(statementTimeout * 1000)")
     }

@@ -14,13 +14,13 @@ struct DatabaseCommand: AsyncParsableCommand {
             abstract: "Copy a whole library, users and sessions included, into a new one (SQLite or PostgreSQL, either way).",
             discussion: """
                 Every table is copied with its ids, then checked: each table's row count and checksum in the copy must \
-                match the source's (printed as a table), else nothing is written. The target must be new: a file that \
-                does not exist yet (it is made), or a PostgreSQL database with no library in it (create it first). \
-                The source is read as it was when the copy began; it may stay in use.
+                match the source's (printed as a table), else nothing is written. The target must hold no library yet: \
+                a file that does not exist (it is made), a library nothing was added to, or an empty PostgreSQL database \
+                (create it first; it is migrated). The source is read as it was when the copy began, and may stay in use.
                 """)
         @Option(help: ArgumentHelp("The library to copy: a SQLite file or a postgresql:// URL.", valueName: "path|url"))
         var from: String
-        @Option(help: ArgumentHelp("The new library: a SQLite file that does not exist yet, or an empty PostgreSQL database's postgresql:// URL.", valueName: "path|url"))
+        @Option(help: ArgumentHelp("Where the copy goes: a SQLite file that does not exist yet, or an empty PostgreSQL database's postgresql:// URL.", valueName: "path|url"))
         var to: String
 
         func run() async throws {
