@@ -23,7 +23,7 @@ packages=(
   chromium chromium-driver python3-venv  # the web app's browser tests (Tests/web): Selenium drives Debian's Chromium
 )
 if [[ "${1:-}" == "--bench" ]]; then
-  packages+=(mpv time sqlite3 wrk)  # peers and references of bench/ (newsboat is already in); sqlite3: bench/ingest's floor; wrk: bench/serve's load
+  packages+=(mpv time sqlite3 wrk nginx-light haproxy)  # peers and references of bench/ (newsboat is already in); sqlite3: bench/ingest's floor; wrk: bench/serve's load; nginx, haproxy: bench/scale
 fi
 
 missing=()

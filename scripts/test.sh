@@ -41,6 +41,9 @@ background+=($!)
 # One PostgreSQL for every test process (each test makes a database of its own in it).
 stage "postgresql" bash scripts/pg-test-server.sh start "$pg_dir"
 export FEEDCTL_TEST_PG="$pg_dir"
+# The PostgreSQL schema's triggers and counters, and its parity with SQLite's (Tests/postgres).
+schema=0
+(($# == 0)) && { stage "postgres schema" python3 Tests/postgres/schema_check.py --feedctl "$debug_bin/feedctl" || schema=$?; }
 tests=0
 stage "tests" python3 scripts/run-tests.py "$debug_bin/feedctlPackageTests.xctest" --jobs $((4 * $(nproc))) \
   --timings "$scratch/test-timings.json" "$@" || tests=$?
@@ -55,5 +58,5 @@ cat "$logs/fuzz"
 release=0; wait "${background[0]}" || release=$?
 if ((release)); then cat "$logs/release"; else grep -E "warning: |error: |Build complete" "$logs/release" | grep -v "unhandled" || true; fi
 background=()
-((tests == 0 && web == 0 && release == 0 && fuzz == 0)) || exit 1
+((tests == 0 && web == 0 && schema == 0 && release == 0 && fuzz == 0)) || exit 1
 stage "release smoke" bash scripts/release-smoke.sh --no-build

@@ -139,6 +139,12 @@ public enum WatchState: Int, Sendable, CaseIterable {
     case untouched = 0
     case inProgress = 1
     case watched = 2
+
+    /// Where an item stands from what is stored of it: the watched mark wins, then any
+    /// progress. (The library's triggers spell this in SQL; a test checks they agree.)
+    public init(watched: Bool, progress: Int) {
+        self = watched ? .watched : progress > 0 ? .inProgress : .untouched
+    }
 }
 
 /// When an item counts as heard (marked watched, added to history): played to its end, or
@@ -512,12 +518,50 @@ public enum LoginThrottle {
     public static let windowSeconds: Int64 = 15 * 60
 }
 
-/// One sync scheduler however many processes poll (the daemon, the server, a cron `sync`): a
-/// channel is claimed in the library before it is fetched and released when its poll is stored.
-/// A claim lapses after `claimSeconds`, so a poller that died never blocks a channel for long;
-/// it is longer than the slowest fetch allowed (60 s total timeout) with room to store it.
-public enum SyncClaim {
-    public static let claimSeconds: Int64 = 600
+/// How long a poller holds a channel it claimed (`PollStore`): however many processes poll one
+/// library (workers, the daemon, the server, a cron `sync`), a channel is claimed before it is
+/// fetched and released when its poll is stored. A claim not finished within its lease expires
+/// and another poller may take the channel, so a poller that died (SIGKILL, a lost machine)
+/// blocks nothing for long. The lease outlasts the slowest poll allowed (a fetch's 60 s total
+/// timeout, with room to store it; a shorter one would let a second poller fetch a feed the
+/// first is still fetching) and any clock skew between the machines whose workers share a
+/// library. Every poller takes `standard`.
+public struct PollLease: Sendable, Equatable, CustomStringConvertible {
+    public let seconds: Int64
+
+    public static let standard = PollLease(uncheckedSeconds: 600)
+
+    /// Any positive length. Outside `standard`, for tests only (`FEEDCTL_TEST_POLL_LEASE`): a
+    /// lease shorter than a fetch may last lets a test see a killed worker's claims expire.
+    package init(uncheckedSeconds seconds: Int64) {
+        self.seconds = max(1, seconds)
+    }
+
+    /// When a claim taken at `now` expires.
+    public func expiry(from now: Int64) -> Int64 { now + seconds }
+
+    public var description: String { "\(seconds) s" }
+}
+
+/// How a sync worker (`feedctl worker`) works through the due channels: it claims at most
+/// `batch` of them at a time, and when none is due sleeps until the next one falls due, but
+/// never longer than `maxIdleSeconds` (a channel subscribed meanwhile is due at once) nor
+/// shorter than `minIdleSeconds` (a clock step or a claim lapsing now cannot make it spin).
+public enum PollWorkerRule {
+    public static let batches: ClosedRange<Int> = 1...1_000
+    public static let defaultBatch = 50
+    /// Fetches running at once (the fetcher's concurrency; slow transfers step aside, `FetchLimits`).
+    public static let concurrencies: ClosedRange<Int> = 1...256
+    public static let defaultConcurrency = 12
+    public static let maxIdleSeconds: Int64 = 60
+    public static let minIdleSeconds: Int64 = 1
+
+    /// Seconds to sleep at `now` when the next channel falls due at `nextDue` (nil: none is
+    /// followed yet).
+    public static func idleSeconds(now: Int64, nextDue: Int64?) -> Int64 {
+        guard let nextDue else { return maxIdleSeconds }
+        return min(maxIdleSeconds, max(minIdleSeconds, nextDue - now))
+    }
 }
 
 /// Passwords (issue 15): hashed with bcrypt at `bcryptCost` (2^12 rounds: slow for

@@ -102,14 +102,16 @@ public struct LibraryOpener: Sendable {
 
 // MARK: PostgreSQL: not in this build yet
 extension LibraryOpener {
-    /// NOT WIRED YET (issue 28: the lead wires `LibraryPostgres` here once its store's methods
-    /// are written): `try await PostgresLibrary(url: url.text, location: url.description)`
-    /// (libpq reads `text`; `description` has the password masked), its `LibraryError` thrown as
-    /// `.library`, `creating` deciding whether an empty database is migrated (announced) or
-    /// refused. Until then a PostgreSQL URL is refused in one line; there is no stand-in store.
+    /// A PostgreSQL library: libpq reads `text`; messages show `description` (its password
+    /// masked). The database must exist (an administrator makes it, `createdb`); an empty one is
+    /// migrated on first open, by one process at a time, whether or not the command sets up a
+    /// library: a server's database is made on purpose, never by a typo.
     func openPostgreSQL(_ url: PostgresURL, creating: Bool, announce: @Sendable (String) -> Void) async throws(LibraryOpenError) -> any LibraryDatabase {
-        throw .library(.database(DatabaseFailure(kind: .cannotOpen, message: "PostgreSQL support is not in this build yet (give --db a SQLite file)",
-                                                 path: url.description)))
+        do {
+            return try await PostgresLibrary(url: url.text, location: url.description)
+        } catch {
+            throw .library(error)
+        }
     }
 }
 

@@ -1,29 +1,149 @@
 import FeedModel
 import LibraryStore
 
-// SCAFFOLD: every method here throws `notWritten` until its port from LibrarySQLite lands;
-// this file is replaced whole by the port of channels and subscriptions, polling (claims, apply: the ingest), chapters files, the download catalog.
+// A user's subscriptions (`ChannelStore`), as the SQLite library (SQLiteLibrary+Channels.swift).
 extension PostgresLibrary {
-    public func channel(id: Int64) async throws(LibraryError) -> Channel { throw Self.notWritten(#function) }
-    public func channel(feedURL: String) async throws(LibraryError) -> Channel? { throw Self.notWritten(#function) }
-    public func allChannels() async throws(LibraryError) -> [Channel] { throw Self.notWritten(#function) }
-    public func channelSummaries() async throws(LibraryError) -> [ChannelSummary] { throw Self.notWritten(#function) }
-    public func channelSummary(id: Int64) async throws(LibraryError) -> ChannelSummary { throw Self.notWritten(#function) }
-    public func subscriptions(_ query: SubscriptionQuery) async throws(LibraryError) -> SubscriptionPage { throw Self.notWritten(#function) }
-    public func removeChannel(id: Int64) async throws(LibraryError) -> ChannelRemoval { throw Self.notWritten(#function) }
-    public func setActive(channelID: Int64, _ active: Bool) async throws(LibraryError) { throw Self.notWritten(#function) }
-    public func setSpeed(channelID: Int64, _ speed: Double) async throws(LibraryError) { throw Self.notWritten(#function) }
-    public func dueChannels(now: Int64) async throws(LibraryError) -> [Channel] { throw Self.notWritten(#function) }
-    public func claimDueChannels(now: Int64, claimant: String) async throws(LibraryError) -> [Channel] { throw Self.notWritten(#function) }
-    public func claimChannels(_ ids: [Int64], now: Int64, claimant: String) async throws(LibraryError) -> [Int64] { throw Self.notWritten(#function) }
-    public func releaseClaims(_ ids: [Int64], claimant: String) async throws(LibraryError) { throw Self.notWritten(#function) }
-    public func addressReach(feedURL: String) async throws(LibraryError) -> AddressReach? { throw Self.notWritten(#function) }
-    public func apply(_ polls: [Poll], now: Int64) async -> [Result<PollApplied, LibraryError>] { polls.map { _ in .failure(Self.notWritten(#function)) } }
-    public func chaptersURL(itemID: Int64) async throws(LibraryError) -> String? { throw Self.notWritten(#function) }
-    public func cachedChapters(itemID: Int64, url: String) async throws(LibraryError) -> [UInt8]? { throw Self.notWritten(#function) }
-    public func cacheChapters(itemID: Int64, url: String, body: [UInt8], now: Int64) async throws(LibraryError) { throw Self.notWritten(#function) }
-    public func downloadItems(ids: [Int64]) async throws(LibraryError) -> [DownloadItem] { throw Self.notWritten(#function) }
-    public func newestEpisodes(channelID: Int64, limit: Int) async throws(LibraryError) -> [DownloadItem] { throw Self.notWritten(#function) }
-    public func itemIDs(channelID: Int64) async throws(LibraryError) -> [Int64] { throw Self.notWritten(#function) }
-    public func watched(before time: Int64, among ids: [Int64]) async throws(LibraryError) -> [Int64] { throw Self.notWritten(#function) }
+    /// Channel `id` as the acting user follows it; `noChannel` if they do not.
+    public func channel(id: Int64) async throws(LibraryError) -> Channel {
+        let user = user
+        return try await read { db throws(LibraryError) in
+            guard let row = try db.query("SELECT \(Self.channelSelection) FROM channels c \(Self.subscribed) WHERE c.id = $2",
+                                         [user.rawValue, id]).first else { throw .noChannel(id) }
+            return try Channel(pgRow: row)
+        }
+    }
+
+    /// The channel polled at `feedURL`, if the acting user follows it.
+    public func channel(feedURL: String) async throws(LibraryError) -> Channel? {
+        let user = user
+        return try await read { db throws(LibraryError) in
+            try db.query("SELECT \(Self.channelSelection) FROM channels c \(Self.subscribed) WHERE c.feed_url = $2",
+                         [user.rawValue, feedURL]).first.map { row throws(LibraryError) in try Channel(pgRow: row) }
+        }
+    }
+
+    /// The acting user's channels (for `sync --all` and export), by id.
+    public func allChannels() async throws(LibraryError) -> [Channel] {
+        let user = user
+        return try await read { db throws(LibraryError) in
+            try db.query("SELECT \(Self.channelSelection) FROM channels c \(Self.subscribed) ORDER BY c.id", [user.rawValue])
+                .rows.map { row throws(LibraryError) in try Channel(pgRow: row) }
+        }
+    }
+
+    /// The acting user's channels with their item counts, by name.
+    public func channelSummaries() async throws(LibraryError) -> [ChannelSummary] {
+        let user = user
+        return try await read { db throws(LibraryError) in
+            try db.query("""
+                SELECT \(ChannelSummary.pgSelection), \(ChannelSummary.pgCounts(for: user)) FROM channels c \(Self.subscribed)
+                ORDER BY \(Self.noCase("c.name")), c.id
+                """, [user.rawValue]).rows.map { row throws(LibraryError) in try ChannelSummary(pgRow: row) }
+        }
+    }
+
+    /// Channel `id` with its item counts.
+    public func channelSummary(id: Int64) async throws(LibraryError) -> ChannelSummary {
+        let user = user
+        return try await read { db throws(LibraryError) in
+            guard let row = try db.query("""
+                SELECT \(ChannelSummary.pgSelection), \(ChannelSummary.pgCounts(for: user)) FROM channels c \(Self.subscribed)
+                WHERE c.id = $2
+                """, [user.rawValue, id]).first else { throw .noChannel(id) }
+            return try ChannelSummary(pgRow: row)
+        }
+    }
+
+    public func subscriptions(_ query: SubscriptionQuery) async throws(LibraryError) -> SubscriptionPage {
+        let user = user
+        // One snapshot: the page and its total agree.
+        return try await snapshot { db throws(LibraryError) in
+            var conditions: [String] = []
+            var filterParameters: [any PGBindable] = [user.rawValue]
+            if let platform = query.platform {
+                filterParameters.append(platform.rawValue)
+                conditions.append("c.platform = $\(filterParameters.count)")
+            }
+            if let active = query.active {
+                filterParameters.append(active)
+                conditions.append("s.active = $\(filterParameters.count)")
+            }
+            let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+            let page = query.page
+            var subscriptions: [Subscription] = []
+            if page?.isPastAnyEnd != true {
+                var parameters = filterParameters
+                var limit = ""
+                if let page {
+                    parameters += [Int64(page.perPage), Int64(page.offset)]
+                    limit = "LIMIT $\(parameters.count - 1) OFFSET $\(parameters.count)"
+                }
+                subscriptions = try db.query("""
+                    SELECT \(Self.channelSelection), \(ChannelSummary.pgCounts(for: user)) FROM channels c \(Self.subscribed) \(filter)
+                    ORDER BY \(Self.noCase("c.name")), c.id \(limit)
+                    """, parameters).rows.map { row throws(LibraryError) in
+                    Subscription(channel: try Channel(pgRow: row), summary: try ChannelSummary(pgRow: row))
+                }
+            }
+            let total = page == nil ? subscriptions.count
+                : try db.query("SELECT count(*) AS n FROM channels c \(Self.subscribed) \(filter)", filterParameters).first?.get("n") ?? 0
+            return SubscriptionPage(subscriptions: subscriptions, total: total)
+        }
+    }
+
+    /// Unsubscribes the acting user: their subscription, and their watch state, saved marks,
+    /// collection entries and queue entries for the channel's items go; their play history stays
+    /// (it keeps its own copy of titles and names). The channel itself, its items and what hangs
+    /// on them go only when nobody follows it any more.
+    @discardableResult
+    public func removeChannel(id: Int64) async throws(LibraryError) -> ChannelRemoval {
+        let user = user.rawValue
+        return try await write { db throws(LibraryError) in
+            // The channel first, as every writer locks channels before what hangs on them: a
+            // subscription made meanwhile waits, then finds the channel gone (or is seen below).
+            try db.query("SELECT 1 FROM channels WHERE id = $1 FOR UPDATE", [id])
+            guard try db.query("DELETE FROM subscriptions WHERE user_id = $1 AND channel_id = $2", [user, id]).affected > 0 else {
+                throw .noChannel(id)
+            }
+            let items = "SELECT id FROM items WHERE channel_id = $2"
+            for sql in [
+                "DELETE FROM watch_state WHERE user_id = $1 AND item IN (\(items))",
+                "DELETE FROM saved_items WHERE user_id = $1 AND item IN (\(items))",
+                "DELETE FROM collection_items WHERE collection IN (SELECT id FROM collections WHERE user_id = $1) AND item IN (\(items))",
+                "DELETE FROM up_next WHERE user_id = $1 AND item IN (\(items))",
+                "UPDATE player_state SET last_item = NULL WHERE user_id = $1 AND last_item IN (\(items))",
+            ] {
+                try db.query(sql, [user, id])
+            }
+            if try db.query("SELECT 1 FROM subscriptions WHERE channel_id = $1 LIMIT 1", [id]).first != nil {
+                return .othersStillFollow
+            }
+            try db.query("DELETE FROM channels WHERE id = $1", [id])
+            return .channelRemoved
+        }
+    }
+
+    /// Pauses or resumes the acting user's subscription (a channel is polled while anyone's is active).
+    public func setActive(channelID: Int64, _ active: Bool) async throws(LibraryError) {
+        let user = user
+        try await write { db throws(LibraryError) in
+            let changed = try db.query("UPDATE subscriptions SET active = $1 WHERE user_id = $2 AND channel_id = $3",
+                                       [active, user.rawValue, channelID]).affected
+            if changed == 0 { throw .noChannel(channelID) }
+        }
+    }
+
+    /// The playback speed the acting user remembers for a channel (`PlaybackSpeed.range`).
+    public func setSpeed(channelID: Int64, _ speed: Double) async throws(LibraryError) {
+        let range = PlaybackSpeed.range
+        guard range.contains(speed) else {
+            throw .invalid("speed \(speed) is outside \(PlaybackSpeed.text(range.lowerBound))…\(PlaybackSpeed.text(range.upperBound))")
+        }
+        let user = user
+        try await write { db throws(LibraryError) in
+            let changed = try db.query("UPDATE subscriptions SET speed = $1, speed_set = 1 WHERE user_id = $2 AND channel_id = $3",
+                                       [speed, user.rawValue, channelID]).affected
+            if changed == 0 { throw .noChannel(channelID) }
+        }
+    }
 }

@@ -96,10 +96,4 @@ public final class PostgresLibrary: Sendable {
 extension PostgresLibrary: LibraryStore, UserStore, SyncDeviceStore, EpisodeActionStore, ChangeFeed, LibraryDatabase {
     public func store(for user: UserID) -> any UserLibrary { acting(as: user) }
     public var changes: any ChangeFeed { self }
-
-    /// SCAFFOLD while the store is ported area by area (grep for it: none may be left when the
-    /// PostgreSQL store is called done).
-    static func notWritten(_ method: String) -> LibraryError {
-        .invalid("PostgreSQL store: \(method) is not written yet")
-    }
 }

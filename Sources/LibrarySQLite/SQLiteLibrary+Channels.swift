@@ -97,20 +97,6 @@ extension SQLiteLibrary {
         }
     }
 
-    /// Channels whose next poll time has come (never-polled ones included), oldest poll first:
-    /// every channel at least one user actively follows, whoever acts (a feed is polled once
-    /// however many follow it). `active` is true and `speed` nil in what it returns.
-    public func dueChannels(now: Int64) async throws(LibraryError) -> [Channel] {
-        try await read { db in
-            try Channel.fetchAll(db, sql: """
-                SELECT c.*, 1 AS active, NULL AS speed, 0 AS speed_set FROM channels c
-                WHERE (c.next_poll IS NULL OR c.next_poll <= ?)
-                    AND EXISTS (SELECT 1 FROM subscriptions s WHERE s.channel_id = c.id AND s.active = 1)
-                ORDER BY c.next_poll IS NOT NULL, c.next_poll, c.id
-                """, arguments: [now])
-        }
-    }
-
     /// The acting user's channels (for `sync --all` and export), by id.
     public func allChannels() async throws(LibraryError) -> [Channel] {
         let user = user

@@ -56,12 +56,16 @@ extension SQLiteLibrary: EpisodeActionStore {
                     ORDER BY x.changed, x.item
                     """, arguments: [user.rawValue, query.since, query.podcast])
                 for row in local {
-                    if let action = Self.stateAction(row) { stamped.append((row["changed"], action)) }
+                    if let action = EpisodeActionRule.action(podcast: row["feed_url"], mediaURL: row["enclosure_url"], pageURL: row["url"],
+                                                             guid: row["guid"], duration: row["duration"], watched: row["watched"],
+                                                             progress: row["progress_seconds"], changedAt: row["updated_at"]) {
+                        stamped.append((row["changed"], action))
+                    }
                 }
                 stamped.sort { $0.stamp < $1.stamp }
             }
             var actions = stamped.map(\.action)
-            if query.aggregated { actions = Self.latestPerEpisode(actions) }
+            if query.aggregated { actions = EpisodeActionRule.latestPerEpisode(actions) }
             return (actions, timestamp)
         }
     }
@@ -90,77 +94,33 @@ extension SQLiteLibrary: EpisodeActionStore {
         }
     }
 
-    /// The item an action is about, among the user's: in the channel polled at (or first added
-    /// as) the action's podcast URL, the one with its guid; else the one item with its media URL
-    /// (two items sharing a URL are never guessed between).
+    /// The item an action is about, among the user's, as `EpisodeActionRule` chooses: the
+    /// channel its podcast URL names, then the item in it; the store only finds the candidates.
     static func matchItem(_ action: EpisodeAction, user: UserID, _ db: Database) throws -> Int64? {
-        let channel = try Int64.fetchOne(db, sql: """
-            SELECT c.id FROM channels c JOIN subscriptions s ON s.channel_id = c.id AND s.user_id = ?1
-            WHERE c.feed_url = ?2 OR c.source_url = ?2 ORDER BY c.feed_url = ?2 DESC LIMIT 1
-            """, arguments: [user.rawValue, action.podcast])
-        guard let channel else { return nil }
-        func found(_ ids: [Int64]) -> Int64? { ids.count == 1 ? ids[0] : nil }
-        if let guid = action.guid {
-            if let item = found(try Int64.fetchAll(db, sql: "SELECT id FROM items WHERE channel_id = ? AND item_id = ?",
-                                                   arguments: [channel, guid])) { return item }
-            if let item = found(try Int64.fetchAll(db, sql: "SELECT id FROM items WHERE channel_id = ? AND guid = ? LIMIT 2",
-                                                   arguments: [channel, guid])) { return item }
+        let channels = try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT c.id, c.feed_url, c.source_url FROM channels c JOIN subscriptions s ON s.channel_id = c.id AND s.user_id = ?1
+            WHERE c.feed_url = ?2 OR c.source_url = ?2
+            """), arguments: [user.rawValue, action.podcast]).map {
+            EpisodeActionRule.ChannelCandidate(id: $0["id"], feedURL: $0["feed_url"], sourceURL: $0["source_url"])
         }
-        return found(try Int64.fetchAll(db, sql: "SELECT id FROM items WHERE channel_id = ? AND enclosure_url = ? LIMIT 2",
-                                        arguments: [channel, action.episode]))
+        guard let channel = EpisodeActionRule.channel(podcast: action.podcast, among: channels) else { return nil }
+        // Each kind of candidate on its own, at most `candidatesPerKind` of it.
+        let items = try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT * FROM (SELECT id, item_id, guid, enclosure_url FROM items WHERE channel_id = ?1 AND item_id = ?2 LIMIT ?4)
+            UNION SELECT * FROM (SELECT id, item_id, guid, enclosure_url FROM items WHERE channel_id = ?1 AND guid = ?2 LIMIT ?4)
+            UNION SELECT * FROM (SELECT id, item_id, guid, enclosure_url FROM items WHERE channel_id = ?1 AND enclosure_url = ?3 LIMIT ?4)
+            """), arguments: [channel, action.guid, action.episode, EpisodeActionRule.candidatesPerKind]).map {
+            EpisodeActionRule.ItemCandidate(id: $0["id"], itemID: $0["item_id"], guid: $0["guid"], mediaURL: $0["enclosure_url"])
+        }
+        return EpisodeActionRule.item(for: action, among: items)
     }
 
-    /// Applies an action to the user's watch state unless that changed later than the action
-    /// happened (last writer wins, feedctl's own changes included): `play` is a position
-    /// (`WatchRule` counts it heard against the action's `total`, else the item's duration),
-    /// `new` a mark as not watched.
+    /// Applies an action to the user's watch state as `EpisodeActionRule` says: what it does
+    /// (`update(for:)`), unless the state changed later than the action happened (`wins`).
     static func apply(_ action: EpisodeAction, to item: Int64, user: UserID, _ db: Database) throws {
-        let update: WatchUpdate
-        switch action.kind {
-        case .play:
-            guard let position = action.position, position >= 0 else { return }  // -1: no position
-            update = .position(seconds: position, length: action.total.map(Double.init))
-        case .new:
-            update = .mark(watched: false)
-        case .download, .delete, .flattr:
-            return
-        }
-        guard try writeWatchState(update, item: item, user: user, time: action.timestamp, lastWriterWins: true, db) != nil else { return }
+        guard let update = EpisodeActionRule.update(for: action),
+              try writeWatchState(update, item: item, user: user, time: action.timestamp, lastWriterWins: true, db) != nil else { return }
         // The action itself is what other devices pull for this change: not feedctl's echo of it.
         try db.execute(sql: "DELETE FROM sync_episode_changes WHERE user_id = ? AND item = ?", arguments: [user.rawValue, item])
-    }
-
-    /// An item's watch state as a phone's action: in progress is `play` at its position, heard
-    /// is `play` at its end (only when its length is known: a position says nothing else),
-    /// untouched or reset is `new`. Items without media or page URL have no episode URL to name.
-    static func stateAction(_ row: Row) -> EpisodeAction? {
-        let enclosure: String? = row["enclosure_url"], page: String? = row["url"]
-        guard let episode = enclosure ?? page else { return nil }
-        let duration: Int? = row["duration"]
-        let progress: Int = row["progress_seconds"]
-        let time: Int64 = row["updated_at"]
-        var action = EpisodeAction(podcast: row["feed_url"], episode: episode, guid: row["guid"], kind: .play, timestamp: time)
-        if row["watched"] as Bool {
-            guard let duration, duration > 0 else { return nil }
-            (action.position, action.total) = (duration, duration)
-        } else if progress > 0 {
-            (action.position, action.total) = (progress, duration)
-        } else {
-            action.kind = .new
-        }
-        return action
-    }
-
-    /// The latest action (by its timestamp; the later upload on a tie) of each episode, an
-    /// episode being its podcast, media URL and guid: same URL, other guid, other episode.
-    static func latestPerEpisode(_ actions: [EpisodeAction]) -> [EpisodeAction] {
-        struct Key: Hashable { var podcast: String, episode: String, guid: String? }
-        var latest: [Key: Int] = [:]
-        for (index, action) in actions.enumerated() {
-            let key = Key(podcast: action.podcast, episode: action.episode, guid: action.guid)
-            if let kept = latest[key], actions[kept].timestamp > action.timestamp { continue }
-            latest[key] = index
-        }
-        return latest.values.sorted().map { actions[$0] }
     }
 }

@@ -8,9 +8,7 @@ extension SQLiteLibrary {
         guard days > 0 else { throw .invalid("days must be at least 1 (got \(days))") }
         // Absurd pages and windows from the command line must not trap on overflow.
         guard !query.page.isPastAnyEnd else { return [] }
-        let (span, spanOverflow) = Int64(days).multipliedReportingOverflow(by: 86_400)
-        let (start, startOverflow) = now.subtractingReportingOverflow(span)
-        let windowStart = spanOverflow || startOverflow ? Int64.min : start
+        let windowStart = query.windowStart(now: now)
         let (mode, filter, user) = (query.mode, query.filter, user)
         // Catch-up's rounds list items oldest first; same-second ties go by channel id, then item id.
         return try await read { db in

@@ -4,6 +4,11 @@ import LibraryStore
 
 extension SQLiteLibrary {
     public func apply(_ polls: [Poll], now: Int64) async -> [Result<PollApplied, LibraryError>] {
+        await apply(polls, claimant: nil, now: now)
+    }
+
+    /// `SyncStore.apply`, and `PollStore.apply` with the claimant whose claims it releases.
+    func apply(_ polls: [Poll], claimant: String?, now: Int64) async -> [Result<PollApplied, LibraryError>] {
         guard !polls.isEmpty else { return [] }
         let user = user
         // One transaction for the batch: much faster than one per feed, because each commit
@@ -11,7 +16,7 @@ extension SQLiteLibrary {
         do {
             let applied = try await write { db in
                 let statements = IngestStatements.Lazy()
-                return try polls.map { try Self.apply($0, user: user, now: now, statements: statements, db) }
+                return try polls.map { try Self.apply($0, user: user, claimant: claimant, now: now, statements: statements, db) }
             }
             return applied.map { .success($0) }
         } catch {}
@@ -20,14 +25,14 @@ extension SQLiteLibrary {
         for poll in polls {
             do {
                 results.append(.success(try await write { db in
-                    try Self.apply(poll, user: user, now: now, statements: IngestStatements.Lazy(), db)
+                    try Self.apply(poll, user: user, claimant: claimant, now: now, statements: IngestStatements.Lazy(), db)
                 }))
             } catch {
                 if case .channel(let id) = poll.subject {
                     // Its channel learns why, and backs off as after a failed fetch.
                     _ = try? await write { db in
                         try Self.recordFailure(db, channelID: id, message: Self.failureMessage(error, channelID: id, db),
-                                               retryAfter: nil, pollInterval: poll.pollInterval, now: now)
+                                               retryAfter: nil, pollInterval: poll.pollInterval, claimant: claimant, now: now)
                     }
                 }
                 results.append(.failure(error))
@@ -44,8 +49,10 @@ extension SQLiteLibrary {
         }
     }
 
-    /// One poll inside a write transaction; a subscription is `user`'s.
-    private static func apply(_ poll: Poll, user: UserID, now: Int64, statements: IngestStatements.Lazy, _ db: Database) throws -> PollApplied {
+    /// One poll inside a write transaction; a subscription is `user`'s; `claimant`'s claim on
+    /// the channel is released.
+    private static func apply(_ poll: Poll, user: UserID, claimant: String?, now: Int64, statements: IngestStatements.Lazy,
+                              _ db: Database) throws -> PollApplied {
         let channelID: Int64
         switch poll.subject {
         case .channel(let id): channelID = id
@@ -56,7 +63,7 @@ extension SQLiteLibrary {
         case .notFetched:
             try requireChannel(channelID, db)
         case .unchanged(let validators):
-            try recordSuccess(db, channelID: channelID, validators, pollInterval: poll.pollInterval, now: now)
+            try recordSuccess(db, channelID: channelID, validators, pollInterval: poll.pollInterval, claimant: claimant, now: now)
         case .changed(let validators, let feed):
             ingest = try upsert(feed.items, channelID: channelID, now: now, statements: try statements.get(db), db: db)
             try db.cachedStatement(sql: """
@@ -64,10 +71,10 @@ extension SQLiteLibrary {
                 WHERE id = ?3 AND (name IS NOT coalesce(?1, name) OR image IS NOT coalesce(?2, image))
                 """).execute(arguments: [ChannelName.fromFeed(title: feed.title), feed.image, channelID])
             try recordDetails(feed, channelID: channelID, db)
-            try recordSuccess(db, channelID: channelID, validators, pollInterval: poll.pollInterval, now: now)
+            try recordSuccess(db, channelID: channelID, validators, pollInterval: poll.pollInterval, claimant: claimant, now: now)
         case .failed(let message, let retryAfter):
             try recordFailure(db, channelID: channelID, message: message, retryAfter: retryAfter,
-                              pollInterval: poll.pollInterval, now: now)
+                              pollInterval: poll.pollInterval, claimant: claimant, now: now)
         }
         return PollApplied(channelID: channelID, ingest: ingest)
     }
@@ -98,22 +105,29 @@ extension SQLiteLibrary {
         return id
     }
 
+    /// Releases the claim of the claimant bound to its two parameters (none when NULL): a poll
+    /// stored after its lease expired leaves the claim of whoever polls the channel now.
+    private static let releasing = """
+        claimed_until = CASE WHEN claimed_by = ? THEN NULL ELSE claimed_until END,
+        claimed_by = CASE WHEN claimed_by = ? THEN NULL ELSE claimed_by END
+        """
+
     /// A successful poll (changed or not): stores the validators, clears the error state and
     /// schedules the next poll. A nil validator keeps the stored one (a 304 repeats none). A
     /// permanent redirect moves the feed URL, unless another channel already polls the new one.
-    private static func recordSuccess(_ db: Database, channelID: Int64, _ v: Validators, pollInterval: Int64, now: Int64) throws {
+    private static func recordSuccess(_ db: Database, channelID: Int64, _ v: Validators, pollInterval: Int64, claimant: String?,
+                                      now: Int64) throws {
         if let moved = v.movedTo, !moved.isEmpty,
            try Int64.fetchOne(db, sql: "SELECT id FROM channels WHERE feed_url = ? AND id <> ?", arguments: [moved, channelID]) == nil {
             try db.execute(sql: "UPDATE channels SET feed_url = ? WHERE id = ?", arguments: [moved, channelID])
         }
         // Cached: a sync's batch runs it once per channel.
         try db.cachedStatement(sql: """
-            UPDATE channels SET last_synced = ?, last_error = NULL, consecutive_errors = 0, next_poll = ?,
-                claimed_until = NULL, claimed_by = NULL,
+            UPDATE channels SET last_synced = ?, last_error = NULL, consecutive_errors = 0, next_poll = ?, \(releasing),
                 etag = coalesce(?, etag), last_modified = coalesce(?, last_modified),
                 body_hash = coalesce(?, body_hash)
             WHERE id = ?
-            """).execute(arguments: [now, now + max(pollInterval, 1), v.etag, v.lastModified, v.bodyHash, channelID])
+            """).execute(arguments: [now, now + max(pollInterval, 1), claimant, claimant, v.etag, v.lastModified, v.bodyHash, channelID])
         if db.changesCount == 0 { throw LibraryError.noChannel(channelID) }
     }
 
@@ -131,16 +145,13 @@ extension SQLiteLibrary {
     /// A failed poll: records the one-line error, counts it, and backs off (`SyncPolicy.backoff`).
     /// The channel's items are untouched.
     private static func recordFailure(_ db: Database, channelID: Int64, message: String, retryAfter: Int64?,
-                                      pollInterval: Int64, now: Int64) throws {
+                                      pollInterval: Int64, claimant: String?, now: Int64) throws {
         guard let errors = try Int.fetchOne(db, sql: "SELECT consecutive_errors FROM channels WHERE id = ?",
                                             arguments: [channelID]) else { throw LibraryError.noChannel(channelID) }
         let count = errors + 1
         let next = now + SyncPolicy.backoff(consecutiveErrors: count, pollInterval: pollInterval, retryAfter: retryAfter)
-        try db.execute(sql: """
-            UPDATE channels SET last_error = ?, consecutive_errors = ?, next_poll = ?, claimed_until = NULL, claimed_by = NULL
-            WHERE id = ?
-            """,
-                       arguments: [message, count, next, channelID])
+        try db.execute(sql: "UPDATE channels SET last_error = ?, consecutive_errors = ?, next_poll = ?, \(releasing) WHERE id = ?",
+                       arguments: [message, count, next, claimant, claimant, channelID])
     }
 
     /// `https://x/feed.xml: <why>`, as a failed fetch reads.

@@ -88,13 +88,8 @@ extension SQLiteLibrary {
     }
 
     public func saveVideo(page: SavedPage, notes: String?, now: Int64) async throws(LibraryError) -> (video: SavedVideo, created: Bool) {
-        let platform = page.platform.trimmingCharacters(in: .whitespaces).lowercased()
-        for (name, value) in [("platform", platform), ("video_id", page.videoID), ("video_url", page.videoURL), ("title", page.title)]
-        where value.trimmingCharacters(in: .whitespaces).isEmpty {
-            throw .invalid("\(name) must not be empty")
-        }
-        if let duration = page.durationSeconds, duration < 0 { throw .invalid("duration_seconds must not be negative") }
-        if let views = page.viewCount, views < 0 { throw .invalid("view_count must not be negative") }
+        let page = try page.validated()
+        let platform = page.platform
         let user = user
         return try await write { db in
             try db.execute(sql: """
@@ -115,15 +110,7 @@ extension SQLiteLibrary {
     }
 
     public func updateSavedVideo(id: Int64, _ change: SavedVideoChange, now: Int64) async throws(LibraryError) -> SavedVideo {
-        // Watched or not resets the progress, as `watched` does for the feed, to the progress
-        // given with it; a progress alone is a position (`WatchRule` may count it heard).
-        let update: WatchUpdate? = if let watched = change.watched {
-            try WatchUpdate.mark(watched: watched, progress: change.progressSeconds ?? 0).validated()
-        } else if let progress = change.progressSeconds {
-            try WatchUpdate.position(seconds: progress).validated()
-        } else {
-            nil
-        }
+        let update = try change.watchUpdate()
         let user = user
         return try await write { db in
             let video = try Self.requireSavedVideo(id, user: user, db)

@@ -3,15 +3,12 @@ import GRDB
 import LibraryStore
 
 extension SQLiteLibrary {
-    /// One page of the items matching `query.text` (see `SearchRule`, `SearchSyntax`), best
+    /// One page of the items matching `query.text` (see `SearchRule`, `SearchTerms`), best
     /// match first (the index's rank, `Schema.searchRank`) when every word is rare enough to
     /// rank by, else newest first, under `feed`'s filters.
     public func search(_ query: SearchQuery) async throws(LibraryError) -> [LibraryItem] {
         let (limit, offset) = (query.page.perPage, query.page.offset)
-        let phrases = SearchSyntax.phrases(query.text)
-        guard !phrases.isEmpty else {
-            throw .invalid("nothing to search for in \"\(query.text)\": give a word")
-        }
+        _ = try SearchTerms(checking: query.text)
         guard !query.page.isPastAnyEnd else { return [] }
         let filter = query.filter
         let user = user

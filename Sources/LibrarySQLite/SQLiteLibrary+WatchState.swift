@@ -14,10 +14,16 @@ extension SQLiteLibrary {
     /// by sync, it is no play heard here).
     ///
     /// With `lastWriterWins` (a phone's action, stamped when it happened on the phone) a row
-    /// changed after `time` is left as it is, and nil is returned; otherwise the item's state after.
+    /// changed after `time` is left as it is (`EpisodeActionRule.wins`), and nil is returned;
+    /// otherwise the item's state after.
     @discardableResult
     static func writeWatchState(_ update: WatchUpdate, item: Int64, user: UserID, time: Int64, lastWriterWins: Bool = false,
                                 _ db: Database) throws -> WatchState? {
+        if lastWriterWins {
+            let changed = try Int64.fetchOne(db.cachedStatement(sql: "SELECT updated_at FROM watch_state WHERE user_id = ? AND item = ?"),
+                                             arguments: [user.rawValue, item])
+            guard EpisodeActionRule.wins(actionTime: time, over: changed) else { return nil }
+        }
         var duration: Int?
         if case .position(_, let length) = update, (length ?? 0) <= 0 {
             duration = try Int.fetchOne(db.cachedStatement(sql: "SELECT duration FROM items WHERE id = ?"), arguments: [item])
@@ -35,16 +41,12 @@ extension SQLiteLibrary {
             ON CONFLICT (user_id, item) DO UPDATE SET
                 watched = coalesce(?3, watched), progress_seconds = ?4,
                 watched_at = CASE WHEN ?3 IS NULL THEN watched_at WHEN ?3 THEN ?5 END, updated_at = ?5
-            WHERE NOT ?6 OR watch_state.updated_at <= ?5
             RETURNING watched, progress_seconds
             """)
-        guard let row = try Row.fetchOne(upsert, arguments: [user.rawValue, item, watched, progress, time, lastWriterWins]) else { return nil }
+        guard let row = try Row.fetchOne(upsert, arguments: [user.rawValue, item, watched, progress, time]) else {
+            throw UnexpectedResult("the upsert of item \(item)'s watch state returned no row")
+        }
         if recordsPlay { try insertHistory(item: item, user: user, position: nil, time: time, db) }
-        return watchState(watched: row[0], progress: row[1])
-    }
-
-    /// What `items.state` says for a row of `watch_state` (`WatchState`'s codes).
-    static func watchState(watched: Bool, progress: Int) -> WatchState {
-        watched ? .watched : progress > 0 ? .inProgress : .untouched
+        return WatchState(watched: row[0], progress: row[1])
     }
 }

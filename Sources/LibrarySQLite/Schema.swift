@@ -500,7 +500,7 @@ enum Schema {
     /// password, admin), and every channel gets the owner's subscription, so nothing is lost.
     /// `items.state` (v3: catch-up's index) now mirrors the owner's watch state only; other users'
     /// catch-up reads their watch state. `sessions` keeps login sessions by token hash, and
-    /// `channels.claimed_until`/`claimed_by` let one poller at a time claim a channel (`SyncClaim`).
+    /// `channels.claimed_until`/`claimed_by` let one poller at a time claim a channel (`PollLease`).
     static func v11Users(_ db: Database) throws {
         let environment = ProcessInfo.processInfo.environment
         let ownerName = environment["USER"].flatMap(LibraryUsers.validName) ?? LibraryUsers.fallbackOwnerName

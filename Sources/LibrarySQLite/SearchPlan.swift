@@ -1,5 +1,6 @@
 import FeedModel
 import GRDB
+import LibraryStore
 
 /// How one search reads the index. `SearchRule` decides what a search finds and in which order;
 /// this only decides how SQLite gets there without reading more than the page needs.
@@ -23,7 +24,7 @@ struct SearchPlan: Equatable {
     /// lazy. Each one is a seek (~tens of µs).
     static let maxSpelledWords = 64
 
-    /// The FTS5 query bm25 ranks by (`SearchSyntax.match`).
+    /// The FTS5 query bm25 ranks by: every term as `SearchSyntax` spells it.
     let match: String
     /// The same items as `match`, every phrase lazy (nil: the last word starts no indexed word,
     /// so nothing matches).
@@ -82,11 +83,11 @@ struct SearchPlan: Equatable {
 
     /// nil when `text` holds no word.
     init?(_ text: String, _ db: Database) throws {
-        let words = SearchSyntax.words(text)
-        var phrases = SearchSyntax.phrases(text)
-        guard let last = words.last, !phrases.isEmpty else { return nil }
+        let terms = SearchTerms(text)
+        var phrases = SearchSyntax.phrases(terms)
+        guard let last = terms.terms.last else { return nil }
         match = phrases.joined(separator: " ")
-        if SearchRule.prefixMatching, let spelled = try Self.spell(prefix: last, db) {
+        if last.prefix, let spelled = try Self.spell(prefix: last.word, db) {
             guard !spelled.isEmpty else {
                 (lazyMatch, lazyPhrases) = (nil, [])
                 return

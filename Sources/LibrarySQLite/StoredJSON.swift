@@ -5,8 +5,17 @@ import Foundation
 /// arrays, NULL when empty, so a clean feed stores nothing and the columns' CHECKs hold.
 enum StoredJSON {
     static func encode<T: Encodable>(_ values: [T]) -> String? {
-        guard !values.isEmpty, let data = try? JSONEncoder().encode(values) else { return nil }
+        guard !values.isEmpty, let data = try? encoder.encode(values) else { return nil }
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Keys sorted: the same list is always the same text (a dictionary's order differs from one
+    /// encoding to the next), so a feed read again compares equal to what was stored and its
+    /// items are not rewritten.
+    private static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return encoder
     }
 
     /// The stored list; empty for NULL, and for text that is not such a list (the CHECK keeps

@@ -40,3 +40,14 @@ public struct FeedQuery: Sendable, Equatable {
         self.mode = mode; self.filter = filter; self.page = page; self.days = days
     }
 }
+
+extension FeedQuery {
+    /// Catch-up's window as of `now`: items published at or after this (Unix seconds) are
+    /// missed. A window reaching past any date (absurd `days` from a command line) starts at the
+    /// earliest time rather than trapping on overflow.
+    public func windowStart(now: Int64) -> Int64 {
+        let (span, spanOverflow) = Int64(days).multipliedReportingOverflow(by: 86_400)
+        let (start, startOverflow) = now.subtractingReportingOverflow(span)
+        return spanOverflow || startOverflow ? Int64.min : start
+    }
+}

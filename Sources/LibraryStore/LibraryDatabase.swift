@@ -14,6 +14,8 @@ public protocol LibraryDatabase: Sendable {
     func store(for user: UserID) -> any UserLibrary
     /// The change log (`/api/events`), every user's.
     var changes: any ChangeFeed { get }
+    /// Polling, which acts for no user (`feedctl worker`, the daemon's scheduler).
+    var polling: any PollStore { get }
     /// Names of the migrations applied, oldest first.
     func appliedMigrations() async throws(LibraryError) -> [String]
 }

@@ -32,6 +32,24 @@ public struct Poll: Sendable {
     public init(subject: Subject, outcome: Outcome, pollInterval: Int64 = SyncPolicy.defaultPollInterval) {
         self.subject = subject; self.outcome = outcome; self.pollInterval = pollInterval
     }
+
+    /// A poll of a channel the library has.
+    public init(_ poll: ChannelPoll) {
+        self.init(subject: .channel(id: poll.channelID), outcome: poll.outcome, pollInterval: poll.pollInterval)
+    }
+}
+
+/// A poll of a channel the library has, as a poller that acts for no user hands it to the
+/// store (`PollStore.apply`): subscribing is a user's (`SyncStore.apply`).
+public struct ChannelPoll: Sendable {
+    public var channelID: Int64
+    public var outcome: Poll.Outcome
+    /// Seconds until a healthy channel is polled again; failures back off from it.
+    public var pollInterval: Int64
+
+    public init(channelID: Int64, outcome: Poll.Outcome, pollInterval: Int64 = SyncPolicy.defaultPollInterval) {
+        self.channelID = channelID; self.outcome = outcome; self.pollInterval = pollInterval
+    }
 }
 
 /// What a response said about the next poll.

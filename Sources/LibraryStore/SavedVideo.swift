@@ -78,3 +78,45 @@ public struct SavedVideoChange: Sendable, Equatable {
         self.notes = notes; self.watched = watched; self.progressSeconds = progressSeconds
     }
 }
+
+extension SavedPage {
+    /// The page as a store keeps it: its platform without surrounding spaces and in lower case
+    /// (saving `YouTube` and `youtube ` finds the same page), and refused with the line a person
+    /// sees when what names it is blank or a count is negative.
+    public func validated() throws(LibraryError) -> SavedPage {
+        var page = self
+        page.platform = Self.trimmingSpaces(platform).lowercased()
+        for (name, value) in [("platform", page.platform), ("video_id", videoID), ("video_url", videoURL), ("title", title)]
+        where Self.trimmingSpaces(value).isEmpty {
+            throw .invalid("\(name) must not be empty")
+        }
+        if let durationSeconds, durationSeconds < 0 { throw .invalid("duration_seconds must not be negative") }
+        if let viewCount, viewCount < 0 { throw .invalid("view_count must not be negative") }
+        return page
+    }
+
+    /// `text` without spaces and tabs at its ends: what Foundation's `.whitespaces` trims (its
+    /// fixed list: the Unicode space separators, a tab and U+200B), so a line break is kept.
+    private static func trimmingSpaces(_ text: String) -> String {
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+            switch scalar.value {
+            case 0x09, 0x20, 0xA0, 0x1680, 0x2000...0x200B, 0x202F, 0x205F, 0x3000: true
+            default: false
+            }
+        }
+        let scalars = text.unicodeScalars
+        guard let start = scalars.firstIndex(where: { !isSpace($0) }), let end = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(scalars[start...end])
+    }
+}
+
+extension SavedVideoChange {
+    /// What the change does to the watch state (nil: nothing). Watched or not resets the
+    /// progress, as `watched` does for the feed, to the progress given with it; a progress alone
+    /// is a position (`WatchRule` may count it heard).
+    public func watchUpdate() throws(LibraryError) -> WatchUpdate? {
+        if let watched { return try WatchUpdate.mark(watched: watched, progress: progressSeconds ?? 0).validated() }
+        if let progressSeconds { return try WatchUpdate.position(seconds: progressSeconds).validated() }
+        return nil
+    }
+}

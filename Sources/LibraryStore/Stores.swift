@@ -1,8 +1,8 @@
 import FeedModel
 
 // The library as its users need it, one protocol per use: each consumer takes the narrowest one
-// (the ingest pipeline a `SyncStore`, the downloader a `DownloadCatalog`, the player what it reads
-// and writes while playing), and `LibraryStore` is all of them. The SQLite library
+// (polling a `PollStore`, subscribing a `SyncStore`, the downloader a `DownloadCatalog`, the
+// player what it reads and writes while playing), and `LibraryStore` is all of them. The SQLite library
 // (`LibrarySQLite`) implements them; a PostgreSQL one is planned, hence `async`: callers do not
 // change with the store. Every method may be called from any task; failures are `LibraryError`s
 // whose description is one line for a person.
@@ -49,28 +49,16 @@ public enum ChannelRemoval: Sendable, Equatable {
     case othersStillFollow
 }
 
-/// What the ingest pipeline (`channel add`, `sync`, OPML import, the daemon's poller) reads and writes.
+/// What subscribing reads and writes for its user (`channel add`, OPML import, a phone's
+/// subscriptions): their channels, the polls that subscribe them, and the library's polling
+/// (`PollStore`, which acts for no user) to poll what they follow.
 public protocol SyncStore: ChannelStore {
-    /// Channels whose next poll time has come (never-polled ones included), oldest poll first:
-    /// those with at least one active subscription, whoever follows them.
-    func dueChannels(now: Int64) async throws(LibraryError) -> [Channel]
-    /// One scheduler however many processes poll (`SyncClaim`): the due channels no other poller
-    /// holds, claimed for `claimant` in the same transaction that selected them. Storing a
-    /// channel's poll (`apply`) releases its claim; a claim lapses after `SyncClaim.claimSeconds`.
-    func claimDueChannels(now: Int64, claimant: String) async throws(LibraryError) -> [Channel]
-    /// Claims the channels asked for (a `sync ID…` or `--all`), due or not; returns those claimed:
-    /// a channel another poller holds is left to it.
-    func claimChannels(_ ids: [Int64], now: Int64, claimant: String) async throws(LibraryError) -> [Int64]
-    /// Releases what `claimant` still holds of `ids` (polls that were never stored: an interrupted round).
-    func releaseClaims(_ ids: [Int64], claimant: String) async throws(LibraryError)
-    /// What the channel polled at `feedURL` may reach, whoever follows it; nil when the library
-    /// has none. A feed fetched to subscribe to it is stored in that channel, so it is fetched
-    /// within its reach too.
-    func addressReach(feedURL: String) async throws(LibraryError) -> AddressReach?
-    /// Applies polls: each one's items and its channel's bookkeeping (validators, error and
-    /// backoff, next poll, name, a moved feed URL) together. The whole batch is one transaction;
-    /// if that fails, each poll gets its own, so one bad feed cannot sink the others, and a poll
-    /// that still fails is recorded as its channel's error. Results are in `polls`' order.
+    /// Polling the whole library's channels, for no user (the same library).
+    var polling: any PollStore { get }
+    /// Applies polls as `PollStore.apply` does (without releasing any claim), a `subscription`
+    /// subject subscribing this store's user: the channel is created, or taken as it is when its
+    /// feed URL is in the library already (another user's), and the user follows it. Results are
+    /// in `polls`' order.
     func apply(_ polls: [Poll], now: Int64) async -> [Result<PollApplied, LibraryError>]
 }
 

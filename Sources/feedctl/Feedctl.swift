@@ -13,7 +13,7 @@ struct Feedctl: AsyncParsableCommand {
         version: FeedctlVersion.current,
         subcommands: [
             ParseCommand.self,
-            ChannelCommand.self, SyncCommand.self,
+            ChannelCommand.self, SyncCommand.self, WorkerCommand.self,
             FeedCommand.self, SearchCommand.self, DiscoverCommand.self, ShowCommand.self, WatchedCommand.self, ProgressCommand.self,
             SaveCommand.self, UnsaveCommand.self, SavedCommand.self, CollectionCommand.self, HistoryCommand.self,
             PlayCommand.self, PauseCommand.self, ResumeCommand.self, ToggleCommand.self, StopCommand.self,

@@ -24,7 +24,7 @@ struct SyncCommand: AsyncParsableCommand {
             let channels: [Channel]
             if ids.isEmpty && !all {
                 // Due channels, claimed so that no other process (the daemon, the server) polls them too.
-                channels = try await lib.claimDueChannels(now: now, claimant: claimant)
+                channels = try await lib.polling.claimDueChannels(now: now, claimant: claimant)
             } else if !ids.isEmpty {
                 // Asked for by id or --all: polled even if not due (the sync claims them: one another
                 // process is polling now is skipped).
@@ -72,7 +72,7 @@ struct SyncCommand: AsyncParsableCommand {
         if active.isEmpty { return "no channels to sync yet: feedctl channel add URL" }
         let next = active.map { $0.nextPoll ?? now }.min() ?? now
         if next <= now {
-            return "the due channels are being synced by another feedctl process now (the daemon's scheduler?)"
+            return "the due channels are being synced by another feedctl process now (a worker, the daemon's scheduler?)"
         }
         return "no channel is due: the next at \(Formats.minute(next)) (\(Formats.ahead(next - now))); feedctl sync --all polls every channel now"
     }

@@ -34,7 +34,7 @@ final class PrivateAddressSyncTests: XCTestCase {
         // So does the daemon's scheduler over the same library (it used to fetch it).
         try await h.library.library.write { db in try db.execute(sql: "UPDATE channels SET next_poll = NULL") }
         let lines = LogLines()
-        let scheduler = SyncScheduler.start(store: h.library.library, every: 0.2, report: { lines.append($0) })
+        let scheduler = SyncScheduler.start(polling: h.library.library.polling, every: 0.2, report: { lines.append($0) })
         let deadline = Date().addingTimeInterval(20)
         while !lines.all.contains(where: { $0.hasPrefix("sync: 1 channels") }), Date() < deadline {
             try await Task.sleep(for: .milliseconds(50))

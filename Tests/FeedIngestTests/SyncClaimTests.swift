@@ -25,7 +25,7 @@ final class SyncClaimTests: XCTestCase {
     /// A scheduler round as the daemon runs it: claim the due channels, then poll them under
     /// that claim (the sync releases what it did not store).
     private static func round(_ library: SQLiteLibrary, _ claimant: String) async throws -> [Int64] {
-        let due = try await library.claimDueChannels(now: 2000, claimant: claimant)
+        let due = try await library.polling.claimDueChannels(now: 2000, claimant: claimant)
         let report = await Syncer(store: library, reach: .anyAddress).sync(due, claimant: claimant, now: 2000)
         XCTAssertFalse(report.channels.contains { $0.status == .busy }, "its own claim")
         return due.map(\.id)
@@ -47,7 +47,7 @@ final class SyncClaimTests: XCTestCase {
         let stats = try h.server.stats()
         for n in 0..<count { XCTAssertEqual(stats.hits["/f\(n).xml"], 1, "/f\(n).xml") }
         // Storing a poll released its claim, and a later round finds nothing due.
-        let claimed = try await h.library.claimDueChannels(now: 2001, claimant: "third")
+        let claimed = try await h.library.polling.claimDueChannels(now: 2001, claimant: "third")
         XCTAssertEqual(claimed.map(\.id), [])
     }
 
@@ -55,26 +55,26 @@ final class SyncClaimTests: XCTestCase {
         let h = try SyncHarness()
         defer { h.server.stop() }
         let a = try await h.addChannel("/a.xml"), b = try await h.addChannel("/b.xml")
-        let got1 = try await h.library.claimDueChannels(now: 2000, claimant: "crashed").map(\.id)
+        let got1 = try await h.library.polling.claimDueChannels(now: 2000, claimant: "crashed").map(\.id)
         XCTAssertEqual(got1, [a.id, b.id])
-        let got2 = try await h.library.claimDueChannels(now: 2000, claimant: "other").map(\.id)
+        let got2 = try await h.library.polling.claimDueChannels(now: 2000, claimant: "other").map(\.id)
         XCTAssertEqual(got2, [])
-        let got3 = try await h.library.claimChannels([a.id, b.id], now: 2000, claimant: "other")
+        let got3 = try await h.library.polling.claimChannels([a.id, b.id], now: 2000, claimant: "other")
         XCTAssertEqual(got3, [], "held by another")
-        let got4 = try await h.library.claimChannels([a.id], now: 2000, claimant: "crashed")
+        let got4 = try await h.library.polling.claimChannels([a.id], now: 2000, claimant: "crashed")
         XCTAssertEqual(got4, [a.id], "its own claim")
         // Only the holder releases.
-        try await h.library.releaseClaims([a.id], claimant: "other")
-        let got5 = try await h.library.claimChannels([a.id], now: 2000, claimant: "other")
+        try await h.library.polling.releaseClaims([a.id], claimant: "other")
+        let got5 = try await h.library.polling.claimChannels([a.id], now: 2000, claimant: "other")
         XCTAssertEqual(got5, [])
-        try await h.library.releaseClaims([a.id], claimant: "crashed")
-        let got6 = try await h.library.claimChannels([a.id], now: 2000, claimant: "other")
+        try await h.library.polling.releaseClaims([a.id], claimant: "crashed")
+        let got6 = try await h.library.polling.claimChannels([a.id], now: 2000, claimant: "other")
         XCTAssertEqual(got6, [a.id])
-        // A claim whose holder died lapses: b (and a, claimed at the same time) are free after SyncClaim.claimSeconds.
-        let later = 2000 + SyncClaim.claimSeconds
-        let got7 = try await h.library.claimDueChannels(now: later - 1, claimant: "other").map(\.id)
+        // A claim whose holder died lapses: b (and a, claimed at the same time) are free after PollLease.standard.seconds.
+        let later = 2000 + PollLease.standard.seconds
+        let got7 = try await h.library.polling.claimDueChannels(now: later - 1, claimant: "other").map(\.id)
         XCTAssertEqual(got7, [])
-        let got8 = try await h.library.claimDueChannels(now: later, claimant: "other").map(\.id)
+        let got8 = try await h.library.polling.claimDueChannels(now: later, claimant: "other").map(\.id)
         XCTAssertEqual(got8, [a.id, b.id], "both claims have lapsed")
     }
 
@@ -86,7 +86,7 @@ final class SyncClaimTests: XCTestCase {
         try h.server.write("a.xml", feed(1))
         try h.server.write("b.xml", feed(2))
         let a = try await h.addChannel("/a.xml"), b = try await h.addChannel("/b.xml")
-        let held = try await h.library.claimChannels([a.id], now: 2000, claimant: "another process")
+        let held = try await h.library.polling.claimChannels([a.id], now: 2000, claimant: "another process")
         XCTAssertEqual(held, [a.id])
         let report = await h.syncer.sync([a, b], now: 2000)
         XCTAssertEqual(report.channels.map(\.id), [a.id, b.id])
@@ -101,11 +101,11 @@ final class SyncClaimTests: XCTestCase {
         XCTAssertEqual(again.map(\.newItems), [0])
         XCTAssertNil(try h.server.stats().hits["/a.xml"])
         // Released, it is polled; storing the poll left no claim behind.
-        try await h.library.releaseClaims([a.id], claimant: "another process")
+        try await h.library.polling.releaseClaims([a.id], claimant: "another process")
         let pasted = try await h.subscriber.add(h.server.url("/a.xml"), now: 2001)
         XCTAssertEqual(pasted.map(\.newItems), [1])
         XCTAssertEqual(try h.server.stats().hits["/a.xml"], 1)
-        let free = try await h.library.claimChannels([a.id, b.id], now: 2001, claimant: "later")
+        let free = try await h.library.polling.claimChannels([a.id, b.id], now: 2001, claimant: "later")
         XCTAssertEqual(free, [a.id, b.id], "no claim left behind")
     }
 

@@ -63,7 +63,7 @@ final class SyncFailureTests: XCTestCase {
             let value3 = try await h.snapshot(channel: channel.id)
             XCTAssertEqual(value3, before[index], "\(stored.feedURL): items untouched")
         }
-        let value12 = try await h.library.dueChannels(now: 2599).count
+        let value12 = try await h.library.polling.dueChannels(now: 2599).count
         XCTAssertEqual(value12, 0, "nothing is polled again before its backoff")
 
         // Failing again doubles the wait; a channel that recovers is cleared.

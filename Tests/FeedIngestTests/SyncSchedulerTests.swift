@@ -49,7 +49,7 @@ final class SyncSchedulerTests: XCTestCase {
                                                   reach: .publicOnly, now: 1000)
 
         let lines = Lines()
-        let scheduler = SyncScheduler.start(store: h.library, every: 0.2, report: { lines.append($0) })
+        let scheduler = SyncScheduler.start(polling: h.library.polling, every: 0.2, report: { lines.append($0) })
         try await waitUntil("both channels polled") {
             let a = try await h.library.channel(id: ownerChannel.id), b = try await bob.channel(id: bobChannel.id)
             return a.lastSynced != nil && b.lastError != nil
@@ -77,7 +77,7 @@ final class SyncSchedulerTests: XCTestCase {
         try await h.library.write { db in try db.execute(sql: "ALTER TABLE channels RENAME TO channels_away") }
 
         let lines = Lines()
-        let scheduler = SyncScheduler.start(store: h.library, every: 0.1, report: { lines.append($0) })
+        let scheduler = SyncScheduler.start(polling: h.library.polling, every: 0.1, report: { lines.append($0) })
         try await waitUntil("the failure reported") { lines.all.contains { $0.hasPrefix("sync: cannot read the due channels: ") } }
         try await h.library.write { db in try db.execute(sql: "ALTER TABLE channels_away RENAME TO channels") }
         try await waitUntil("the channel synced") { try await h.library.channel(id: channel.id).lastSynced != nil }

@@ -85,7 +85,7 @@ import Testing
         try await library.setWatched([44], now: 1001)
         #expect(try await library.feed(mode: .catchUp, days: 30, now: 1002).map(\.id) == [43, 50])
         // The inactive channel is not due; the active one is, once.
-        #expect(try await library.dueChannels(now: 6000).map(\.id) == [7])
+        #expect(try await library.polling.dueChannels(now: 6000).map(\.id) == [7])
         // The rows of the migrated tables keep their place after new writes.
         try await library.appendToUpNext([(.item(42), "First")], now: 1003)
         #expect(try await library.upNext().map(\.position) == [1, 2, 3, 4])

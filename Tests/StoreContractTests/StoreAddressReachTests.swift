@@ -18,16 +18,16 @@ final class StoreAddressReachTests: XCTestCase {
             // The owner's own subscription may reach private addresses.
             let owned = try await library.addChannel(platform: .podcast, sourceURL: feed, feedURL: feed, name: "NAS", now: 10)
             XCTAssertEqual(owned.reach, .anyAddress)
-            await assertEqual(try await library.addressReach(feedURL: feed), .anyAddress)
+            await assertEqual(try await library.polling.addressReach(feedURL: feed), .anyAddress)
 
             // Bob follows the same feed from a server that allows only public addresses: the shared
             // channel is public only for every poller, the owner's daemon included.
             _ = try await bob.addChannel(platform: .podcast, sourceURL: feed, feedURL: feed, name: "NAS", reach: .publicOnly, now: 20)
             await assertEqual(try await library.channel(id: owned.id).reach, .publicOnly)
             await assertEqual(try await bob.channel(id: owned.id).reach, .publicOnly)
-            await assertEqual(try await library.dueChannels(now: 30).map(\.reach), [.publicOnly])
-            await assertEqual(try await library.claimDueChannels(now: 30, claimant: "test").map(\.reach), [.publicOnly])
-            await assertEqual(try await library.addressReach(feedURL: feed), .publicOnly)
+            await assertEqual(try await library.polling.dueChannels(now: 30).map(\.reach), [.publicOnly])
+            await assertEqual(try await library.polling.claimDueChannels(now: 30, claimant: "test").map(\.reach), [.publicOnly])
+            await assertEqual(try await library.polling.addressReach(feedURL: feed), .publicOnly)
 
             // His item's download is public only too.
             try await library.ingest(items: [Item(id: "e1", title: "Episode", enclosure: Enclosure(url: "http://nas.localhost:8080/e1.mp3"))],
@@ -39,7 +39,7 @@ final class StoreAddressReachTests: XCTestCase {
             try await bob.removeChannel(id: owned.id)
             await assertEqual(try await library.channel(id: owned.id).reach, .anyAddress)
             await assertEqual(try await library.downloadItems(ids: [itemID]).map(\.reach), [.anyAddress])
-            await assertNil(try await library.addressReach(feedURL: "http://unknown.example/feed"))
+            await assertNil(try await library.polling.addressReach(feedURL: "http://unknown.example/feed"))
         }
     }
 }

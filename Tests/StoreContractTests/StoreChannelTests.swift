@@ -78,11 +78,11 @@ final class StoreChannelTests: XCTestCase {
         try await forEachEngine { db in
             let library = db.owner
             let id = try await library.addTestChannel("c")
-            await assertEqual(try await library.dueChannels(now: 0).map(\.id), [id])
+            await assertEqual(try await library.polling.dueChannels(now: 0).map(\.id), [id])
             let validators = Validators(etag: "\"e1\"", lastModified: "Mon", bodyHash: "h1")
             await assertEqual(try await poll(library, id, .unchanged(validators), now: 1000), 1600)
-            await assertTrue(try await library.dueChannels(now: 1599).isEmpty)
-            await assertEqual(try await library.dueChannels(now: 1600).map(\.id), [id])
+            await assertTrue(try await library.polling.dueChannels(now: 1599).isEmpty)
+            await assertEqual(try await library.polling.dueChannels(now: 1600).map(\.id), [id])
 
             // Failures back off 600, 1200, 2400… from the poll interval, keep validators and items.
             await assertEqual(try await poll(library, id, .failed(message: "HTTP 500", retryAfter: nil), now: 2000), 2600)
@@ -111,7 +111,7 @@ final class StoreChannelTests: XCTestCase {
             await assertEqual(try await library.channelSummary(id: id).nextPoll, 9600)
 
             try await library.setActive(channelID: id, false)
-            await assertTrue(try await library.dueChannels(now: 100_000).isEmpty)
+            await assertTrue(try await library.polling.dueChannels(now: 100_000).isEmpty)
             await assertThrows(LibraryError.noChannel(77)) { try await poll(library, 77, .failed(message: "x", retryAfter: nil), now: 1) }
         }
     }

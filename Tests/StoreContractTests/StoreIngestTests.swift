@@ -117,6 +117,22 @@ final class StoreIngestTests: XCTestCase {
         }
     }
 
+    /// A feed read again with the same Podcasting 2.0 lists (persons, funding) changes nothing:
+    /// the lists are stored as the same text each time, so they compare equal.
+    func testReingestOfItemsWithListsUpdatesNothing() async throws {
+        try await forEachEngine { db in
+            let s = try await Show(db)
+            let items = (1...10).map { n in
+                Item(id: "p\(n)", title: "P\(n)", persons: [Person(name: "Ann", role: "host", href: "https://ex.com/ann", image: "https://ex.com/a.jpg")],
+                     funding: [Link(url: "https://ex.com/give", title: "Give")])
+            }
+            await assertEqual(try await s.library.ingest(items: items, channelID: s.channel, now: 1), IngestResult(new: 10, updated: 0))
+            for now in Int64(2)...4 {
+                await assertEqual(try await s.library.ingest(items: items, channelID: s.channel, now: now), IngestResult(new: 0, updated: 0))
+            }
+        }
+    }
+
     func testSameIDInTwoChannelsIsTwoItems() async throws {
         try await forEachEngine { db in
             let s = try await Show(db)

@@ -194,11 +194,11 @@ final class StoreUserIsolationTests: XCTestCase {
             let u = try await TwoUsers(db)
             let (owner, bob, shared, mine, a1, a2, a3) = (u.owner, u.bob, u.shared, u.mine, u.a1, u.a2, u.a3)
             let later: Int64 = 10_000_000  // past every channel's next poll
-            await assertEqual(try await owner.dueChannels(now: later).map(\.id), [shared, mine])
+            await assertEqual(try await owner.polling.dueChannels(now: later).map(\.id), [shared, mine])
             try await owner.setActive(channelID: shared, false)
-            await assertEqual(try await bob.dueChannels(now: later).map(\.id), [shared, mine], "bob's subscription is active")
+            await assertEqual(try await bob.polling.dueChannels(now: later).map(\.id), [shared, mine], "bob's subscription is active")
             try await bob.setActive(channelID: shared, false)
-            await assertEqual(try await bob.dueChannels(now: later).map(\.id), [mine], "nobody's subscription is active")
+            await assertEqual(try await bob.polling.dueChannels(now: later).map(\.id), [mine], "nobody's subscription is active")
             try await owner.setActive(channelID: shared, true)
 
             try await owner.setWatched([a1], now: 1)
@@ -231,7 +231,7 @@ final class StoreUserIsolationTests: XCTestCase {
             await assertEqual(try await owner.allChannels().map(\.id), [mine])
             // Gone from the library: nobody's channel is polled at its URL, and subscribing to it
             // again makes a new channel, without the old items.
-            await assertNil(try await owner.addressReach(feedURL: "https://example.com/shared.xml"))
+            await assertNil(try await owner.polling.addressReach(feedURL: "https://example.com/shared.xml"))
             let fresh = try await owner.addTestChannel("shared", now: 50)
             XCTAssertNotEqual(fresh, shared)
             await assertEqual(try await owner.itemIDs(channelID: fresh), [])

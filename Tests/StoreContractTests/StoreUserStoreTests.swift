@@ -85,7 +85,7 @@ final class StoreUserStoreTests: XCTestCase {
             await assertThrows(LibraryError.noItem(b1)) { try await gone.item(id: b1) }
             await assertTrue(try await library.item(id: b1).watched, "the owner's state stays")
             await assertEqual(try await library.allChannels().map(\.id), [both])
-            await assertNil(try await library.addressReach(feedURL: "https://example.com/his.xml"), "a channel nobody follows any more goes")
+            await assertNil(try await library.polling.addressReach(feedURL: "https://example.com/his.xml"), "a channel nobody follows any more goes")
         }
     }
 

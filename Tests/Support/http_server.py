@@ -25,6 +25,10 @@ Content-Type T). Test routes:
   /big?mb=N[&chunked=1]  N MB of zeros, with Content-Length (or without, closing at the end)
   /echo                  the request's headers as JSON
   /delay/S/PATH          the file PATH after S seconds (a provider that answers late; discovery)
+  /hold/PATH             the file PATH once no file PATH.hold is under --root (a test holds a
+                         feed's answer, e.g. while it kills the worker fetching it); a client
+                         that hangs up meanwhile ends the request (status -2), so it counts as
+                         in flight only while its client is connected. At most ?max=S (60) s.
   /feeds/videos.xml?channel_id=ID | ?playlist_id=ID
                          YouTube's feed URLs: the file youtube-feeds/ID.xml (so a test can
                          point Subscriber's youTubeOrigin here); pages such as /@handle or
@@ -39,10 +43,13 @@ Hostile routes (issue 14: each is used by a test):
   /silent-port           (plain text) the port of a TCP listener that accepts connections and
                          never says a word: an https:// URL to it is a TLS handshake that never
                          completes
-  /stats                 JSON: {"hits": {path: n}, "log": [{path, status, encoding, sent}],
-                         "connections": n, "max_inflight": n}
+  /stats                 JSON: {"hits": {path: n}, "log": [{path, status, encoding, sent,
+                         started, ended}], "connections": n, "max_inflight": n,
+                         "max_overlap": {path: n}, "inflight": {path: n}}: max_overlap is the most
+                         requests for one path in flight at once (a feed fetched by two pollers
+                         at the same time shows 2), started/ended Unix seconds
 """
-import argparse, email.utils, gzip, hashlib, json, os, signal, ssl, subprocess, sys, tempfile, threading, time
+import argparse, email.utils, gzip, hashlib, json, os, select, signal, socket, ssl, subprocess, sys, tempfile, threading, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, unquote, urlsplit
 
@@ -54,22 +61,28 @@ class Stats:
         self.lock = threading.Lock()
         self.hits, self.log = {}, []
         self.connections = self.inflight = self.max_inflight = 0
+        self.path_inflight, self.max_overlap = {}, {}
 
     def begin(self, path):
         with self.lock:
             self.hits[path] = self.hits.get(path, 0) + 1
             self.inflight += 1
             self.max_inflight = max(self.max_inflight, self.inflight)
+            self.path_inflight[path] = self.path_inflight.get(path, 0) + 1
+            self.max_overlap[path] = max(self.max_overlap.get(path, 0), self.path_inflight[path])
 
     def end(self, entry):
         with self.lock:
             self.inflight -= 1
+            self.path_inflight[entry["path"]] -= 1
+            entry["ended"] = time.time()
             self.log.append(entry)
 
     def snapshot(self):
         with self.lock:
             return {"hits": self.hits, "log": self.log, "connections": self.connections,
-                    "max_inflight": self.max_inflight}
+                    "max_inflight": self.max_inflight, "max_overlap": self.max_overlap,
+                    "inflight": {p: n for p, n in self.path_inflight.items() if n}}
 
 
 class Server(ThreadingHTTPServer):
@@ -93,7 +106,7 @@ class Handler(BaseHTTPRequestHandler):
         url = urlsplit(self.path)
         self.query = {k: v[0] for k, v in parse_qs(url.query).items()}
         self.entry = {"path": url.path, "status": 0, "encoding": None, "sent": 0,
-                      "query": url.query, "headers": dict(self.headers.items())}
+                      "query": url.query, "headers": dict(self.headers.items()), "started": time.time()}
         if url.path == "/stats":
             return self.send(200, json.dumps(self.server.stats.snapshot()).encode(), "application/json")
         self.server.stats.begin(url.path)
@@ -120,6 +133,8 @@ class Handler(BaseHTTPRequestHandler):
             _, _, seconds, rest = path.split("/", 3)
             time.sleep(float(seconds))
             return self.serve_file(rest)
+        if path.startswith("/hold/"):
+            return self.hold(path[len("/hold/"):], float(q.get("max", "60")))
         if path == "/loop":
             return self.send(302, b"", headers={"Location": "/loop"})
         if path == "/slow":
@@ -289,6 +304,17 @@ class Handler(BaseHTTPRequestHandler):
             self.write(block[:size - self.entry["sent"]])
         if chunked:
             self.close_connection = True  # no Content-Length: the end of the body is the close
+
+    def hold(self, rel, longest):
+        hold = os.path.join(self.server.root, rel + ".hold")
+        deadline = time.time() + longest
+        while os.path.exists(hold) and time.time() < deadline:
+            readable, _, _ = select.select([self.connection], [], [], 0.05)
+            if readable and not self.connection.recv(1, socket.MSG_PEEK):
+                self.entry["status"] = -2  # the client hung up (killed, or gave up)
+                self.close_connection = True
+                return
+        return self.serve_file(rel)
 
     def cut_file(self, rel, after):
         if "Range" in self.headers:

@@ -16,11 +16,18 @@ public final class TestHTTPServer {
             /// The request's query string (without `?`) and header fields, as received.
             public let query: String?
             public let headers: [String: String]?
+            /// When the request came and when it was answered (or its client hung up), Unix seconds.
+            public let started: Double?
+            public let ended: Double?
         }
         public let hits: [String: Int]
         public let log: [Entry]
         public let connections: Int
         public let max_inflight: Int
+        /// Per path, the most requests in flight at once (a feed two pollers fetch together: 2).
+        public let max_overlap: [String: Int]
+        /// Per path, the requests in flight now.
+        public let inflight: [String: Int]
 
         public func statuses(_ path: String) -> [Int] { log.filter { $0.path == path }.map(\.status) }
     }

@@ -11,6 +11,15 @@ extension TestLibrary {
     }
 }
 
+extension TestLibrary {
+    /// Runs `sql` straight on the library file (what another process, or time passing, would
+    /// have changed: a test makes every channel due again).
+    public func execute(_ sql: String) throws {
+        let queue = try DatabaseQueue(path: library.path)
+        try queue.write { db in try db.execute(sql: sql) }
+    }
+}
+
 extension SQLiteLibrary {
     /// The library id of the item the parser called `itemID`, whoever follows its channel (read
     /// from the file: the tests of the server and the CLI find another user's items by it). On
