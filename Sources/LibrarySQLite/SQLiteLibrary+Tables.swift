@@ -1,4 +1,3 @@
-import Foundation
 import GRDB
 import LibraryStore
 
@@ -90,9 +89,10 @@ final class SQLiteTableWriter: LibraryTableWriter {
         try await inTransaction { db in
             let names = table.columns.map(\.name.quotedDatabaseIdentifier).joined(separator: ", ")
             let marks = Array(repeating: "?", count: table.columns.count).joined(separator: ", ")
-            let statement = try db.cachedStatement(sql: "INSERT INTO \(table.name.quotedDatabaseIdentifier) (\(names)) VALUES (\(marks))")
+            let statement = try RawStatement(cached: db, sql: "INSERT INTO \(table.name.quotedDatabaseIdentifier) (\(names)) VALUES (\(marks))")
             for row in rows {
-                try statement.execute(arguments: StatementArguments(row.map(\.databaseValue)))
+                for (index, value) in row.enumerated() { statement.bind(Int32(index + 1), value) }
+                _ = try statement.execute()
             }
         }
     }
@@ -169,39 +169,25 @@ enum SQLiteTables {
         return nil
     }
 
+    /// Read through SQLite's C API (`RawStatement`): GRDB reads text up to its first U+0000.
     static func rows(_ db: Database, _ table: LibraryTable, after key: [TableValue]?, limit: Int) throws -> [[TableValue]] {
         let columns = table.columns.map(\.name.quotedDatabaseIdentifier).joined(separator: ", ")
-        let keyColumns = "(" + table.key.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")"
+        let keyColumns = table.key.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
         var sql = "SELECT \(columns) FROM \(table.name.quotedDatabaseIdentifier)"
-        var arguments = StatementArguments()
-        if let key {
-            sql += " WHERE \(keyColumns) > (\(Array(repeating: "?", count: key.count).joined(separator: ", ")))"
-            arguments += StatementArguments(key.map(\.databaseValue))
+        if let key { sql += " WHERE (\(keyColumns)) > (\(Array(repeating: "?", count: key.count).joined(separator: ", ")))" }
+        sql += " ORDER BY \(keyColumns) LIMIT ?"
+        let statement = try RawStatement(cached: db, sql: sql)
+        defer { statement.reset() }
+        var index: Int32 = 1
+        for value in key ?? [] {
+            statement.bind(index, value)
+            index += 1
         }
-        sql += " ORDER BY \(table.key.map(\.quotedDatabaseIdentifier).joined(separator: ", ")) LIMIT ?"
-        arguments += [limit]
-        return try Array(Row.fetchCursor(db, sql: sql, arguments: arguments).map { row in row.databaseValues.map(TableValue.init) })
-    }
-}
-
-extension TableValue {
-    init(_ value: DatabaseValue) {
-        switch value.storage {
-        case .null: self = .null
-        case .int64(let v): self = .integer(v)
-        case .double(let v): self = .real(v)
-        case .string(let v): self = .text(v)
-        case .blob(let v): self = .blob([UInt8](v))
+        statement.bind(index, .integer(Int64(max(1, limit))))
+        var rows: [[TableValue]] = []
+        while try statement.step() {
+            rows.append((0..<Int32(table.columns.count)).map(statement.value))
         }
-    }
-
-    var databaseValue: DatabaseValue {
-        switch self {
-        case .null: .null
-        case .integer(let v): v.databaseValue
-        case .real(let v): v.databaseValue
-        case .text(let v): v.databaseValue
-        case .blob(let v): Data(v).databaseValue
-        }
+        return rows
     }
 }
