@@ -97,7 +97,7 @@ let package = Package(
         // The executables' one door to a library: `--db`/`FEEDCTL_DB` read as a SQLite path or a
         // PostgreSQL URL, the store that opens it, where its downloads go. The only module
         // (with the benchmarks and the tests) that names a concrete store.
-        .target(name: "LibraryOpen", dependencies: ["LibraryStore", "LibrarySQLite", "LibraryPostgres"]),
+        .target(name: "LibraryOpen", dependencies: ["LibraryStore", "LibrarySQLite", "LibraryPostgres", "Digests"]),
         .target(name: "FeedIngest", dependencies: ["FeedModel", "FeedText", "HTTPFetch", "FeedParsing", "LibraryStore"]),
         .target(name: "Downloads", dependencies: ["FeedModel", "HTTPFetch", "LibraryStore"]),
         // Discovery: providers (iTunes, Podcast Index, yt-dlp, Rumble's search pages, the
@@ -146,7 +146,7 @@ let package = Package(
         // otherwise pay ~70 ms for the dynamic loader to resolve FFmpeg's ~160 libraries.
         .executableTarget(name: "feedctl", dependencies: [
             "FeedModel", "FeedText", "HTTPFetch", "FeedParsing", "LibraryStore", "FeedIngest", "Downloads",
-            "ControlProtocol", "ControlSocket", "CLISupport", "UserConfig", "Accounts", "Discovery",
+            "ControlProtocol", "ControlSocket", "CLISupport", "UserConfig", "Accounts", "Discovery", "LibraryOpen",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: staticSwiftModuleInRelease, linkerSettings: staticSwiftInRelease),
         // The player daemon (`feedctl daemon` runs it): PlayerCore, the control server, MPRIS.
@@ -198,7 +198,7 @@ let package = Package(
         .testTarget(name: "AccountsTests", dependencies: ["Accounts", "FeedModel"]),
         .testTarget(name: "UserConfigTests", dependencies: ["UserConfig"]),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"]),
-        .testTarget(name: "LibraryOpenTests", dependencies: ["LibraryOpen", "LibraryStore", "TestSupport"]),
+        .testTarget(name: "LibraryOpenTests", dependencies: ["LibraryOpen", "LibraryStore", "LibrarySQLite", "LibraryPostgres", "FeedModel", "TestSupport"]),
         .testTarget(name: "FeedParsingTests", dependencies: ["FeedParsing", "FeedModel", "FeedText", "HTTPFetch", "TestSupport"]),
         .testTarget(name: "HTTPFetchTests", dependencies: ["HTTPFetch", "FeedText", "TestSupport"]),
         .testTarget(name: "LibrarySQLiteTests", dependencies: [

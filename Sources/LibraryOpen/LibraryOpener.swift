@@ -28,12 +28,25 @@ public struct LibraryOpener: Sendable {
     /// any other command is an error, not a new empty library that makes the real one look empty.
     public func open(creating: Bool = false, announce: @Sendable (String) -> Void) async throws(LibraryOpenError) -> any LibraryDatabase {
         switch location {
-        case .sqlite(let path): try openSQLite(path, creating: creating, announce: announce)
+        case .sqlite(let path): try Self.openSQLite(path, creating: creating, announce: announce)
         case .postgresql(let url): try await openPostgreSQL(url, creating: creating, announce: announce)
         }
     }
 
-    private func openSQLite(_ path: String, creating: Bool, announce: @Sendable (String) -> Void) throws(LibraryOpenError) -> any LibraryDatabase {
+    /// The library at `location` as raw tables, for `db copy` (`LibraryCopy`): a SQLite file is
+    /// made when `creating`; a PostgreSQL database must exist, and is migrated if it is not yet.
+    static func openTables(_ location: LibraryLocation, creating: Bool, announce: @Sendable (String) -> Void) async throws(LibraryOpenError) -> any LibraryTables {
+        switch location {
+        case .sqlite(let path):
+            return try openSQLite(path, creating: creating, announce: announce)
+        case .postgresql(let url):
+            // libpq reads `text`; messages show `description` (its password masked). One pooled
+            // connection migrates; the copy's reader and writer hold connections of their own.
+            do { return try await PostgresLibrary(url: url.text, location: url.description, connections: 1) } catch { throw .library(error) }
+        }
+    }
+
+    private static func openSQLite(_ path: String, creating: Bool, announce: @Sendable (String) -> Void) throws(LibraryOpenError) -> SQLiteLibrary {
         let existed = FileManager.default.fileExists(atPath: path)
         if !creating, !existed { throw .noLibrary(path: path) }
         let library: SQLiteLibrary

@@ -301,12 +301,19 @@ enum PostgresSchema {
     /// `sync` change of its first count, as in SQLite; so SQLite's `subscriptions_counted` is
     /// `subscriptions_tallied` here, named to fire after `subscriptions_logged_inserted`.
     static let counters = #"""
+        -- `feedctl db copy` writes rows with the counters, sync rows and change log they had: while
+        -- its transaction says so (`SET LOCAL feedctl.copying = 'on'`), the insert triggers that
+        -- derive those from a new row (counts, reach, sync rows, change log) do nothing.
+        CREATE FUNCTION library_copying() RETURNS boolean LANGUAGE sql STABLE PARALLEL SAFE
+            RETURN coalesce(current_setting('feedctl.copying', true), '') = 'on';
+
         CREATE FUNCTION watch_state_code(watched BIGINT, progress_seconds BIGINT) RETURNS BIGINT
             LANGUAGE sql IMMUTABLE PARALLEL SAFE
             RETURN CASE WHEN watched = 1 THEN 2 WHEN progress_seconds > 0 THEN 1 ELSE 0 END;
 
         CREATE FUNCTION watch_state_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
+            IF library_copying() THEN RETURN NULL; END IF;
             UPDATE items SET state = watch_state_code(NEW.watched, NEW.progress_seconds) WHERE id = NEW.item;
             RETURN NULL;
         END $$;
@@ -351,6 +358,7 @@ enum PostgresSchema {
         -- SQLite's subscriptions_counted (see above for the name).
         CREATE FUNCTION subscriptions_tallied() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
+            IF library_copying() THEN RETURN NULL; END IF;
             UPDATE subscriptions SET items = (SELECT count(*) FROM items WHERE channel_id = NEW.channel_id)
                 WHERE user_id = NEW.user_id AND channel_id = NEW.channel_id;
             RETURN NULL;
@@ -373,7 +381,7 @@ enum PostgresSchema {
         CREATE FUNCTION channel_reach_recomputed(channel BIGINT) RETURNS void LANGUAGE sql AS $$
             UPDATE channels SET private_addresses = CASE WHEN EXISTS (
                     SELECT 1 FROM subscriptions WHERE channel_id = channel AND private_addresses = 0) THEN 0 ELSE 1 END
-                WHERE id = channel;
+                WHERE id = channel AND NOT library_copying();
         $$;
         CREATE FUNCTION subscriptions_reach_added() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
@@ -468,6 +476,7 @@ enum PostgresSchema {
 
         CREATE FUNCTION subscriptions_sync_added() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
+            IF library_copying() THEN RETURN NULL; END IF;
             INSERT INTO sync_subscription_changes (user_id, url, subscribed, changed)
                 SELECT NEW.user_id, feed_url, 1, NULL FROM channels WHERE id = NEW.channel_id
                 ON CONFLICT (user_id, url) DO UPDATE SET subscribed = 1, changed = NULL;
@@ -505,6 +514,7 @@ enum PostgresSchema {
 
         CREATE FUNCTION watch_state_sync_changed() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
+            IF library_copying() THEN RETURN NULL; END IF;
             INSERT INTO sync_episode_changes (user_id, item, changed) VALUES (NEW.user_id, NEW.item, NULL)
                 ON CONFLICT (user_id, item) DO UPDATE SET changed = NULL;
             RETURN NULL;
@@ -575,7 +585,8 @@ enum PostgresSchema {
             FROM json_each(object) WITH ORDINALITY AS field(key, value, n);
         $$;
         CREATE FUNCTION log_change(for_user BIGINT, change_kind TEXT, change_payload json) RETURNS void LANGUAGE sql AS $$
-            INSERT INTO changes_pending (user_id, kind, payload) VALUES (for_user, change_kind, compact_json(change_payload));
+            INSERT INTO changes_pending (user_id, kind, payload)
+                SELECT for_user, change_kind, compact_json(change_payload) WHERE NOT library_copying();
         $$;
 
         CREATE FUNCTION watch_state_logged() RETURNS trigger LANGUAGE plpgsql AS $$

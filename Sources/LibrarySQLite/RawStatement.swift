@@ -1,4 +1,5 @@
 import GRDB
+import LibraryStore
 #if canImport(GRDBSQLite)
 import GRDBSQLite
 #else
@@ -85,6 +86,47 @@ final class RawStatement {
     }
 
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+
+    /// Binds `value` as SQLite stores it; text and bytes by their length, copied (GRDB binds text
+    /// up to its first U+0000, and reads it so: `db copy` carries every byte).
+    func bind(_ index: Int32, _ value: TableValue) {
+        switch value {
+        case .null: sqlite3_bind_null(handle, index)
+        case .integer(let v): sqlite3_bind_int64(handle, index, v)
+        case .real(let v): sqlite3_bind_double(handle, index, v)
+        case .text(let v):
+            let utf8 = Array(v.utf8)
+            // A null pointer would bind NULL: an empty text is bound as "".
+            if utf8.isEmpty { _ = sqlite3_bind_text(handle, index, "", 0, Self.transient) }
+            utf8.withUnsafeBufferPointer { bytes in
+                guard let start = bytes.baseAddress else { return }
+                _ = sqlite3_bind_text(handle, index, UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self), Int32(bytes.count), Self.transient)
+            }
+        case .blob(let v):
+            v.withUnsafeBytes { bytes in
+                if let start = bytes.baseAddress {
+                    _ = sqlite3_bind_blob(handle, index, start, Int32(bytes.count), Self.transient)
+                } else {
+                    _ = sqlite3_bind_zeroblob(handle, index, 0)
+                }
+            }
+        }
+    }
+
+    /// Column `column` of the row `step` made ready, as SQLite stores it (text by its length).
+    func value(_ column: Int32) -> TableValue {
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, column))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, column))
+        case SQLITE_TEXT:
+            guard let text = sqlite3_column_text(handle, column) else { return .text("") }
+            return .text(String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, column))), as: UTF8.self))
+        case SQLITE_BLOB:
+            guard let blob = sqlite3_column_blob(handle, column) else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: blob, count: Int(sqlite3_column_bytes(handle, column)))))
+        default: return .null
+        }
+    }
 
     func reset() { sqlite3_reset(handle) }
 }

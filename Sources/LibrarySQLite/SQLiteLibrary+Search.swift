@@ -49,6 +49,15 @@ extension SQLiteLibrary {
         }
     }
 
+    /// Makes the whole index again from the items and marks it current (`db copy`, which writes
+    /// items without it: a copied library's ids may sit below a mark left by items it once had).
+    static func rebuildSearchIndex(_ db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO items_search (items_search) VALUES ('rebuild');
+            UPDATE search_state SET indexed_upto = coalesce((SELECT max(id) FROM items), 0) WHERE id = 1;
+            """)
+    }
+
     /// The FTS5 query a search for `text` runs as one statement, whether it ranks, and whether
     /// it may be split (`SearchPlan.Split`: then one statement runs only when the split would not
     /// pay or past `SearchPlan.maxMissedChecks`; the bench's peer runs the one statement); nil

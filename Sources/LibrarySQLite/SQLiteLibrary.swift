@@ -53,6 +53,22 @@ public final class SQLiteLibrary: LibraryStore, UserStore {
                 throw .database(DatabaseFailure(kind: .cannotOpen, message: "can't create its directory: \(error.localizedDescription)", path: path))
             }
         }
+        let config = Self.configuration(busyTimeout: busyTimeout)
+        do {
+            pool = try DatabasePool(path: path, configuration: config)
+            inPlaceReaders = InPlaceReaders(path: path, configuration: config)
+            if let lastMigration {
+                try Schema.migrator.migrate(pool, upTo: lastMigration)
+            } else {
+                try Schema.migrator.migrate(pool)
+            }
+        } catch {
+            throw LibraryError.wrap(error, path: path)
+        }
+    }
+
+    /// How every connection to a library file is set up (the pool's, `db copy`'s).
+    static func configuration(busyTimeout: Double) -> Configuration {
         SQLiteSetup.once
         var config = Configuration()
         config.foreignKeysEnabled = true
@@ -74,17 +90,7 @@ public final class SQLiteLibrary: LibraryStore, UserStore {
             // index exists (a new file) it is only a name until a search reads it.
             try db.execute(sql: "CREATE VIRTUAL TABLE IF NOT EXISTS temp.\(SearchPlan.termsTable) USING fts5vocab(main, items_search, 'instance')")
         }
-        do {
-            pool = try DatabasePool(path: path, configuration: config)
-            inPlaceReaders = InPlaceReaders(path: path, configuration: config)
-            if let lastMigration {
-                try Schema.migrator.migrate(pool, upTo: lastMigration)
-            } else {
-                try Schema.migrator.migrate(pool)
-            }
-        } catch {
-            throw LibraryError.wrap(error, path: path)
-        }
+        return config
     }
 
     /// Names of all migrations, oldest first (the bench times them one by one).

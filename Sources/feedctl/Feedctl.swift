@@ -19,7 +19,7 @@ struct Feedctl: AsyncParsableCommand {
             PlayCommand.self, PauseCommand.self, ResumeCommand.self, ToggleCommand.self, StopCommand.self,
             SeekCommand.self, VolumeCommand.self, StatusCommand.self, QueueCommand.self, NextCommand.self,
             SleepCommand.self, SpeedCommand.self, ChaptersCommand.self, ChapterCommand.self, DownloadCommand.self,
-            DaemonCommand.self, QuitCommand.self, ConfigCommand.self, UserCommand.self, ServeForward.self,
+            DaemonCommand.self, QuitCommand.self, ConfigCommand.self, UserCommand.self, DatabaseCommand.self, ServeForward.self,
         ])
 
     /// Like ArgumentParser's default, except that errors are one line on stderr (`feedctl: …`)
