@@ -143,33 +143,78 @@ final class PostgresConnectionTests: XCTestCase {
     }
 }
 
-/// The change log's notifications: a change committed by another process wakes a reader at once.
+/// The change log's notifications: a change committed by another process wakes a reader at once;
+/// while the listener listens a reader waits for one (no polling), while it does not the reader
+/// polls, and it wakes every reader when it starts or stops listening.
 final class PostgresChangeNotificationTests: XCTestCase {
+    /// A reader on a fresh database whose listener listens (its first wait starts it, and
+    /// returns when it listens).
+    private func listeningReader(_ database: (name: String, url: String)) async throws -> PostgresLibrary {
+        let reader = try await PostgresLibrary(url: database.url, location: "reader", connections: 1)
+        await reader.waitForChange(after: try await reader.latestChange(), poll: .seconds(10), timeout: .seconds(10))
+        return reader
+    }
+
+    private func logAChange(in database: String) throws {
+        // Another process (psql) logs a change as the stores' triggers do.
+        _ = try TestPostgres.psql(try TestPostgres.serverDirectory(), database,
+                                  "INSERT INTO changes_pending (user_id, kind, payload) VALUES (1, 'watch', '{\"item_id\": 1}')")
+    }
+
     func testAChangeMadeByAnotherProcessWakesAWaitingReader() async throws {
         let database = try TestPostgres.createDatabase()
         defer { TestPostgres.drop(database.name) }
-        let reader = try await PostgresLibrary(url: database.url, location: "reader", connections: 1)
+        let reader = try await listeningReader(database)
         let before = try await reader.latestChange()
         let timeout = Duration.seconds(60)
         let waiting = Task {
             let clock = ContinuousClock()
             let start = clock.now
-            await reader.waitForChange(after: before, timeout: timeout)
+            // A short poll changes nothing while the listener listens.
+            await reader.waitForChange(after: before, poll: .milliseconds(1), timeout: timeout)
             return clock.now - start
         }
-        // Given the listener time to LISTEN (a change before that is found by the reader's next look).
-        try await Task.sleep(for: .milliseconds(500))
-        // Another process (psql) logs a change as the stores' triggers do.
-        try TestPostgres.psql(try TestPostgres.serverDirectory(), database.name,
-                              "INSERT INTO changes_pending (user_id, kind, payload) VALUES (1, 'watch', '{\"item_id\": 1}')")
+        try await Task.sleep(for: .milliseconds(200))
+        try logAChange(in: database.name)
         let waited = await waiting.value
         XCTAssertLessThan(waited, timeout, "woken by the notification, not by the timeout")
         let latest = try await reader.latestChange()
         XCTAssertGreaterThan(latest, before)
-        // A reader already past the latest change waits for the next one (here: the timeout).
+        // A reader already past the latest change waits for the next one (here: the timeout),
+        // however short its poll.
         let clock = ContinuousClock()
         let start = clock.now
-        await reader.waitForChange(after: latest, timeout: .milliseconds(300))
+        await reader.waitForChange(after: latest, poll: .milliseconds(1), timeout: .milliseconds(300))
         XCTAssertGreaterThanOrEqual(clock.now - start, .milliseconds(300))
+    }
+
+    /// A change committed while the listener's connection is lost (its notification goes to no
+    /// one) still reaches a reader waiting with a long timeout: the listener wakes its readers
+    /// when it stops listening, they poll until it listens again, and it wakes them then.
+    func testAChangeMadeWhileTheListenerIsDownStillReachesAReader() async throws {
+        let database = try TestPostgres.createDatabase()
+        defer { TestPostgres.drop(database.name) }
+        let reader = try await listeningReader(database)
+        let before = try await reader.latestChange()
+        let timeout = Duration.seconds(60)
+        let found = Task {
+            let clock = ContinuousClock()
+            let start = clock.now
+            while (try? await reader.latestChange()) ?? before <= before, clock.now - start < timeout {
+                await reader.waitForChange(after: before, poll: .milliseconds(100), timeout: timeout)
+            }
+            return clock.now - start
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        let ended = try TestPostgres.psql(try TestPostgres.serverDirectory(), "postgres", """
+            SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+            WHERE datname = '\(database.name)' AND query = 'LISTEN \(PGChangeListener.channel)'
+            """)
+        XCTAssertEqual(ended.trimmingCharacters(in: .whitespacesAndNewlines), "1", "the listener's connection")
+        try logAChange(in: database.name)
+        let waited = await found.value
+        XCTAssertLessThan(waited, timeout, "found by a poll or the wake-up when the listener listened again, not the timeout")
+        let latest = try await reader.latestChange()
+        XCTAssertGreaterThan(latest, before)
     }
 }
