@@ -176,7 +176,7 @@ extension PostgresLibrary {
             throw .invalid("a device id is 1 to \(SyncRule.maxDeviceIDBytes) letters, digits, dots, dashes or underscores (got \"\(id)\")")
         }
         let user = user
-        try await write { db throws(LibraryError) in
+        try await write { db throws(LibraryError) -> Void in
             try db.query("""
                 INSERT INTO sync_devices AS d (user_id, device, caption, type, created_at, updated_at)
                 VALUES ($1, $2, coalesce($3, ''), coalesce($4, 'other'), $5, $5)
