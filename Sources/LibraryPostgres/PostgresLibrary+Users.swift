@@ -97,7 +97,7 @@ extension PostgresLibrary {
                 SELECT s.id, s.user_id, s.device_name, s.created_at, s.expires_at, s.last_used_at,
                        u.name, u.is_admin, u.password_hash IS NOT NULL AS has_password, u.created_at AS user_created_at
                 FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = $1 AND s.expires_at > $2
-                """, [tokenHash, now]).first else { return nil }
+                """, [tokenHash, now], plan: .generic).first else { return nil }  // a key's lookup, on every request
             let user = User(id: UserID(try row.get("user_id")), name: try row.get("name"), isAdmin: try row.get("is_admin"),
                             hasPassword: try row.get("has_password"), createdAt: try row.get("user_created_at"))
             return LiveSession(session: try Self.session(row), user: user)

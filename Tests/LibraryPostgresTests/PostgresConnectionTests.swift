@@ -104,6 +104,51 @@ final class PostgresConnectionTests: XCTestCase {
         XCTAssertEqual(after, 1)
     }
 
+    /// A statement is prepared once on a connection and run by name after; a connection the
+    /// pool makes anew (the server dropped the old one) starts with none and prepares it again.
+    func testAStatementIsPreparedOncePerConnectionAndAgainOnANewOne() async throws {
+        let library = try await PostgresLibrary(url: database.url, location: "test", connections: 1)
+        let sql = "SELECT pg_backend_pid() AS pid, $1::bigint AS n"
+        @Sendable func run(_ times: Int) async throws(LibraryError) -> (pid: Int64, runs: Int64) {
+            try await library.read { connection throws(LibraryError) in
+                var pid: Int64 = 0
+                for n in 1...times { pid = try connection.query(sql, [n]).first?.get("pid") ?? 0 }
+                let prepared = try connection.query("SELECT generic_plans + custom_plans AS runs FROM pg_prepared_statements WHERE statement = $1",
+                                                    [sql]).rows
+                guard prepared.count == 1 else { throw LibraryError.invalid("test: \(prepared.count) statements prepared as it") }
+                return (pid, try prepared[0].get("runs"))
+            }
+        }
+        let first = try await run(4)
+        XCTAssertEqual(first.runs, 4, "prepared once, run four times by name")
+        try TestPostgres.psql(try TestPostgres.serverDirectory(), "postgres", "SELECT pg_terminate_backend(\(first.pid))")
+        do {
+            _ = try await run(1)
+            XCTFail("the dropped connection's statement must fail")
+        } catch {
+            XCTAssertEqual(error.databaseFailure?.kind, .connectionLost, "\(error)")
+        }
+        let second = try await run(2)
+        XCTAssertNotEqual(second.pid, first.pid)
+        XCTAssertEqual(second.runs, 2, "prepared again on the new connection (none of the old one's kept)")
+    }
+
+    /// A statement that asks for its generic plan sets the session's plan_cache_mode for itself
+    /// only: the next statement, and every transaction, runs with the server's choice.
+    func testAGenericPlanIsForItsOwnStatementOnly() async throws {
+        let library = try await PostgresLibrary(url: database.url, location: "test", connections: 1)
+        let sql = "SELECT current_setting('plan_cache_mode') AS mode"
+        let modes = try await library.read { connection throws(LibraryError) -> [String] in
+            [try connection.query(sql, plan: .generic).first?.get("mode") ?? "", try connection.query(sql).first?.get("mode") ?? ""]
+        }
+        XCTAssertEqual(modes, ["force_generic_plan", "auto"])
+        _ = try await library.read { connection throws(LibraryError) in try connection.query("SELECT 1", plan: .generic) }
+        let inWrite = try await library.write { connection throws(LibraryError) -> String? in try connection.query(sql).first?.get("mode") }
+        XCTAssertEqual(inWrite, "auto")
+        let inSnapshot = try await library.snapshot { connection throws(LibraryError) -> String? in try connection.query(sql, plan: .generic).first?.get("mode") }
+        XCTAssertEqual(inSnapshot, "auto", "in a transaction the server chooses")
+    }
+
     func testASerializationFailureIsRunAgain() async throws {
         let library = try await library()
         let attempts = Mutex(0)
