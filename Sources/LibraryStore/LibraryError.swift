@@ -17,6 +17,17 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible, Sendable {
     case userExists(String)
     /// No session with that id among the ones the caller may see.
     case noSession(Int64)
+    /// The user's collection with that id has no live link.
+    case notPublished(Int64)
+    /// No collection was ever published under that link here.
+    case noSharedCollection
+    /// The link's collection was withdrawn by its owner (unpublished, deleted, or its owner
+    /// removed): for good.
+    case withdrawnCollection
+    /// No followed collection with that id among the user's.
+    case noFollowedCollection(Int64)
+    /// The user follows that collection already (their followed collection with this id).
+    case alreadyFollowing(Int64)
     /// A value the caller passed makes no sense (negative progress, empty name…).
     case invalid(String)
     /// The database engine could not open, read or write the library: its code, whether a retry
@@ -37,6 +48,11 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible, Sendable {
         case .noUser(let name): return "no user \(Self.quoted(name))"
         case .userExists(let name): return "user \(Self.quoted(name)) already exists"
         case .noSession(let id): return "no session \(id)"
+        case .notPublished(let id): return "collection \(id) is not published"
+        case .noSharedCollection: return "no collection is published at that link"
+        case .withdrawnCollection: return "that collection was withdrawn by its owner"
+        case .noFollowedCollection(let id): return "no followed collection \(id)"
+        case .alreadyFollowing(let id): return "you follow that collection already (followed collection \(id))"
         case .invalid(let why): return why
         case .database(let failure): return failure.description
         }
