@@ -76,10 +76,15 @@ public struct SharedCollectionDocument: Codable, Sendable, Equatable {
         ownerName = collection.ownerName; updatedAt = Self.date(collection.updatedAt)
         self.url = url; self.rssURL = rssURL; self.jsonURL = jsonURL
         itemCount = collection.items.count
-        items = collection.items.map { item in
-            Item(title: item.title, channelName: item.channelName, platform: item.platform?.rawValue, publishedAt: item.published.map(Self.date),
+        items = Self.items(collection.items)
+    }
+
+    /// Items as this document writes them (a followed collection's too).
+    public static func items(_ items: [SharedItem]) -> [Item] {
+        items.map { item in
+            Item(title: item.title, channelName: item.channelName, platform: item.platform?.rawValue, publishedAt: item.published.map(date),
                  durationSeconds: item.duration, audioURL: item.enclosureURL, audioType: item.enclosureType, audioLength: item.enclosureLength,
-                 thumbnailURL: item.thumbnail, url: item.url, guid: item.guid, addedAt: Self.date(item.addedAt))
+                 thumbnailURL: item.thumbnail, url: item.url, guid: item.guid, addedAt: date(item.addedAt))
         }
     }
 
@@ -102,14 +107,14 @@ public struct SharedCollectionDocument: Codable, Sendable, Equatable {
         let name = Self.text(self.name)
         guard !name.isEmpty else { throw .unreadable("\(url): the collection has no name") }
         return SharedCollection(
-            name: name, description: description.map(Self.text).flatMap { $0.isEmpty ? nil : $0 }, coverURL: Self.web(coverURL),
+            name: name, description: description.map(Self.text).flatMap { $0.isEmpty ? nil : $0 }, coverURL: Self.webURL(coverURL),
             ownerName: Self.text(ownerName), updatedAt: DateParser.parse(updatedAt) ?? 0,
             items: items.enumerated().map { index, item in
                 SharedItem(title: Self.text(item.title), channelName: Self.text(item.channelName), platform: item.platform.flatMap(Platform.init),
                            published: item.publishedAt.flatMap(DateParser.parse), duration: item.durationSeconds.flatMap { $0 >= 0 ? $0 : nil },
-                           enclosureURL: Self.web(item.audioURL), enclosureType: item.audioType.map(Self.text),
-                           enclosureLength: item.audioLength.flatMap { $0 >= 0 ? $0 : nil }, thumbnail: Self.web(item.thumbnailURL),
-                           url: Self.web(item.url), guid: Self.text(item.guid).isEmpty ? "item-\(index + 1)" : Self.text(item.guid),
+                           enclosureURL: Self.webURL(item.audioURL), enclosureType: item.audioType.map(Self.text),
+                           enclosureLength: item.audioLength.flatMap { $0 >= 0 ? $0 : nil }, thumbnail: Self.webURL(item.thumbnailURL),
+                           url: Self.webURL(item.url), guid: Self.text(item.guid).isEmpty ? "item-\(index + 1)" : Self.text(item.guid),
                            addedAt: DateParser.parse(item.addedAt) ?? 0)
             })
     }
@@ -120,8 +125,9 @@ public struct SharedCollectionDocument: Codable, Sendable, Equatable {
             .trimmingCharacters(in: .whitespaces)
     }
 
-    /// An http(s) URL with a host, else nil: a follower's app links and plays these.
-    static func web(_ s: String?) -> String? {
+    /// An http(s) URL with a host, else nil: what a page links and plays (a feed's `javascript:`
+    /// link must not become one).
+    public static func webURL(_ s: String?) -> String? {
         guard let s = s?.trimmingCharacters(in: .whitespaces), !s.unicodeScalars.contains(where: { $0.value <= 0x20 }),
               let parts = URLComponents(string: s), let scheme = parts.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = parts.host, !host.isEmpty else { return nil }

@@ -23,7 +23,8 @@ public struct SharedCollectionLink: Sendable, Equatable {
         let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         let refusal = FollowError.notALink("\(LibraryError.quoted(text)) is not a link of a published collection "
                                            + "(…/shared/TOKEN, …/shared/TOKEN/feed.xml or …/api/shared/TOKEN)")
-        guard !text.isEmpty, !text.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 }),
+        guard !text.isEmpty, text.utf8.count <= FieldLimits.maxURLBytes,
+              !text.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 }),
               let parts = URLComponents(string: text) else { return .failure(refusal) }
         var origin: String?
         if let scheme = parts.scheme?.lowercased() {
