@@ -393,7 +393,7 @@ struct CollectionCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "collection",
         abstract: "Named, ordered collections of items.",
-        subcommands: [Create.self, List.self, Show.self, Add.self, Remove.self, Move.self, Delete.self])
+        subcommands: [Create.self, List.self, Show.self, Add.self, Remove.self, Move.self, Delete.self, Publish.self, Unpublish.self])
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a collection.")
