@@ -40,7 +40,7 @@ public struct APIError: Error, Sendable, HTTPResponseError {
     init(_ error: LibraryError) {
         switch error {
         case .noItem, .noItems, .noChannel, .noCollection, .noCollectionID, .noSavedVideo, .noUser, .noSession: self.init(.notFound, error.description)
-        case .collectionExists, .alreadyInCollection, .userExists: self.init(.conflict, error.description)
+        case .collectionExists, .alreadyInCollection, .userExists, .userKept: self.init(.conflict, error.description)
         case .notInCollection: self.init(.notFound, error.description)
         case .invalid: self.init(.unprocessableContent, error.description)
         case .database(let failure) where failure.kind == .diskFull:

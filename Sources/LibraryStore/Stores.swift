@@ -269,9 +269,16 @@ public protocol UserStore: Sendable {
     func passwordHash(of name: String) async throws(LibraryError) -> String?
     /// Sets (or, with nil, clears) a user's password hash.
     func setPasswordHash(_ hash: String?, for name: String) async throws(LibraryError)
-    /// Removes a user with their subscriptions, watch state, saved items, collections, history,
-    /// queue, player state and sessions (channels nobody follows any more go too, with their
-    /// items). The owner cannot be removed (`invalid`). Returns what went with those channels:
+    /// Removes a user and everything of theirs, in one transaction: no row of any table names
+    /// them after it (their subscriptions, watch state, saved items and videos, collections
+    /// with their items, history, queue, player state, sessions, gpodder devices, episode
+    /// actions and sync records, their rows of the change log), and nobody else's row changes.
+    /// Channels nobody follows any more go too, with their items, as when their last follower
+    /// unsubscribes. The change log's newest row, if it was theirs, stays as nobody's
+    /// (`UserID.nobody`, without its payload): a change's number is the newest's plus one, so
+    /// without it the next change would take a number a reader has already passed. Their
+    /// sessions end with them (the next request with their token finds none). The owner and
+    /// the last admin cannot be removed (`userKept`). Returns what went with those channels:
     /// their files in `media/` are the caller's to delete, once the library let go of them.
     @discardableResult
     func removeUser(named name: String) async throws(LibraryError) -> RemovedUser
