@@ -395,6 +395,10 @@ def test_a_user_downloads_their_data_then_deletes_their_account(w):
     wait_for('the refusal', lambda: 'wrong password' in p.find('form[aria-label="Delete my account"] [role="status"]').text)
     check(w.server.raw('GET', '/api/feed', token=tablet)[0] == 200, 'a wrong password deletes nothing')
 
+    # What this browser keeps for him (an episode kept offline) goes with the account.
+    media = f"feedctl-media-u{document['profile']['id']}"
+    p.d.execute_async_script('const done = arguments[arguments.length - 1];'
+                             'caches.open(arguments[0]).then((c) => c.put("/api/items/1/audio", new Response("x"))).then(done);', media)
     field.clear()
     field.send_keys(password)
     p.press('Delete my account', within='form[aria-label="Delete my account"]')
@@ -404,3 +408,5 @@ def test_a_user_downloads_their_data_then_deletes_their_account(w):
     status, answer = w.server.raw('POST', '/api/auth/login', {'username': OTHER, 'password': password})
     check(not answer['success'], 'his account is gone')
     check(OTHER not in [u['username'] for u in w.server.api('GET', '/api/users')['users']], 'not among the users')
+    kept = p.d.execute_async_script('const done = arguments[arguments.length - 1]; caches.keys().then(done);')
+    check(media not in kept, f'the episodes kept in this browser for him went too: {kept}')

@@ -3,6 +3,7 @@
 import { h, relativeDate, confirmDialog, showDialog, getTheme, setTheme } from '../ui.js';
 import { busy, field, problem, section } from './parts.js';
 import { readPrefs, writePref, SKIP_CHOICES, SPEED_CHOICES } from '../prefs.js';
+import { offline } from '../offline.js';
 
 export default {
   title: 'Settings',
@@ -128,6 +129,7 @@ function dataSection(ctx, me, open) {
         state.textContent = problem(error);
         return;
       }
+      await offline.forgetUser();
       ctx.toast('Your account was deleted.');
       ctx.navigate('/login');
     });
