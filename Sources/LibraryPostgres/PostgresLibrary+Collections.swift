@@ -39,7 +39,7 @@ extension PostgresLibrary {
         return try await snapshot { db throws(LibraryError) in
             let id = try Self.requireCollection(name, user: user, locked: false, db)
             return try db.query("""
-                SELECT \(LibraryItem.pgSelection) FROM collection_items ci JOIN items i ON i.id = ci.item \(LibraryItem.pgJoins(user: "$1"))
+                SELECT \(LibraryItem.pgSelection) FROM collection_items ci JOIN items i ON i.id = ci.item \(LibraryItem.pgByIDJoins(user: "$1"))
                 WHERE ci.collection = $2 ORDER BY ci.position
                 """, [user.rawValue, id]).rows.map(LibraryItem.init(pgRow:))
         }
@@ -80,6 +80,7 @@ extension PostgresLibrary {
             if let missing = ids.first(where: { !removed.contains($0) }) {
                 throw .notInCollection(item: missing, collection: name)
             }
+            _ = try Self.releaseUnfollowed(Self.unfollowedChannels(items: ids, db), db)
         }
     }
 
@@ -104,13 +105,15 @@ extension PostgresLibrary {
         }
     }
 
-    /// Deletes collection `name` (its items stay in the library).
+    /// Deletes collection `name` (its items stay in the library, but those of channels nobody
+    /// follows that were in no other collection: `releaseUnfollowed`).
     public func deleteCollection(_ name: String) async throws(LibraryError) {
         let user = user
         try await write { db throws(LibraryError) in
-            if try db.query("DELETE FROM collections WHERE user_id = $1 AND name = $2", [user.rawValue, name]).affected == 0 {
-                throw .noCollection(name)
-            }
+            let id = try Self.requireCollection(name, user: user, locked: true, db)
+            let unfollowed = try Self.unfollowedChannels(collection: id, db)
+            try db.query("DELETE FROM collections WHERE id = $1", [id])
+            _ = try Self.releaseUnfollowed(unfollowed, db)
         }
     }
 

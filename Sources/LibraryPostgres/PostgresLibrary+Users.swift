@@ -50,27 +50,24 @@ extension PostgresLibrary {
         }
     }
 
-    /// Everything of the user goes with their row (ON DELETE CASCADE); the channels only they
-    /// followed go after, as when the last follower unsubscribes (`removeChannel`).
+    /// Everything of the user goes with their row (ON DELETE CASCADE); then the channels they
+    /// followed, or had items of in their collections, are released as when the last follower
+    /// unsubscribes (`removeChannel`).
     public func removeUser(named name: String) async throws(LibraryError) -> RemovedUser {
         try Self.requireValid(name)
         return try await write { db throws(LibraryError) in
             let user = try Self.requireUser(db, "name = $1", [name], name: name)
             guard user.id != .owner else { throw .invalid("the library's owner (\(name)) cannot be removed") }
-            let followed: [Int64] = try db.query("SELECT channel_id FROM subscriptions WHERE user_id = $1 ORDER BY channel_id FOR UPDATE",
-                                                 [user.id.rawValue]).rows.map { row throws(LibraryError) in try row.get(0) }
+            let touched: [Int64] = try db.query("""
+                SELECT channel_id FROM subscriptions WHERE user_id = $1
+                UNION SELECT i.channel_id FROM collections k JOIN collection_items ci ON ci.collection = k.id
+                    JOIN items i ON i.id = ci.item WHERE k.user_id = $1
+                """, [user.id.rawValue]).rows.map { row throws(LibraryError) in try row.get(0) }
+            // Those channels first (in id order, as every writer locks channels), then the user's rows.
+            try db.query("SELECT 1 FROM channels WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE", [touched])
             try db.query("DELETE FROM users WHERE id = $1", [user.id.rawValue])
-            // Those nobody follows now; locked (in id order, as every writer locks channels) so a
-            // subscription made meanwhile waits and then finds the channel gone, or is seen here.
-            let orphans: [Int64] = try db.query("""
-                SELECT c.id FROM channels c WHERE c.id = ANY($1::bigint[])
-                    AND NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.channel_id = c.id)
-                ORDER BY c.id FOR UPDATE
-                """, [followed]).rows.map { row throws(LibraryError) in try row.get(0) }
-            let items: [Int64] = try db.query("SELECT id FROM items WHERE channel_id = ANY($1::bigint[]) ORDER BY channel_id, id",
-                                              [orphans]).rows.map { row throws(LibraryError) in try row.get(0) }
-            try db.query("DELETE FROM channels WHERE id = ANY($1::bigint[])", [orphans])
-            return RemovedUser(channels: orphans.count, items: items)
+            let released = try Self.releaseUnfollowed(touched, db)
+            return RemovedUser(channels: released.unfollowed, items: released.removed)
         }
     }
 

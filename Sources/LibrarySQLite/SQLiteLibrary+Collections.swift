@@ -75,6 +75,7 @@ extension SQLiteLibrary {
                 // Throwing rolls back the ones already deleted: all or none.
                 if db.changesCount == 0 { throw LibraryError.notInCollection(item: id, collection: name) }
             }
+            _ = try Self.releaseUnfollowed(Self.unfollowedChannels(items: ids, db), db)
         }
     }
 
@@ -91,12 +92,15 @@ extension SQLiteLibrary {
         }
     }
 
-    /// Deletes collection `name` (its items stay in the library).
+    /// Deletes collection `name` (its items stay in the library, but those of channels nobody
+    /// follows that were in no other collection: `releaseUnfollowed`).
     public func deleteCollection(_ name: String) async throws(LibraryError) {
         let user = user
         try await write { db in
             let id = try Self.requireCollection(name, user: user, db)
+            let unfollowed = try Self.unfollowedChannels(collection: id, db)
             try db.execute(sql: "DELETE FROM collections WHERE id = ?", arguments: [id])
+            _ = try Self.releaseUnfollowed(unfollowed, db)
         }
     }
 

@@ -50,26 +50,23 @@ extension SQLiteLibrary {
         }
     }
 
-    /// Everything of the user goes with their row (ON DELETE CASCADE); the channels only they
-    /// followed go after, as when the last follower unsubscribes (`removeChannel`).
+    /// Everything of the user goes with their row (ON DELETE CASCADE); then the channels they
+    /// followed, or had items of in their collections, are released as when the last follower
+    /// unsubscribes (`removeChannel`).
     @discardableResult
     public func removeUser(named name: String) async throws(LibraryError) -> RemovedUser {
         try Self.requireValid(name)
         return try await write { db in
             let user = try Self.requireUser(db, "name = ?", [name], name: name)
             guard user.id != .owner else { throw LibraryError.invalid("the library's owner (\(name)) cannot be removed") }
-            let followed = try Int64.fetchAll(db, sql: "SELECT channel_id FROM subscriptions WHERE user_id = ?",
-                                              arguments: [user.id.rawValue])
+            let touched = try Int64.fetchAll(db, sql: """
+                SELECT channel_id FROM subscriptions WHERE user_id = ?1
+                UNION SELECT i.channel_id FROM collections k CROSS JOIN collection_items ci ON ci.collection = k.id
+                    CROSS JOIN items i ON i.id = ci.item WHERE k.user_id = ?1
+                """, arguments: [user.id.rawValue])
             try db.execute(sql: "DELETE FROM users WHERE id = ?", arguments: [user.id.rawValue])
-            let orphans = try followed.filter {
-                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM subscriptions WHERE channel_id = ?)", arguments: [$0]) != true
-            }
-            var items: [Int64] = []
-            for channel in orphans {
-                items += try Int64.fetchAll(db, sql: "SELECT id FROM items WHERE channel_id = ? ORDER BY id", arguments: [channel])
-                try db.execute(sql: "DELETE FROM channels WHERE id = ?", arguments: [channel])
-            }
-            return RemovedUser(channels: orphans.count, items: items)
+            let released = try Self.releaseUnfollowed(touched, db)
+            return RemovedUser(channels: released.unfollowed, items: released.removed)
         }
     }
 
