@@ -47,7 +47,7 @@ extension CollectionRoutes {
         switch outcome {
         case .success(let result):
             return EditedResponse(status: .ok, response: TransferItemResponse(
-                success: true, message: result.outcomes.joined(separator: "; "), duplicate: false, itemsAffected: result.affected.count))
+                success: true, message: result.summary, duplicate: false, itemsAffected: result.affected.count))
         case .failure(let error):
             guard case .alreadyInCollection = error else { throw APIError(error) }
             return EditedResponse(status: .conflict, response: TransferItemResponse(
@@ -149,7 +149,7 @@ struct BulkOperationResponse: Encodable, Sendable, ResponseEncodable {
 
     init(_ result: CollectionTransferResult) {
         success = result.failures.isEmpty
-        message = result.outcomes.joined(separator: "; ")
+        message = result.summary
         itemsAffected = result.affected.count
         duplicatesSkipped = result.duplicates.count
         errors = result.failures.map { Failure(itemID: $0.subject.id, itemType: $0.subject.kind.rawValue, error: $0.error.descriptionWithoutPaths) }

@@ -54,7 +54,7 @@ public struct CollectionTransfer: Sendable, Equatable {
     public init(_ operation: Operation, from source: Int64, to target: Int64, subjects: [TransferSubject],
                 preserveMetadata: Bool = false) throws(LibraryError) {
         guard source != target else {
-            throw .invalid("the source and the target are the same collection (\(source)): \(operation.rawValue) to another one")
+            throw .invalid("the source and the target are the same collection: \(operation.rawValue) to another one")
         }
         guard !subjects.isEmpty else { throw .invalid("name at least one item to \(operation.rawValue)") }
         let max = CollectionRule.maxTransferSubjects
@@ -86,14 +86,18 @@ public struct CollectionTransferResult: Sendable, Equatable {
         self.failures = failures
     }
 
-    /// What it did in words, one phrase per outcome, as the CLI prints it and the API says it:
-    /// `copied 3 items to "B"`, `skipped 1 duplicate (already in "B")`, `2 not found`.
+    /// What it did, a phrase per outcome (the CLI prints a line each): `copied 3 items to "B"`,
+    /// and `skipped 1 duplicate (already in "B")` when there were any.
     public var outcomes: [String] {
         let target = LibraryError.quoted(self.target.name)
         var phrases = ["\(operation.pastTense) \(Self.count(affected.count, "item")) to \(target)"]
         if !duplicates.isEmpty { phrases.append("skipped \(Self.count(duplicates.count, "duplicate")) (already in \(target))") }
-        if !failures.isEmpty { phrases.append("\(failures.count) not found") }
         return phrases
+    }
+
+    /// The outcomes and how many subjects were not found, in one line (the API's `message`).
+    public var summary: String {
+        (outcomes + (failures.isEmpty ? [] : ["\(failures.count) not found"])).joined(separator: "; ")
     }
 
     private static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
