@@ -564,7 +564,7 @@ enum OpenAPIDocument {
         "CollectionItem": object([
             "id": int, "item_type": string, "url": string, "thumbnail_url": nullable(string), "title": nullable(string),
             "source_url": nullable(string), "domain": nullable(string), "embed_type": nullable(string), "video_id": nullable(string),
-            "sort_order": int, "added_at": date, "is_watched": bool, "watched_at": nullable(date), "watch_progress_seconds": nullable(int),
+            "channel_name": string, "sort_order": int, "added_at": date, "is_watched": bool, "watched_at": nullable(date), "watch_progress_seconds": nullable(int),
         ]),
         "CreateCollectionBody": object(["name": text(max: CollectionRule.maxNameCharacters, nonBlank: true),
                                         "description": nullable(text(max: CollectionRule.maxDescriptionCharacters))], required: ["name"]),

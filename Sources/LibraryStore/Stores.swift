@@ -44,6 +44,21 @@ public protocol ChannelStore: Sendable {
     func setSpeed(channelID: Int64, _ speed: Double) async throws(LibraryError)
 }
 
+extension ChannelStore {
+    /// What fetching and playing an item of channel `id` takes from its channel: where its media
+    /// may be fetched from, and the speed the user keeps for it. A channel the user does not
+    /// follow (an item their collection kept: `ChannelRemoval`) gives public addresses only and
+    /// no speed.
+    public func playbackSettings(channelID id: Int64) async throws(LibraryError) -> (reach: AddressReach, speed: Double?) {
+        do {
+            let channel = try await channel(id: id)
+            return (channel.reach, channel.speed)
+        } catch where error == .noChannel(id) {
+            return (.publicOnly, nil)
+        }
+    }
+}
+
 /// What unsubscribing did to the shared channel. The rule for a channel nobody follows: its
 /// items that are in someone's collection stay (a published playlist must not lose episodes),
 /// shown with the channel's name; the others go, and the channel goes with its last item. It is

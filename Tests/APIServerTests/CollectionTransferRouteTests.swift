@@ -170,6 +170,30 @@ final class CollectionTransferRouteTests: XCTestCase {
         XCTAssertEqual(aliceTarget, [])
     }
 
+    /// Unsubscribing (the last follower) leaves a collection's items, with their channel's name,
+    /// playable by id; the channel's other items go.
+    func testACollectionKeepsItsItemsWhenTheirChannelIsRemoved() async throws {
+        let h = try await APIHarness()
+        let (ids, channel, a, b) = try await fixture(h)
+        _ = try await h.object("POST", "/api/collections/\(a)/items/\(ids[1])/move", body: #"{"target_collection_id": \#(b)}"#)
+        let removed = try await h.call("DELETE", "/api/channels/\(channel)")
+        XCTAssertEqual(removed.status, 204, removed.text)
+        let collection = try await h.object("GET", "/api/collections/\(a)")
+        let kept = try XCTUnwrap(collection["items"] as? [[String: Any]])
+        XCTAssertEqual(kept.map { $0["id"] as? Int }, [ids[0], ids[2]])
+        XCTAssertEqual(kept.map { $0["channel_name"] as? String }, ["The Tone Show", "The Tone Show"])
+        XCTAssertEqual(kept.map { $0["title"] as? String }, ["Episode 1: Hello", "Episode 3: Four tones"])
+        let item = try await h.call("GET", "/api/feed/items/\(ids[2])")
+        XCTAssertEqual(item.status, 200, "by its id the item is still the user's: \(item.text)")
+        let feed = try await h.object("GET", "/api/feed")
+        XCTAssertEqual((feed["items"] as? [Any])?.count, 0, "the feed shows followed channels only")
+        // Moving the last one out of B lets it go: it was in no other collection.
+        let emptied = try await h.call("DELETE", "/api/collections/\(b)/items/\(ids[1])")
+        XCTAssertEqual(emptied.status, 204, emptied.text)
+        let gone = try await h.call("GET", "/api/feed/items/\(ids[1])")
+        XCTAssertEqual(gone.status, 404, gone.text)
+    }
+
     func testATransferReachesTheUsersEventStream() async throws {
         let h = try await APIHarness(events: true)
         let (ids, _, a, b) = try await fixture(h)
