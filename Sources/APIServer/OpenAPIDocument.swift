@@ -235,7 +235,7 @@ enum OpenAPIDocument {
                           body: "AddChannelBody", response: "Channel", status: "201", also: ["200": "subscribed already: synced"]),
                 Operation(method: "get", path: "/api/\(base)/{id}", summary: "One channel", response: "Channel"),
                 Operation(method: "put", path: "/api/\(base)/{id}", summary: "Pause or resume polling (is_active); the channel's playback speed (speed)", body: "UpdateChannelBody", response: "Channel"),
-                Operation(method: "delete", path: "/api/\(base)/{id}", summary: "Unsubscribe: its items go, history stays", status: "204"),
+                Operation(method: "delete", path: "/api/\(base)/{id}", summary: "Unsubscribe: its items go (but those in collections), history stays", status: "204"),
                 Operation(method: "post", path: "/api/\(base)/{id}/sync", summary: "Sync one channel now", response: "SyncResult"),
                 Operation(method: "get", path: "/api/\(base)/opml", summary: "Export OPML 2.0 (text/x-opml)"),
                 Operation(method: "post", path: "/api/\(base)/opml",

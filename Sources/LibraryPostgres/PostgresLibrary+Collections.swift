@@ -84,27 +84,6 @@ extension PostgresLibrary {
         }
     }
 
-    /// Moves item `id` from collection `source` to the end of `destination`, atomically.
-    public func moveToCollection(item id: Int64, from source: String, to destination: String, now: Int64) async throws(LibraryError) {
-        let user = user
-        try await write { db throws(LibraryError) in
-            // Both locked at once, in id order (as every writer of two collections locks them).
-            var ids: [String: Int64] = [:]
-            for row in try db.query("""
-                SELECT id, name FROM collections WHERE user_id = $1 AND name IN ($2, $3) ORDER BY id FOR NO KEY UPDATE
-                """, [user.rawValue, source, destination]).rows {
-                ids[try row.get("name")] = try row.get("id") as Int64
-            }
-            guard let from = ids[source] else { throw .noCollection(source) }
-            guard let to = ids[destination] else { throw .noCollection(destination) }
-            try Self.requireItems([id], user: user, db)
-            if try db.query("DELETE FROM collection_items WHERE collection = $1 AND item = $2", [from, id]).affected == 0 {
-                throw .notInCollection(item: id, collection: source)
-            }
-            try Self.append([id], to: to, named: destination, now: now, db)
-        }
-    }
-
     /// Deletes collection `name` (its items stay in the library, but those of channels nobody
     /// follows that were in no other collection: `releaseUnfollowed`).
     public func deleteCollection(_ name: String) async throws(LibraryError) {

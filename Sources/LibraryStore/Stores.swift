@@ -162,8 +162,6 @@ public protocol CollectionStore: Sendable {
     /// Removes items, all or none: every id must be in the collection. (An item that leaves its
     /// last collection when nobody follows its channel goes: `ChannelRemoval`.)
     func removeFromCollection(items ids: [Int64], collection name: String) async throws(LibraryError)
-    /// Moves item `id` from `source` to the end of `destination`, atomically.
-    func moveToCollection(item id: Int64, from source: String, to destination: String, now: Int64) async throws(LibraryError)
     /// Deletes collection `name`; its items stay in the library.
     func deleteCollection(_ name: String) async throws(LibraryError)
 
