@@ -26,6 +26,8 @@ enum OpenAPIDocument {
         var html = false
         /// Answers media bytes (audio), not JSON.
         var media = false
+        /// Its 409 has this body, not an `Error`.
+        var conflictResponse: String? = nil
     }
 
     /// A query parameter as documented: a whole number as its route reads it (`IntParameter`),
@@ -224,7 +226,17 @@ enum OpenAPIDocument {
                       body: "CollectionWatchedBody", response: "CollectionItem"),
             Operation(method: "put", path: "/api/collections/{id}/items/{item_id}/progress", summary: "Set the item's progress",
                       body: "CollectionProgressBody", response: "CollectionItem"),
+            Operation(method: "get", path: "/api/collections/{id}/available-targets",
+                      summary: "The other collections, each saying whether it holds any of this one's items", response: "AvailableTargets"),
+            Operation(method: "post", path: "/api/collections/bulk-operation",
+                      summary: "Copy or move items (a channel or collection stands for its items) in one transaction: duplicates skipped and counted, items not found listed",
+                      body: "BulkOperationBody", response: "BulkOperationResponse"),
         ]
+        for operation in CollectionTransfer.Operation.allCases {
+            ops.append(Operation(method: "post", path: "/api/collections/{id}/items/{item_id}/\(operation.rawValue)",
+                                 summary: "\(operation.rawValue.capitalized) the item to another collection; 409 (the same shape, duplicate true) if it is there",
+                                 body: "TransferItemBody", response: "TransferItemResponse", conflictResponse: "TransferItemResponse"))
+        }
         for (base, form) in [("subscriptions", "the iOS guide's name"), ("channels", "the backend's name")] {
             ops += [
                 Operation(method: "get", path: "/api/\(base)",
@@ -235,7 +247,7 @@ enum OpenAPIDocument {
                           body: "AddChannelBody", response: "Channel", status: "201", also: ["200": "subscribed already: synced"]),
                 Operation(method: "get", path: "/api/\(base)/{id}", summary: "One channel", response: "Channel"),
                 Operation(method: "put", path: "/api/\(base)/{id}", summary: "Pause or resume polling (is_active); the channel's playback speed (speed)", body: "UpdateChannelBody", response: "Channel"),
-                Operation(method: "delete", path: "/api/\(base)/{id}", summary: "Unsubscribe: its items go, history stays", status: "204"),
+                Operation(method: "delete", path: "/api/\(base)/{id}", summary: "Unsubscribe: its items go (but those in collections), history stays", status: "204"),
                 Operation(method: "post", path: "/api/\(base)/{id}/sync", summary: "Sync one channel now", response: "SyncResult"),
                 Operation(method: "get", path: "/api/\(base)/opml", summary: "Export OPML 2.0 (text/x-opml)"),
                 Operation(method: "post", path: "/api/\(base)/opml",
@@ -299,7 +311,7 @@ enum OpenAPIDocument {
             for (code, why) in errors(for: op) where responses[code] == nil {
                 // Another success (a 206's range) has the success's body; the rest are errors.
                 let content = code.hasPrefix("2") ? success["content"] ?? [:]
-                    : ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]]
+                    : ["application/json": ["schema": ["$ref": "#/components/schemas/\(code == "409" ? op.conflictResponse ?? "Error" : "Error")"]]]
                 responses[code] = ["description": why, "content": content]
             }
             operation["responses"] = responses
@@ -605,7 +617,7 @@ enum OpenAPIDocument {
         "CollectionItem": object([
             "id": int, "item_type": string, "url": string, "thumbnail_url": nullable(string), "title": nullable(string),
             "source_url": nullable(string), "domain": nullable(string), "embed_type": nullable(string), "video_id": nullable(string),
-            "sort_order": int, "added_at": date, "is_watched": bool, "watched_at": nullable(date), "watch_progress_seconds": nullable(int),
+            "channel_name": string, "sort_order": int, "added_at": date, "is_watched": bool, "watched_at": nullable(date), "watch_progress_seconds": nullable(int),
         ]),
         "CreateCollectionBody": object(["name": text(max: CollectionRule.maxNameCharacters, nonBlank: true),
                                         "description": nullable(text(max: CollectionRule.maxDescriptionCharacters))], required: ["name"]),
@@ -617,5 +629,20 @@ enum OpenAPIDocument {
         "ReorderBody": object(["item_ids": array(int(1...Int(Int64.max)))]),
         "CollectionWatchedBody": object(["is_watched": bool]),
         "CollectionProgressBody": object(["progress_seconds": seconds]),
+        "TransferItemBody": object(["target_collection_id": int(1...Int(Int64.max)), "preserve_metadata": bool], required: ["target_collection_id"]),
+        "TransferItemResponse": object(["success": bool, "message": string, "duplicate": bool, "items_affected": int]),
+        "AvailableTargets": object(["collections": array(object(["id": int, "name": string, "item_count": int, "has_items": bool]))]),
+        "BulkOperationBody": object([
+            "operation": oneOf(CollectionTransfer.Operation.allCases.map(\.rawValue)),
+            "source_collection_id": int(1...Int(Int64.max)), "target_collection_id": int(1...Int(Int64.max)),
+            "items": ["type": "array", "minItems": 1, "maxItems": CollectionRule.maxTransferSubjects,
+                      "items": object(["item_id": int(1...Int(Int64.max)), "item_type": oneOf(TransferSubject.Kind.allCases.map(\.rawValue))],
+                                      required: ["item_id"])],
+            "preserve_metadata": bool,
+        ], required: ["operation", "source_collection_id", "target_collection_id", "items"]),
+        "BulkOperationResponse": object([
+            "success": bool, "message": string, "items_affected": int, "duplicates_skipped": int,
+            "errors": array(object(["item_id": int, "item_type": string, "error": string])),
+        ]),
     ] }
 }

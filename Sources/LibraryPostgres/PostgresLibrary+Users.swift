@@ -51,9 +51,10 @@ extension PostgresLibrary {
     }
 
     /// Everything of the user goes with their row (ON DELETE CASCADE: `v5-account-deletion`
-    /// logs no change for a user gone); the channels only they followed go after, as when the
-    /// last follower unsubscribes (`removeChannel`); then their rows of the change log, and the
-    /// log's newest row, if it was theirs, comes back as nobody's (`UserStore.removeUser` says why).
+    /// logs no change for a user gone); then the channels they followed, or had items of in their
+    /// collections, are released as when the last follower unsubscribes (`removeChannel`); then
+    /// their rows of the change log, and the log's newest row, if it was theirs, comes back as
+    /// nobody's (`UserStore.removeUser` says why).
     public func removeUser(named name: String) async throws(LibraryError) -> RemovedUser {
         try Self.requireValid(name)
         return try await write { db throws(LibraryError) in
@@ -66,19 +67,15 @@ extension PostgresLibrary {
                     .map { row throws(LibraryError) in try row.get(0) }
                 if !admins.contains(where: { $0 != user.id.rawValue }) { throw .userKept(name, .lastAdmin) }
             }
-            let followed: [Int64] = try db.query("SELECT channel_id FROM subscriptions WHERE user_id = $1 ORDER BY channel_id FOR UPDATE",
-                                                 [user.id.rawValue]).rows.map { row throws(LibraryError) in try row.get(0) }
+            let touched: [Int64] = try db.query("""
+                SELECT channel_id FROM subscriptions WHERE user_id = $1
+                UNION SELECT i.channel_id FROM collections k JOIN collection_items ci ON ci.collection = k.id
+                    JOIN items i ON i.id = ci.item WHERE k.user_id = $1
+                """, [user.id.rawValue]).rows.map { row throws(LibraryError) in try row.get(0) }
+            // Those channels first (in id order, as every writer locks channels), then the user's rows.
+            try db.query("SELECT 1 FROM channels WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE", [touched])
             try db.query("DELETE FROM users WHERE id = $1", [user.id.rawValue])
-            // Those nobody follows now; locked (in id order, as every writer locks channels) so a
-            // subscription made meanwhile waits and then finds the channel gone, or is seen here.
-            let orphans: [Int64] = try db.query("""
-                SELECT c.id FROM channels c WHERE c.id = ANY($1::bigint[])
-                    AND NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.channel_id = c.id)
-                ORDER BY c.id FOR UPDATE
-                """, [followed]).rows.map { row throws(LibraryError) in try row.get(0) }
-            let items: [Int64] = try db.query("SELECT id FROM items WHERE channel_id = ANY($1::bigint[]) ORDER BY channel_id, id",
-                                              [orphans]).rows.map { row throws(LibraryError) in try row.get(0) }
-            try db.query("DELETE FROM channels WHERE id = ANY($1::bigint[])", [orphans])
+            let released = try Self.releaseUnfollowed(touched, db)
             // The sync clock's row lock is the one every commit publishing changes takes (last,
             // as here): none is published meanwhile, so the newest read is the newest there is.
             try db.query("SELECT 1 FROM sync_clock WHERE id = 1 FOR NO KEY UPDATE")
@@ -91,7 +88,7 @@ extension PostgresLibrary {
                     WHERE NOT EXISTS (SELECT 1 FROM changes WHERE seq = $1)
                     """, [seq, UserID.nobody.rawValue, kind, at])
             }
-            return RemovedUser(channels: orphans.count, items: items)
+            return RemovedUser(channels: released.unfollowed, items: released.removed)
         }
     }
 

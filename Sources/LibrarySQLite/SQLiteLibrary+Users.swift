@@ -50,10 +50,11 @@ extension SQLiteLibrary {
         }
     }
 
-    /// Everything of the user goes with their row (ON DELETE CASCADE); the channels only they
-    /// followed go after, as when the last follower unsubscribes (`removeChannel`); then their
-    /// rows of the change log (the cascade's triggers logged some more), and the log's newest
-    /// row before, if it went, comes back as nobody's (`UserStore.removeUser` says why).
+    /// Everything of the user goes with their row (ON DELETE CASCADE); then the channels they
+    /// followed, or had items of in their collections, are released as when the last follower
+    /// unsubscribes (`removeChannel`); then their rows of the change log (the cascade's triggers
+    /// logged some more), and the log's newest row before, if it went, comes back as nobody's
+    /// (`UserStore.removeUser` says why).
     @discardableResult
     public func removeUser(named name: String) async throws(LibraryError) -> RemovedUser {
         try Self.requireValid(name)
@@ -65,17 +66,13 @@ extension SQLiteLibrary {
                 throw LibraryError.userKept(name, .lastAdmin)
             }
             let newest = try Row.fetchOne(db, sql: "SELECT seq, kind, at FROM changes ORDER BY seq DESC LIMIT 1")
-            let followed = try Int64.fetchAll(db, sql: "SELECT channel_id FROM subscriptions WHERE user_id = ?",
-                                              arguments: [user.id.rawValue])
+            let touched = try Int64.fetchAll(db, sql: """
+                SELECT channel_id FROM subscriptions WHERE user_id = ?1
+                UNION SELECT i.channel_id FROM collections k CROSS JOIN collection_items ci ON ci.collection = k.id
+                    CROSS JOIN items i ON i.id = ci.item WHERE k.user_id = ?1
+                """, arguments: [user.id.rawValue])
             try db.execute(sql: "DELETE FROM users WHERE id = ?", arguments: [user.id.rawValue])
-            let orphans = try followed.filter {
-                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM subscriptions WHERE channel_id = ?)", arguments: [$0]) != true
-            }
-            var items: [Int64] = []
-            for channel in orphans {
-                items += try Int64.fetchAll(db, sql: "SELECT id FROM items WHERE channel_id = ? ORDER BY id", arguments: [channel])
-                try db.execute(sql: "DELETE FROM channels WHERE id = ?", arguments: [channel])
-            }
+            let released = try Self.releaseUnfollowed(touched, db)
             try db.execute(sql: "DELETE FROM changes WHERE user_id = ?", arguments: [user.id.rawValue])
             if let newest {
                 // (Also when the cascade's rows pruned it: the log is pruned every thousandth row.)
@@ -85,7 +82,7 @@ extension SQLiteLibrary {
                     WHERE NOT EXISTS (SELECT 1 FROM changes WHERE seq = ?)
                     """, arguments: [seq, UserID.nobody.rawValue, kind, at, seq])
             }
-            return RemovedUser(channels: orphans.count, items: items)
+            return RemovedUser(channels: released.unfollowed, items: released.removed)
         }
     }
 

@@ -258,6 +258,46 @@ def test_collections_create_reorder_by_keyboard_buttons_and_drag(w):
     wait_for('the collection deleted', lambda: all(c['id'] != collection['id'] for c in w.server.api('GET', '/api/collections')['items']))
 
 
+def test_collections_copy_and_move_items_by_keyboard(w):
+    """From a collection, by keyboard alone: two items ticked and copied to another collection
+    (the targets listed; one already there, said in words), one moved by its own button, and a
+    duplicate refused in words; the server holds what the screen says."""
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
+    items = items_of(w, channel_named(w, 'Tone Radio')['id'])
+    ids, title = [i['id'] for i in items], {i['id']: i['title'] for i in items}
+    mix, keep = (w.server.api('POST', '/api/collections', {'name': name}) for name in ['Mix', 'Keep'])
+    for item in ids:
+        w.server.api('POST', f'/api/collections/{mix["id"]}/items', {'item_id': item})
+    w.server.api('POST', f'/api/collections/{keep["id"]}/items', {'item_id': ids[0]})
+    held = lambda c: [i['id'] for i in w.server.api('GET', f'/api/collections/{c["id"]}')['items']]
+    said = lambda: w.page.find('#main .announcer').get_attribute('textContent')
+    p = w.page
+    p.go(f'/collections/{mix["id"]}')
+    for item in ids[:2]:
+        p.find(f'.collection-item[data-item-id="{item}"] input[type="checkbox"]').send_keys(Keys.SPACE)
+    p.button('Copy or move 2 selected').send_keys(Keys.ENTER)
+    target = p.find('dialog[open] select')
+    check(f'Keep (1 item, has some of these already)' in target.text, f'the targets listed: {target.text}')
+    Select(target).select_by_value(str(keep['id']))
+    p.axe('collection-copy-dialog')
+    p.button('Copy', within='dialog[open]').send_keys(Keys.ENTER)
+    wait_for('the copy on the server', lambda: held(keep) == [ids[0], ids[1]])
+    wait_for('what it did, in words', lambda: said() == 'Copied 1 item to "Keep"; skipped 1 duplicate (already in "Keep")')
+
+    p.button(f'Copy or move {title[ids[2]]}').send_keys(Keys.ENTER)
+    Select(p.find('dialog[open] select')).select_by_value(str(keep['id']))
+    p.button('Move', within='dialog[open]').send_keys(Keys.ENTER)
+    wait_for('the move on the server', lambda: held(keep) == ids and held(mix) == ids[:2])
+    wait_for('its row gone', lambda: not p.all(f'.collection-item[data-item-id="{ids[2]}"]'))
+
+    p.button(f'Copy or move {title[ids[0]]}').send_keys(Keys.ENTER)
+    Select(p.find('dialog[open] select')).select_by_value(str(keep['id']))
+    p.button('Copy', within='dialog[open]').send_keys(Keys.ENTER)
+    wait_for('the duplicate, in words', lambda: said() == f'“{title[ids[0]]}” is already in “Keep”: nothing was copied')
+    check(held(keep) == ids, 'and nothing changed')
+
+
 # --- Saved and History --------------------------------------------------------------------------
 
 def test_saved_notes_are_edited_and_kept(w):
