@@ -41,7 +41,7 @@ public struct APIError: Error, Sendable, HTTPResponseError {
         switch error {
         case .noItem, .noItems, .noChannel, .noCollection, .noCollectionID, .noSavedVideo, .noUser, .noSession,
              .notPublished, .noSharedCollection, .noFollowedCollection: self.init(.notFound, error.description)
-        case .collectionExists, .alreadyInCollection, .userExists, .alreadyFollowing: self.init(.conflict, error.description)
+        case .collectionExists, .alreadyInCollection, .userExists, .userKept, .alreadyFollowing: self.init(.conflict, error.description)
         case .withdrawnCollection: self.init(.gone, error.description)
         case .notInCollection: self.init(.notFound, error.description)
         case .invalid: self.init(.unprocessableContent, error.description)

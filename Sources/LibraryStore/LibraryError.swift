@@ -17,6 +17,8 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible, Sendable {
     case userExists(String)
     /// No session with that id among the ones the caller may see.
     case noSession(Int64)
+    /// A user the library cannot do without, named: its owner, or its last admin.
+    case userKept(String, KeptUser)
     /// The user's collection with that id has no live link.
     case notPublished(Int64)
     /// No collection was ever published under that link here.
@@ -48,6 +50,9 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible, Sendable {
         case .noUser(let name): return "no user \(Self.quoted(name))"
         case .userExists(let name): return "user \(Self.quoted(name)) already exists"
         case .noSession(let id): return "no session \(id)"
+        case .userKept(let name, .owner): return "the library's owner (\(name)) cannot be removed"
+        case .userKept(let name, .lastAdmin):
+            return "\(Self.quoted(name)) is the library's last admin and cannot be removed: make another admin first (feedctl user add --admin)"
         case .notPublished(let id): return "collection \(id) is not published"
         case .noSharedCollection: return "no collection is published at that link"
         case .withdrawnCollection: return "that collection was withdrawn by its owner"
@@ -86,6 +91,14 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible, Sendable {
         }
         return "\"" + escaped.joined() + "\""
     }
+}
+
+/// Why a user cannot be removed (`LibraryError.userKept`).
+public enum KeptUser: Sendable, Equatable {
+    /// The library's owner (user 1): the CLI and the daemon act for them.
+    case owner
+    /// The only admin left: nobody could manage users after them.
+    case lastAdmin
 }
 
 /// A failure of the database engine, with the engine's own result code, sorted into what a

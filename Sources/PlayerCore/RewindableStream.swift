@@ -153,11 +153,13 @@ final class RewindableStream {
         lastFailure = nil
     }
 
-    /// Ends a seek's pin; the cache is back within `cacheLimit` at once, so what a seek read past
-    /// the limit is not still there for the next seek (its rule, not timing, decides what is kept).
+    /// Ends a seek's pin. The cache is back within `cacheLimit` at once, so what a seek read
+    /// past the limit is not still there for the next seek (the rule, not timing, decides what
+    /// a seek back finds), except bytes from where the demuxer reads next: a failed seek that
+    /// read ahead (Ogg bisects) has put it back to where playback was.
     func unpin() {
         pinned = nil
-        trim(beyond: 0)
+        trim(beyond: 0, keepingFrom: position)
     }
 
     /// Appends bytes just read to the cache, dropping its oldest beyond `cacheLimit` (in steps of

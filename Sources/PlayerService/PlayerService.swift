@@ -529,7 +529,7 @@ extension PlayerFailure {
                  .notPublished, .noSharedCollection, .noFollowedCollection:
                 self.init(.notFound, error.description)
             case .invalid: self.init(.invalid, error.description)
-            case .collectionExists, .alreadyInCollection, .userExists, .notInCollection, .withdrawnCollection, .alreadyFollowing:
+            case .collectionExists, .alreadyInCollection, .userExists, .userKept, .notInCollection, .withdrawnCollection, .alreadyFollowing:
                 self.init(.failed, error.description)
             case .database:
                 // A reply may reach an HTTP client: no file paths. A full disk or a busy
