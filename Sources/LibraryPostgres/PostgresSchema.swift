@@ -453,29 +453,22 @@ enum PostgresSchema {
                 WHERE id = 1 RETURNING last;
         $$;
 
-        CREATE FUNCTION sync_subscription_changes_stamped() RETURNS trigger LANGUAGE plpgsql AS $$
+        -- Stamps a row of either sync table at COMMIT, unless it was stamped since it was queued
+        -- (a row written twice in one transaction is stamped once). TG_ARGV[0] is the column
+        -- that, with user_id, is the table's key.
+        CREATE FUNCTION sync_changes_stamped() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
-            IF EXISTS (SELECT 1 FROM sync_subscription_changes WHERE user_id = NEW.user_id AND url = NEW.url AND changed IS NULL) THEN
-                UPDATE sync_subscription_changes SET changed = sync_clock_tick()
-                    WHERE user_id = NEW.user_id AND url = NEW.url;
-            END IF;
+            EXECUTE format('UPDATE %I.%I SET changed = sync_clock_tick() WHERE user_id = $1 AND %I = ($2).%I AND changed IS NULL',
+                           TG_TABLE_SCHEMA, TG_TABLE_NAME, TG_ARGV[0], TG_ARGV[0])
+                USING NEW.user_id, NEW;
             RETURN NULL;
         END $$;
         CREATE CONSTRAINT TRIGGER sync_subscription_changes_stamped AFTER INSERT OR UPDATE ON sync_subscription_changes
             DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (NEW.changed IS NULL)
-            EXECUTE FUNCTION sync_subscription_changes_stamped();
-
-        CREATE FUNCTION sync_episode_changes_stamped() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-            IF EXISTS (SELECT 1 FROM sync_episode_changes WHERE user_id = NEW.user_id AND item = NEW.item AND changed IS NULL) THEN
-                UPDATE sync_episode_changes SET changed = sync_clock_tick()
-                    WHERE user_id = NEW.user_id AND item = NEW.item;
-            END IF;
-            RETURN NULL;
-        END $$;
+            EXECUTE FUNCTION sync_changes_stamped('url');
         CREATE CONSTRAINT TRIGGER sync_episode_changes_stamped AFTER INSERT OR UPDATE ON sync_episode_changes
             DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (NEW.changed IS NULL)
-            EXECUTE FUNCTION sync_episode_changes_stamped();
+            EXECUTE FUNCTION sync_changes_stamped('item');
 
         CREATE FUNCTION subscriptions_sync_added() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
