@@ -56,11 +56,17 @@ self.addEventListener('fetch', (event) => {
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
   if (request.method !== 'GET') {
-    // Signing out (or in as someone) ends what was kept for the previous user, whatever the network says.
-    if (url.pathname === '/api/auth/logout' || url.pathname === '/api/auth/login') event.waitUntil(setOwner(null));
+    // Signing out (or in as someone, or deleting the account) ends what was kept for the
+    // previous user, whatever the network says.
+    if (url.pathname === '/api/auth/logout' || url.pathname === '/api/auth/login'
+        || (url.pathname === '/api/account' && request.method === 'DELETE')) event.waitUntil(setOwner(null));
     return;
   }
-  if (request.mode === 'navigate' && !url.pathname.startsWith('/api/')) { event.respondWith(navigation(event)); return; }
+  // A published collection's page (`/shared/…`) is the server's own, not the app's: left to the network.
+  if (request.mode === 'navigate' && !url.pathname.startsWith('/api/') && !url.pathname.startsWith('/shared/')) {
+    event.respondWith(navigation(event));
+    return;
+  }
   if (url.pathname.startsWith('/assets/')) { event.respondWith(asset(request)); return; }
   const media = MEDIA.exec(url.pathname);
   if (media) { event.respondWith(mediaAnswer(request, url.pathname)); return; }

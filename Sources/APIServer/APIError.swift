@@ -39,8 +39,10 @@ public struct APIError: Error, Sendable, HTTPResponseError {
 
     init(_ error: LibraryError) {
         switch error {
-        case .noItem, .noItems, .noChannel, .noCollection, .noCollectionID, .noSavedVideo, .noUser, .noSession: self.init(.notFound, error.description)
-        case .collectionExists, .alreadyInCollection, .userExists: self.init(.conflict, error.description)
+        case .noItem, .noItems, .noChannel, .noCollection, .noCollectionID, .noSavedVideo, .noUser, .noSession,
+             .notPublished, .noSharedCollection, .noFollowedCollection: self.init(.notFound, error.description)
+        case .collectionExists, .alreadyInCollection, .userExists, .userKept, .alreadyFollowing: self.init(.conflict, error.description)
+        case .withdrawnCollection: self.init(.gone, error.description)
         case .notInCollection: self.init(.notFound, error.description)
         case .invalid: self.init(.unprocessableContent, error.description)
         case .database(let failure) where failure.kind == .diskFull:

@@ -43,6 +43,13 @@ public struct ServerConfiguration: Sendable {
     public var webRoots: [String] = []
     /// The bounds on connections (`ConnectionLimits`; tests shorten them).
     public var connections = ConnectionPolicy()
+    /// The address others reach this server at (the config file's `server.public_url`:
+    /// `https://feeds.example.org`, a path prefix allowed), without a trailing `/`: published
+    /// collections' links are whole URLs with it. Nil: their links are paths, and the RSS and
+    /// page make theirs whole from the request's `Host`.
+    public var publicURL: String? {
+        didSet { while publicURL?.hasSuffix("/") == true { publicURL?.removeLast() } }
+    }
 
     public init(host: String = "127.0.0.1", port: Int = 8000, open: Bool = false, corsOrigin: String? = nil,
                 allowPrivateFeeds: Bool = false, version: String = "", youTubeOrigin: String = "https://www.youtube.com",

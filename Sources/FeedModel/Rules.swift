@@ -88,6 +88,33 @@ public enum CollectionRule {
     public static let maxDescriptionCharacters = 500
     /// The collection `POST /api/collections/quick-add` fills, made on first use.
     public static let favoritesName = "Favorites"
+    /// What one copy or move between collections may name (`item_type` item, channel or
+    /// collection): a longer list is refused whole, before anything is read.
+    public static let maxTransferSubjects = 1_000
+    /// The items one copy or move may take once channels and collections are expanded: one
+    /// transaction, so a bound on how long it holds the library.
+    public static let maxTransferItems = 10_000
+}
+
+/// Published collections and following them (issue 29). A collection is published under a
+/// link whose token is `tokenBytes` random bytes (from the system's CSPRNG), written as hex:
+/// unguessable, and safe in a URL as it is. Anyone with the link reads what the owner chose to
+/// share, nothing else; withdrawing it (unpublishing, deleting the collection or its owner)
+/// makes the link answer 410 for good, and publishing again makes a new one. A collection
+/// followed on another feedctl server is read again at each sync, at most every
+/// `refreshInterval` seconds when nothing asks for it; its answer holds at most `maxItems`
+/// items (a larger one is refused, as a feed past its size cap is).
+public enum SharingRule {
+    public static let tokenBytes = 20
+    /// The token's length as written (two hex digits a byte).
+    public static let tokenCharacters = tokenBytes * 2
+    public static let refreshInterval: Int64 = SyncPolicy.defaultPollInterval
+    public static let maxItems = 10_000
+    /// The path a published collection's page is under (`/shared/TOKEN`); its RSS is
+    /// `/shared/TOKEN/feed.xml`, its JSON `/api/shared/TOKEN`.
+    public static let pagePrefix = "/shared/"
+    public static let jsonPrefix = "/api/shared/"
+    public static let rssSuffix = "/feed.xml"
 }
 
 /// Playback speed: the range people can choose, its step, and how a speed is written.

@@ -15,6 +15,10 @@ public struct Change: Sendable, Equatable {
         case subscription
         /// `{channel_id, new_items, error|null}`: a poll that found items, or whose error changed.
         case sync
+        /// `{followed_id, action: added|updated|withdrawn|removed}`: a collection the user follows
+        /// (its owner changed it, or withdrew it; a sync read another server's anew), or their
+        /// following it.
+        case followed
     }
 
     public var seq: Int64

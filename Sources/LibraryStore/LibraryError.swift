@@ -17,6 +17,19 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible, Sendable {
     case userExists(String)
     /// No session with that id among the ones the caller may see.
     case noSession(Int64)
+    /// A user the library cannot do without, named: its owner, or its last admin.
+    case userKept(String, KeptUser)
+    /// The user's collection with that id has no live link.
+    case notPublished(Int64)
+    /// No collection was ever published under that link here.
+    case noSharedCollection
+    /// The link's collection was withdrawn by its owner (unpublished, deleted, or its owner
+    /// removed): for good.
+    case withdrawnCollection
+    /// No followed collection with that id among the user's.
+    case noFollowedCollection(Int64)
+    /// The user follows that collection already (their followed collection with this id).
+    case alreadyFollowing(Int64)
     /// A value the caller passed makes no sense (negative progress, empty name…).
     case invalid(String)
     /// The database engine could not open, read or write the library: its code, whether a retry
@@ -37,6 +50,14 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible, Sendable {
         case .noUser(let name): return "no user \(Self.quoted(name))"
         case .userExists(let name): return "user \(Self.quoted(name)) already exists"
         case .noSession(let id): return "no session \(id)"
+        case .userKept(let name, .owner): return "the library's owner (\(name)) cannot be removed"
+        case .userKept(let name, .lastAdmin):
+            return "\(Self.quoted(name)) is the library's last admin and cannot be removed: make another admin first (feedctl user add --admin)"
+        case .notPublished(let id): return "collection \(id) is not published"
+        case .noSharedCollection: return "no collection is published at that link"
+        case .withdrawnCollection: return "that collection was withdrawn by its owner"
+        case .noFollowedCollection(let id): return "no followed collection \(id)"
+        case .alreadyFollowing(let id): return "you follow that collection already (followed collection \(id))"
         case .invalid(let why): return why
         case .database(let failure): return failure.description
         }
@@ -70,6 +91,14 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible, Sendable {
         }
         return "\"" + escaped.joined() + "\""
     }
+}
+
+/// Why a user cannot be removed (`LibraryError.userKept`).
+public enum KeptUser: Sendable, Equatable {
+    /// The library's owner (user 1): the CLI and the daemon act for them.
+    case owner
+    /// The only admin left: nobody could manage users after them.
+    case lastAdmin
 }
 
 /// A failure of the database engine, with the engine's own result code, sorted into what a

@@ -62,9 +62,13 @@ struct ServeCommand: AsyncParsableCommand {
                                                     tls: tlsCert.flatMap { cert in tlsKey.map { TLSFiles(certificate: cert, key: $0) } })
             configuration.allowedHosts = Set(allowedHost.map { $0.lowercased() })
             configuration.webRoots = webRoot.map { [$0] } ?? Self.webRoots()
-            // Discovery's providers as the config file's [discover] says, the environment over it.
+            // Discovery's providers as the config file's [discover] says, the environment over it;
+            // the address published collections' links are under ([server] public_url).
             do throws(ConfigError) {
-                configuration.discoveryEnvironment = try Config.discoveryEnvironment(ProcessInfo.processInfo.environment)
+                let environment = ProcessInfo.processInfo.environment
+                let config = try Config.load(path: Config.defaultPath(environment: environment))
+                configuration.discoveryEnvironment = config.discoveryEnvironment(overlaying: environment)
+                configuration.publicURL = config.publicURL
             } catch {
                 throw CommandError(error.description)
             }
@@ -93,7 +97,7 @@ struct ServeCommand: AsyncParsableCommand {
                 // gpodder.net sync checks its own credentials (a user with a password), whatever the mode.
                 let gpodder = GPodderAccounts(users: owner, library: { database.store(for: $0) })
                 app = try APIServer.application(configuration: settings, authenticator: authenticator, gpodder: gpodder,
-                                                changes: database.changes, log: log,
+                                                changes: database.changes, shared: owner.sharedCollections, log: log,
                                                 afterStorm: { Self.giveMemoryBack(log: log) },
                                                 onListening: { port in
                                                     log("listening on \(settings.scheme)://\(Self.hostForURL(address.host)):\(port) (\(mode))")
