@@ -6,7 +6,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// A full disk, for real: the library lives on a 4 MB tmpfs this test mounts (as root, in the
+/// A full disk, for real: the library lives on an 8 MB tmpfs this test mounts (as root, in the
 /// test's own mount namespace under the CI's runner) and fills (issue 26: writes answered 500
 /// with the library's path, and nobody could log in, since a login writes).
 ///
@@ -49,7 +49,7 @@ final class DiskFullTests: XCTestCase {
 
     func testAFullDiskRefusesWritesWithoutPathsAndLetsLoginsThrough() async throws {
         try skipUnlessSQLite("its library is a file on a small file system the test fills")
-        let dir = try smallFileSystem(megabytes: 4)
+        let dir = try smallFileSystem(megabytes: 8)
         let (database, library) = try await sqliteLibrary(at: dir + "/library.sqlite")
         let h = try await APIHarness(logins: true, database: database)
         try await h.addUser("ann", password: "ann's password", admin: true)
@@ -96,7 +96,7 @@ final class DiskFullTests: XCTestCase {
     /// password changes (`feedctl user passwd` ends stored sessions only).
     func testASessionKeptInMemoryEndsAsAStoredOneDoes() async throws {
         try skipUnlessSQLite("its library is a file on a small file system the test fills")
-        let dir = try smallFileSystem(megabytes: 4)
+        let dir = try smallFileSystem(megabytes: 8)
         let (database, library) = try await sqliteLibrary(at: dir + "/library.sqlite")
         let h = try await APIHarness(logins: true, database: database)
         try await h.addUser("bo", password: "bo's password", admin: false)
