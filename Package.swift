@@ -106,6 +106,9 @@ let package = Package(
         // SHA-256 and SHA-1 by the system's libcrypto (swift-crypto built a second BoringSSL,
         // beside swift-nio-ssl's, in every build: minutes of CI for two digests).
         .target(name: "Digests", dependencies: ["CLibCrypto"]),
+        // Single sign-on's relying party: the provider's discovery document and keys fetched
+        // (HTTPFetch), ID tokens verified by the system's libcrypto (RS256, ES256), PKCE.
+        .target(name: "OpenIDConnect", dependencies: ["CLibCrypto", "Digests", "HTTPFetch", "FeedModel"]),
         // Passwords (bcrypt) and session tokens (random, stored as their SHA-256): what the
         // library never sees in the clear.
         .target(name: "Accounts", dependencies: [

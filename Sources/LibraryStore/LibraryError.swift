@@ -17,6 +17,10 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible, Sendable {
     case userExists(String)
     /// No session with that id among the ones the caller may see.
     case noSession(Int64)
+    /// No user is linked to this identity at an OpenID provider (issuer, subject).
+    case noIdentity(issuer: String, subject: String)
+    /// The identity (issuer, subject) is linked to another user already.
+    case identityTaken(issuer: String, subject: String)
     /// A value the caller passed makes no sense (negative progress, empty name…).
     case invalid(String)
     /// The database engine could not open, read or write the library: its code, whether a retry
@@ -37,6 +41,8 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible, Sendable {
         case .noUser(let name): return "no user \(Self.quoted(name))"
         case .userExists(let name): return "user \(Self.quoted(name)) already exists"
         case .noSession(let id): return "no session \(id)"
+        case .noIdentity(let issuer, let subject): return "no user is linked to \(Self.quoted(subject)) at \(Self.quoted(issuer))"
+        case .identityTaken(let issuer, let subject): return "\(Self.quoted(subject)) at \(Self.quoted(issuer)) is linked to another user"
         case .invalid(let why): return why
         case .database(let failure): return failure.description
         }

@@ -525,10 +525,10 @@ extension PlayerFailure {
             }
         case let error as LibraryError:
             switch error {
-            case .noItem, .noItems, .noChannel, .noCollection, .noCollectionID, .noSavedVideo, .noUser, .noSession:
+            case .noItem, .noItems, .noChannel, .noCollection, .noCollectionID, .noSavedVideo, .noUser, .noSession, .noIdentity:
                 self.init(.notFound, error.description)
             case .invalid: self.init(.invalid, error.description)
-            case .collectionExists, .alreadyInCollection, .userExists, .notInCollection:
+            case .collectionExists, .alreadyInCollection, .userExists, .identityTaken, .notInCollection:
                 self.init(.failed, error.description)
             case .database:
                 // A reply may reach an HTTP client: no file paths. A full disk or a busy
