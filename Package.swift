@@ -163,7 +163,7 @@ let package = Package(
         // (Accounts: bcrypt and session tokens).
         .target(name: "APIServer", dependencies: [
             "FeedModel", "FeedText", "FeedParsing", "LibraryStore", "FeedIngest", "HTTPFetch", "ControlProtocol", "ControlSocket", "Accounts", "Digests", "Discovery",
-            "Downloads",
+            "Downloads", "OpenIDConnect",
             "CZlib",
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdTLS", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -226,8 +226,10 @@ let package = Package(
         ]),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "CLISupport"]),
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "NowPlaying", "TestSupport"]),
+        // ID tokens verified against a real OpenID provider and the test's own issuer on 127.0.0.1.
+        .testTarget(name: "OpenIDConnectTests", dependencies: ["OpenIDConnect", "HTTPFetch", "TestSupport"]),
         .testTarget(name: "APIServerTests", dependencies: [
-            "APIServer", "Accounts", "FeedIngest", "HTTPFetch", "LibrarySQLite", "LibraryStore", "FeedModel", "ControlProtocol", "TestSupport",
+            "APIServer", "Accounts", "OpenIDConnect", "FeedIngest", "HTTPFetch", "LibrarySQLite", "LibraryStore", "FeedModel", "ControlProtocol", "TestSupport",
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "NIOPosix", package: "swift-nio"),

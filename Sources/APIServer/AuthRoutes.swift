@@ -48,6 +48,10 @@ struct AuthRoutes {
         case .failure:
             log("login failed from \(address)")
             return try LoginResponse(success: false, message: "invalid user name or password").response(from: request, context: context)
+        case .singleSignOnOnly:
+            log("login refused from \(address): a single sign-on user tried a password")
+            return try LoginResponse(success: false, message: "this account signs in through single sign-on only: use the sign-in button of its provider")
+                .response(from: request, context: context)
         case .throttled(let wait):
             log("login refused from \(address): too many failures")
             var headers = HTTPFields()

@@ -11,11 +11,14 @@ public typealias GPodderLibrary = SyncStore & SyncDeviceStore & EpisodeActionSto
 
 /// The accounts the gpodder.net routes check credentials against, and each user's store.
 public struct GPodderAccounts: Sendable {
-    let users: any UserStore
+    let users: any UserStore & IdentityStore
     let library: @Sendable (UserID) -> any GPodderLibrary
+    /// `oidc.forbid_password_login`: gpodder's Basic sign-in is a password sign-in too.
+    let passwordSignIn: PasswordSignIn
 
-    public init(users: any UserStore, library: @escaping @Sendable (UserID) -> any GPodderLibrary) {
-        self.users = users; self.library = library
+    public init(users: any UserStore & IdentityStore, library: @escaping @Sendable (UserID) -> any GPodderLibrary,
+                passwordSignIn: PasswordSignIn = .everyone) {
+        self.users = users; self.library = library; self.passwordSignIn = passwordSignIn
     }
 }
 
@@ -119,12 +122,14 @@ final class GPodderAuth: Sendable {
         } else {
             // The server's one check (`CredentialCheck`): throttled by the stored name, bcrypt
             // whether the name exists or not.
-            let check = CredentialCheck(users: accounts.users, attempts: attempts, verify: verify)
+            let check = CredentialCheck(users: accounts.users, attempts: attempts, passwordSignIn: accounts.passwordSignIn, verify: verify)
             switch try await check.check(name: name, password: password, address: address, now: now) {
             case .verified:
                 signedIn = try await remembered(name: name, password: password, accounts)
             case .wrong:
                 throw GPodderRefusal.unauthorized("wrong user name or password")
+            case .singleSignOnOnly:
+                throw GPodderRefusal.unauthorized("this user signs in through single sign-on only, not with a password")
             case .throttled(let wait):
                 throw GPodderRefusal(status: .tooManyRequests, detail: "too many failed logins for this user: try again in \(wait) s",
                                      retryAfter: wait)

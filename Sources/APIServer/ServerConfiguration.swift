@@ -43,6 +43,8 @@ public struct ServerConfiguration: Sendable {
     public var webRoots: [String] = []
     /// The bounds on connections (`ConnectionLimits`; tests shorten them).
     public var connections = ConnectionPolicy()
+    /// `[oidc]`: single sign-on through an OpenID provider, beside passwords; nil: none.
+    public var singleSignOn: SingleSignOnSettings?
 
     public init(host: String = "127.0.0.1", port: Int = 8000, open: Bool = false, corsOrigin: String? = nil,
                 allowPrivateFeeds: Bool = false, version: String = "", youTubeOrigin: String = "https://www.youtube.com",

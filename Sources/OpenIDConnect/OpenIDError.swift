@@ -62,7 +62,7 @@ public enum OpenIDError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Text from a provider or a token, shown in a message: one line, printable, at most 200 characters.
-    static func shown(_ text: String) -> String {
+    public static func shown(_ text: String) -> String {
         let line = String(text.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? " " : Character($0) })
         return line.count > 200 ? String(line.prefix(200)) + "…" : line
     }
