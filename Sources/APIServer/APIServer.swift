@@ -116,7 +116,7 @@ public enum APIServer {
             headers[.contentType] = "application/json; charset=utf-8"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
         }
-        AuthRoutes(authenticator: authenticator, secure: configuration.tls != nil, log: log).add(to: router)
+        AuthRoutes(authenticator: authenticator, secure: configuration.tls != nil, passwordSignIn: configuration.passwordSignIn, log: log).add(to: router)
         SingleSignOnRoutes(signOn: signOn, logins: authenticator.logins, secure: configuration.tls != nil, clock: clock, log: log).add(to: router)
 
         let api = router.group("api").add(middleware: AuthMiddleware(authenticator: authenticator))
@@ -147,7 +147,7 @@ public enum APIServer {
                      policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds)).add(to: player)
         // gpodder.net sync: its own credentials (Basic or its session cookie) in every mode.
         GPodderRoutes(auth: GPodderAuth(accounts: gpodder, clock: clock, attempts: authenticator.logins?.attempts ?? LoginAttempts(),
-                                         secure: configuration.tls != nil),
+                                         secure: configuration.tls != nil, passwordSignIn: configuration.passwordSignIn),
                       clock: clock, fetcher: fetcher,
                       policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds),
                       youTubeOrigin: configuration.youTubeOrigin).add(to: router)

@@ -13,12 +13,9 @@ public typealias GPodderLibrary = SyncStore & SyncDeviceStore & EpisodeActionSto
 public struct GPodderAccounts: Sendable {
     let users: any UserStore & IdentityStore
     let library: @Sendable (UserID) -> any GPodderLibrary
-    /// `oidc.forbid_password_login`: gpodder's Basic sign-in is a password sign-in too.
-    let passwordSignIn: PasswordSignIn
 
-    public init(users: any UserStore & IdentityStore, library: @escaping @Sendable (UserID) -> any GPodderLibrary,
-                passwordSignIn: PasswordSignIn = .everyone) {
-        self.users = users; self.library = library; self.passwordSignIn = passwordSignIn
+    public init(users: any UserStore & IdentityStore, library: @escaping @Sendable (UserID) -> any GPodderLibrary) {
+        self.users = users; self.library = library
     }
 }
 
@@ -71,6 +68,8 @@ final class GPodderAuth: Sendable {
     let attempts: LoginAttempts
     /// Served over TLS: the `sessionid` cookie is `Secure`.
     let secure: Bool
+    /// `oidc.forbid_password_login`: gpodder's Basic sign-in is a password sign-in too.
+    let passwordSignIn: PasswordSignIn
     /// bcrypt's check (`CredentialCheck.verify`); a test counts its runs.
     let verify: @Sendable (_ password: String, _ hash: String) -> Bool
     /// Basic credentials bcrypt accepted, by the hash of name, password and stored hash, with
@@ -80,8 +79,10 @@ final class GPodderAuth: Sendable {
     private let issued = Mutex<[String: (token: String, session: Int64)]>([:])
 
     init(accounts: GPodderAccounts?, clock: @escaping @Sendable () -> Int64, attempts: LoginAttempts, secure: Bool,
+         passwordSignIn: PasswordSignIn = .everyone,
          verify: @escaping @Sendable (_ password: String, _ hash: String) -> Bool = CredentialCheck.bcrypt) {
-        self.accounts = accounts; self.clock = clock; self.attempts = attempts; self.secure = secure; self.verify = verify
+        self.accounts = accounts; self.clock = clock; self.attempts = attempts; self.secure = secure
+        self.passwordSignIn = passwordSignIn; self.verify = verify
     }
 
     /// The user `request` (from `address`) acts for, checked against `pathUser` (the `{user}` of the route).
@@ -122,7 +123,7 @@ final class GPodderAuth: Sendable {
         } else {
             // The server's one check (`CredentialCheck`): throttled by the stored name, bcrypt
             // whether the name exists or not.
-            let check = CredentialCheck(users: accounts.users, attempts: attempts, passwordSignIn: accounts.passwordSignIn, verify: verify)
+            let check = CredentialCheck(users: accounts.users, attempts: attempts, passwordSignIn: passwordSignIn, verify: verify)
             switch try await check.check(name: name, password: password, address: address, now: now) {
             case .verified:
                 signedIn = try await remembered(name: name, password: password, accounts)

@@ -45,6 +45,9 @@ public struct ServerConfiguration: Sendable {
     public var connections = ConnectionPolicy()
     /// `[oidc]`: single sign-on through an OpenID provider, beside passwords; nil: none.
     public var singleSignOn: SingleSignOnSettings?
+    /// `oidc.forbid_password_login`: whether users with a single sign-on identity may sign in
+    /// with a password (the API's login, gpodder's Basic sign-in).
+    public var passwordSignIn = PasswordSignIn.everyone
 
     public init(host: String = "127.0.0.1", port: Int = 8000, open: Bool = false, corsOrigin: String? = nil,
                 allowPrivateFeeds: Bool = false, version: String = "", youTubeOrigin: String = "https://www.youtube.com",

@@ -82,7 +82,8 @@ struct SingleSignOnRoutes {
         guard let signIn = await signOn.pending.take(state: state, now: clock()) else { throw .unknownState }
         do throws(SignInRefusal) {
             if let error = query["error"] {
-                let why = query["error_description"].map { "\(error): \($0)" } ?? String(error)
+                // Providers write the query as a form: `+` for a space.
+                let why = [error, query["error_description"]].compactMap { $0 }.joined(separator: ": ").replacingOccurrences(of: "+", with: " ")
                 throw .providerSaid(OpenIDError.shown(why))
             }
             if case .web(_, let browser) = signIn.destination {

@@ -20,20 +20,18 @@ public struct TokenAuthenticator: Authenticator {
     let store: any UserStore & IdentityStore
     private let library: @Sendable (UserID) -> any APILibrary
     let clock: @Sendable () -> Int64
-    /// `oidc.forbid_password_login`: whether users with a single sign-on identity may use a password.
-    let passwordSignIn: PasswordSignIn
     /// The server's login throttle; gpodder.net's Basic sign-ins count against it too.
     let attempts = LoginAttempts()
     /// Sessions opened while the library's disk was full, not written yet.
     let pending = PendingSessions()
     /// How every door that takes a password checks one (with `attempts`).
-    var credentials: CredentialCheck { CredentialCheck(users: store, attempts: attempts, passwordSignIn: passwordSignIn) }
+    var credentials: CredentialCheck { CredentialCheck(users: store, attempts: attempts) }
 
     /// `library` gives a user's own view of the library (`LibraryDatabase.store(for:)`); `clock`
     /// is the time sessions are created and checked at (tests move it).
     public init(users: any UserStore & IdentityStore, library: @escaping @Sendable (UserID) -> any APILibrary,
-                clock: @escaping @Sendable () -> Int64 = { Clock.now() }, passwordSignIn: PasswordSignIn = .everyone) {
-        self.store = users; self.users = users; self.library = library; self.clock = clock; self.passwordSignIn = passwordSignIn
+                clock: @escaping @Sendable () -> Int64 = { Clock.now() }) {
+        self.store = users; self.users = users; self.library = library; self.clock = clock
     }
 
     public var mode: String { "protected" }
@@ -94,10 +92,14 @@ public struct TokenAuthenticator: Authenticator {
     }
 
     /// Checks `password` for `name` and, if it is right, opens a session (`deviceName` is what
-    /// `feedctl user sessions` shows). `address` is the peer the throttle counts.
-    func login(name: String, password: String, deviceName: String?, address: String) async throws(APIError) -> LoginOutcome {
+    /// `feedctl user sessions` shows). `address` is the peer the throttle counts; `passwordSignIn`,
+    /// whether a user with a single sign-on identity may use a password.
+    func login(name: String, password: String, deviceName: String?, address: String,
+               passwordSignIn: PasswordSignIn = .everyone) async throws(APIError) -> LoginOutcome {
+        var check = credentials
+        check.passwordSignIn = passwordSignIn
         let user: User
-        switch try await credentials.check(name: name, password: password, address: address, now: clock()) {
+        switch try await check.check(name: name, password: password, address: address, now: clock()) {
         case .verified(let verified): user = verified
         case .wrong: return .failure
         case .throttled(let wait): return .throttled(wait)

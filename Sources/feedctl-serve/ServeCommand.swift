@@ -72,7 +72,7 @@ struct ServeCommand: AsyncParsableCommand {
             }
             configuration.discoveryEnvironment = config.discoveryEnvironment(overlaying: ProcessInfo.processInfo.environment)
             configuration.singleSignOn = try Self.singleSignOn(config)
-            let passwordSignIn: PasswordSignIn = config.oidcForbidPasswordLogin ? .onlyWithoutIdentity : .everyone
+            configuration.passwordSignIn = config.oidcForbidPasswordLogin ? .onlyWithoutIdentity : .everyone
             // Checked before the library is opened: a refusal changes nothing.
             if let refusal = configuration.check(hasAuthenticator: true) { throw CommandError(refusal.description) }
             // Downloaded episodes are served from here (`/api/items/{id}/audio`), and a daemon
@@ -88,7 +88,7 @@ struct ServeCommand: AsyncParsableCommand {
                 authenticator = OpenOwner(library: owner, users: owner)
                 mode = "open mode: no login, every request acts for the library's owner; loopback only"
             } else {
-                authenticator = TokenAuthenticator(users: owner, library: { database.store(for: $0) }, passwordSignIn: passwordSignIn)
+                authenticator = TokenAuthenticator(users: owner, library: { database.store(for: $0) })
                 mode = "logins: every request but /health and /api/auth/* needs a token from POST /api/auth/login"
                     + (settings.singleSignOn.map { "; single sign-on through \($0.providerName) (\($0.client.issuer))" } ?? "")
             }
@@ -98,7 +98,7 @@ struct ServeCommand: AsyncParsableCommand {
             let app: any ApplicationProtocol
             do {
                 // gpodder.net sync checks its own credentials (a user with a password), whatever the mode.
-                let gpodder = GPodderAccounts(users: owner, library: { database.store(for: $0) }, passwordSignIn: passwordSignIn)
+                let gpodder = GPodderAccounts(users: owner, library: { database.store(for: $0) })
                 app = try APIServer.application(configuration: settings, authenticator: authenticator, gpodder: gpodder,
                                                 changes: database.changes, log: log,
                                                 afterStorm: { Self.giveMemoryBack(log: log) },

@@ -338,7 +338,8 @@ final class LoginTests: XCTestCase {
         for route in APIServer.publicRoutes.sorted() {
             let parts = route.split(separator: " ")
             let reply = try await h.call(String(parts[0]), String(parts[1]), body: parts[0] == "POST" ? #"{"username": "x"}"# : nil)
-            XCTAssertEqual(reply.status, 200, "\(route): \(reply.text)")
+            // Single sign-on's answer 404 on a server without it (SingleSignOnTests signs in through them).
+            XCTAssertEqual(reply.status, route.contains("/oidc/") ? 404 : 200, "\(route): \(reply.text)")
         }
     }
 

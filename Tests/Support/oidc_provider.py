@@ -17,6 +17,7 @@ oidc-provider-mock brings). It is a provider as a client meets it: discovery, a 
 PKCE verifier against the S256 challenge (which oidc-provider-mock does not check), and answers
 an ID token shaped by what the test asked for (POST /next):
     {"claims": {...}, "drop": ["nonce"], "alg": "ES256", "key": "unpublished", "tamper": "signature"}
+("deny": true makes /authorize answer error=access_denied instead of a code, with the state.)
 GET /stats counts the JWKS fetches; POST /rotate publishes another RSA key, "rsa-2";
 POST /mint signs the claims given (for a test of the verifier without a sign-in).
 """
@@ -140,7 +141,9 @@ def serve_test_issuer(client_id, client_secret):
                 code = secrets.token_urlsafe(16)
                 with issuer.lock:
                     issuer.authorizations[code] = query
-                target = query["redirect_uri"] + "?" + urllib.parse.urlencode({"code": code, "state": query.get("state", "")})
+                    deny = issuer.next.pop("deny", False)
+                answer = {"error": "access_denied", "error_description": "the person said no"} if deny else {"code": code}
+                target = query["redirect_uri"] + "?" + urllib.parse.urlencode(answer | {"state": query.get("state", "")})
                 return self.answer(302, headers=[("Location", target)])
             if url.path == "/stats":
                 with issuer.lock:

@@ -116,8 +116,10 @@ public final class OpenIDTestProvider: @unchecked Sendable {
 
     /// Signs in at the real provider's form as `subject` (what a person types there) for the
     /// authorization URL a client sent them to: where the provider sends the browser back.
-    public func authorize(_ authorizationURL: String, as subject: String) async throws -> String {
-        let reply = try await OpenIDTestHTTP.send("POST", authorizationURL, body: Data("sub=\(Self.form(subject))".utf8),
+    /// With `deny`, the person presses the form's Deny instead (the provider answers `error=access_denied`).
+    public func authorize(_ authorizationURL: String, as subject: String, deny: Bool = false) async throws -> String {
+        let form = "sub=\(Self.form(subject))" + (deny ? "&action=deny" : "")
+        let reply = try await OpenIDTestHTTP.send("POST", authorizationURL, body: Data(form.utf8),
                                                   headers: ["Content-Type": "application/x-www-form-urlencoded"])
         guard (300..<400).contains(reply.status), let location = reply.headers["location"] else {
             throw ProcessRunner.Failure(description: "the provider's form answered \(reply.status), not a redirect: \(reply.text.prefix(300))")
@@ -146,7 +148,8 @@ public final class OpenIDTestProvider: @unchecked Sendable {
         return token
     }
 
-    static func form(_ text: String) -> String {
+    /// Percent-encoded for a query or form (all but the unreserved characters).
+    public static func form(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")) ?? text
     }
 }
