@@ -100,6 +100,8 @@ let package = Package(
         .target(name: "LibraryOpen", dependencies: ["LibraryStore", "LibrarySQLite", "LibraryPostgres", "Digests"]),
         .target(name: "FeedIngest", dependencies: ["FeedModel", "FeedText", "HTTPFetch", "FeedParsing", "LibraryStore"]),
         .target(name: "Downloads", dependencies: ["FeedModel", "HTTPFetch", "LibraryStore"]),
+        // A user's data export (the API's and `user export`'s): one JSON document, written page by page.
+        .target(name: "AccountExport", dependencies: ["FeedModel", "LibraryStore"]),
         // Discovery: providers (iTunes, Podcast Index, yt-dlp, Rumble's search pages, the
         // library) asked at once, merged, marked `subscribed`. Podcast Index signs with SHA-1.
         .target(name: "Discovery", dependencies: ["FeedModel", "FeedText", "HTTPFetch", "FeedParsing", "LibraryStore", "Digests"]),
@@ -149,7 +151,7 @@ let package = Package(
         // otherwise pay ~70 ms for the dynamic loader to resolve FFmpeg's ~160 libraries.
         .executableTarget(name: "feedctl", dependencies: [
             "FeedModel", "FeedText", "HTTPFetch", "FeedParsing", "LibraryStore", "FeedIngest", "Downloads",
-            "ControlProtocol", "ControlSocket", "CLISupport", "UserConfig", "Accounts", "Discovery", "LibraryOpen",
+            "ControlProtocol", "ControlSocket", "CLISupport", "UserConfig", "Accounts", "Discovery", "LibraryOpen", "AccountExport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: staticSwiftModuleInRelease, linkerSettings: staticSwiftInRelease),
         // The player daemon (`feedctl daemon` runs it): PlayerCore, the control server, MPRIS.
@@ -163,7 +165,7 @@ let package = Package(
         // (Accounts: bcrypt and session tokens).
         .target(name: "APIServer", dependencies: [
             "FeedModel", "FeedText", "FeedParsing", "LibraryStore", "FeedIngest", "HTTPFetch", "ControlProtocol", "ControlSocket", "Accounts", "Digests", "Discovery",
-            "Downloads", "OpenIDConnect",
+            "Downloads", "AccountExport", "OpenIDConnect",
             "CZlib",
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdTLS", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"), .product(name: "NIOSSL", package: "swift-nio-ssl"),

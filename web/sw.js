@@ -56,8 +56,10 @@ self.addEventListener('fetch', (event) => {
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
   if (request.method !== 'GET') {
-    // Signing out (or in as someone) ends what was kept for the previous user, whatever the network says.
-    if (url.pathname === '/api/auth/logout' || url.pathname === '/api/auth/login') event.waitUntil(setOwner(null));
+    // Signing out (or in as someone, or deleting the account) ends what was kept for the
+    // previous user, whatever the network says.
+    if (url.pathname === '/api/auth/logout' || url.pathname === '/api/auth/login'
+        || (url.pathname === '/api/account' && request.method === 'DELETE')) event.waitUntil(setOwner(null));
     return;
   }
   if (request.mode === 'navigate' && !url.pathname.startsWith('/api/')) { event.respondWith(navigation(event)); return; }

@@ -41,7 +41,7 @@ public struct APIError: Error, Sendable, HTTPResponseError {
         switch error {
         case .noItem, .noItems, .noChannel, .noCollection, .noCollectionID, .noSavedVideo, .noUser, .noSession, .noIdentity:
             self.init(.notFound, error.description)
-        case .collectionExists, .alreadyInCollection, .userExists, .identityTaken: self.init(.conflict, error.description)
+        case .collectionExists, .alreadyInCollection, .userExists, .userKept, .identityTaken: self.init(.conflict, error.description)
         case .notInCollection: self.init(.notFound, error.description)
         case .invalid: self.init(.unprocessableContent, error.description)
         case .database(let failure) where failure.kind == .diskFull:

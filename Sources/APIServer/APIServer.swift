@@ -137,9 +137,12 @@ public enum APIServer {
                     downloads: configuration.mediaDirectory.map { DownloadStore(directory: $0) },
                     streams: AudioStreamGate(configuration.audioStreams), resolved: ResolvedAudioURLs(),
                     connections: connections, clock: clock).add(to: api)
-        UserRoutes(authenticator: authenticator, clock: clock).add(to: api)
-        EventRoutes(hub: changes.map { ChangeHub(feed: $0, settings: configuration.changeStreams, log: log) },
-                    connections: connections).add(to: api)
+        // One hub for the server's event streams: removing an account ends its user's.
+        let hub = changes.map { ChangeHub(feed: $0, users: authenticator.users, settings: configuration.changeStreams, log: log) }
+        let removal = AccountRemoval(authenticator: authenticator, hub: hub, secure: configuration.tls != nil, log: log)
+        UserRoutes(authenticator: authenticator, removal: removal, clock: clock).add(to: api)
+        AccountRoutes(authenticator: authenticator, removal: removal, clock: clock, log: log).add(to: api)
+        EventRoutes(hub: hub, connections: connections).add(to: api)
         let player = router.group("api").add(middleware: AuthMiddleware(authenticator: authenticator)).add(middleware: OwnerOnlyMiddleware())
         PlayerRoutes(remote: PlayerRemote(socketPath: configuration.socketPath, database: configuration.database,
                                           mediaDirectory: configuration.mediaDirectory,

@@ -47,7 +47,7 @@ struct AudioRoutes {
         if let downloads, let path = await TokenAuthenticator.offLoop({ downloads.completedFile(item: id) }) {
             return try await DownloadedFile.response(path: path, request: request, context: context, headOnly: headOnly)
         }
-        let channel = try await FeedRoutes.library { () async throws(LibraryError) in try await library.channel(id: item.channelID) }
+        let channel = try await FeedRoutes.library { () async throws(LibraryError) in try await library.playbackSettings(channelID: item.channelID) }
         let source: MediaSource
         if let enclosure = item.enclosureURL {
             source = MediaSource(url: enclosure)

@@ -7,7 +7,9 @@ import NIOCore
 /// any stream is open (it starts with the first and stops with the last), each change sent to
 /// its user's streams only, and a keepalive to all of them now and then. A stream that resumes
 /// (`Last-Event-ID`) first gets its user's changes since, read from the log, or a reset when
-/// those were pruned. Streams are bounded per user and in all (`ChangeStreamSettings`).
+/// those were pruned. Streams are bounded per user and in all (`ChangeStreamSettings`). A
+/// removed user's streams end: at once when this server removed them (`end`), else at the next
+/// keepalive, which looks whether each streaming user is still there (the CLI, another replica).
 actor ChangeHub {
     /// What a stream carries.
     enum Message: Sendable, Equatable {
@@ -37,6 +39,8 @@ actor ChangeHub {
     }
 
     private let feed: any ChangeFeed
+    /// The library's users (nil: a server without users, whose one user cannot be removed).
+    private let users: (any UserStore)?
     private let settings: ChangeStreamSettings
     private let log: @Sendable (String) -> Void
     private var streams: [UserID: [UInt64: Stream]] = [:]
@@ -48,8 +52,8 @@ actor ChangeHub {
     /// Whether the reader's last read failed (said once in the log, not every quarter second).
     private var failing = false
 
-    init(feed: any ChangeFeed, settings: ChangeStreamSettings, log: @escaping @Sendable (String) -> Void) {
-        self.feed = feed; self.settings = settings; self.log = log
+    init(feed: any ChangeFeed, users: (any UserStore)? = nil, settings: ChangeStreamSettings, log: @escaping @Sendable (String) -> Void) {
+        self.feed = feed; self.users = users; self.settings = settings; self.log = log
     }
 
     /// A new stream of `user`'s changes; throws past a bound, or when the log cannot be read.
@@ -92,6 +96,21 @@ actor ChangeHub {
         count -= 1
         stream.continuation.finish()
         stopIfIdle()
+    }
+
+    /// Ends every stream of `user`, whose account is gone: their clients see the stream end
+    /// (cleanly), and reconnecting gets 401.
+    func end(_ user: UserID) {
+        for id in streams[user]?.keys.sorted() ?? [] { close(id, of: user) }
+    }
+
+    /// Ends the streams of users the library no longer has (removed by another process).
+    private func endRemovedUsers() async {
+        guard let users, !streams.isEmpty else { return }
+        // A library that cannot be read now ends nobody's stream: the next keepalive looks again.
+        guard let present = try? await users.users() else { return }
+        let ids = Set(present.map(\.id))
+        for user in Array(streams.keys) where !ids.contains(user) { end(user) }
     }
 
     private func stopIfIdle() {
@@ -159,6 +178,7 @@ actor ChangeHub {
                 await self.readChanges()
                 if clock.now - lastKeepalive >= keepalive {
                     lastKeepalive = clock.now
+                    await self.endRemovedUsers()
                     await self.broadcast(.keepalive)
                 }
             }

@@ -68,6 +68,8 @@ struct CollectionItemResponse: Encodable, Sendable {
     @Nullable var domain: String?
     @Nullable var embedType: String?
     @Nullable var videoID: String?
+    /// feedctl's: the item's channel (a collection keeps items whose channel nobody follows).
+    var channelName: String
     var sortOrder: Int
     var addedAt: String
     var isWatched: Bool
@@ -82,13 +84,13 @@ struct CollectionItemResponse: Encodable, Sendable {
         thumbnailURL = item.thumbnail; title = item.title; sourceURL = item.url
         domain = URLComponents(string: url)?.host
         embedType = item.platform == .podcast ? nil : item.platform.rawValue
-        videoID = item.itemID; sortOrder = entry.position; addedAt = WireDate.string(entry.addedAt)
+        videoID = item.itemID; channelName = item.channel; sortOrder = entry.position; addedAt = WireDate.string(entry.addedAt)
         isWatched = item.watched; watchedAt = entry.watchedAt.map(WireDate.string); watchProgressSeconds = item.progress
     }
 
     enum CodingKeys: String, CodingKey {
         case id, itemType = "item_type", url, thumbnailURL = "thumbnail_url", title, sourceURL = "source_url", domain
-        case embedType = "embed_type", videoID = "video_id", sortOrder = "sort_order", addedAt = "added_at"
+        case embedType = "embed_type", videoID = "video_id", channelName = "channel_name", sortOrder = "sort_order", addedAt = "added_at"
         case isWatched = "is_watched", watchedAt = "watched_at", watchProgressSeconds = "watch_progress_seconds"
     }
 }

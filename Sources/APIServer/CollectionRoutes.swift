@@ -60,6 +60,7 @@ struct CollectionRoutes {
                 try await library.setWatched([item], watched: body.isWatched, now: now)
             }
         }
+        addTransfers(to: group)
         group.put("collections/:id/items/:item_id/progress") { request, context in
             let body = try await RequestBody.decode(CollectionProgressBody.self, request, context: context)
             guard body.progressSeconds >= 0 else { throw APIError.unprocessable("progress_seconds must be at least 0 (got \(body.progressSeconds))") }

@@ -173,7 +173,7 @@ struct FeedRoutes {
         let base = try await item(id, context)
         let library = try context.library()
         let details = try await Self.library { () async throws(LibraryError) in try await library.itemDetails(id: id) }
-        let channel = try await Self.library { () async throws(LibraryError) in try await library.channel(id: details.item.channelID) }
+        let channel = try await Self.library { () async throws(LibraryError) in try await library.playbackSettings(channelID: details.item.channelID) }
         let source = PodcastChapterSource(library: library, fetcher: fetcher.reaching(reach.narrowed(to: channel.reach)))
         // A chapters file that cannot be had leaves the page without chapters, never without the item.
         let chapters = try? await source.chapters(itemID: id, now: clock())

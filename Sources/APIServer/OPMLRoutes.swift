@@ -23,8 +23,11 @@ struct OPMLRoutes {
     }
 
     func export(_ context: APIRequestContext) async throws -> Response {
-        let library = try context.library()
-        let now = clock()
+        try await Self.exportResponse(try context.library(), now: clock())
+    }
+
+    /// The user's subscriptions as an OPML attachment (`/api/account/export.opml` answers it too).
+    static func exportResponse(_ library: any ChannelStore, now: Int64) async throws -> Response {
         let text = try await FeedRoutes.library { () async throws(LibraryError) in try await OPMLSubscriptions.export(library, now: now) }
         var headers = HTTPFields()
         headers[.contentType] = "text/x-opml; charset=utf-8"

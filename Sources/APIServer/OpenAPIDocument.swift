@@ -1,3 +1,4 @@
+import AccountExport
 import FeedModel
 import Foundation
 import LibraryStore
@@ -25,6 +26,8 @@ enum OpenAPIDocument {
         var html = false
         /// Answers media bytes (audio), not JSON.
         var media = false
+        /// Its 409 has this body, not an `Error`.
+        var conflictResponse: String? = nil
     }
 
     /// A query parameter as documented: a whole number as its route reads it (`IntParameter`),
@@ -130,10 +133,21 @@ enum OpenAPIDocument {
             Operation(method: "post", path: "/api/users", summary: "Add a user (admin only: 403 otherwise; 409 when the name is taken)",
                       body: "CreateUserBody", response: "User"),
             Operation(method: "get", path: "/api/users/{id}", summary: "One user (yourself, or anyone for an admin)", response: "User"),
-            Operation(method: "delete", path: "/api/users/{id}", summary: "Remove a user with all their state (admin only; not the owner)",
+            Operation(method: "delete", path: "/api/users/{id}",
+                      summary: "Remove another user with everything of theirs (admin only; never the owner or the last admin: 409; your own account: DELETE /api/account)",
                       response: "Success"),
             Operation(method: "put", path: "/api/users/{id}/pin", summary: "Set or clear a password (yourself with current_pin, or an admin)",
                       body: "SetPinBody", response: "SetPinResponse"),
+            Operation(method: "get", path: "/api/account/export",
+                      summary: "Everything that is yours, as one JSON document (a versioned shape, streamed as it is read; an attachment)",
+                      response: "AccountExport"),
+            Operation(method: "get", path: "/api/account/export.opml", summary: "Your subscriptions as OPML 2.0 (text/x-opml; an attachment)"),
+            Operation(method: "delete", path: "/api/account",
+                      summary: "Delete your account and everything of yours, proving who you are again: {password}, or {username} when you have no password; your sessions and event streams end",
+                      body: "DeleteAccountBody", response: "Success",
+                      also: ["403": "the password (or the user name typed) is wrong: nothing was deleted (or a request from another site)",
+                             "409": "the library's owner or its last admin cannot be removed",
+                             "429": "too many wrong passwords for this user (Retry-After)"]),
             Operation(method: "get", path: "/api/sessions", summary: "Your own live login sessions (current: this request's)", response: "SessionList"),
             Operation(method: "delete", path: "/api/sessions/{id}", summary: "End one of your sessions (its next request gets 401)", status: "204"),
             Operation(method: "get", path: "/api/feed", summary: "A page of the feed", query: [
@@ -231,7 +245,17 @@ enum OpenAPIDocument {
                       body: "CollectionWatchedBody", response: "CollectionItem"),
             Operation(method: "put", path: "/api/collections/{id}/items/{item_id}/progress", summary: "Set the item's progress",
                       body: "CollectionProgressBody", response: "CollectionItem"),
+            Operation(method: "get", path: "/api/collections/{id}/available-targets",
+                      summary: "The other collections, each saying whether it holds any of this one's items", response: "AvailableTargets"),
+            Operation(method: "post", path: "/api/collections/bulk-operation",
+                      summary: "Copy or move items (a channel or collection stands for its items) in one transaction: duplicates skipped and counted, items not found listed",
+                      body: "BulkOperationBody", response: "BulkOperationResponse"),
         ]
+        for operation in CollectionTransfer.Operation.allCases {
+            ops.append(Operation(method: "post", path: "/api/collections/{id}/items/{item_id}/\(operation.rawValue)",
+                                 summary: "\(operation.rawValue.capitalized) the item to another collection; 409 (the same shape, duplicate true) if it is there",
+                                 body: "TransferItemBody", response: "TransferItemResponse", conflictResponse: "TransferItemResponse"))
+        }
         for (base, form) in [("subscriptions", "the iOS guide's name"), ("channels", "the backend's name")] {
             ops += [
                 Operation(method: "get", path: "/api/\(base)",
@@ -242,7 +266,7 @@ enum OpenAPIDocument {
                           body: "AddChannelBody", response: "Channel", status: "201", also: ["200": "subscribed already: synced"]),
                 Operation(method: "get", path: "/api/\(base)/{id}", summary: "One channel", response: "Channel"),
                 Operation(method: "put", path: "/api/\(base)/{id}", summary: "Pause or resume polling (is_active); the channel's playback speed (speed)", body: "UpdateChannelBody", response: "Channel"),
-                Operation(method: "delete", path: "/api/\(base)/{id}", summary: "Unsubscribe: its items go, history stays", status: "204"),
+                Operation(method: "delete", path: "/api/\(base)/{id}", summary: "Unsubscribe: its items go (but those in collections), history stays", status: "204"),
                 Operation(method: "post", path: "/api/\(base)/{id}/sync", summary: "Sync one channel now", response: "SyncResult"),
                 Operation(method: "get", path: "/api/\(base)/opml", summary: "Export OPML 2.0 (text/x-opml)"),
                 Operation(method: "post", path: "/api/\(base)/opml",
@@ -306,7 +330,7 @@ enum OpenAPIDocument {
             for (code, why) in errors(for: op) where responses[code] == nil {
                 // Another success (a 206's range) has the success's body; the rest are errors.
                 let content = code.hasPrefix("2") ? success["content"] ?? [:]
-                    : ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]]
+                    : ["application/json": ["schema": ["$ref": "#/components/schemas/\(code == "409" ? op.conflictResponse ?? "Error" : "Error")"]]]
                 responses[code] = ["description": why, "content": content]
             }
             operation["responses"] = responses
@@ -356,10 +380,49 @@ enum OpenAPIDocument {
         if op.path.hasPrefix("/api/users") {
             errors["403"] = "only an admin may manage users (or a request from another site)"
             errors["409"] = "the name is taken"
+            if op.method == "delete" {
+                errors["403"] = "only an admin may remove users, and not themselves (DELETE /api/account), or a request from another site"
+                errors["409"] = "the library's owner or its last admin cannot be removed"
+            }
         }
         if op.path.hasPrefix("/api/collections") && writes { errors["409"] = "the name is taken, or the item is in the collection already" }
         if op.path.hasPrefix("/api/discover") { errors["503"] = "discovery is not configured" }
         return errors.merging(op.also) { _, own in own }
+    }
+
+    /// `AccountExport`'s document (version 1): docs/server.md, "Your data".
+    private static var accountExport: [String: Any] {
+        let target = object(["item_id": nullable(int), "url": nullable(string), "file": nullable(string)])
+        return object([
+            "format": oneOf([AccountExport.format]), "version": ["type": "integer", "const": AccountExport.version], "exported_at": int,
+            "profile": object(["id": int, "name": string, "admin": bool, "owner": bool, "has_password": bool, "created_at": int]),
+            "subscriptions": array(object(["channel_id": int, "platform": string, "name": string, "feed_url": string, "source_url": string,
+                                           "image": nullable(string), "active": bool, "speed": nullable(number), "subscribed_at": int])),
+            "watch_state": array(object(["item_id": int, "feed_url": string, "feed_item_id": string, "guid": nullable(string),
+                                         "title": string, "url": nullable(string), "enclosure_url": nullable(string), "watched": bool,
+                                         "progress_seconds": int, "watched_at": nullable(int), "updated_at": int])),
+            "history": array(object(["id": int, "item_id": nullable(int), "title": string, "channel": string, "url": nullable(string),
+                                     "position_seconds": nullable(int), "played_at": int])),
+            "saved": array(object(["id": int, "item_id": nullable(int), "platform": string, "video_id": string, "video_url": string,
+                                   "title": string, "description": nullable(string), "thumbnail_url": nullable(string),
+                                   "duration_seconds": nullable(int), "upload_date": nullable(int), "channel_name": nullable(string),
+                                   "channel_url": nullable(string), "watched": bool, "watched_at": nullable(int), "progress_seconds": int,
+                                   "notes": nullable(string), "saved_at": int, "updated_at": int])),
+            "collections": array(object(["id": int, "name": string, "description": nullable(string), "cover_url": nullable(string),
+                                         "sort_order": int, "created_at": int, "updated_at": int,
+                                         "items": array(object(["position": int, "item_id": int, "title": string, "channel": string,
+                                                                "url": nullable(string), "enclosure_url": nullable(string), "added_at": int]))])),
+            "up_next": array(object(["position": int, "title": string, "target": target])),
+            "player": object(["volume": nullable(number),
+                              "last_played": ["oneOf": [object(["target": target, "title": string, "position_seconds": number]), ["type": "null"]]]]),
+            "gpodder": object([
+                "devices": array(object(["id": string, "caption": string, "type": string, "updated_at": int])),
+                "episode_actions": array(object(["id": int, "uploaded": int, "podcast": string, "episode": string, "guid": nullable(string),
+                                                 "action": oneOf(EpisodeActionKind.allCases.map(\.rawValue)), "device": nullable(string),
+                                                 "timestamp": int, "started": nullable(int), "position": nullable(int), "total": nullable(int)])),
+            ]),
+            "sessions": array(object(["id": int, "device": nullable(string), "created_at": int, "expires_at": int, "last_used_at": nullable(int)])),
+        ])
     }
 
     private static func object(_ properties: [String: Any], required: [String]? = nil) -> [String: Any] {
@@ -443,6 +506,8 @@ enum OpenAPIDocument {
                                   "avatar_color": string], required: ["username"]),
         "SetPinBody": object(["new_pin": nullable(password), "current_pin": nullable(string)], required: []),
         "SetPinResponse": object(["success": bool, "has_pin": bool]),
+        "DeleteAccountBody": object(["password": string, "username": string], required: []),
+        "AccountExport": accountExport,
         "FeedItem": object([
             "id": int, "channel_id": int, "platform": string, "video_id": string, "video_url": string, "title": string,
             "description": nullable(string), "thumbnail_url": nullable(string), "duration_seconds": nullable(int),
@@ -573,7 +638,7 @@ enum OpenAPIDocument {
         "CollectionItem": object([
             "id": int, "item_type": string, "url": string, "thumbnail_url": nullable(string), "title": nullable(string),
             "source_url": nullable(string), "domain": nullable(string), "embed_type": nullable(string), "video_id": nullable(string),
-            "sort_order": int, "added_at": date, "is_watched": bool, "watched_at": nullable(date), "watch_progress_seconds": nullable(int),
+            "channel_name": string, "sort_order": int, "added_at": date, "is_watched": bool, "watched_at": nullable(date), "watch_progress_seconds": nullable(int),
         ]),
         "CreateCollectionBody": object(["name": text(max: CollectionRule.maxNameCharacters, nonBlank: true),
                                         "description": nullable(text(max: CollectionRule.maxDescriptionCharacters))], required: ["name"]),
@@ -585,5 +650,20 @@ enum OpenAPIDocument {
         "ReorderBody": object(["item_ids": array(int(1...Int(Int64.max)))]),
         "CollectionWatchedBody": object(["is_watched": bool]),
         "CollectionProgressBody": object(["progress_seconds": seconds]),
+        "TransferItemBody": object(["target_collection_id": int(1...Int(Int64.max)), "preserve_metadata": bool], required: ["target_collection_id"]),
+        "TransferItemResponse": object(["success": bool, "message": string, "duplicate": bool, "items_affected": int]),
+        "AvailableTargets": object(["collections": array(object(["id": int, "name": string, "item_count": int, "has_items": bool]))]),
+        "BulkOperationBody": object([
+            "operation": oneOf(CollectionTransfer.Operation.allCases.map(\.rawValue)),
+            "source_collection_id": int(1...Int(Int64.max)), "target_collection_id": int(1...Int(Int64.max)),
+            "items": ["type": "array", "minItems": 1, "maxItems": CollectionRule.maxTransferSubjects,
+                      "items": object(["item_id": int(1...Int(Int64.max)), "item_type": oneOf(TransferSubject.Kind.allCases.map(\.rawValue))],
+                                      required: ["item_id"])],
+            "preserve_metadata": bool,
+        ], required: ["operation", "source_collection_id", "target_collection_id", "items"]),
+        "BulkOperationResponse": object([
+            "success": bool, "message": string, "items_affected": int, "duplicates_skipped": int,
+            "errors": array(object(["item_id": int, "item_type": string, "error": string])),
+        ]),
     ] }
 }

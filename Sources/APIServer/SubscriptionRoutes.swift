@@ -84,8 +84,9 @@ struct SubscriptionRoutes {
         return try await Self.response(id, library)
     }
 
-    /// 204. The channel's items, watch state, saved marks and collection entries go; play
-    /// history stays (as `channel remove --keep-downloads`: downloaded files are left for the CLI).
+    /// 204. The user's watch state, saved marks and queue entries for the channel's items go; play
+    /// history and collections stay, and the items go only with the last follower, but those in a
+    /// collection (`ChannelRemoval`; as `channel remove --keep-downloads`: files are left for the CLI).
     func remove(_ id: Int64, _ context: APIRequestContext) async throws -> Response {
         let library = try context.library()
         try await FeedRoutes.library { () async throws(LibraryError) in

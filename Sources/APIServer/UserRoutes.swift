@@ -9,6 +9,7 @@ import LibraryStore
 /// anyone else only themselves: another user's id is "not found" to them, as for items.
 struct UserRoutes {
     let authenticator: any Authenticator
+    let removal: AccountRemoval
     let clock: @Sendable () -> Int64
 
     func add(to group: RouterGroup<APIRequestContext>) {
@@ -79,14 +80,18 @@ struct UserRoutes {
         return UserResponse(user, lastLogin: nil)
     }
 
+    /// An admin removes another user (`AccountRemoval`: never the owner or the last admin). Their
+    /// own account goes through `DELETE /api/account`, which asks for their password: a stolen
+    /// admin session must not be enough to delete it.
     func remove(_ context: APIRequestContext) async throws -> SuccessResponse {
         let (store, caller) = try store(context)
         try Self.adminOnly(caller)
         let id = UserID(try pathID(context))
-        try await FeedRoutes.library { () async throws(LibraryError) in
-            let user = try await store.user(id: id)
-            try await store.removeUser(named: user.name)
+        let user = try await FeedRoutes.library { () async throws(LibraryError) in try await store.user(id: id) }
+        if user.id == caller.id, authenticator.logins != nil {
+            throw APIError(.forbidden, "to delete your own account, use DELETE /api/account: it asks for your password")
         }
+        try await removal.remove(user, by: caller.name)
         return SuccessResponse(success: true)
     }
 

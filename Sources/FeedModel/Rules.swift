@@ -88,6 +88,12 @@ public enum CollectionRule {
     public static let maxDescriptionCharacters = 500
     /// The collection `POST /api/collections/quick-add` fills, made on first use.
     public static let favoritesName = "Favorites"
+    /// What one copy or move between collections may name (`item_type` item, channel or
+    /// collection): a longer list is refused whole, before anything is read.
+    public static let maxTransferSubjects = 1_000
+    /// The items one copy or move may take once channels and collections are expanded: one
+    /// transaction, so a bound on how long it holds the library.
+    public static let maxTransferItems = 10_000
 }
 
 /// Playback speed: the range people can choose, its step, and how a speed is written.

@@ -91,10 +91,10 @@ extension PostgresLibrary {
         }
     }
 
-    /// Unsubscribes the acting user: their subscription, and their watch state, saved marks,
-    /// collection entries and queue entries for the channel's items go; their play history stays
-    /// (it keeps its own copy of titles and names). The channel itself, its items and what hangs
-    /// on them go only when nobody follows it any more.
+    /// Unsubscribes the acting user: their subscription, and their watch state, saved marks and
+    /// queue entries for the channel's items go; their play history stays (it keeps its own copy
+    /// of titles and names), and so do their collections' entries. When nobody follows the
+    /// channel any more it is released (`releaseUnfollowed`).
     @discardableResult
     public func removeChannel(id: Int64) async throws(LibraryError) -> ChannelRemoval {
         let user = user.rawValue
@@ -109,7 +109,6 @@ extension PostgresLibrary {
             for sql in [
                 "DELETE FROM watch_state WHERE user_id = $1 AND item IN (\(items))",
                 "DELETE FROM saved_items WHERE user_id = $1 AND item IN (\(items))",
-                "DELETE FROM collection_items WHERE collection IN (SELECT id FROM collections WHERE user_id = $1) AND item IN (\(items))",
                 "DELETE FROM up_next WHERE user_id = $1 AND item IN (\(items))",
                 "UPDATE player_state SET last_item = NULL WHERE user_id = $1 AND last_item IN (\(items))",
             ] {
@@ -118,9 +117,55 @@ extension PostgresLibrary {
             if try db.query("SELECT 1 FROM subscriptions WHERE channel_id = $1 LIMIT 1", [id]).first != nil {
                 return .othersStillFollow
             }
-            try db.query("DELETE FROM channels WHERE id = $1", [id])
-            return .channelRemoved
+            let kept = try Self.releaseUnfollowed([id], db).kept
+            return kept.isEmpty ? .channelRemoved : .keptInCollections(kept)
         }
+    }
+
+    /// What releasing channels nobody follows did (SQLite's `Released`).
+    struct Released {
+        /// How many of the channels nobody follows.
+        var unfollowed = 0
+        /// The items that went.
+        var removed: [Int64] = []
+        /// The items that stay for someone's collection.
+        var kept: [Int64] = []
+    }
+
+    /// `ChannelRemoval`'s rule, for those of `channels` nobody follows: their items in nobody's
+    /// collection go, and a channel with no item left goes too (SQLite's `releaseUnfollowed`).
+    /// The channels are locked first (FOR UPDATE, in id order, as every writer locks channels),
+    /// so a subscription or an item's new collection entry (`requireItems` holds its channel)
+    /// made meanwhile waits and then finds them released, or went first and is seen here: each
+    /// statement after the lock reads what was committed before it.
+    static func releaseUnfollowed(_ channels: [Int64], _ db: PGConnection) throws(LibraryError) -> Released {
+        guard !channels.isEmpty else { return Released() }
+        try db.query("SELECT 1 FROM channels WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE", [channels])
+        let unfollowed: [Int64] = try db.query("""
+            SELECT c.id FROM channels c WHERE c.id = ANY($1::bigint[]) AND NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.channel_id = c.id)
+            """, [channels]).rows.map { row throws(LibraryError) in try row.get(0) }
+        guard !unfollowed.isEmpty else { return Released() }
+        let kept: [Int64] = try db.query("""
+            SELECT i.id FROM items i WHERE i.channel_id = ANY($1::bigint[]) AND EXISTS (SELECT 1 FROM collection_items ci WHERE ci.item = i.id)
+            ORDER BY i.id
+            """, [unfollowed]).rows.map { row throws(LibraryError) in try row.get(0) }
+        let removed: [Int64] = try db.query("""
+            DELETE FROM items i WHERE i.channel_id = ANY($1::bigint[]) AND NOT EXISTS (SELECT 1 FROM collection_items ci WHERE ci.item = i.id)
+            RETURNING i.id
+            """, [unfollowed]).rows.map { row throws(LibraryError) in try row.get(0) }
+        try db.query("DELETE FROM channels c WHERE c.id = ANY($1::bigint[]) AND NOT EXISTS (SELECT 1 FROM items i WHERE i.channel_id = c.id)",
+                     [unfollowed])
+        return Released(unfollowed: unfollowed.count, removed: removed.sorted(), kept: kept)
+    }
+
+    /// The channels nobody follows of items `ids`, or of collection `collection`'s items: what
+    /// `releaseUnfollowed` looks at once they left a collection.
+    static func unfollowedChannels(items ids: [Int64] = [], collection: Int64? = nil, _ db: PGConnection) throws(LibraryError) -> [Int64] {
+        try db.query("""
+            SELECT DISTINCT i.channel_id FROM items i
+            WHERE (i.id = ANY($1::bigint[]) OR i.id IN (SELECT item FROM collection_items WHERE collection = $2::bigint))
+                AND NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.channel_id = i.channel_id)
+            """, [ids, collection]).rows.map { row throws(LibraryError) in try row.get(0) }
     }
 
     /// Pauses or resumes the acting user's subscription (a channel is polled while anyone's is active).

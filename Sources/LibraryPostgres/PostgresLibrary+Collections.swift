@@ -39,7 +39,7 @@ extension PostgresLibrary {
         return try await snapshot { db throws(LibraryError) in
             let id = try Self.requireCollection(name, user: user, locked: false, db)
             return try db.query("""
-                SELECT \(LibraryItem.pgSelection) FROM collection_items ci JOIN items i ON i.id = ci.item \(LibraryItem.pgJoins(user: "$1"))
+                SELECT \(LibraryItem.pgSelection) FROM collection_items ci JOIN items i ON i.id = ci.item \(LibraryItem.pgByIDJoins(user: "$1"))
                 WHERE ci.collection = $2 ORDER BY ci.position
                 """, [user.rawValue, id]).rows.map(LibraryItem.init(pgRow:))
         }
@@ -80,37 +80,19 @@ extension PostgresLibrary {
             if let missing = ids.first(where: { !removed.contains($0) }) {
                 throw .notInCollection(item: missing, collection: name)
             }
+            _ = try Self.releaseUnfollowed(Self.unfollowedChannels(items: ids, db), db)
         }
     }
 
-    /// Moves item `id` from collection `source` to the end of `destination`, atomically.
-    public func moveToCollection(item id: Int64, from source: String, to destination: String, now: Int64) async throws(LibraryError) {
-        let user = user
-        try await write { db throws(LibraryError) in
-            // Both locked at once, in id order (as every writer of two collections locks them).
-            var ids: [String: Int64] = [:]
-            for row in try db.query("""
-                SELECT id, name FROM collections WHERE user_id = $1 AND name IN ($2, $3) ORDER BY id FOR NO KEY UPDATE
-                """, [user.rawValue, source, destination]).rows {
-                ids[try row.get("name")] = try row.get("id") as Int64
-            }
-            guard let from = ids[source] else { throw .noCollection(source) }
-            guard let to = ids[destination] else { throw .noCollection(destination) }
-            try Self.requireItems([id], user: user, db)
-            if try db.query("DELETE FROM collection_items WHERE collection = $1 AND item = $2", [from, id]).affected == 0 {
-                throw .notInCollection(item: id, collection: source)
-            }
-            try Self.append([id], to: to, named: destination, now: now, db)
-        }
-    }
-
-    /// Deletes collection `name` (its items stay in the library).
+    /// Deletes collection `name` (its items stay in the library, but those of channels nobody
+    /// follows that were in no other collection: `releaseUnfollowed`).
     public func deleteCollection(_ name: String) async throws(LibraryError) {
         let user = user
         try await write { db throws(LibraryError) in
-            if try db.query("DELETE FROM collections WHERE user_id = $1 AND name = $2", [user.rawValue, name]).affected == 0 {
-                throw .noCollection(name)
-            }
+            let id = try Self.requireCollection(name, user: user, locked: true, db)
+            let unfollowed = try Self.unfollowedChannels(collection: id, db)
+            try db.query("DELETE FROM collections WHERE id = $1", [id])
+            _ = try Self.releaseUnfollowed(unfollowed, db)
         }
     }
 

@@ -6,7 +6,7 @@ import LibraryStore
 /// PostgresLibrary+Collections.swift).
 extension PostgresLibrary {
     /// `$1` is the acting user.
-    private static let collectionDetailsSelection = """
+    static let collectionDetailsSelection = """
         SELECT c.id, c.name, c.description, c.cover_url, c.sort_order, c.created_at, coalesce(c.updated_at, c.created_at) AS updated_at,
             (SELECT count(*) FROM collection_items ci WHERE ci.collection = c.id) AS items
         FROM collections c WHERE c.user_id = $1
@@ -64,9 +64,10 @@ extension PostgresLibrary {
     public func deleteCollection(id: Int64) async throws(LibraryError) {
         let user = user
         try await write { db throws(LibraryError) in
-            if try db.query("DELETE FROM collections WHERE id = $1 AND user_id = $2", [id, user.rawValue]).affected == 0 {
-                throw .noCollectionID(id)
-            }
+            _ = try Self.lockCollection(id, user: user, db)
+            let unfollowed = try Self.unfollowedChannels(collection: id, db)
+            try db.query("DELETE FROM collections WHERE id = $1", [id])
+            _ = try Self.releaseUnfollowed(unfollowed, db)
         }
     }
 
@@ -101,6 +102,7 @@ extension PostgresLibrary {
             if try db.query("DELETE FROM collection_items WHERE collection = $1 AND item = $2", [id, item]).affected == 0 {
                 throw .notInCollection(item: item, collection: name)
             }
+            _ = try Self.releaseUnfollowed(Self.unfollowedChannels(items: [item], db), db)
             try Self.renumber(collection: id, order: [], db)
             try db.query("UPDATE collections SET updated_at = $1 WHERE id = $2", [now, id])
         }
@@ -125,7 +127,7 @@ extension PostgresLibrary {
     /// they were. Positions are UNIQUE per collection and PostgreSQL checks that row by row, so
     /// they move out of the way (negative) first, then each takes its place: two statements, as
     /// SQLite's, so the log's trigger sees the same updates (one row: the one that becomes first).
-    private static func renumber(collection: Int64, order: [Int64], _ db: PGConnection) throws(LibraryError) {
+    static func renumber(collection: Int64, order: [Int64], _ db: PGConnection) throws(LibraryError) {
         let current: [Int64] = try db.query("SELECT item FROM collection_items WHERE collection = $1 ORDER BY position", [collection])
             .rows.map { row throws(LibraryError) in try row.get(0) }
         let chosen = Set(order)
@@ -141,7 +143,7 @@ extension PostgresLibrary {
     private static func entries(collection: Int64, item: Int64?, user: UserID, _ db: PGConnection) throws(LibraryError) -> [CollectionEntry] {
         try db.query("""
             SELECT \(LibraryItem.pgSelection), ci.position AS entry_position, ci.added_at AS entry_added_at, w.watched_at AS entry_watched_at
-            FROM collection_items ci JOIN items i ON i.id = ci.item \(LibraryItem.pgJoins(user: "$1"))
+            FROM collection_items ci JOIN items i ON i.id = ci.item \(LibraryItem.pgByIDJoins(user: "$1"))
             WHERE ci.collection = $2 AND ($3::bigint IS NULL OR ci.item = $3) ORDER BY ci.position
             """, [user.rawValue, collection, item]).rows.map { row throws(LibraryError) in
             CollectionEntry(item: try LibraryItem(pgRow: row), position: try row.get("entry_position"),
@@ -151,21 +153,21 @@ extension PostgresLibrary {
 
     /// Locks `user`'s collection `id` for this transaction and returns its name; another
     /// user's is `noCollectionID`, as one that never was.
-    private static func lockCollection(_ id: Int64, user: UserID, _ db: PGConnection) throws(LibraryError) -> String {
+    static func lockCollection(_ id: Int64, user: UserID, _ db: PGConnection) throws(LibraryError) -> String {
         guard let row = try db.query("SELECT name FROM collections WHERE id = $1 AND user_id = $2 FOR NO KEY UPDATE",
                                      [id, user.rawValue]).first else { throw .noCollectionID(id) }
         return try row.get("name")
     }
 
     /// `user`'s collection `id`; another user's is `noCollectionID`, as one that never was.
-    private static func requireCollectionDetails(_ id: Int64, user: UserID, _ db: PGConnection) throws(LibraryError) -> CollectionDetails {
+    static func requireCollectionDetails(_ id: Int64, user: UserID, _ db: PGConnection) throws(LibraryError) -> CollectionDetails {
         guard let row = try db.query("\(collectionDetailsSelection) AND c.id = $2", [user.rawValue, id]).first else {
             throw .noCollectionID(id)
         }
         return try collectionDetails(row: row)
     }
 
-    private static func collectionDetails(row: PGRow) throws(LibraryError) -> CollectionDetails {
+    static func collectionDetails(row: PGRow) throws(LibraryError) -> CollectionDetails {
         CollectionDetails(id: try row.get("id"), name: try row.get("name"), description: try row.get("description"),
                           coverURL: try row.get("cover_url"), sortOrder: try row.get("sort_order"), itemCount: try row.get("items"),
                           createdAt: try row.get("created_at"), updatedAt: try row.get("updated_at"))

@@ -123,7 +123,7 @@ extension PostgresLibrary {
     }
 
     /// A stored action (nil: a kind this build does not know).
-    private static func action(_ row: PGRow) throws(LibraryError) -> EpisodeAction? {
+    static func action(_ row: PGRow) throws(LibraryError) -> EpisodeAction? {
         guard let kind = EpisodeActionKind(rawValue: try row.get("action")) else { return nil }
         return EpisodeAction(podcast: try row.get("podcast"), episode: try row.get("episode"), guid: try row.get("guid"), kind: kind,
                              device: try row.get("device"), timestamp: try row.get("timestamp"), started: try row.get("started"),

@@ -87,7 +87,7 @@ extension PostgresLibrary {
     public func item(id: Int64) async throws(LibraryError) -> LibraryItem {
         let user = user
         return try await read { db throws(LibraryError) in
-            guard let row = try db.query("SELECT \(LibraryItem.pgSelection) FROM items i \(LibraryItem.pgJoins(user: "$1")) WHERE i.id = $2",
+            guard let row = try db.query("SELECT \(LibraryItem.pgSelection) FROM items i \(LibraryItem.pgByIDJoins(user: "$1")) WHERE i.id = $2",
                                          [user.rawValue, id]).first else { throw .noItem(id) }
             return try LibraryItem(pgRow: row)
         }
@@ -101,7 +101,7 @@ extension PostgresLibrary {
                 SELECT \(LibraryItem.pgSelection), i.description, i.author, i.enclosure_type, i.enclosure_length, i.chapters_url,
                        i.transcript_url, i.episode, i.season, i.explicit, i.episode_type, i.live_status, i.persons, i.funding,
                        \(StoredNotes.pgColumns)
-                FROM items i \(LibraryItem.pgJoins(user: "$1")) WHERE i.id = $2
+                FROM items i \(LibraryItem.pgByIDJoins(user: "$1")) WHERE i.id = $2
                 """, [user.rawValue, id]).first else { throw .noItem(id) }
             return ItemDetails(item: try LibraryItem(pgRow: row), notes: try row.get("description"), author: try row.get("author"),
                                enclosureType: try row.get("enclosure_type"), enclosureLength: try row.get("enclosure_length"),

@@ -92,7 +92,7 @@ extension PostgresLibrary {
         guard !ids.isEmpty else { return [] }
         let user = user
         return try await read { db throws(LibraryError) in
-            let records = try db.query("SELECT \(ItemRecord.pgSelection) FROM items i \(LibraryItem.pgJoins(user: "$1")) WHERE i.id = ANY($2::bigint[])",
+            let records = try db.query("SELECT \(ItemRecord.pgSelection) FROM items i \(LibraryItem.pgByIDJoins(user: "$1")) WHERE i.id = ANY($2::bigint[])",
                                        [user.rawValue, ids]).rows.map(ItemRecord.init(pgRow:))
             let byID = Dictionary(records.map { ($0.item.id, $0) }, uniquingKeysWith: { first, _ in first })
             return ids.compactMap { byID[$0] }
@@ -102,7 +102,7 @@ extension PostgresLibrary {
     public func storedNotes(id: Int64) async throws(LibraryError) -> StoredNotes? {
         let user = user
         return try await read { db throws(LibraryError) in
-            try db.query("SELECT \(StoredNotes.pgColumns) FROM items i \(LibraryItem.pgJoins(user: "$1")) WHERE i.id = $2",
+            try db.query("SELECT \(StoredNotes.pgColumns) FROM items i \(LibraryItem.pgByIDJoins(user: "$1")) WHERE i.id = $2",
                          [user.rawValue, id]).first.flatMap { row throws(LibraryError) in try StoredNotes(pgRow: row) }
         }
     }

@@ -21,6 +21,24 @@ extension LibraryItem {
         """
     }
 
+    /// Whether the user (the parameter `user`) may have item `i` by its id: they follow its
+    /// channel, or it is in one of their collections (SQLite's `LibraryItem.visibleByID`).
+    static func pgVisibleByID(user: String) -> String {
+        """
+        (EXISTS (SELECT 1 FROM subscriptions s WHERE s.user_id = \(user) AND s.channel_id = i.channel_id)
+         OR EXISTS (SELECT 1 FROM collection_items ci JOIN collections k ON k.id = ci.collection
+                    WHERE ci.item = i.id AND k.user_id = \(user)))
+        """
+    }
+
+    /// `pgJoins` for items asked for by id (`pgVisibleByID`).
+    static func pgByIDJoins(user: String) -> String {
+        """
+        JOIN channels c ON c.id = i.channel_id AND \(pgVisibleByID(user: user))
+        LEFT JOIN watch_state w ON w.user_id = \(user) AND w.item = i.id
+        """
+    }
+
     /// A row of `pgSelection`.
     init(pgRow row: PGRow) throws(LibraryError) {
         self.init(id: try row.get("id"), itemID: try row.get("item_id"), channelID: try row.get("channel_id"),
@@ -32,15 +50,17 @@ extension LibraryItem {
 }
 
 extension PostgresLibrary {
-    /// Throws `noItem` (or `noItems`) naming every id `user` cannot see: not in the library, or
-    /// in a channel they do not follow. The items found stay locked against deletion (KEY SHARE)
-    /// until the transaction ends, so a row that refers to one cannot lose it to a channel
-    /// removed meanwhile: such a removal waits, or went first and the item is missing here.
+    /// Throws `noItem` (or `noItems`) naming every id `user` cannot see (`pgVisibleByID`): not
+    /// in the library, or in a channel they do not follow and none of their collections. The
+    /// items found and their channels stay locked against deletion (KEY SHARE) until the
+    /// transaction ends, so a row that refers to one cannot lose it to a channel removed or
+    /// released meanwhile (`releaseUnfollowed` locks the channel FOR UPDATE first): such a
+    /// removal waits, or went first and the item is missing here.
     static func requireItems(_ ids: [Int64], user: UserID, _ db: PGConnection) throws(LibraryError) {
         guard !ids.isEmpty else { return }
         let found = Set(try db.query("""
-            SELECT i.id FROM items i JOIN subscriptions s ON s.user_id = $1 AND s.channel_id = i.channel_id
-            WHERE i.id = ANY($2::bigint[]) FOR KEY SHARE OF i
+            SELECT i.id FROM items i JOIN channels c ON c.id = i.channel_id
+            WHERE i.id = ANY($2::bigint[]) AND \(LibraryItem.pgVisibleByID(user: "$1")) FOR KEY SHARE OF i, c
             """, [user.rawValue, ids]).rows.map { row throws(LibraryError) in try row.get(0) as Int64 })
         let missing = ids.filter { !found.contains($0) }
         if missing.count == 1 { throw .noItem(missing[0]) }

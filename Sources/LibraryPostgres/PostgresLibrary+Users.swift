@@ -50,27 +50,45 @@ extension PostgresLibrary {
         }
     }
 
-    /// Everything of the user goes with their row (ON DELETE CASCADE); the channels only they
-    /// followed go after, as when the last follower unsubscribes (`removeChannel`).
+    /// Everything of the user goes with their row (ON DELETE CASCADE: `v5-account-deletion`
+    /// logs no change for a user gone); then the channels they followed, or had items of in their
+    /// collections, are released as when the last follower unsubscribes (`removeChannel`); then
+    /// their rows of the change log, and the log's newest row, if it was theirs, comes back as
+    /// nobody's (`UserStore.removeUser` says why).
     public func removeUser(named name: String) async throws(LibraryError) -> RemovedUser {
         try Self.requireValid(name)
         return try await write { db throws(LibraryError) in
             let user = try Self.requireUser(db, "name = $1", [name], name: name)
-            guard user.id != .owner else { throw .invalid("the library's owner (\(name)) cannot be removed") }
-            let followed: [Int64] = try db.query("SELECT channel_id FROM subscriptions WHERE user_id = $1 ORDER BY channel_id FOR UPDATE",
-                                                 [user.id.rawValue]).rows.map { row throws(LibraryError) in try row.get(0) }
+            guard user.id != .owner else { throw .userKept(name, .owner) }
+            if user.isAdmin {
+                // Every admin locked (in id order), so two admins removing each other cannot both
+                // find the other still there.
+                let admins: [Int64] = try db.query("SELECT id FROM users WHERE is_admin = 1 ORDER BY id FOR UPDATE").rows
+                    .map { row throws(LibraryError) in try row.get(0) }
+                if !admins.contains(where: { $0 != user.id.rawValue }) { throw .userKept(name, .lastAdmin) }
+            }
+            let touched: [Int64] = try db.query("""
+                SELECT channel_id FROM subscriptions WHERE user_id = $1
+                UNION SELECT i.channel_id FROM collections k JOIN collection_items ci ON ci.collection = k.id
+                    JOIN items i ON i.id = ci.item WHERE k.user_id = $1
+                """, [user.id.rawValue]).rows.map { row throws(LibraryError) in try row.get(0) }
+            // Those channels first (in id order, as every writer locks channels), then the user's rows.
+            try db.query("SELECT 1 FROM channels WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE", [touched])
             try db.query("DELETE FROM users WHERE id = $1", [user.id.rawValue])
-            // Those nobody follows now; locked (in id order, as every writer locks channels) so a
-            // subscription made meanwhile waits and then finds the channel gone, or is seen here.
-            let orphans: [Int64] = try db.query("""
-                SELECT c.id FROM channels c WHERE c.id = ANY($1::bigint[])
-                    AND NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.channel_id = c.id)
-                ORDER BY c.id FOR UPDATE
-                """, [followed]).rows.map { row throws(LibraryError) in try row.get(0) }
-            let items: [Int64] = try db.query("SELECT id FROM items WHERE channel_id = ANY($1::bigint[]) ORDER BY channel_id, id",
-                                              [orphans]).rows.map { row throws(LibraryError) in try row.get(0) }
-            try db.query("DELETE FROM channels WHERE id = ANY($1::bigint[])", [orphans])
-            return RemovedUser(channels: orphans.count, items: items)
+            let released = try Self.releaseUnfollowed(touched, db)
+            // The sync clock's row lock is the one every commit publishing changes takes (last,
+            // as here): none is published meanwhile, so the newest read is the newest there is.
+            try db.query("SELECT 1 FROM sync_clock WHERE id = 1 FOR NO KEY UPDATE")
+            let newest = try db.query("SELECT seq, kind, at FROM changes ORDER BY seq DESC LIMIT 1").first
+            try db.query("DELETE FROM changes WHERE user_id = $1", [user.id.rawValue])
+            if let newest {
+                let seq: Int64 = try newest.get("seq"), kind: String = try newest.get("kind"), at: Int64 = try newest.get("at")
+                try db.query("""
+                    INSERT INTO changes (seq, user_id, kind, payload, at) SELECT $1, $2, $3, '{}', $4
+                    WHERE NOT EXISTS (SELECT 1 FROM changes WHERE seq = $1)
+                    """, [seq, UserID.nobody.rawValue, kind, at])
+            }
+            return RemovedUser(channels: released.unfollowed, items: released.removed)
         }
     }
 

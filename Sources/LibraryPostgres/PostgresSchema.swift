@@ -18,6 +18,7 @@
 enum PostgresSchema {
     static let migrations: [(name: String, sql: String)] = [
         (name: "v1-initial", sql: tables + counters + syncClock + changeLog + search),
+        (name: "v5-account-deletion", sql: accountDeletion),
         (name: "v4-user-identities", sql: userIdentities),
     ]
 
@@ -804,6 +805,20 @@ enum PostgresSchema {
         END $$;
         CREATE TRIGGER channels_search_renamed AFTER UPDATE OF name ON channels
             FOR EACH ROW WHEN (OLD.name IS DISTINCT FROM NEW.name) EXECUTE FUNCTION channels_search_renamed();
+
+        """#
+
+    /// A change is logged only for a user who exists. Removing a user deletes their rows by
+    /// cascade, and the cascade's triggers would log changes for them; here those would wait in
+    /// `changes_pending` and be published at COMMIT, after `removeUser` had deleted the user's
+    /// rows of the log, so they must not be written at all. (SQLite writes its log at once, in
+    /// the same transaction: its `removeUser` deletes them with the rest.)
+    static let accountDeletion = #"""
+        CREATE OR REPLACE FUNCTION log_change(for_user BIGINT, change_kind TEXT, change_payload json) RETURNS void LANGUAGE sql AS $$
+            INSERT INTO changes_pending (user_id, kind, payload)
+                SELECT for_user, change_kind, compact_json(change_payload)
+                WHERE NOT library_copying() AND EXISTS (SELECT 1 FROM users WHERE id = for_user);
+        $$;
 
         """#
 }

@@ -17,6 +17,20 @@ extension LibraryItem {
         LEFT JOIN watch_state w ON w.user_id = ?1 AND w.item = i.id
         """
 
+    /// Whether the user (`?1`) may have item `i` by its id: they follow its channel, or it is in
+    /// one of their collections (which keep it when its channel's last follower left:
+    /// `ChannelRemoval`). Lists (the feed, search) show followed channels only (`joins`).
+    static let visibleByID = """
+        (EXISTS (SELECT 1 FROM subscriptions s WHERE s.user_id = ?1 AND s.channel_id = i.channel_id)
+         OR EXISTS (SELECT 1 FROM collection_items ci CROSS JOIN collections k ON k.id = ci.collection
+                    WHERE ci.item = i.id AND k.user_id = ?1))
+        """
+    /// `joins` for items asked for by id (`visibleByID`).
+    static let byIDJoins = """
+        CROSS JOIN channels c ON c.id = i.channel_id AND \(visibleByID)
+        LEFT JOIN watch_state w ON w.user_id = ?1 AND w.item = i.id
+        """
+
     /// Reads a row of `selection` by position: by-name lookups cost more than the query
     /// itself on a first page.
     init(row: some ColumnValues) {
@@ -26,12 +40,12 @@ extension LibraryItem {
                   progress: row.int(11) ?? 0, enclosureURL: row.text(12), thumbnail: row.text(13))
     }
 
-    /// The items with these ids that `user` can see (in channels they follow), in the order given.
+    /// The items with these ids that `user` can see (`visibleByID`), in the order given.
     static func fetchAll(_ db: Database, ids: [Int64], user: UserID) throws -> [LibraryItem] {
         guard !ids.isEmpty else { return [] }
         let marks = ids.map { _ in "?" }.joined(separator: ",")
         // Cached per list length: preparing this statement costs more than running it.
-        let statement = try db.cachedStatement(sql: "SELECT \(selection) FROM items i \(joins) WHERE i.id IN (\(marks))")
+        let statement = try db.cachedStatement(sql: "SELECT \(selection) FROM items i \(byIDJoins) WHERE i.id IN (\(marks))")
         let items = try StatementColumns.fetchAll(statement, arguments: StatementArguments([user.rawValue] + ids), LibraryItem.init(row:))
         let byID = Dictionary(items.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         return ids.compactMap { byID[$0] }

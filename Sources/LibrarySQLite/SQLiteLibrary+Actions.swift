@@ -133,12 +133,10 @@ extension SQLiteLibrary {
         }
     }
 
-    /// Throws `noItem` (or `noItems`) naming every id `user` cannot see: not in the library, or
-    /// in a channel they do not follow.
+    /// Throws `noItem` (or `noItems`) naming every id `user` cannot see (`LibraryItem.visibleByID`):
+    /// not in the library, or in a channel they do not follow and none of their collections.
     static func requireItems(_ ids: [Int64], user: UserID, _ db: Database) throws {
-        let statement = try db.cachedStatement(sql: """
-            SELECT 1 FROM items i JOIN subscriptions s ON s.user_id = ? AND s.channel_id = i.channel_id WHERE i.id = ?
-            """)
+        let statement = try db.cachedStatement(sql: "SELECT 1 FROM items i WHERE i.id = ?2 AND \(LibraryItem.visibleByID)")
         var missing: [Int64] = []
         for id in ids where try Bool.fetchOne(statement, arguments: [user.rawValue, id]) == nil { missing.append(id) }
         if missing.count == 1 { throw LibraryError.noItem(missing[0]) }

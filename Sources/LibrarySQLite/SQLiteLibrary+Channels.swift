@@ -69,10 +69,10 @@ extension SQLiteLibrary {
         }
     }
 
-    /// Unsubscribes the acting user: their subscription, and their watch state, saved marks,
-    /// collection entries and queue entries for the channel's items go; their play history stays
-    /// (it keeps its own copy of titles and names). The channel itself, its items and what hangs
-    /// on them go only when nobody follows it any more.
+    /// Unsubscribes the acting user: their subscription, and their watch state, saved marks and
+    /// queue entries for the channel's items go; their play history stays (it keeps its own copy
+    /// of titles and names), and so do their collections' entries. When nobody follows the
+    /// channel any more it is released (`releaseUnfollowed`).
     @discardableResult
     public func removeChannel(id: Int64) async throws(LibraryError) -> ChannelRemoval {
         let user = user.rawValue
@@ -83,7 +83,6 @@ extension SQLiteLibrary {
             for sql in [
                 "DELETE FROM watch_state WHERE user_id = ?1 AND item IN (\(items))",
                 "DELETE FROM saved_items WHERE user_id = ?1 AND item IN (\(items))",
-                "DELETE FROM collection_items WHERE collection IN (SELECT id FROM collections WHERE user_id = ?1) AND item IN (\(items))",
                 "DELETE FROM up_next WHERE user_id = ?1 AND item IN (\(items))",
                 "UPDATE player_state SET last_item = NULL WHERE user_id = ?1 AND last_item IN (\(items))",
             ] {
@@ -92,9 +91,54 @@ extension SQLiteLibrary {
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM subscriptions WHERE channel_id = ?", arguments: [id]) != nil {
                 return .othersStillFollow
             }
-            try db.execute(sql: "DELETE FROM channels WHERE id = ?", arguments: [id])
-            return .channelRemoved
+            let kept = try Self.releaseUnfollowed([id], db).kept
+            return kept.isEmpty ? .channelRemoved : .keptInCollections(kept)
         }
+    }
+
+    /// What releasing channels nobody follows did.
+    struct Released {
+        /// How many of the channels nobody follows.
+        var unfollowed = 0
+        /// The items that went.
+        var removed: [Int64] = []
+        /// The items that stay for someone's collection.
+        var kept: [Int64] = []
+    }
+
+    /// `ChannelRemoval`'s rule, for those of `channels` nobody follows: their items in nobody's
+    /// collection go, and a channel with no item left goes too. Called wherever a channel may
+    /// lose its last follower (unsubscribing, removing a user) or an item its last collection.
+    static func releaseUnfollowed(_ channels: [Int64], _ db: Database) throws -> Released {
+        var released = Released()
+        for channel in Set(channels).sorted() {
+            guard try Bool.fetchOne(db, sql: """
+                SELECT 1 FROM channels c WHERE c.id = ? AND NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.channel_id = c.id)
+                """, arguments: [channel]) != nil else { continue }
+            released.unfollowed += 1
+            for row in try Row.fetchAll(db, sql: """
+                SELECT i.id, EXISTS (SELECT 1 FROM collection_items ci WHERE ci.item = i.id) AS kept FROM items i
+                WHERE i.channel_id = ? ORDER BY i.id
+                """, arguments: [channel]) {
+                if row["kept"] as Bool { released.kept.append(row["id"]) } else { released.removed.append(row["id"]) }
+            }
+            try db.execute(sql: """
+                DELETE FROM items WHERE channel_id = ? AND NOT EXISTS (SELECT 1 FROM collection_items ci WHERE ci.item = items.id)
+                """, arguments: [channel])
+            try db.execute(sql: "DELETE FROM channels WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM items WHERE channel_id = ?1)",
+                           arguments: [channel])
+        }
+        return released
+    }
+
+    /// The channels nobody follows of items `ids`, or of collection `collection`'s items: what
+    /// `releaseUnfollowed` looks at once they left a collection.
+    static func unfollowedChannels(items ids: [Int64] = [], collection: Int64? = nil, _ db: Database) throws -> [Int64] {
+        try Int64.fetchAll(db, sql: """
+            SELECT DISTINCT i.channel_id FROM items i
+            WHERE (i.id IN (SELECT value FROM json_each(?1)) OR i.id IN (SELECT item FROM collection_items WHERE collection = ?2))
+                AND NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.channel_id = i.channel_id)
+            """, arguments: ["[" + ids.map(String.init).joined(separator: ",") + "]", collection])
     }
 
     /// The acting user's channels (for `sync --all` and export), by id.

@@ -75,28 +75,19 @@ extension SQLiteLibrary {
                 // Throwing rolls back the ones already deleted: all or none.
                 if db.changesCount == 0 { throw LibraryError.notInCollection(item: id, collection: name) }
             }
+            _ = try Self.releaseUnfollowed(Self.unfollowedChannels(items: ids, db), db)
         }
     }
 
-    /// Moves item `id` from collection `source` to the end of `destination`, atomically.
-    public func moveToCollection(item id: Int64, from source: String, to destination: String, now: Int64) async throws(LibraryError) {
-        let user = user
-        try await write { db in
-            let from = try Self.requireCollection(source, user: user, db)
-            let to = try Self.requireCollection(destination, user: user, db)
-            try Self.requireItems([id], user: user, db)
-            try db.execute(sql: "DELETE FROM collection_items WHERE collection = ? AND item = ?", arguments: [from, id])
-            if db.changesCount == 0 { throw LibraryError.notInCollection(item: id, collection: source) }
-            try Self.append(item: id, to: to, named: destination, now: now, db)
-        }
-    }
-
-    /// Deletes collection `name` (its items stay in the library).
+    /// Deletes collection `name` (its items stay in the library, but those of channels nobody
+    /// follows that were in no other collection: `releaseUnfollowed`).
     public func deleteCollection(_ name: String) async throws(LibraryError) {
         let user = user
         try await write { db in
             let id = try Self.requireCollection(name, user: user, db)
+            let unfollowed = try Self.unfollowedChannels(collection: id, db)
             try db.execute(sql: "DELETE FROM collections WHERE id = ?", arguments: [id])
+            _ = try Self.releaseUnfollowed(unfollowed, db)
         }
     }
 

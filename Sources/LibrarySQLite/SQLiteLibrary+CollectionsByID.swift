@@ -62,8 +62,10 @@ extension SQLiteLibrary {
     public func deleteCollection(id: Int64) async throws(LibraryError) {
         let user = user
         try await write { db in
+            let unfollowed = try Self.unfollowedChannels(collection: id, db)
             try db.execute(sql: "DELETE FROM collections WHERE id = ? AND user_id = ?", arguments: [id, user.rawValue])
             if db.changesCount == 0 { throw LibraryError.noCollectionID(id) }
+            _ = try Self.releaseUnfollowed(unfollowed, db)
         }
     }
 
@@ -105,6 +107,7 @@ extension SQLiteLibrary {
             let collection = try Self.requireCollectionDetails(id, user: user, db)
             try db.execute(sql: "DELETE FROM collection_items WHERE collection = ? AND item = ?", arguments: [id, item])
             if db.changesCount == 0 { throw LibraryError.notInCollection(item: item, collection: collection.name) }
+            _ = try Self.releaseUnfollowed(Self.unfollowedChannels(items: [item], db), db)
             try Self.renumber(collection: id, order: nil, db)
             try db.execute(sql: "UPDATE collections SET updated_at = ? WHERE id = ?", arguments: [now, id])
         }
@@ -127,7 +130,7 @@ extension SQLiteLibrary {
     /// Numbers the collection's items 1…count: `order` first, in that order, then the rest as
     /// they were. Positions are UNIQUE per collection, so they move out of the way (negative)
     /// first.
-    private static func renumber(collection: Int64, order: [Int64]?, _ db: Database) throws {
+    static func renumber(collection: Int64, order: [Int64]?, _ db: Database) throws {
         let current = try Int64.fetchAll(db, sql: "SELECT item FROM collection_items WHERE collection = ? ORDER BY position",
                                          arguments: [collection])
         let first = order ?? []
@@ -138,7 +141,7 @@ extension SQLiteLibrary {
         for (index, item) in final.enumerated() { try set.execute(arguments: [index + 1, collection, item]) }
     }
 
-    private static func entries(collection: Int64, user: UserID, _ db: Database) throws -> [CollectionEntry] {
+    static func entries(collection: Int64, user: UserID, _ db: Database) throws -> [CollectionEntry] {
         let rows = try Row.fetchAll(db, sql: """
             SELECT ci.item, ci.position, ci.added_at, w.watched_at FROM collection_items ci
             LEFT JOIN watch_state w ON w.user_id = ? AND w.item = ci.item
@@ -157,14 +160,14 @@ extension SQLiteLibrary {
     }
 
     /// `user`'s collection `id`; another user's is `noCollectionID`, as one that never was.
-    private static func requireCollectionDetails(_ id: Int64, user: UserID, _ db: Database) throws -> CollectionDetails {
+    static func requireCollectionDetails(_ id: Int64, user: UserID, _ db: Database) throws -> CollectionDetails {
         guard let row = try Row.fetchOne(db, sql: "\(collectionDetailsSelection) AND c.id = ?2", arguments: [user.rawValue, id]) else {
             throw LibraryError.noCollectionID(id)
         }
         return collectionDetails(row: row)
     }
 
-    private static func collectionDetails(row: Row) -> CollectionDetails {
+    static func collectionDetails(row: Row) -> CollectionDetails {
         CollectionDetails(id: row["id"], name: row["name"], description: row["description"], coverURL: row["cover_url"],
                           sortOrder: row["sort_order"], itemCount: row["items"], createdAt: row["created_at"], updatedAt: row["updated_at"])
     }

@@ -131,7 +131,7 @@ extension SQLiteLibrary {
     public func storedNotes(id: Int64) async throws(LibraryError) -> StoredNotes? {
         let user = user
         return try await read { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT \(StoredNotes.columns) FROM items i \(LibraryItem.joins) WHERE i.id = ?2"),
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT \(StoredNotes.columns) FROM items i \(LibraryItem.byIDJoins) WHERE i.id = ?2"),
                              arguments: [user.rawValue, id]).flatMap(StoredNotes.init(row:))
         }
     }
@@ -151,11 +151,11 @@ extension ItemRecord {
                   enclosureLength: row.int64(17), discoveredAt: row.int64(18) ?? 0, watchedAt: row.int64(19), channelImage: row.text(20))
     }
 
-    /// The records with these ids that `user` can see (in channels they follow), in the order given.
+    /// The records with these ids that `user` can see (`LibraryItem.visibleByID`), in the order given.
     static func fetchAll(_ db: Database, ids: [Int64], user: UserID) throws -> [ItemRecord] {
         guard !ids.isEmpty else { return [] }
         let marks = ids.map { _ in "?" }.joined(separator: ",")
-        let statement = try db.cachedStatement(sql: "SELECT \(selection) FROM items i \(LibraryItem.joins) WHERE i.id IN (\(marks))")
+        let statement = try db.cachedStatement(sql: "SELECT \(selection) FROM items i \(LibraryItem.byIDJoins) WHERE i.id IN (\(marks))")
         let records = try StatementColumns.fetchAll(statement, arguments: StatementArguments([user.rawValue] + ids), ItemRecord.init(row:))
         let byID = Dictionary(records.map { ($0.item.id, $0) }, uniquingKeysWith: { a, _ in a })
         return ids.compactMap { byID[$0] }

@@ -50,26 +50,39 @@ extension SQLiteLibrary {
         }
     }
 
-    /// Everything of the user goes with their row (ON DELETE CASCADE); the channels only they
-    /// followed go after, as when the last follower unsubscribes (`removeChannel`).
+    /// Everything of the user goes with their row (ON DELETE CASCADE); then the channels they
+    /// followed, or had items of in their collections, are released as when the last follower
+    /// unsubscribes (`removeChannel`); then their rows of the change log (the cascade's triggers
+    /// logged some more), and the log's newest row before, if it went, comes back as nobody's
+    /// (`UserStore.removeUser` says why).
     @discardableResult
     public func removeUser(named name: String) async throws(LibraryError) -> RemovedUser {
         try Self.requireValid(name)
         return try await write { db in
             let user = try Self.requireUser(db, "name = ?", [name], name: name)
-            guard user.id != .owner else { throw LibraryError.invalid("the library's owner (\(name)) cannot be removed") }
-            let followed = try Int64.fetchAll(db, sql: "SELECT channel_id FROM subscriptions WHERE user_id = ?",
-                                              arguments: [user.id.rawValue])
+            guard user.id != .owner else { throw LibraryError.userKept(name, .owner) }
+            if user.isAdmin, try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE is_admin = 1 AND id <> ?)",
+                                               arguments: [user.id.rawValue]) != true {
+                throw LibraryError.userKept(name, .lastAdmin)
+            }
+            let newest = try Row.fetchOne(db, sql: "SELECT seq, kind, at FROM changes ORDER BY seq DESC LIMIT 1")
+            let touched = try Int64.fetchAll(db, sql: """
+                SELECT channel_id FROM subscriptions WHERE user_id = ?1
+                UNION SELECT i.channel_id FROM collections k CROSS JOIN collection_items ci ON ci.collection = k.id
+                    CROSS JOIN items i ON i.id = ci.item WHERE k.user_id = ?1
+                """, arguments: [user.id.rawValue])
             try db.execute(sql: "DELETE FROM users WHERE id = ?", arguments: [user.id.rawValue])
-            let orphans = try followed.filter {
-                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM subscriptions WHERE channel_id = ?)", arguments: [$0]) != true
+            let released = try Self.releaseUnfollowed(touched, db)
+            try db.execute(sql: "DELETE FROM changes WHERE user_id = ?", arguments: [user.id.rawValue])
+            if let newest {
+                // (Also when the cascade's rows pruned it: the log is pruned every thousandth row.)
+                let seq: Int64 = newest["seq"], kind: String = newest["kind"], at: Int64 = newest["at"]
+                try db.execute(sql: """
+                    INSERT INTO changes (seq, user_id, kind, payload, at) SELECT ?, ?, ?, '{}', ?
+                    WHERE NOT EXISTS (SELECT 1 FROM changes WHERE seq = ?)
+                    """, arguments: [seq, UserID.nobody.rawValue, kind, at, seq])
             }
-            var items: [Int64] = []
-            for channel in orphans {
-                items += try Int64.fetchAll(db, sql: "SELECT id FROM items WHERE channel_id = ? ORDER BY id", arguments: [channel])
-                try db.execute(sql: "DELETE FROM channels WHERE id = ?", arguments: [channel])
-            }
-            return RemovedUser(channels: orphans.count, items: items)
+            return RemovedUser(channels: released.unfollowed, items: released.removed)
         }
     }
 

@@ -17,6 +17,8 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible, Sendable {
     case userExists(String)
     /// No session with that id among the ones the caller may see.
     case noSession(Int64)
+    /// A user the library cannot do without, named: its owner, or its last admin.
+    case userKept(String, KeptUser)
     /// No user is linked to this identity at an OpenID provider (issuer, subject).
     case noIdentity(issuer: String, subject: String)
     /// The identity (issuer, subject) is linked to another user already.
@@ -41,6 +43,9 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible, Sendable {
         case .noUser(let name): return "no user \(Self.quoted(name))"
         case .userExists(let name): return "user \(Self.quoted(name)) already exists"
         case .noSession(let id): return "no session \(id)"
+        case .userKept(let name, .owner): return "the library's owner (\(name)) cannot be removed"
+        case .userKept(let name, .lastAdmin):
+            return "\(Self.quoted(name)) is the library's last admin and cannot be removed: make another admin first (feedctl user add --admin)"
         case .noIdentity(let issuer, let subject): return "no user is linked to \(Self.quoted(subject)) at \(Self.quoted(issuer))"
         case .identityTaken(let issuer, let subject): return "\(Self.quoted(subject)) at \(Self.quoted(issuer)) is linked to another user"
         case .invalid(let why): return why
@@ -76,6 +81,14 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible, Sendable {
         }
         return "\"" + escaped.joined() + "\""
     }
+}
+
+/// Why a user cannot be removed (`LibraryError.userKept`).
+public enum KeptUser: Sendable, Equatable {
+    /// The library's owner (user 1): the CLI and the daemon act for them.
+    case owner
+    /// The only admin left: nobody could manage users after them.
+    case lastAdmin
 }
 
 /// A failure of the database engine, with the engine's own result code, sorted into what a

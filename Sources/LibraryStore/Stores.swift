@@ -11,7 +11,9 @@ import FeedModel
 // the authenticated user). Channels and items are shared; everything a person does with them
 // (subscriptions, watch state, saved items, collections, history, queue, player state, speeds)
 // is that user's alone, and another user's ids are "not found" (`noItem`, `noChannel`,
-// `noCollection`): an item is visible only in channels the user follows.
+// `noCollection`): an item is visible only in channels the user follows, and by its id also when
+// it is in one of their collections (which keep their items when the user leaves the channel:
+// `ChannelRemoval`). The feed, search and the channel lists show followed channels only.
 
 /// Subscriptions: reading them, removing them, and what is remembered per channel. All of it is
 /// the acting user's: a channel they do not follow is `noChannel`.
@@ -29,10 +31,11 @@ public protocol ChannelStore: Sendable {
     /// The user's subscriptions under `query`'s filters, by name (as `channelSummaries`), each
     /// channel with its counts: one page of them, or all; and how many match in all.
     func subscriptions(_ query: SubscriptionQuery) async throws(LibraryError) -> SubscriptionPage
-    /// Unsubscribes the user: their subscription and their watch state, saved marks, collection
-    /// and queue entries for the channel's items go; their play history stays (it keeps its own
-    /// copy of titles and names). The channel, its items (and their downloads, which the caller
-    /// deletes when told `.channelRemoved`) go only when nobody follows it any more.
+    /// Unsubscribes the user: their subscription and their watch state, saved marks and queue
+    /// entries for the channel's items go; their play history stays (it keeps its own copy of
+    /// titles and names), and so do their collections' entries. The channel and its items (and
+    /// their downloads, which the caller deletes when told) go only when nobody follows it any
+    /// more, and then only the items in nobody's collection (`ChannelRemoval`).
     @discardableResult
     func removeChannel(id: Int64) async throws(LibraryError) -> ChannelRemoval
     /// Pauses or resumes the user's subscription (a channel is polled while anyone's is active).
@@ -41,10 +44,31 @@ public protocol ChannelStore: Sendable {
     func setSpeed(channelID: Int64, _ speed: Double) async throws(LibraryError)
 }
 
-/// What unsubscribing did to the shared channel.
+extension ChannelStore {
+    /// What fetching and playing an item of channel `id` takes from its channel: where its media
+    /// may be fetched from, and the speed the user keeps for it. A channel the user does not
+    /// follow (an item their collection kept: `ChannelRemoval`) gives public addresses only and
+    /// no speed.
+    public func playbackSettings(channelID id: Int64) async throws(LibraryError) -> (reach: AddressReach, speed: Double?) {
+        do {
+            let channel = try await channel(id: id)
+            return (channel.reach, channel.speed)
+        } catch where error == .noChannel(id) {
+            return (.publicOnly, nil)
+        }
+    }
+}
+
+/// What unsubscribing did to the shared channel. The rule for a channel nobody follows: its
+/// items that are in someone's collection stay (a published playlist must not lose episodes),
+/// shown with the channel's name; the others go, and the channel goes with its last item. It is
+/// not polled. Removing a user, or an item from its last collection, applies the same rule.
 public enum ChannelRemoval: Sendable, Equatable {
     /// Nobody follows it any more: the channel and its items were deleted.
     case channelRemoved
+    /// Nobody follows it any more: its items were deleted but these, which are in collections
+    /// (the channel stays, unpolled, for them).
+    case keptInCollections([Int64])
     /// Other users still follow it: only this user's subscription and state went.
     case othersStillFollow
 }
@@ -135,10 +159,9 @@ public protocol CollectionStore: Sendable {
     /// Appends items in the order given, all or none: every id must be in the library and not
     /// yet in the collection.
     func addToCollection(items ids: [Int64], collection name: String, now: Int64) async throws(LibraryError)
-    /// Removes items, all or none: every id must be in the collection.
+    /// Removes items, all or none: every id must be in the collection. (An item that leaves its
+    /// last collection when nobody follows its channel goes: `ChannelRemoval`.)
     func removeFromCollection(items ids: [Int64], collection name: String) async throws(LibraryError)
-    /// Moves item `id` from `source` to the end of `destination`, atomically.
-    func moveToCollection(item id: Int64, from source: String, to destination: String, now: Int64) async throws(LibraryError)
     /// Deletes collection `name`; its items stay in the library.
     func deleteCollection(_ name: String) async throws(LibraryError)
 
@@ -163,6 +186,12 @@ public protocol CollectionStore: Sendable {
     /// Puts the items given first, in that order, the others after them as they were; all or
     /// none: every id must be in the collection.
     func reorderCollection(id: Int64, items: [Int64], now: Int64) async throws(LibraryError)
+    /// Copies or moves items from one of the user's collections to another, in one transaction,
+    /// as `CollectionTransfer` says; `noCollectionID` when either collection is not theirs.
+    func transfer(_ transfer: CollectionTransfer, now: Int64) async throws(LibraryError) -> CollectionTransferResult
+    /// The user's collections but `id`, in `collectionDetails()`'s order, each saying whether it
+    /// holds any of `id`'s items: where `id`'s items may be copied or moved.
+    func collectionTargets(of id: Int64) async throws(LibraryError) -> [CollectionTarget]
 }
 
 /// Saved videos as the API has them: library items and pages saved by URL, each with its own
@@ -269,9 +298,16 @@ public protocol UserStore: Sendable {
     func passwordHash(of name: String) async throws(LibraryError) -> String?
     /// Sets (or, with nil, clears) a user's password hash.
     func setPasswordHash(_ hash: String?, for name: String) async throws(LibraryError)
-    /// Removes a user with their subscriptions, watch state, saved items, collections, history,
-    /// queue, player state and sessions (channels nobody follows any more go too, with their
-    /// items). The owner cannot be removed (`invalid`). Returns what went with those channels:
+    /// Removes a user and everything of theirs, in one transaction: no row of any table names
+    /// them after it (their subscriptions, watch state, saved items and videos, collections
+    /// with their items, history, queue, player state, sessions, gpodder devices, episode
+    /// actions and sync records, their rows of the change log), and nobody else's row changes.
+    /// Channels nobody follows any more go too, with their items but those in another user's
+    /// collection (`ChannelRemoval`), as when their last follower unsubscribes. The change log's newest row, if it was theirs, stays as nobody's
+    /// (`UserID.nobody`, without its payload): a change's number is the newest's plus one, so
+    /// without it the next change would take a number a reader has already passed. Their
+    /// sessions end with them (the next request with their token finds none). The owner and
+    /// the last admin cannot be removed (`userKept`). Returns what went with those channels:
     /// their files in `media/` are the caller's to delete, once the library let go of them.
     @discardableResult
     func removeUser(named name: String) async throws(LibraryError) -> RemovedUser
@@ -336,8 +372,9 @@ extension ListeningStore {
     }
 }
 
-/// What `UserStore.removeUser` took with the user: the channels only they followed, and those
-/// channels' items (whose downloaded files are then nobody's).
+/// What `UserStore.removeUser` took with the user: how many channels only they followed, and
+/// the items that went with those (whose downloaded files are then nobody's); items in another
+/// user's collection stay (`ChannelRemoval`).
 public struct RemovedUser: Sendable, Equatable {
     public var channels: Int
     public var items: [Int64]

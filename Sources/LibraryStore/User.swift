@@ -6,6 +6,9 @@ public struct UserID: Sendable, Hashable, Comparable, CustomStringConvertible {
     public init(_ rawValue: Int64) { self.rawValue = rawValue }
     /// The library's owner (`LibraryUsers.ownerID`): the CLI and the daemon act for them.
     public static let owner = UserID(LibraryUsers.ownerID)
+    /// No user (ids start at 1). The change log keeps a removed user's newest row as nobody's,
+    /// for its place in the log (`UserStore.removeUser`); nobody's changes reach no stream.
+    public static let nobody = UserID(0)
     public static func < (a: UserID, b: UserID) -> Bool { a.rawValue < b.rawValue }
     public var description: String { String(rawValue) }
 }

@@ -153,7 +153,14 @@ final class RewindableStream {
         lastFailure = nil
     }
 
-    func unpin() { pinned = nil }
+    /// Ends a seek's pin. The cache is back within `cacheLimit` at once, so what a seek read
+    /// past the limit is not still there for the next seek (the rule, not timing, decides what
+    /// a seek back finds), except bytes from where the demuxer reads next: a failed seek that
+    /// read ahead (Ogg bisects) has put it back to where playback was.
+    func unpin() {
+        pinned = nil
+        trim(beyond: 0, keepingFrom: position)
+    }
 
     /// Appends bytes just read to the cache, dropping its oldest beyond `cacheLimit` (in steps of
     /// an eighth of it, so the copy is rare), but none from a pinned offset on while the cache
@@ -162,20 +169,21 @@ final class RewindableStream {
         cache.append(contentsOf: bytes)
         if let pin = pinned {
             if cache.count <= pinLimit {
-                let evictable = Int(pin - cacheStart)
-                let excess = min(evictable, cache.count - cacheLimit)
-                if excess > cacheLimit / 8 {
-                    cache.removeFirst(excess)
-                    cacheStart += Int64(excess)
-                }
+                trim(beyond: cacheLimit / 8, keepingFrom: pin)
                 return
             }
             pinned = nil
         }
-        let excess = cache.count - cacheLimit
-        if excess > cacheLimit / 8 {
-            cache.removeFirst(excess)
-            cacheStart += Int64(excess)
-        }
+        trim(beyond: cacheLimit / 8)
+    }
+
+    /// Drops the oldest bytes past `cacheLimit` when more than `slack` are over it, none from
+    /// `keepingFrom` on.
+    private func trim(beyond slack: Int, keepingFrom kept: Int64? = nil) {
+        var excess = cache.count - cacheLimit
+        if let kept { excess = min(excess, Int(kept - cacheStart)) }
+        guard excess > slack else { return }
+        cache.removeFirst(excess)
+        cacheStart += Int64(excess)
     }
 }

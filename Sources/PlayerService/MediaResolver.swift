@@ -75,7 +75,7 @@ struct MediaResolver: Sendable {
                                  album: item.channel, length: item.duration.map(Double.init), artURL: item.thumbnail,
                                  url: item.url ?? item.enclosureURL, date: item.published.flatMap(Self.utcDay))
         let startAt = fromStart || item.watched ? 0 : Double(item.progress)
-        let channel = try await library.channel(id: item.channelID)
+        let channel = try await library.playbackSettings(channelID: item.channelID)
         return Resolved(request: PlayRequest(key: .item(id), source: source, metadata: meta, startAt: startAt,
                                              rate: channel.speed.map(PlaybackSpeed.normalized) ?? defaultRate),
                         entry: QueueEntry(target: String(id), title: item.title, itemID: id), reach: channel.reach)

@@ -528,7 +528,7 @@ extension PlayerFailure {
             case .noItem, .noItems, .noChannel, .noCollection, .noCollectionID, .noSavedVideo, .noUser, .noSession, .noIdentity:
                 self.init(.notFound, error.description)
             case .invalid: self.init(.invalid, error.description)
-            case .collectionExists, .alreadyInCollection, .userExists, .identityTaken, .notInCollection:
+            case .collectionExists, .alreadyInCollection, .userExists, .userKept, .identityTaken, .notInCollection:
                 self.init(.failed, error.description)
             case .database:
                 // A reply may reach an HTTP client: no file paths. A full disk or a busy

@@ -106,7 +106,7 @@ struct ChannelCommand: AsyncParsableCommand {
 
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Unsubscribe: removes the channel, its items and their downloads; play history stays.")
+            abstract: "Unsubscribe: removes the channel, its items and their downloads; play history and collections stay.")
         @OptionGroup var library: LibraryOptions
         @OptionGroup var media: MediaOptions
         @Flag(help: "Keep the channel's downloaded files.") var keepDownloads = false
@@ -122,9 +122,15 @@ struct ChannelCommand: AsyncParsableCommand {
                 if !keepDownloads { try await store.adoptLegacy(in: lib) }
                 var failures = 0
                 for channel in channels {
-                    let items = try await lib.itemIDs(channelID: channel.id)
+                    var items = try await lib.itemIDs(channelID: channel.id)
                     let removal = try await lib.removeChannel(id: channel.id)
                     var line = "removed \(channel.id): \(channel.name) (\(Formats.count(items.count, "item"))"
+                    if case .keptInCollections(let kept) = removal {
+                        // A collection's items stay, and so do their downloads.
+                        line += "; \(Formats.count(kept.count, "item")) in collections stay"
+                        let stay = Set(kept)
+                        items.removeAll { stay.contains($0) }
+                    }
                     if removal == .othersStillFollow {
                         // Shared with other users of the library: their items and downloads stay.
                         line += "; other users still follow it, so its items and downloads stay"

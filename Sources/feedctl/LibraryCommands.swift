@@ -393,7 +393,7 @@ struct CollectionCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "collection",
         abstract: "Named, ordered collections of items.",
-        subcommands: [Create.self, List.self, Show.self, Add.self, Remove.self, Move.self, Delete.self])
+        subcommands: [Create.self, List.self, Show.self, Add.self, Remove.self, Copy.self, Move.self, Targets.self, Delete.self])
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a collection.")
@@ -455,20 +455,6 @@ struct CollectionCommand: AsyncParsableCommand {
             try await runReporting {
                 try await library.open().removeFromCollection(items: ids, collection: name)
                 print("removed \(Formats.count(ItemIDs.unique(ids).count, "item")) from \"\(name)\": \(ItemIDs.list(ids))")
-            }
-        }
-    }
-
-    struct Move: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Move an item from one collection to another.")
-        @OptionGroup var library: LibraryOptions
-        @Argument(help: "Item id.", completion: .itemIDs) var id: Int64
-        @Argument(help: "From collection.") var from: String
-        @Argument(help: "To collection.") var to: String
-        func run() async throws {
-            try await runReporting {
-                try await library.open().moveToCollection(item: id, from: from, to: to, now: Clock.now())
-                print("moved \(id) from \"\(from)\" to \"\(to)\"")
             }
         }
     }

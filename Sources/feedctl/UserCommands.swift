@@ -1,7 +1,9 @@
+import AccountExport
 import Accounts
 import ArgumentParser
 import CLISupport
 import Downloads
+import FeedIngest
 import FeedModel
 import Foundation
 import LibraryStore
@@ -12,7 +14,7 @@ struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user",
         abstract: "Users of the library (for feedctl serve) and their login sessions.",
-        subcommands: [Add.self, List.self, Remove.self, Passwd.self, Sessions.self, Revoke.self])
+        subcommands: [Add.self, List.self, Export.self, Remove.self, Passwd.self, Sessions.self, Revoke.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -52,20 +54,69 @@ struct UserCommand: AsyncParsableCommand {
         }
     }
 
+    struct Export: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write everything that is a user's as one JSON document, or with --opml their subscriptions.",
+            discussion: """
+                The document is the one GET /api/account/export answers (its shape is versioned: docs/server.md, "Your \
+                data"): profile, subscriptions, watch state, history, saved items and videos with notes, collections with \
+                their items, the queue, player state, gpodder devices and episode actions, sessions (never a password \
+                hash or a token). It is written as it is read, a page at a time, to standard output or to FILE (which \
+                appears only once whole). Offer it before `user remove`.
+                """)
+        @OptionGroup var library: LibraryOptions
+        @Flag(help: "Only the subscriptions, as OPML 2.0 (as `channel export`).") var opml = false
+        @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
+        var output: String?
+        @Argument(help: "User name.") var name: String
+        func run() async throws {
+            try await runReporting {
+                let database = try await library.openDatabase()
+                let user = try await database.owner.user(named: name)
+                let store = database.store(for: user.id)
+                let file = try output.map { path throws(CommandError) in try FileStream(path: path) }
+                let write = { (text: String) throws in
+                    if let file { try file.write(text.utf8) } else { try FileHandle.standardOutput.write(contentsOf: Data(text.utf8)) }
+                }
+                if opml {
+                    try write(try await OPMLSubscriptions.export(store, now: Clock.now()))
+                } else {
+                    try await AccountExport.write(user: user, sessions: try await database.owner.sessions(of: user.id), library: store,
+                                                  now: Clock.now()) { chunk in try write(chunk) }
+                }
+                try file?.commit()
+            }
+        }
+    }
+
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Remove a user with their subscriptions, watch state, saved items, collections, history, queue and sessions.",
-            discussion: "Channels only that user followed go too, with their items and downloaded files.")
+            abstract: "Remove a user with everything that is theirs (asks first, unless --yes).",
+            discussion: """
+                Their subscriptions, watch state, saved items, collections, history, queue, player state, gpodder devices \
+                and actions, and sessions go (their next request to `feedctl serve` gets 401), as when they delete their \
+                account themselves (DELETE /api/account) or an admin removes them (DELETE /api/users/ID). Channels only \
+                that user followed go too, with their items and downloaded files. The library's owner and its last admin \
+                cannot be removed. `user export NAME` first keeps a copy of their data.
+                """)
         @OptionGroup var library: LibraryOptions
         @OptionGroup var media: MediaOptions
         @Flag(help: "Keep the downloaded files of the channels only that user followed.") var keepDownloads = false
+        @Flag(help: "Do not ask (the question needs a terminal: a script gives --yes).") var yes = false
         @Argument(help: "User name.") var name: String
         func run() async throws {
             try await runReporting {
                 let store = DownloadStore(directory: try media.directory(for: library))
                 let lib = try await library.open()
+                let user = try await lib.user(named: name)   // before asking
+                if !yes {
+                    try Confirmation.ask("remove user \(Terminal.printable(user.name)) and everything that is theirs (subscriptions, watch state, "
+                                         + "saved items, collections, history, queue, sessions)? It cannot be undone: "
+                                         + "`feedctl user export \(Terminal.printable(user.name)) -o FILE` keeps a copy.",
+                                         refusal: "user \(Terminal.printable(user.name)) was not removed")
+                }
                 if !keepDownloads { try await store.adoptLegacy(in: lib) }
-                let removal = try await lib.removeUser(named: name)
+                let removal = try await lib.removeUser(named: user.name)
                 var details: [String] = []
                 if removal.channels > 0 {
                     details.append("\(Formats.count(removal.channels, "channel")) only they followed, \(Formats.count(removal.items.count, "item"))")
@@ -81,7 +132,7 @@ struct UserCommand: AsyncParsableCommand {
                         details.append("deleted \(Formats.count(removed.count, "downloaded file")), \(Formats.bytes(freed)) freed")
                     }
                 }
-                print("removed user \(Terminal.printable(name))" + (details.isEmpty ? "" : " (\(details.joined(separator: "; ")))"))
+                print("removed user \(Terminal.printable(user.name))" + (details.isEmpty ? "" : " (\(details.joined(separator: "; ")))"))
                 if failures > 0 { throw PartialFailure("\(Formats.count(failures, "downloaded file")) could not be deleted") }
             }
         }

@@ -17,7 +17,7 @@ final class SavedVideoAndCollectionTests: XCTestCase {
         "id", "name", "slug", "description", "cover_url", "sort_order", "item_count", "created_at", "updated_at",
     ]
     static let collectionItemKeys: Set<String> = [
-        "id", "item_type", "url", "thumbnail_url", "title", "source_url", "domain", "embed_type", "video_id", "sort_order",
+        "id", "item_type", "url", "thumbnail_url", "title", "source_url", "domain", "embed_type", "video_id", "channel_name", "sort_order",
         "added_at", "is_watched", "watched_at", "watch_progress_seconds",
     ]
 
@@ -283,6 +283,7 @@ final class SavedVideoAndCollectionTests: XCTestCase {
         XCTAssertEqual(first["domain"] as? String, "127.0.0.1")
         XCTAssertEqual(first["sort_order"] as? Int, 1)
         XCTAssertEqual(first["video_id"] as? String, "tone-show-1")
+        XCTAssertEqual(first["channel_name"] as? String, "The Tone Show")
         _ = try await h.object("POST", "/api/collections/\(id)/items", body: #"{"item_id": \#(ids[1])}"#, status: 201)
         _ = try await h.object("POST", "/api/collections/\(id)/items", body: #"{"item_type": "video", "url": "\#(media[2])"}"#, status: 201)
         let twice = try await h.call("POST", "/api/collections/\(id)/items", body: #"{"item_id": \#(ids[1])}"#)

@@ -37,17 +37,19 @@ final class PostgresCollectionsTests: XCTestCase {
             try await library.addToCollection(item: one, collection: "Later", now: 7)
         }
 
-        try await library.moveToCollection(item: one, from: "Later", to: "Best", now: 8)
+        let id = Dictionary(try await library.collectionDetails().map { ($0.name, $0.id) }, uniquingKeysWith: { a, _ in a })
+        let (later, best) = (try await unwrap(id["Later"]), try await unwrap(id["Best"]))
+        try await library.transfer(item: one, .move, from: later, to: best, now: 8)
         await assertEqual(try await library.collection("Later").map(\.id), [three, two])
         await assertEqual(try await library.collection("Best").map(\.id), [one])
         await assertThrows(LibraryError.notInCollection(item: one, collection: "Later")) {
-            try await library.moveToCollection(item: one, from: "Later", to: "Best", now: 9)
+            try await library.transfer(item: one, .move, from: later, to: best, now: 9)
         }
-        await assertThrows(LibraryError.noCollection("Nope")) { try await library.moveToCollection(item: one, from: "Nope", to: "Best", now: 9) }
-        await assertThrows(LibraryError.noCollection("Nope")) { try await library.moveToCollection(item: three, from: "Later", to: "Nope", now: 9) }
+        await assertThrows(LibraryError.noCollectionID(999)) { try await library.transfer(item: one, .move, from: 999, to: best, now: 9) }
+        await assertThrows(LibraryError.noCollectionID(999)) { try await library.transfer(item: three, .move, from: later, to: 999, now: 9) }
         try await library.addToCollection(item: three, collection: "Best", now: 9)
         await assertThrows(LibraryError.alreadyInCollection(item: three, collection: "Best")) {
-            try await library.moveToCollection(item: three, from: "Later", to: "Best", now: 9)
+            try await library.transfer(item: three, .move, from: later, to: best, now: 9)
         }
         await assertEqual(try await library.collection("Later").map(\.id), [three, two], "the failed move changed nothing")
 
@@ -272,13 +274,13 @@ final class PostgresCollectionsTests: XCTestCase {
     /// in the same order, so neither waits for the other for ever and both land.
     func testOppositeMovesAtOnceBothLand() async throws {
         let (library, a, b) = (fixture.owner, fixture.a, fixture.b)
-        try await library.createCollection("One", now: 1)
-        try await library.createCollection("Two", now: 1)
+        let one = try await library.createCollection("One", description: nil, now: 1).id
+        let two = try await library.createCollection("Two", description: nil, now: 1).id
         for round in 0..<10 {
             try await library.addToCollection(item: a, collection: "One", now: 1)
             try await library.addToCollection(item: b, collection: "Two", now: 1)
-            async let there: Void = library.moveToCollection(item: a, from: "One", to: "Two", now: 2)
-            async let back: Void = library.moveToCollection(item: b, from: "Two", to: "One", now: 2)
+            async let there = library.transfer(item: a, .move, from: one, to: two, now: 2)
+            async let back = library.transfer(item: b, .move, from: two, to: one, now: 2)
             _ = try await (there, back)
             await assertEqual(try await library.collection("One").map(\.id), [b], "round \(round)")
             await assertEqual(try await library.collection("Two").map(\.id), [a], "round \(round)")

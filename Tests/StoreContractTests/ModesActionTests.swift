@@ -97,15 +97,17 @@ final class ModesActionTests: XCTestCase {
                 XCTAssertEqual(String(describing: error), "item \(one) is already in collection \"Later\"")
             }
 
-            try await library.moveToCollection(item: one, from: "Later", to: "Best", now: 8)
+            let id = Dictionary(try await library.collectionDetails().map { ($0.name, $0.id) }, uniquingKeysWith: { a, _ in a })
+            let (later, best) = (try await unwrap(id["Later"]), try await unwrap(id["Best"]))
+            try await library.transfer(item: one, .move, from: later, to: best, now: 8)
             await assertEqual(try await library.collection("Later").map(\.id), [three, two])
             await assertEqual(try await library.collection("Best").map(\.id), [one])
             await assertThrows(LibraryError.notInCollection(item: one, collection: "Later")) {
-                try await library.moveToCollection(item: one, from: "Later", to: "Best", now: 9)
+                try await library.transfer(item: one, .move, from: later, to: best, now: 9)
             }
             try await library.addToCollection(item: three, collection: "Best", now: 9)
             await assertThrows(LibraryError.alreadyInCollection(item: three, collection: "Best")) {
-                try await library.moveToCollection(item: three, from: "Later", to: "Best", now: 9)
+                try await library.transfer(item: three, .move, from: later, to: best, now: 9)
             }
             // The failed move changed nothing.
             await assertEqual(try await library.collection("Later").map(\.id), [three, two])

@@ -41,8 +41,9 @@ final class StoreChannelTests: XCTestCase {
             try await library.setWatched([one], now: 5)
             try await library.save(one, now: 5)
             try await library.appendHistory(item: one, position: 12, now: 6)
+            let two = try await library.id(of: "2")
             try await library.createCollection("Later", now: 6)
-            try await library.addToCollection(item: one, collection: "Later", now: 6)
+            try await library.addToCollection(item: two, collection: "Later", now: 6)
 
             let list = try await library.channelSummaries()
             XCTAssertEqual(list.map(\.name), ["Alpha", "beta"])
@@ -55,7 +56,7 @@ final class StoreChannelTests: XCTestCase {
             await assertThrows(LibraryError.noChannel(b)) { try await library.channelSummary(id: b) }
             await assertThrows(LibraryError.noItem(one)) { try await library.item(id: one) }
             await assertTrue(try await library.saved().isEmpty)
-            await assertEqual(try await library.collections().map(\.items), [0])
+            await assertEqual(try await library.collection("Later").map(\.id), [two], "a collection keeps its items (ChannelRemoval)")
             let history = try await library.history()
             XCTAssertEqual(history.count, 1)
             XCTAssertNil(history.first?.item)

@@ -218,7 +218,7 @@ final class StoreUserIsolationTests: XCTestCase {
             await assertTrue(try await bob.upNext().isEmpty)
             await assertNil(try await bob.lastPlayed())
             await assertEqual(try await bob.history().map(\.title), ["Title a1"], "history stays")
-            await assertTrue(try await bob.collection("Later").isEmpty)
+            await assertEqual(try await bob.collection("Later").map(\.id), [a3], "his collection keeps its items (ChannelRemoval)")
 
             // Subscribing again finds the channel with its items, and none of his state for them.
             await assertEqual(try await bob.addTestChannel("shared", now: 40), shared)
@@ -227,6 +227,7 @@ final class StoreUserIsolationTests: XCTestCase {
             XCTAssertEqual(again.map(\.watched), [false, false, false])
             XCTAssertEqual(again.map(\.progress), [0, 0, 0])
             await assertEqual(try await bob.removeChannel(id: shared), .othersStillFollow)
+            try await bob.deleteCollection("Later")
             await assertEqual(try await owner.removeChannel(id: shared), .channelRemoved)
             await assertEqual(try await owner.allChannels().map(\.id), [mine])
             // Gone from the library: nobody's channel is polled at its URL, and subscribing to it

@@ -12,7 +12,7 @@ final class StoreUserStoreTests: XCTestCase {
             XCTAssertTrue(owner.isAdmin)
             XCTAssertFalse(owner.hasPassword)
             await assertEqual(try await db.owner.users().map(\.id), [.owner])
-            await assertThrows(LibraryError.invalid("the library's owner (\(owner.name)) cannot be removed")) {
+            await assertThrows(LibraryError.userKept(owner.name, .owner)) {
                 try await db.owner.removeUser(named: owner.name)
             }
         }

@@ -162,23 +162,14 @@ final class DaemonPlaybackTests: DaemonTestCase {
         try startDaemon()
         try succeed("play", media.segments.path)
 
-        let out = world.directory.appendingPathComponent("follow.out")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: out)
-        let follow = Process()
-        follow.executableURL = try Self.feedctlBinary()
-        follow.arguments = ["status", "--follow", "--json"]
-        follow.environment = world.environment
-        follow.standardOutput = handle
-        follow.standardError = handle
-        try follow.run()
+        let follow = try ProcessRunner.start(try Self.feedctlBinary().path, ["status", "--follow", "--json"],
+                                             environment: world.environment)
         Thread.sleep(forTimeInterval: 3)
-        XCTAssertTrue(follow.isRunning, "status --follow ended on its own")
-        follow.interrupt()
-        follow.waitUntilExit()
-        try handle.close()
+        XCTAssertTrue(follow.process.isRunning, "status --follow ended on its own")
+        follow.signal(SIGINT)
+        let followed = try follow.wait(timeout: 10)
 
-        let lines = try String(contentsOf: out, encoding: .utf8).split(separator: "\n")
+        let lines = followed.stdout.split(separator: "\n")
         XCTAssertTrue((2...5).contains(lines.count), "\(lines.count) lines in ~3 s: \(lines)")
         var positions: [Double] = []
         for line in lines {

@@ -153,11 +153,16 @@ final class DaemonQueueTests: DaemonTestCase {
         let server = try TestHTTPServer(root: world.directory.appendingPathComponent("www-queue"))
         defer { server.stop() }
         try server.write("media/short.mp3", Data(contentsOf: media.short))
+        // Within catch-up's window whatever day the test runs: a day and a week ago.
+        let rfc822 = DateFormatter()
+        rfc822.locale = Locale(identifier: "en_US_POSIX")
+        rfc822.dateFormat = "EEE, dd MMM yyyy HH:mm:ss Z"
+        let (dayAgo, weekAgo) = (rfc822.string(from: Date() - 86_400), rfc822.string(from: Date() - 7 * 86_400))
         try server.write("feed.xml", """
             <?xml version="1.0"?><rss version="2.0"><channel><title>Queue Show</title>
-            <item><title>One</title><guid>one</guid><pubDate>Sat, 14 Nov 2026 09:00:00 +0000</pubDate>
+            <item><title>One</title><guid>one</guid><pubDate>\(dayAgo)</pubDate>
               <enclosure url="\(server.url("/media/short.mp3"))" type="audio/mpeg" length="0"/></item>
-            <item><title>Two</title><guid>two</guid><pubDate>Sat, 07 Nov 2026 09:00:00 +0000</pubDate>
+            <item><title>Two</title><guid>two</guid><pubDate>\(weekAgo)</pubDate>
               <enclosure url="\(server.url("/media/short.mp3"))?2" type="audio/mpeg" length="0"/></item>
             </channel></rss>
             """)

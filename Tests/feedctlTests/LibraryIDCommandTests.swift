@@ -107,7 +107,7 @@ final class LibraryIDCommandTests: XCTestCase {
         XCTAssertEqual(shared.stdout, "removed \(show): Show (4 items; other users still follow it, so its items and downloads stay)\n")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: media).count, 3)
 
-        let removed = try feedctl("user", "remove", "carol")
+        let removed = try feedctl("user", "remove", "carol", "--yes")
         XCTAssertEqual(removed.status, 0, removed.stderr)
         XCTAssertEqual(removed.stdout, "removed user carol (1 channel only they followed, 4 items; deleted 2 downloaded files, 25 kB freed)\n")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: media), ["\(keptIDs[0])_Kept 1.mp3"])

@@ -77,12 +77,12 @@ final class UserCommandTests: XCTestCase {
         let owner = try XCTUnwrap(rows.first)
         XCTAssertEqual([owner.id, owner.admin ? 1 : 0, owner.owner ? 1 : 0, owner.has_password ? 1 : 0], [1, 1, 1, 0])
 
-        r = try feedctl("user", "remove", owner.name)
+        r = try feedctl("user", "remove", owner.name, "--yes")
         XCTAssertEqual(r.status, 1)
         XCTAssertEqual(r.stderr, "feedctl: the library's owner (\(owner.name)) cannot be removed\n")
-        r = try feedctl("user", "remove", "carol")
+        r = try feedctl("user", "remove", "carol", "--yes")
         XCTAssertEqual(r.stdout, "removed user carol\n", r.stderr)
-        r = try feedctl("user", "remove", "carol")
+        r = try feedctl("user", "remove", "carol", "--yes")
         XCTAssertEqual(r.stderr, "feedctl: no user \"carol\"\n")
     }
 
@@ -120,5 +120,86 @@ final class UserCommandTests: XCTestCase {
         XCTAssertEqual(r.status, 64)
         let left = try await library.sessions(of: nil).map(\.id)
         XCTAssertEqual(left, [old.id])
+    }
+
+    /// `feedctl ARGS` on a terminal (script(1) gives it one), `answer` typed at it.
+    private func feedctl(onTerminal answer: String, _ arguments: String...) throws -> ProcessRunner.Result {
+        let command = ([try DaemonTestCase.feedctlBinary().path] + arguments + ["--db", db])
+            .map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        return try ProcessRunner.capture("/bin/sh", ["-c", "printf '%s\\n' \"$ANSWER\" | script -qec \"$COMMAND\" /dev/null"],
+                                         environment: ProcessInfo.processInfo.environment.merging(["ANSWER": answer, "COMMAND": command]) { $1 })
+    }
+
+    /// `user remove` asks first, on a terminal only; the same rule as the server's: never the
+    /// owner nor the last admin.
+    func testRemoveAsksFirstAndKeepsTheLastAdmin() async throws {
+        let library = try SQLiteLibrary(path: db)
+        _ = try await library.addUser(name: "dora", isAdmin: false, passwordHash: nil, now: 1)
+        var r = try feedctl("user", "remove", "dora")
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.stderr, "feedctl: user dora was not removed: this asks first, on a terminal; give --yes to go ahead without asking\n")
+        r = try feedctl(onTerminal: "n", "user", "remove", "dora")
+        XCTAssertEqual(r.status, 1, r.stdout)
+        XCTAssertTrue(r.stdout.contains("remove user dora and everything that is theirs"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("feedctl: user dora was not removed"), r.stdout)
+        await assertEqual(try await library.user(named: "dora").name, "dora", "still there")
+        r = try feedctl(onTerminal: "y", "user", "remove", "dora")
+        XCTAssertEqual(r.status, 0, r.stdout)
+        XCTAssertTrue(r.stdout.contains("removed user dora"), r.stdout)
+        await assertThrows(LibraryError.noUser("dora")) { try await library.user(named: "dora") }
+
+        // The owner made no admin (by hand: nothing in feedctl does it): ann is the last admin.
+        _ = try await library.addUser(name: "ann", isAdmin: true, passwordHash: nil, now: 1)
+        try await TestDatabase.sqlite(path: db).execute("UPDATE users SET is_admin = 0 WHERE id = 1")
+        r = try feedctl("user", "remove", "ann", "--yes")
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.stderr, "feedctl: \"ann\" is the library's last admin and cannot be removed: make another admin first (feedctl user add --admin)\n")
+    }
+
+    /// `user export`: the user's own data, to standard output or a file, and nobody else's.
+    func testExportWritesTheUsersDataAndNobodyElses() async throws {
+        let library = try SQLiteLibrary(path: db)
+        let bob = try await library.addUser(name: "bob", isAdmin: false, passwordHash: "$2b$12$bobshash", now: 1)
+        let carol = try await library.addUser(name: "carol", isAdmin: false, passwordHash: nil, now: 1)
+        let asBob = library.acting(as: bob.id)
+        let channel = try await asBob.addTestChannel("bobs")
+        _ = try await asBob.ingest(items: [item("b1"), item("b2")], channelID: channel, now: 2)
+        try await asBob.setProgress(try await asBob.id(of: "b1"), seconds: 42, now: 3)
+        _ = try await asBob.saveVideo(item: try await asBob.id(of: "b2"), notes: "bob's note", now: 3)
+        try await asBob.createSession(user: bob.id, tokenHash: "bobs-token-hash", deviceName: "phone", now: 3)
+        let asCarol = library.acting(as: carol.id)
+        _ = try await asCarol.addTestChannel("carols")
+        try await asCarol.createCollection("carol's secret list", now: 3)
+
+        var r = try feedctl("user", "export", "bob")
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let document = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(document["format"] as? String, "feedctl-account-export")
+        XCTAssertEqual((document["profile"] as? [String: Any])?["name"] as? String, "bob")
+        XCTAssertEqual((document["subscriptions"] as? [[String: Any]])?.map { $0["feed_url"] as? String }, ["https://example.com/bobs.xml"])
+        XCTAssertEqual((document["watch_state"] as? [[String: Any]])?.map { $0["progress_seconds"] as? Int }, [42])
+        XCTAssertEqual((document["saved"] as? [[String: Any]])?.map { $0["notes"] as? String }, ["bob's note"])
+        XCTAssertEqual((document["sessions"] as? [[String: Any]])?.map { $0["device"] as? String }, ["phone"])
+        for leak in ["carol", "$2b$", "bobs-token-hash"] { XCTAssertFalse(r.stdout.contains(leak), leak) }
+
+        let file = dir.file("bob.json")
+        r = try feedctl("user", "export", "bob", "-o", file)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout, "")
+        let written = try String(contentsOfFile: file, encoding: .utf8)
+        XCTAssertEqual(written.replacingOccurrences(of: #""exported_at":\d+"#, with: "", options: .regularExpression),
+                       try feedctl("user", "export", "bob").stdout.replacingOccurrences(of: #""exported_at":\d+"#, with: "", options: .regularExpression))
+        r = try feedctl("user", "export", "bob", "--opml", "--output", dir.file("bob.opml"))
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let opml = try String(contentsOfFile: dir.file("bob.opml"), encoding: .utf8)
+        XCTAssertTrue(opml.contains("xmlUrl=\"https://example.com/bobs.xml\""), opml)
+        XCTAssertFalse(opml.contains("carols"))
+
+        r = try feedctl("user", "export", "nobody", "-o", dir.file("nobody.json"))
+        XCTAssertEqual(r.stderr, "feedctl: no user \"nobody\"\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.file("nobody.json")), "no file for a failed export")
+        r = try feedctl("user", "export", "bob", "-o", dir.file("missing/bob.json"))
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stderr.hasPrefix("feedctl: cannot write \(dir.file("missing/bob.json")): No such file or directory"), r.stderr)
     }
 }

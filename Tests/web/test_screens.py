@@ -258,6 +258,46 @@ def test_collections_create_reorder_by_keyboard_buttons_and_drag(w):
     wait_for('the collection deleted', lambda: all(c['id'] != collection['id'] for c in w.server.api('GET', '/api/collections')['items']))
 
 
+def test_collections_copy_and_move_items_by_keyboard(w):
+    """From a collection, by keyboard alone: two items ticked and copied to another collection
+    (the targets listed; one already there, said in words), one moved by its own button, and a
+    duplicate refused in words; the server holds what the screen says."""
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
+    items = items_of(w, channel_named(w, 'Tone Radio')['id'])
+    ids, title = [i['id'] for i in items], {i['id']: i['title'] for i in items}
+    mix, keep = (w.server.api('POST', '/api/collections', {'name': name}) for name in ['Mix', 'Keep'])
+    for item in ids:
+        w.server.api('POST', f'/api/collections/{mix["id"]}/items', {'item_id': item})
+    w.server.api('POST', f'/api/collections/{keep["id"]}/items', {'item_id': ids[0]})
+    held = lambda c: [i['id'] for i in w.server.api('GET', f'/api/collections/{c["id"]}')['items']]
+    said = lambda: w.page.find('#main .announcer').get_attribute('textContent')
+    p = w.page
+    p.go(f'/collections/{mix["id"]}')
+    for item in ids[:2]:
+        p.find(f'.collection-item[data-item-id="{item}"] input[type="checkbox"]').send_keys(Keys.SPACE)
+    p.button('Copy or move 2 selected').send_keys(Keys.ENTER)
+    target = p.find('dialog[open] select')
+    check(f'Keep (1 item, has some of these already)' in target.text, f'the targets listed: {target.text}')
+    Select(target).select_by_value(str(keep['id']))
+    p.axe('collection-copy-dialog')
+    p.button('Copy', within='dialog[open]').send_keys(Keys.ENTER)
+    wait_for('the copy on the server', lambda: held(keep) == [ids[0], ids[1]])
+    wait_for('what it did, in words', lambda: said() == 'Copied 1 item to "Keep"; skipped 1 duplicate (already in "Keep")')
+
+    p.button(f'Copy or move {title[ids[2]]}').send_keys(Keys.ENTER)
+    Select(p.find('dialog[open] select')).select_by_value(str(keep['id']))
+    p.button('Move', within='dialog[open]').send_keys(Keys.ENTER)
+    wait_for('the move on the server', lambda: held(keep) == ids and held(mix) == ids[:2])
+    wait_for('its row gone', lambda: not p.all(f'.collection-item[data-item-id="{ids[2]}"]'))
+
+    p.button(f'Copy or move {title[ids[0]]}').send_keys(Keys.ENTER)
+    Select(p.find('dialog[open] select')).select_by_value(str(keep['id']))
+    p.button('Copy', within='dialog[open]').send_keys(Keys.ENTER)
+    wait_for('the duplicate, in words', lambda: said() == f'“{title[ids[0]]}” is already in “Keep”: nothing was copied')
+    check(held(keep) == ids, 'and nothing changed')
+
+
 # --- Saved and History --------------------------------------------------------------------------
 
 def test_saved_notes_are_edited_and_kept(w):
@@ -351,3 +391,62 @@ def test_a_user_changes_their_password_with_the_current_one(w):
     status, answer = w.server.raw('POST', '/api/auth/login', {'username': OTHER, 'password': 'a new password 1'})
     check(answer['success'], 'the new password signs in')
     look(w, 'settings-user')
+
+
+def test_a_user_downloads_their_data_then_deletes_their_account(w):
+    """Bob (signed in from the test above, with his new password) is offered his data first,
+    downloads it (JSON and OPML: his own only), then deletes his account: a wrong password
+    deletes nothing, the confirmation names what goes, and afterwards he is signed out for good."""
+    password = 'a new password 1'
+    status, answer = w.server.raw('POST', '/api/auth/login', {'username': OTHER, 'password': password, 'device_name': 'Tablet'})
+    check(status == 200 and answer['success'], f'bob signs in: {answer}')
+    tablet = answer['token']
+    status, _ = w.server.raw('POST', '/api/subscriptions', {'url': w.feed_url}, token=tablet)
+    check(status in (200, 201), f'bob subscribes: {status}')
+    downloads = Path(tempfile.mkdtemp(prefix='feedctl-web-downloads-'))
+    p = w.page
+    p.d.execute_cdp_cmd('Page.setDownloadBehavior', {'behavior': 'allow', 'downloadPath': str(downloads)})
+    p.go('/settings')
+    form = p.find('form[aria-label="Delete my account"]')
+    json_link = p.find('a[href="/api/account/export"]')
+    check(p.js('return Boolean(arguments[0].compareDocumentPosition(arguments[1]) & Node.DOCUMENT_POSITION_FOLLOWING)', json_link, form),
+          'the download is offered before the deletion')
+
+    json_link.click()
+    p.find('a[href="/api/account/export.opml"]').click()
+    data = wait_for('the JSON download', lambda: (downloads / 'feedctl-my-data.json').exists() and (downloads / 'feedctl-my-data.json').read_text())
+    document = json.loads(data)
+    check(document['format'] == 'feedctl-account-export' and document['profile']['name'] == OTHER, f'his profile: {document["profile"]}')
+    check([s['feed_url'] for s in document['subscriptions']] == [w.feed_url], f'his subscriptions only: {document["subscriptions"]}')
+    check(len(document['sessions']) >= 2 and all('token' not in s for s in document['sessions']), 'his sessions, without tokens')
+    others = [c['feed_url'] for c in w.server.api('GET', '/api/channels')['items'] if c['feed_url'] != w.feed_url]
+    check(others and not any(url in data for url in others), f"none of the owner's other subscriptions in it: {others}")
+    opml = wait_for('the OPML download', lambda: (downloads / 'feedctl-subscriptions.opml').exists() and (downloads / 'feedctl-subscriptions.opml').read_text())
+    check(w.feed_url.replace('&', '&amp;') in opml, f'his feed in the OPML: {opml[:300]}')
+
+    field = p.find('input[name="delete-password"]')
+    field.send_keys('not my password')
+    p.press('Delete my account', within='form[aria-label="Delete my account"]')
+    dialog = p.find('dialog[open]')
+    check('subscriptions' in dialog.text and 'sessions on every device' in dialog.text and OTHER in dialog.text,
+          f'the confirmation names what goes: {dialog.text}')
+    p.axe('settings-delete-dialog')
+    p.find('dialog[open] button[value="ok"]').click()
+    wait_for('the refusal', lambda: 'wrong password' in p.find('form[aria-label="Delete my account"] [role="status"]').text)
+    check(w.server.raw('GET', '/api/feed', token=tablet)[0] == 200, 'a wrong password deletes nothing')
+
+    # What this browser keeps for him (an episode kept offline) goes with the account.
+    media = f"feedctl-media-u{document['profile']['id']}"
+    p.d.execute_async_script('const done = arguments[arguments.length - 1];'
+                             'caches.open(arguments[0]).then((c) => c.put("/api/items/1/audio", new Response("x"))).then(done);', media)
+    field.clear()
+    field.send_keys(password)
+    p.press('Delete my account', within='form[aria-label="Delete my account"]')
+    p.find('dialog[open] button[value="ok"]').click()
+    wait_for('signed out, at the login page', lambda: '/login' in p.d.current_url)
+    check(w.server.raw('GET', '/api/feed', token=tablet)[0] == 401, 'every session of his ended')
+    status, answer = w.server.raw('POST', '/api/auth/login', {'username': OTHER, 'password': password})
+    check(not answer['success'], 'his account is gone')
+    check(OTHER not in [u['username'] for u in w.server.api('GET', '/api/users')['users']], 'not among the users')
+    kept = p.d.execute_async_script('const done = arguments[arguments.length - 1]; caches.keys().then(done);')
+    check(media not in kept, f'the episodes kept in this browser for him went too: {kept}')

@@ -376,6 +376,18 @@ export const offline = {
     navigator.serviceWorker?.ready.then((registration) => registration.active?.postMessage({ type: 'user', key: state.userKey })).catch(() => {});
     if (state.userKey) scheduleReplay(0);
   },
+  /** The signed-in user's account was deleted: what this browser kept for them (downloaded
+   *  episodes, writes waiting for the network) goes too, and nobody is signed in. */
+  async forgetUser() {
+    const key = state.userKey;
+    if (key) {
+      try {
+        await caches.delete(MEDIA_PREFIX + key);
+        for (const entry of await pending()) await drop(entry);
+      } catch (error) { console.warn('offline: what was kept for the deleted account stays:', error); }
+    }
+    this.setUser(null);
+  },
   keepWrite,
   replay,
   download,

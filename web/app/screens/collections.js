@@ -1,6 +1,7 @@
 // Collections: the list (create, rename, delete, export) and one collection's items in order
-// (reorder by dragging, by the Move up/down buttons, or Alt+↑/↓ on a row; remove).
-import { h, confirmDialog, artwork } from '../ui.js';
+// (reorder by dragging, by the Move up/down buttons, or Alt+↑/↓ on a row; remove; copy or move
+// one item, or those selected, to another collection).
+import { h, confirmDialog, artwork, showDialog } from '../ui.js';
 import { busy, download, field, liveRegion, playItem, problem, reloadOn, savedTabs } from './parts.js';
 
 export default {
@@ -116,7 +117,12 @@ async function mountOne(root, ctx, id) {
   const announcer = liveRegion();
   const list = h('ol', { class: 'collection-items', 'aria-label': `Items of ${collection.name}` });
   const hint = h('p', { class: 'meta', id: 'reorder-hint' }, 'Drag an item, use its Move buttons, or press Alt+↑ or Alt+↓ on it to reorder.');
-  root.replaceChildren(h('p', {}, h('a', { href: '/collections' }, '← All collections')), headerSlot, hint, list, announcer);
+  // Items ticked for "Copy or move selected", by id (kept while the rows are redrawn).
+  const selected = new Set();
+  const transferSelected = h('button', { type: 'button', disabled: true }, 'Copy or move selected');
+  transferSelected.addEventListener('click', () => transfer(items.filter((item) => selected.has(item.id)), transferSelected));
+  const toolbar = h('div', { class: 'actions collection-toolbar' }, transferSelected);
+  root.replaceChildren(h('p', {}, h('a', { href: '/collections' }, '← All collections')), headerSlot, hint, toolbar, list, announcer);
 
   function header() {
     const rename = h('button', { type: 'button', 'aria-label': `Rename ${collection.name}` }, 'Rename');
@@ -141,6 +147,63 @@ async function mountOne(root, ctx, id) {
   header();
 
   let items = collection.items.slice();
+
+  function selectionChanged() {
+    for (const id of selected) if (!items.some((item) => item.id === id)) selected.delete(id);
+    transferSelected.disabled = selected.size === 0;
+    transferSelected.textContent = selected.size ? `Copy or move ${selected.size} selected` : 'Copy or move selected';
+  }
+
+  // Asks where to (the available targets) and whether to copy or move `chosen`, does it, and
+  // says what happened in words; then shows the collection as the server has it.
+  async function transfer(chosen, invoker) {
+    if (!chosen.length) return;
+    let targets;
+    try {
+      targets = (await ctx.api.get(`/api/collections/${collection.id}/available-targets`)).collections;
+    } catch (error) { ctx.toast(problem(error)); return; }
+    const what = chosen.length === 1 ? `“${chosen[0].title || chosen[0].url}”` : `${chosen.length} items`;
+    if (!targets.length) {
+      await showDialog(`Copy or move ${what}`, h('p', {}, 'There is no other collection yet: make one under All collections first.'),
+                       [['Close', 'close', true]]);
+      invoker.focus();
+      return;
+    }
+    const select = h('select', { name: 'target' }, targets.map((target) => h('option', { value: String(target.id) },
+      `${target.name} (${target.item_count} ${target.item_count === 1 ? 'item' : 'items'}${target.has_items ? ', has some of these already' : ''})`)));
+    const keep = h('input', { type: 'checkbox', name: 'preserve_metadata' });
+    const body = h('div', {}, field('To collection', select),
+                   h('p', {}, h('label', { class: 'check' }, keep, 'Keep their places and when they were added')));
+    const operation = await showDialog(`Copy or move ${what}`, body, [['Cancel', 'cancel'], ['Move', 'move'], ['Copy', 'copy', true]]);
+    if (operation !== 'copy' && operation !== 'move') { invoker.focus(); return; }
+    const target = targets.find((candidate) => String(candidate.id) === select.value);
+    let said;
+    try {
+      const answer = chosen.length === 1
+        ? await ctx.api.send('POST', `/api/collections/${collection.id}/items/${chosen[0].id}/${operation}`,
+                             { target_collection_id: target.id, preserve_metadata: keep.checked })
+        : await ctx.api.send('POST', '/api/collections/bulk-operation', {
+          operation, source_collection_id: collection.id, target_collection_id: target.id,
+          items: chosen.map((item) => ({ item_id: item.id })), preserve_metadata: keep.checked });
+      said = answer.message.charAt(0).toUpperCase() + answer.message.slice(1);
+      if (answer.errors && answer.errors.length) said += `; not found: ${answer.errors.map((failure) => failure.error).join('; ')}`;
+    } catch (error) {
+      if (error.status !== 409) { ctx.toast(problem(error)); invoker.focus(); return; }
+      said = `${what} is already in “${target.name}”: nothing was ${operation === 'copy' ? 'copied' : 'moved'}`;
+    }
+    announcer.announce(said);
+    ctx.toast(said);
+    selected.clear();
+    try {
+      const fresh = await ctx.api.get(`/api/collections/${collection.id}`);
+      items = fresh.items;
+      collection.item_count = fresh.item_count;
+    } catch (error) { ctx.toast(problem(error)); }
+    selectionChanged();
+    render();
+    const again = invoker.isConnected ? invoker : list.querySelector(`[data-item-id="${chosen[0].id}"] [data-transfer]`);
+    (again && !again.disabled ? again : list.querySelector('.collection-item'))?.focus();
+  }
 
   // Moves `itemID` to `index`, shows it, and stores the order (put back if the server refuses).
   async function move(itemID, index, focusAfter) {
@@ -181,10 +244,18 @@ async function mountOne(root, ctx, id) {
     down.addEventListener('click', () => move(item.id, index + 1, 'down'));
     const play = h('button', { type: 'button', 'aria-label': `Play ${title}` }, 'Play');
     play.addEventListener('click', () => busy(play, () => playItem(ctx, item.id), ctx.toast));
+    const transferOne = h('button', { type: 'button', 'data-transfer': '', 'aria-label': `Copy or move ${title}` }, 'Copy or move…');
+    transferOne.addEventListener('click', () => transfer([item], transferOne));
+    const pick = h('input', { type: 'checkbox', 'aria-label': `Select ${title}`, checked: selected.has(item.id) });
+    pick.addEventListener('change', () => {
+      if (pick.checked) selected.add(item.id); else selected.delete(item.id);
+      selectionChanged();
+    });
     const remove = h('button', { type: 'button', class: 'danger', 'aria-label': `Remove ${title} from ${collection.name}` }, 'Remove');
     remove.addEventListener('click', () => busy(remove, async () => {
       await ctx.api.send('DELETE', `/api/collections/${collection.id}/items/${item.id}`);
       items = items.filter((other) => other.id !== item.id);
+      selectionChanged();
       render();
       announcer.announce(`Removed ${title}`);
     }, ctx.toast));
@@ -194,8 +265,8 @@ async function mountOne(root, ctx, id) {
                   handle, artwork(item.thumbnail_url, 'art'),
                   h('div', { class: 'card-body' },
                     h('h2', { class: 'title' }, h('a', { href: `/item/${item.id}` }, title)),
-                    h('p', { class: 'meta' }, [item.domain, item.is_watched ? 'watched' : null].filter(Boolean).join(' · ')),
-                    h('div', { class: 'actions' }, up, down, play, remove)));
+                    h('p', { class: 'meta' }, [item.channel_name, item.domain, item.is_watched ? 'watched' : null].filter(Boolean).join(' · ')),
+                    h('div', { class: 'actions' }, h('label', { class: 'check' }, pick, 'Select'), up, down, play, transferOne, remove)));
     row.addEventListener('keydown', (event) => {
       if (!event.altKey || (event.key !== 'ArrowUp' && event.key !== 'ArrowDown')) return;
       event.preventDefault();

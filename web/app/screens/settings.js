@@ -1,8 +1,9 @@
-// Settings: the account (password), this user's sessions, users (admins), the theme and the
-// playback defaults (kept in this browser: prefs.js).
-import { h, relativeDate, confirmDialog, getTheme, setTheme } from '../ui.js';
+// Settings: the account (password), this user's sessions, their data (download it; delete the
+// account), users (admins), the theme and the playback defaults (kept in this browser: prefs.js).
+import { h, relativeDate, confirmDialog, showDialog, getTheme, setTheme } from '../ui.js';
 import { busy, field, problem, section } from './parts.js';
 import { readPrefs, writePref, SKIP_CHOICES, SPEED_CHOICES } from '../prefs.js';
+import { offline } from '../offline.js';
 
 export default {
   title: 'Settings',
@@ -20,6 +21,7 @@ export default {
 
     root.append(accountSection(ctx, me, self, open));
     if (!open) root.append(sessionsSection(ctx));
+    if (me || open) root.append(dataSection(ctx, me, open));
     if (isAdmin) root.append(usersSection(ctx, me, users));
     root.append(themeSection(), playbackSection(ctx));
   },
@@ -89,6 +91,53 @@ function sessionsSection(ctx) {
   return section('Sessions', h('p', { class: 'meta' }, 'Where you are signed in. Signing one out ends it at once.'), list);
 }
 
+// What goes with an account (the store's removeUser), said the same wherever one is deleted.
+const EVERYTHING = ['subscriptions', 'watch progress and history', 'saved videos and their notes', 'collections',
+                    'the queue and player settings', 'podcast app devices (gpodder sync)', 'sessions on every device'];
+
+// Your data: everything that is yours to download (first), then deleting the account, which asks
+// for the password again (or the user name, for an account without one) and signs out.
+function dataSection(ctx, me, open) {
+  const downloads = h('p', { class: 'actions' },
+    h('a', { class: 'button', href: '/api/account/export', download: 'feedctl-my-data.json' }, 'Download my data (JSON)'), ' ',
+    h('a', { class: 'button', href: '/api/account/export.opml', download: 'feedctl-subscriptions.opml' }, 'Download my subscriptions (OPML)'));
+  const intro = h('p', {}, 'Everything that is yours in this library, to keep or to take elsewhere: your profile, ',
+                  `${EVERYTHING.join(', ')}. Passwords and session keys are never in it.`);
+  if (open || !me) return section('Your data', intro, downloads);
+
+  const hasPassword = Boolean(me.has_pin);
+  const proof = hasPassword
+    ? h('input', { type: 'password', name: 'delete-password', autocomplete: 'current-password', required: '' })
+    : h('input', { type: 'text', name: 'delete-username', autocomplete: 'off', required: '' });
+  const remove = h('button', { type: 'submit', class: 'danger' }, 'Delete my account');
+  const state = h('p', { role: 'status', class: 'meta' });
+  const form = h('form', { class: 'stacked', 'aria-label': 'Delete my account' },
+                 field(hasPassword ? 'Your password' : `Type your user name (${me.username}) to confirm`, proof), remove, state);
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    state.textContent = '';
+    const body = h('div', {},
+      h('p', {}, 'The account ', h('strong', {}, me.username), ' and everything that is yours go, for good:'),
+      h('ul', {}, ...EVERYTHING.map((what) => h('li', {}, what))),
+      h('p', {}, 'Downloaded your data? It cannot be had back afterwards.'));
+    const answer = await showDialog('Delete your account?', body, [['Keep my account', 'cancel'], ['Delete my account', 'ok', true]]);
+    if (answer !== 'ok') return;
+    busy(remove, async () => {
+      try {
+        await ctx.api.send('DELETE', '/api/account', hasPassword ? { password: proof.value } : { username: proof.value });
+      } catch (error) {
+        state.textContent = problem(error);
+        return;
+      }
+      await offline.forgetUser();
+      ctx.toast('Your account was deleted.');
+      ctx.navigate('/login');
+    });
+  });
+  return section('Your data', intro, downloads, h('h3', {}, 'Delete my account'),
+                 h('p', {}, 'Download your data first: deleting the account cannot be undone.'), form);
+}
+
 function usersSection(ctx, me, initial) {
   const list = h('ul', { class: 'user-list', 'aria-label': 'Users' });
   function render(users) {
@@ -99,7 +148,8 @@ function usersSection(ctx, me, initial) {
       if (!me || user.id !== me.id) {
         const remove = h('button', { type: 'button', class: 'danger', 'aria-label': `Remove user ${user.username}` }, 'Remove');
         remove.addEventListener('click', async () => {
-          if (!(await confirmDialog(`Remove ${user.username} with everything that is theirs (subscriptions, history, collections)?`))) return;
+          if (!(await confirmDialog(`Remove ${user.username} with everything that is theirs (${EVERYTHING.join(', ')})? It cannot be undone.`,
+                                    { ok: 'Remove' }))) return;
           busy(remove, async () => {
             await ctx.api.send('DELETE', `/api/users/${user.id}`);
             ctx.toast(`Removed ${user.username}`);
