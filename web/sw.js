@@ -62,7 +62,11 @@ self.addEventListener('fetch', (event) => {
         || (url.pathname === '/api/account' && request.method === 'DELETE')) event.waitUntil(setOwner(null));
     return;
   }
-  if (request.mode === 'navigate' && !url.pathname.startsWith('/api/')) { event.respondWith(navigation(event)); return; }
+  // A published collection's page (`/shared/…`) is the server's own, not the app's: left to the network.
+  if (request.mode === 'navigate' && !url.pathname.startsWith('/api/') && !url.pathname.startsWith('/shared/')) {
+    event.respondWith(navigation(event));
+    return;
+  }
   if (url.pathname.startsWith('/assets/')) { event.respondWith(asset(request)); return; }
   const media = MEDIA.exec(url.pathname);
   if (media) { event.respondWith(mediaAnswer(request, url.pathname)); return; }

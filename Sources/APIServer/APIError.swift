@@ -39,9 +39,10 @@ public struct APIError: Error, Sendable, HTTPResponseError {
 
     init(_ error: LibraryError) {
         switch error {
-        case .noItem, .noItems, .noChannel, .noCollection, .noCollectionID, .noSavedVideo, .noUser, .noSession, .noIdentity:
-            self.init(.notFound, error.description)
-        case .collectionExists, .alreadyInCollection, .userExists, .userKept, .identityTaken: self.init(.conflict, error.description)
+        case .noItem, .noItems, .noChannel, .noCollection, .noCollectionID, .noSavedVideo, .noUser, .noSession, .noIdentity,
+             .notPublished, .noSharedCollection, .noFollowedCollection: self.init(.notFound, error.description)
+        case .collectionExists, .alreadyInCollection, .userExists, .userKept, .identityTaken, .alreadyFollowing: self.init(.conflict, error.description)
+        case .withdrawnCollection: self.init(.gone, error.description)
         case .notInCollection: self.init(.notFound, error.description)
         case .invalid: self.init(.unprocessableContent, error.description)
         case .database(let failure) where failure.kind == .diskFull:

@@ -8,7 +8,7 @@ import NIOCore
 /// Today every request acts for the library's owner; the multi-user store (issue 15) hands each
 /// user their own view behind the same protocols, so no route changes with it.
 public typealias APILibrary = SyncStore & ItemStore & ItemRecordStore & ListeningStore & SearchStore & CollectionStore & SavedVideoStore
-    & ChapterCache & UpNextStore & PlayerStateStore & SyncDeviceStore & AccountDataStore
+    & ChapterCache & UpNextStore & PlayerStateStore & SyncDeviceStore & AccountDataStore & SharingStore
 
 /// Whom a request acts for, and the store that is theirs.
 public struct APIUser: Sendable {

@@ -20,10 +20,11 @@ public enum APIServer {
     /// `loops` are the event loops it serves on (NIO's shared ones unless given: the tasks'
     /// `EventLoopsExecutor` must be on the same); `afterStorm` gives memory back to the system
     /// after a storm of connections (`ConnectionLimits.stormConnections`); `changes` is the
-    /// library's change log, which `/api/events` streams (without it that route answers 503).
+    /// library's change log, which `/api/events` streams (without it that route answers 503);
+    /// `shared` its published collections, which their links show anyone (without it, 503).
     public static func application(
         configuration: ServerConfiguration, authenticator: (any Authenticator)?, gpodder: GPodderAccounts? = nil,
-        changes: (any ChangeFeed)? = nil,
+        changes: (any ChangeFeed)? = nil, shared: (any SharedCollectionStore)? = nil,
         clock: @escaping @Sendable () -> Int64 = { Clock.now() },
         log: @escaping @Sendable (String) -> Void = { _ in },
         loops: (any EventLoopGroup)? = nil,
@@ -34,7 +35,7 @@ public enum APIServer {
         do { _ = try Digest.sha256.of([]) } catch { throw ServerStartError("cannot serve: \(error)") }
         let connections = ClientConnections(policy: configuration.connections, afterStorm: afterStorm)
         let router = try router(configuration: configuration, authenticator: authenticator, gpodder: gpodder, changes: changes,
-                                clock: clock, log: log, connections: connections)
+                                shared: shared, clock: clock, log: log, connections: connections)
         addMethodNotAllowed(to: router)
         var logger = Logger(label: "feedctl-serve")
         logger.logLevel = .warning
@@ -63,16 +64,19 @@ public enum APIServer {
         "GET /", "GET /health", "GET /api/health", "GET /api/auth/mode", "GET /api/openapi.json",
         "POST /api/auth/login", "POST /api/auth/logout", "GET /api/auth/me", "POST /api/auth/session/validate",
         "GET /api/auth/oidc/login", "GET /api/auth/oidc/mobile/login", "GET /api/auth/oidc/callback",
+        // A published collection's link: anyone who has it.
+        "GET /shared/{token}", "GET /shared/{token}/feed.xml", "GET /api/shared/{token}",
     ]
 
     /// The routes the application serves, as `METHOD /path` with `{name}` for parameters.
     public static func routes(configuration: ServerConfiguration, authenticator: any Authenticator) throws(ServerStartError) -> [String] {
-        try router(configuration: configuration, authenticator: authenticator, gpodder: nil, changes: nil, clock: { 0 }, log: { _ in },
+        try router(configuration: configuration, authenticator: authenticator, gpodder: nil, changes: nil, shared: nil, clock: { 0 }, log: { _ in },
                    connections: nil).routes.map { "\($0.method.rawValue) " + routeName($0.path.description) }
     }
 
     static func router(configuration: ServerConfiguration, authenticator: (any Authenticator)?, gpodder: GPodderAccounts?,
-                       changes: (any ChangeFeed)?, clock: @escaping @Sendable () -> Int64, log: @escaping @Sendable (String) -> Void,
+                       changes: (any ChangeFeed)?, shared: (any SharedCollectionStore)?, clock: @escaping @Sendable () -> Int64,
+                       log: @escaping @Sendable (String) -> Void,
                        connections: ClientConnections?)
         throws(ServerStartError) -> Router<APIRequestContext> {
         if let refusal = configuration.check(hasAuthenticator: authenticator != nil) { throw refusal }
@@ -118,6 +122,7 @@ public enum APIServer {
         }
         AuthRoutes(authenticator: authenticator, secure: configuration.tls != nil, passwordSignIn: configuration.passwordSignIn, log: log).add(to: router)
         SingleSignOnRoutes(signOn: signOn, logins: authenticator.logins, secure: configuration.tls != nil, clock: clock, log: log).add(to: router)
+        SharedCollectionRoutes(store: shared, configuration: configuration).add(to: router)
 
         let api = router.group("api").add(middleware: AuthMiddleware(authenticator: authenticator))
         let fetcher = fetcher(configuration)
@@ -132,6 +137,8 @@ public enum APIServer {
                        settings: Result { () throws(DiscoveryError) in try DiscoverySettings(environment: discoveryEnvironment) }).add(to: api)
         SavedVideoRoutes(clock: clock, fetcher: fetcher, policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds)).add(to: api)
         CollectionRoutes(clock: clock).add(to: api)
+        SharingRoutes(clock: clock, publicURL: configuration.publicURL, fetcher: fetcher,
+                      policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds)).add(to: api)
         QueueRoutes(clock: clock).add(to: api)
         AudioRoutes(fetcher: fetcher, reach: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds).reach,
                     downloads: configuration.mediaDirectory.map { DownloadStore(directory: $0) },

@@ -267,7 +267,12 @@ struct FeedRoutes {
         let platform = try QueryParameters(request).platform()
         let channels = try await Self.library { () async throws(LibraryError) in try await library.allChannels() }
             .filter { $0.active && (platform == nil || $0.platform == platform) }
+        // The user's followed collections on other servers are read again beside the channels
+        // (how that went is theirs to see in /api/followed-collections).
+        let follows = try await Self.library { () async throws(LibraryError) in try await library.remoteFollows() }
+        async let followed = FollowRefresher(store: library.sharedCollections, reach: reach, fetcher: fetcher).refresh(follows, now: clock())
         let report = await Syncer(store: library, reach: reach, fetcher: fetcher).sync(channels, now: clock())
+        _ = await followed
         return report.channels.map {
             SyncResultResponse(channelID: $0.id, channelName: $0.name, success: $0.succeeded, newVideos: $0.newItems, error: $0.error)
         }

@@ -28,6 +28,8 @@ enum OpenAPIDocument {
         var media = false
         /// Its 409 has this body, not an `Error`.
         var conflictResponse: String? = nil
+        /// Answers an RSS feed, not JSON.
+        var rss = false
     }
 
     /// A query parameter as documented: a whole number as its route reads it (`IntParameter`),
@@ -96,6 +98,8 @@ enum OpenAPIDocument {
         "404": "single sign-on is not configured on this server (or it runs with --open)",
         "502": "the OpenID provider could not be reached, or its discovery document is not usable",
     ]
+    /// What a published collection's link may answer besides its collection.
+    static let shared = ["404": "no collection was published at this link", "410": "its owner withdrew it (for good)"]
 
     static let filter = QueryParameter.text("filter", "which items by watch state", values: WatchFilter.allCases.map(\.rawValue))
     static let platform = QueryParameter.text("platform", "only this platform", values: Platform.allCases.map(\.rawValue))
@@ -250,6 +254,30 @@ enum OpenAPIDocument {
             Operation(method: "post", path: "/api/collections/bulk-operation",
                       summary: "Copy or move items (a channel or collection stands for its items) in one transaction: duplicates skipped and counted, items not found listed",
                       body: "BulkOperationBody", response: "BulkOperationResponse"),
+            Operation(method: "get", path: "/api/collections/{id}/publish", summary: "Whether the collection is published, and its links",
+                      response: "Publication"),
+            Operation(method: "post", path: "/api/collections/{id}/publish",
+                      summary: "Publish the collection: its page, RSS and JSON links (a published one keeps its links)", response: "Publication"),
+            Operation(method: "post", path: "/api/collections/{id}/unpublish",
+                      summary: "Withdraw the collection's links for good (they answer 410; publishing again makes new ones); 404 when not published",
+                      response: "Publication"),
+            Operation(method: "get", path: "/api/followed-collections", summary: "The collections you follow (read-only), by name",
+                      response: "FollowedCollectionList"),
+            Operation(method: "post", path: "/api/followed-collections",
+                      summary: "Follow a published collection by its link (this server's, or another feedctl server's)",
+                      body: "FollowBody", response: "FollowedCollection", status: "201",
+                      also: ["409": "you follow it already, or it is your own", "410": "its owner withdrew it",
+                             "502": "the other server could not be read, or did not answer a published collection"]),
+            Operation(method: "get", path: "/api/followed-collections/{id}", summary: "A followed collection with its items (none once withdrawn)",
+                      response: "FollowedCollectionWithItems"),
+            Operation(method: "delete", path: "/api/followed-collections/{id}", summary: "Stop following it", status: "204"),
+            Operation(method: "get", path: "/shared/{token}", summary: "A published collection's page, read-only (public; 410 once withdrawn)",
+                      also: shared, html: true),
+            Operation(method: "get", path: "/shared/{token}/feed.xml",
+                      summary: "A published collection as a podcast feed: RSS 2.0 with enclosures and iTunes tags (public; 410 once withdrawn)",
+                      also: shared, rss: true),
+            Operation(method: "get", path: "/api/shared/{token}", summary: "A published collection as JSON (public; 410 once withdrawn)",
+                      response: "SharedCollection", also: shared),
         ]
         for operation in CollectionTransfer.Operation.allCases {
             ops.append(Operation(method: "post", path: "/api/collections/{id}/items/{item_id}/\(operation.rawValue)",
@@ -307,6 +335,10 @@ enum OpenAPIDocument {
             if op.path.contains("{user}") {
                 parameters.append(["name": "user", "in": "path", "required": true, "schema": userName])
             }
+            if op.path.contains("{token}") {
+                parameters.append(["name": "token", "in": "path", "required": true,
+                                   "schema": ["type": "string", "pattern": "^[0-9a-f]{\(SharingRule.tokenCharacters)}$"]])
+            }
             if op.path.contains("{device}") {
                 parameters.append(["name": "device", "in": "path", "required": true,
                                    "schema": ["type": "string", "pattern": "^[A-Za-z0-9._-]{1,\(SyncRule.maxDeviceIDBytes)}$"]])
@@ -323,6 +355,8 @@ enum OpenAPIDocument {
                 success["content"] = ["application/json": ["schema": ["$ref": "#/components/schemas/\(response)"]]]
             } else if op.html {
                 success["content"] = ["text/html": ["schema": ["type": "string"]]]
+            } else if op.rss {
+                success["content"] = ["application/rss+xml": ["schema": ["type": "string"]]]
             } else if op.media {
                 success["content"] = ["audio/*": ["schema": ["type": "string", "contentMediaType": "audio/*"]]]
             }
@@ -665,5 +699,28 @@ enum OpenAPIDocument {
             "success": bool, "message": string, "items_affected": int, "duplicates_skipped": int,
             "errors": array(object(["item_id": int, "item_type": string, "error": string])),
         ]),
+        "Publication": object(["published": bool, "url": nullable(string), "rss_url": nullable(string), "json_url": nullable(string),
+                               "published_at": nullable(date)]),
+        "SharedItem": object([
+            "title": string, "channel_name": string, "platform": nullable(string), "published_at": nullable(date),
+            "duration_seconds": nullable(int), "audio_url": nullable(string), "audio_type": nullable(string), "audio_length": nullable(int),
+            "thumbnail_url": nullable(string), "url": nullable(string), "guid": string, "added_at": date,
+        ]),
+        "SharedCollection": object([
+            "name": string, "description": nullable(string), "cover_url": nullable(string), "owner_name": string, "updated_at": date,
+            "url": nullable(string), "rss_url": nullable(string), "json_url": nullable(string), "item_count": int,
+            "items": array(ref("SharedItem")),
+        ]),
+        "FollowBody": object(["url": url]),
+        "FollowedCollection": object(followed),
+        "FollowedCollectionList": object(["items": array(ref("FollowedCollection")), "total": int]),
+        "FollowedCollectionWithItems": object(followed.merging(["items": array(ref("SharedItem"))]) { a, _ in a }),
+    ] }
+
+    /// A followed collection's fields.
+    private static var followed: [String: Any] { [
+        "id": int, "url": string, "name": string, "description": nullable(string), "owner_name": string, "cover_url": nullable(string),
+        "item_count": int, "remote": bool, "source_url": nullable(string), "withdrawn": bool, "withdrawn_at": nullable(date),
+        "followed_at": date, "refreshed_at": nullable(date), "last_error": nullable(string),
     ] }
 }

@@ -4,7 +4,7 @@ import LibraryStore
 
 /// What a user's data export reads: their own store (any value acting for them).
 public typealias AccountExportLibrary = ChannelStore & SavedVideoStore & CollectionStore & UpNextStore & PlayerStateStore
-    & SyncDeviceStore & AccountDataStore
+    & SyncDeviceStore & AccountDataStore & SharingStore
 
 /// Everything that is one user's, as one JSON document (`feedctl user export`, `GET
 /// /api/account/export`): what privacy rules call the right to data portability. The shape is
@@ -85,9 +85,11 @@ public enum AccountExport {
         try await begin("collections")
         for (n, collection) in try await library.collectionDetails().enumerated() {
             let entries = try await library.collectionEntries(id: collection.id)
-            try await element(CollectionRecord(collection, entries: entries), first: n == 0)
+            let link = try await library.publishedLink(collectionID: collection.id)
+            try await element(CollectionRecord(collection, entries: entries, link: link), first: n == 0)
         }
         try await end()
+        try await list("followed", try await library.followedCollections().map(FollowedRecord.init))
         try await list("up_next", try await library.upNext().map(QueueRecord.init))
         try await raw(",\n\"player\":")
         try await raw(try json(PlayerRecord(volume: try await library.savedVolume(), last: try await library.lastPlayed())))

@@ -110,10 +110,13 @@ struct CollectionRecord: Encodable {
     @Nullable var description: String?
     @Nullable var coverURL: String?
     let sortOrder: Int, createdAt: Int64, updatedAt: Int64
+    /// Its page's path while published (`/shared/TOKEN`, on the server), else null.
+    @Nullable var published: String?
     let items: [Entry]
-    init(_ collection: CollectionDetails, entries: [CollectionEntry]) {
+    init(_ collection: CollectionDetails, entries: [CollectionEntry], link: PublishedLink?) {
         id = collection.id; name = collection.name; description = collection.description; coverURL = collection.coverURL
         sortOrder = collection.sortOrder; createdAt = collection.createdAt; updatedAt = collection.updatedAt
+        published = link.map { SharingRule.pagePrefix + $0.token.text }
         items = entries.map {
             Entry(position: $0.position, itemID: $0.item.id, title: $0.item.title, channel: $0.item.channel, url: $0.item.url,
                   enclosureURL: $0.item.enclosureURL, addedAt: $0.addedAt)
@@ -121,7 +124,25 @@ struct CollectionRecord: Encodable {
     }
     enum CodingKeys: String, CodingKey {
         case id, name, description, coverURL = "cover_url", sortOrder = "sort_order", createdAt = "created_at"
-        case updatedAt = "updated_at", items
+        case updatedAt = "updated_at", published, items
+    }
+}
+
+/// A collection someone else published that the user follows: what they followed it by, and
+/// whether its owner withdrew it.
+struct FollowedRecord: Encodable {
+    let id: Int64, url: String, name: String
+    @Nullable var description: String?
+    let ownerName: String
+    @Nullable var sourceURL: String?
+    let followedAt: Int64
+    @Nullable var withdrawnAt: Int64?
+    init(_ followed: FollowedCollection) {
+        id = followed.id; url = followed.url; name = followed.name; description = followed.description; ownerName = followed.ownerName
+        sourceURL = followed.sourceURL; followedAt = followed.followedAt; withdrawnAt = followed.withdrawnAt
+    }
+    enum CodingKeys: String, CodingKey {
+        case id, url, name, description, ownerName = "owner_name", sourceURL = "source_url", followedAt = "followed_at", withdrawnAt = "withdrawn_at"
     }
 }
 

@@ -17,6 +17,8 @@ import Synchronization
 /// and releases the rest. Either way `run` returns once the worker holds nothing.
 public final class PollWorker: Sendable {
     public let poller: Poller
+    /// Refreshes the due followed collections of other servers in each round (at most `batch`).
+    public let follows: FollowRefresher?
     /// Channels claimed per round at most (`PollWorkerRule.batches`).
     public let batch: Int
     private let log: @Sendable (String) -> Void
@@ -29,7 +31,7 @@ public final class PollWorker: Sendable {
         /// own, which cancelling the loop does not reach).
         var loop: Task<Totals, Never>?
         /// The round in hand, cancelled by `abort`.
-        var round: Task<Round, Never>?
+        var round: Task<(Round, FollowRefresher.Report?), Never>?
     }
 
     /// What the worker did, for its last line.
@@ -51,8 +53,9 @@ public final class PollWorker: Sendable {
         case stopped
     }
 
-    public init(poller: Poller, batch: Int, log: @escaping @Sendable (String) -> Void) {
+    public init(poller: Poller, follows: FollowRefresher? = nil, batch: Int, log: @escaping @Sendable (String) -> Void) {
         self.poller = poller
+        self.follows = follows
         self.batch = min(max(batch, PollWorkerRule.batches.lowerBound), PollWorkerRule.batches.upperBound)
         self.log = log
     }
@@ -99,14 +102,23 @@ public final class PollWorker: Sendable {
         var totals = Totals()
         while !isStopping {
             let started = Clock.monotonic()
-            let round = Task { await self.round() }
+            // Followed collections of other servers beside the channels, in the same task: an
+            // abort cancels both.
+            let round = Task { () -> (Round, FollowRefresher.Report?) in
+                async let followed = self.follows?.refreshDue(now: Clock.now(), limit: self.batch, lease: self.poller.lease)
+                return (await self.round(), await followed)
+            }
             let abortedAlready = state.withLock { state in
                 state.round = round
                 return state.aborting
             }
             if abortedAlready { round.cancel() }
-            let outcome = await round.value
+            let (outcome, followed) = await round.value
             state.withLock { $0.round = nil }
+            if let refreshed = followed, !refreshed.isEmpty {
+                log("worker: " + refreshed.summary)
+                for error in refreshed.errors { log("worker: \(error)") }
+            }
             let seconds = Clock.monotonic() - started
             switch outcome {
             case .polled(let claimed, let report):

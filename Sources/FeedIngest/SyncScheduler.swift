@@ -14,7 +14,9 @@ public enum SyncScheduler {
     /// failed channel, and per round the library could not be read (the next round tries again).
     /// `afterEachRound` runs after every round, whether anything was due or not (the daemon keeps
     /// its automatic downloads there).
-    public static func start(polling: any PollStore, every interval: Double,
+    /// `follows`: followed collections of other servers, refreshed in each round when due
+    /// (`FollowRefresher`).
+    public static func start(polling: any PollStore, follows: (any SharedCollectionStore)? = nil, every interval: Double,
                              report: @escaping @Sendable (String) -> Void,
                              afterEachRound: (@Sendable () async -> Void)? = nil) -> Task<Void, Never> {
         Task.detached(priority: .background) {
@@ -36,6 +38,11 @@ public enum SyncScheduler {
                     }
                 } catch {
                     report("sync: cannot read the due channels: \(error.description) (trying again in \(Int(interval.rounded(.up))) s)")
+                }
+                if let follows, !Task.isCancelled {
+                    let refreshed = await FollowRefresher(store: follows, reach: .anyAddress).refreshDue(now: Clock.now())
+                    if !refreshed.isEmpty { report("sync: " + refreshed.summary) }
+                    for error in refreshed.errors { report("sync: \(error)") }
                 }
                 if let afterEachRound, !Task.isCancelled { await afterEachRound() }
                 // Sleep throws only when cancelled, which ends the loop.

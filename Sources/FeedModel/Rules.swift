@@ -96,6 +96,27 @@ public enum CollectionRule {
     public static let maxTransferItems = 10_000
 }
 
+/// Published collections and following them (issue 29). A collection is published under a
+/// link whose token is `tokenBytes` random bytes (from the system's CSPRNG), written as hex:
+/// unguessable, and safe in a URL as it is. Anyone with the link reads what the owner chose to
+/// share, nothing else; withdrawing it (unpublishing, deleting the collection or its owner)
+/// makes the link answer 410 for good, and publishing again makes a new one. A collection
+/// followed on another feedctl server is read again at each sync, at most every
+/// `refreshInterval` seconds when nothing asks for it; its answer holds at most `maxItems`
+/// items (a larger one is refused, as a feed past its size cap is).
+public enum SharingRule {
+    public static let tokenBytes = 20
+    /// The token's length as written (two hex digits a byte).
+    public static let tokenCharacters = tokenBytes * 2
+    public static let refreshInterval: Int64 = SyncPolicy.defaultPollInterval
+    public static let maxItems = 10_000
+    /// The path a published collection's page is under (`/shared/TOKEN`); its RSS is
+    /// `/shared/TOKEN/feed.xml`, its JSON `/api/shared/TOKEN`.
+    public static let pagePrefix = "/shared/"
+    public static let jsonPrefix = "/api/shared/"
+    public static let rssSuffix = "/feed.xml"
+}
+
 /// Playback speed: the range people can choose, its step, and how a speed is written.
 public enum PlaybackSpeed {
     public static let range: ClosedRange<Double> = 0.5...3.0
@@ -631,16 +652,17 @@ extension UInt8 {
 
 /// The per-user event stream (`GET /api/events`, issue 27). Every change to a person's state,
 /// by any process on the library, is a row of the library's change log (written by the store's
-/// triggers); the server reads the log every `pollMilliseconds` while anyone listens and fans
-/// it out. The log keeps about the newest `kept` changes of all users together: every
+/// triggers); while anyone listens the server reads the log when a change commits (PostgreSQL
+/// tells it) or every `pollMilliseconds` (SQLite), and fans it out. The log keeps about the newest `kept` changes of all users together: every
 /// `pruneEvery`-th change deletes those older than `kept` (so `kept` to `kept + pruneEvery`
 /// rows). A stream resuming (`Last-Event-ID`) from before what is kept is told to start over
 /// (`event: reset`). The migration's trigger spells these two; changing them needs a migration.
 public enum ChangeFeedRule {
     public static let kept: Int64 = 10_000
     public static let pruneEvery: Int64 = 1_000
-    /// How often the server reads the log while a stream is open: a change reaches every
-    /// stream within about this (and always within a second).
+    /// How often the server reads the log while a stream is open, on an engine that cannot tell
+    /// it of a change (SQLite): a change reaches every stream within about this (and always
+    /// within a second). PostgreSQL's LISTEN/NOTIFY wakes the reader as the change commits.
     public static let pollMilliseconds = 250
     /// Changes read from the log at once.
     public static let batch = 500

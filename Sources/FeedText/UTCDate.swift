@@ -37,6 +37,24 @@ public enum UTCDate {
         return text.isEmpty ? nil : text
     }
 
+    /// RFC 822 (as RFC 1123 and RSS 2.0 write it: `Sat, 28 Nov 2026 09:55:11 +0000`), the one
+    /// writer of that form (an RSS feed's dates, OPML's `dateCreated`); nil for a year outside
+    /// 0...9999.
+    public static func rfc822(_ seconds: Int64) -> String? {
+        guard (-62_167_219_200...253_402_300_799).contains(seconds) else { return nil }
+        let (days, secondOfDay) = floorDivision(seconds, 86_400)
+        let (year, month, day) = civil(days: days)
+        // 1970-01-01 was a Thursday.
+        let weekday = Int(floorDivision(days + 4, 7).1)
+        let names = (days: ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"],
+                     months: ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"])
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let second = Int(secondOfDay)
+        let yearText = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
+        return "\(names.days[weekday]), \(two(day)) \(names.months[month - 1]) \(yearText) "
+            + "\(two(second / 3600)):\(two(second / 60 % 60)):\(two(second % 60)) +0000"
+    }
+
     /// The proleptic Gregorian date `days` after 1970-01-01 (Howard Hinnant's `civil_from_days`:
     /// 400-year eras of 146,097 days, years counted from March so the leap day comes last).
     static func civil(days: Int64) -> (year: Int, month: Int, day: Int) {

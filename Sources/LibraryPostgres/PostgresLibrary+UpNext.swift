@@ -7,7 +7,7 @@ import LibraryStore
 // writers of one user's queue must take turns, or the second would number from a queue that is
 // no longer there (two entries at one place, a move undone). A user's queue has no row of its
 // own to lock (an empty one has no rows at all), so each write first takes a transaction-scoped
-// advisory lock named after the user (`queueLock`): held until COMMIT/ROLLBACK, taken before
+// advisory lock named after the user (`UserLock.upNext`): held until COMMIT/ROLLBACK, taken before
 // any row lock (so queue writers cannot deadlock among themselves), and each statement after it
 // sees what the previous holder committed (READ COMMITTED). Other users' queues never wait.
 extension PostgresLibrary {
@@ -70,7 +70,7 @@ extension PostgresLibrary {
     public func clearUpNext() async throws(LibraryError) -> Int {
         let user = user
         return try await write { db throws(LibraryError) in
-            try Self.lockQueue(user: user, db)
+            try UserLock.upNext.take(for: user, db)
             return try db.query("DELETE FROM up_next WHERE user_id = $1", [user.rawValue]).affected
         }
     }
@@ -90,19 +90,8 @@ extension PostgresLibrary {
         return entries
     }
 
-    /// Takes `user`'s queue lock for this transaction (see the top of this file). The advisory
-    /// lock's two-number form keeps its own key space (no clash with the migrator's one-number
-    /// lock): the first number says "an up-next queue", the second is the user's id folded
-    /// into 32 bits (two users whose ids fold alike only take turns, nothing worse).
-    private static func lockQueue(user: UserID, _ db: PGConnection) throws(LibraryError) {
-        try db.query("SELECT pg_advisory_xact_lock($1::int, ($2::bigint % 2147483648)::int)", [queueLockClass, user.rawValue])
-    }
-
-    /// "upnx" in ASCII: the class of the queue locks.
-    static let queueLockClass: Int32 = 0x75_70_6e_78
-
     private static func lockedQueue(user: UserID, _ db: PGConnection) throws(LibraryError) -> [UpNextEntry] {
-        try lockQueue(user: user, db)
+        try UserLock.upNext.take(for: user, db)
         return try queue(user: user, db)
     }
 
@@ -110,7 +99,7 @@ extension PostgresLibrary {
     /// queued (or named twice in `entries`) keeps its row, moved to the front with the others
     /// when `atFront`, else left where it is.
     private static func insert(_ entries: [UpNextInsert], atFront: Bool, now: Int64, user: UserID, _ db: PGConnection) throws(LibraryError) -> UpNextChange {
-        try lockQueue(user: user, db)
+        try UserLock.upNext.take(for: user, db)
         try requireItems(entries.compactMap(\.target.itemID), user: user, db)
         for entry in entries {
             switch entry.target {

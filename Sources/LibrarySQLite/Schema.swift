@@ -28,6 +28,7 @@ enum Schema {
         migrator.registerMigration("v19-changes", migrate: v19Changes)
         migrator.registerMigration("v20-notes-html", migrate: v20NotesHTML)
         migrator.registerMigration("v21-notes-markup", migrate: v21NotesMarkup)
+        migrator.registerMigration("v23-published-collections", migrate: v23PublishedCollections)
         migrator.registerMigration("v24-user-identities", migrate: v24UserIdentities)
         return migrator
     }
@@ -45,7 +46,8 @@ enum Schema {
                                  "v12-search-one-character-prefixes", "v13-gpodder",
                                  "v14-saved-and-collections", "v15-feed-item-counts",
                                  "v16-pending-episode-actions", "v17-feed-counts-per-feed", "v18-address-reach",
-                                 "v19-changes", "v20-notes-html", "v21-notes-markup", "v24-user-identities"]
+                                 "v19-changes", "v20-notes-html", "v21-notes-markup",
+                                 "v23-published-collections", "v24-user-identities"]
 
     /// `SearchRule`'s weights as the search index's rank spells them (bm25's arguments follow
     /// the index's columns: title, notes, channel). A test checks the live index still says this.

@@ -23,6 +23,17 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible, Sendable {
     case noIdentity(issuer: String, subject: String)
     /// The identity (issuer, subject) is linked to another user already.
     case identityTaken(issuer: String, subject: String)
+    /// The user's collection with that id has no live link.
+    case notPublished(Int64)
+    /// No collection was ever published under that link here.
+    case noSharedCollection
+    /// The link's collection was withdrawn by its owner (unpublished, deleted, or its owner
+    /// removed): for good.
+    case withdrawnCollection
+    /// No followed collection with that id among the user's.
+    case noFollowedCollection(Int64)
+    /// The user follows that collection already (their followed collection with this id).
+    case alreadyFollowing(Int64)
     /// A value the caller passed makes no sense (negative progress, empty name…).
     case invalid(String)
     /// The database engine could not open, read or write the library: its code, whether a retry
@@ -48,6 +59,11 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible, Sendable {
             return "\(Self.quoted(name)) is the library's last admin and cannot be removed: make another admin first (feedctl user add --admin)"
         case .noIdentity(let issuer, let subject): return "no user is linked to \(Self.quoted(subject)) at \(Self.quoted(issuer))"
         case .identityTaken(let issuer, let subject): return "\(Self.quoted(subject)) at \(Self.quoted(issuer)) is linked to another user"
+        case .notPublished(let id): return "collection \(id) is not published"
+        case .noSharedCollection: return "no collection is published at that link"
+        case .withdrawnCollection: return "that collection was withdrawn by its owner"
+        case .noFollowedCollection(let id): return "no followed collection \(id)"
+        case .alreadyFollowing(let id): return "you follow that collection already (followed collection \(id))"
         case .invalid(let why): return why
         case .database(let failure): return failure.description
         }

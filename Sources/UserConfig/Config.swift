@@ -40,6 +40,9 @@ public struct Config: Sendable, Equatable {
     public var oidcLinkVerifiedEmail = false
     public var oidcForbidPasswordLogin = false
     public var oidcMobileRedirectURIs: [String] = []
+    /// `[server] public_url`: the address others reach `feedctl serve` at (`https://feeds.example.org`),
+    /// so published collections' links are whole URLs; nil: paths alone.
+    public var publicURL: String?
 
     public init() {}
 
@@ -68,6 +71,8 @@ public struct Config: Sendable, Equatable {
                 help: "newest episodes kept downloaded per podcast channel after each sync (0: off)"),
         Setting("downloads.delete_played_after", unit: "days", range: 0...3650, \.deletePlayedAfterDays,
                 help: "delete a download this long after its item was played (0: never)"),
+        Setting("server.public_url", .httpURL, \.publicURL,
+                help: "the address others reach feedctl serve at: published collections' links are whole URLs"),
     ] + remoteProviders.flatMap { name in [
         Setting("discover.\(name)_url", .httpURL, \.discoverURLs[name], help: "\(name)'s base URL (discover, serve)"),
         Setting("discover.\(name)_timeout", unit: "seconds", range: 0.001...600, \.discoverTimeouts[name],

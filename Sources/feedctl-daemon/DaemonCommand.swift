@@ -130,7 +130,8 @@ struct DaemonCommand: AsyncParsableCommand {
                                  catalog: library, store: downloads, log: log)
         let afterEachRound: (@Sendable () async -> Void)?
         if auto.isOn { afterEachRound = { await auto.run() } } else { afterEachRound = nil }
-        return SyncScheduler.start(polling: library.polling, every: config.syncEvery * 60, report: log, afterEachRound: afterEachRound)
+        return SyncScheduler.start(polling: library.polling, follows: library.sharedCollections, every: config.syncEvery * 60, report: log,
+                                   afterEachRound: afterEachRound)
     }
 
     /// The options given, for the detached daemon (it reads the config file itself).

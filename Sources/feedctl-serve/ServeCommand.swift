@@ -63,16 +63,19 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.allowedHosts = Set(allowedHost.map { $0.lowercased() })
             configuration.webRoots = webRoot.map { [$0] } ?? Self.webRoots()
             // Discovery's providers as the config file's [discover] says, the environment over it;
-            // single sign-on as its [oidc] says.
+            // single sign-on as its [oidc] says; the address published collections' links are under
+            // ([server] public_url).
             let config: Config
+            let environment = ProcessInfo.processInfo.environment
             do throws(ConfigError) {
-                config = try Config.load(path: Config.defaultPath())
+                config = try Config.load(path: Config.defaultPath(environment: environment))
             } catch {
                 throw CommandError(error.description)
             }
-            configuration.discoveryEnvironment = config.discoveryEnvironment(overlaying: ProcessInfo.processInfo.environment)
+            configuration.discoveryEnvironment = config.discoveryEnvironment(overlaying: environment)
             configuration.singleSignOn = try Self.singleSignOn(config)
             configuration.passwordSignIn = config.oidcForbidPasswordLogin ? .onlyWithoutIdentity : .everyone
+            configuration.publicURL = config.publicURL
             // Checked before the library is opened: a refusal changes nothing.
             if let refusal = configuration.check(hasAuthenticator: true) { throw CommandError(refusal.description) }
             // Downloaded episodes are served from here (`/api/items/{id}/audio`), and a daemon
@@ -100,7 +103,7 @@ struct ServeCommand: AsyncParsableCommand {
                 // gpodder.net sync checks its own credentials (a user with a password), whatever the mode.
                 let gpodder = GPodderAccounts(users: owner, library: { database.store(for: $0) })
                 app = try APIServer.application(configuration: settings, authenticator: authenticator, gpodder: gpodder,
-                                                changes: database.changes, log: log,
+                                                changes: database.changes, shared: owner.sharedCollections, log: log,
                                                 afterStorm: { Self.giveMemoryBack(log: log) },
                                                 onListening: { port in
                                                     log("listening on \(settings.scheme)://\(Self.hostForURL(address.host)):\(port) (\(mode))")

@@ -16,6 +16,7 @@ struct Feedctl: AsyncParsableCommand {
             ChannelCommand.self, SyncCommand.self, WorkerCommand.self,
             FeedCommand.self, SearchCommand.self, DiscoverCommand.self, ShowCommand.self, WatchedCommand.self, ProgressCommand.self,
             SaveCommand.self, UnsaveCommand.self, SavedCommand.self, CollectionCommand.self, HistoryCommand.self,
+            FollowCommand.self, FollowedCommand.self, UnfollowCommand.self,
             PlayCommand.self, PauseCommand.self, ResumeCommand.self, ToggleCommand.self, StopCommand.self,
             SeekCommand.self, VolumeCommand.self, StatusCommand.self, QueueCommand.self, NextCommand.self,
             SleepCommand.self, SpeedCommand.self, ChaptersCommand.self, ChapterCommand.self, DownloadCommand.self,

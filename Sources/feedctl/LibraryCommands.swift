@@ -393,7 +393,8 @@ struct CollectionCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "collection",
         abstract: "Named, ordered collections of items.",
-        subcommands: [Create.self, List.self, Show.self, Add.self, Remove.self, Copy.self, Move.self, Targets.self, Delete.self])
+        subcommands: [Create.self, List.self, Show.self, Add.self, Remove.self, Copy.self, Move.self, Targets.self, Delete.self,
+                      Publish.self, Unpublish.self])
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a collection.")

@@ -42,6 +42,15 @@ struct SyncCommand: AsyncParsableCommand {
                 }
             }
             bar.finish()
+            // Followed collections of other servers: the due ones (every user's, as the due
+            // channels), and with --all the owner's now. Not for a sync of given channels.
+            var followed = FollowRefresher.Report()
+            if ids.isEmpty && interrupted == nil {
+                let refresher = FollowRefresher(store: lib.sharedCollections, reach: .anyAddress)
+                if all { followed = await refresher.refresh(try await lib.remoteFollows(), now: now) }
+                let due = await refresher.refreshDue(now: now)
+                followed.read += due.read; followed.withdrawn += due.withdrawn; followed.errors += due.errors
+            }
             for r in report.channels where r.status == .busy {
                 printError("skipped \(r.id) \(Terminal.printable(r.name)): another feedctl process is syncing it now")
             }
@@ -53,14 +62,17 @@ struct SyncCommand: AsyncParsableCommand {
                 printSummary(report)
                 try await Self.printNew(report, lib, after: lastItem)
             }
+            for error in followed.errors { printError("followed collection: \(Terminal.printable(error))") }
+            if !followed.isEmpty && !output.json { print(followed.summary) }
             if let interrupted {
                 throw CommandInterrupted(interrupted, "\(report.channels.filter { $0.status != .busy }.count) of \(Formats.count(channels.count, "channel")) synced and stored; the others were left as they were")
             }
-            if report.errors > 0 {
+            if report.errors > 0 || !followed.errors.isEmpty {
                 let tried = report.channels.filter { $0.status != .busy }.count
-                let message = "\(report.errors) of \(Formats.count(tried, "channel")) failed to sync"
+                let message = report.errors > 0 ? "\(report.errors) of \(Formats.count(tried, "channel")) failed to sync"
+                    : "\(Formats.count(followed.errors.count, "followed collection")) could not be read"
                 // All of them failing is worth the plain failure status (network down).
-                if report.errors == tried { throw CommandError(message) }
+                if report.errors == tried && followed.read + followed.withdrawn == 0 { throw CommandError(message) }
                 throw PartialFailure(message)
             }
         }

@@ -48,7 +48,8 @@ struct WorkerCommand: AsyncParsableCommand {
             let lease = try Self.lease(ProcessInfo.processInfo.environment)
             let database = try await library.openDatabase()
             let poller = Poller(polling: database.polling, reach: .anyAddress, fetcher: Fetcher(concurrency: concurrency), lease: lease)
-            let worker = PollWorker(poller: poller, batch: batch, log: log)
+            let follows = FollowRefresher(store: database.owner.sharedCollections, reach: .anyAddress, fetcher: poller.fetcher)
+            let worker = PollWorker(poller: poller, follows: follows, batch: batch, log: log)
             // The first signal finishes the round in hand, the second abandons its fetches.
             let signals = [SIGTERM, SIGINT].map { sig in
                 signal(sig, SIG_IGN)

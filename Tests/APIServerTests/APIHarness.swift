@@ -85,7 +85,7 @@ final class APIHarness: @unchecked Sendable {
         // gpodder sync checks its own credentials against the same library's users.
         let gpodder = GPodderAccounts(users: owner, library: { library.store(for: $0) })
         let app = try APIServer.application(configuration: configuration, authenticator: chosen, gpodder: gpodder,
-                                            changes: events ? library.changes : nil, clock: { clock.now }, log: { log.append($0) }, loops: loops, afterStorm: afterStorm,
+                                            changes: events ? library.changes : nil, shared: owner.sharedCollections, clock: { clock.now }, log: { log.append($0) }, loops: loops, afterStorm: afterStorm,
                                             onListening: { ports.continuation.yield($0) })
         var logger = Logger(label: "APIHarness")
         logger.logLevel = .warning

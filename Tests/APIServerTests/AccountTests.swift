@@ -56,6 +56,13 @@ final class AccountTests: XCTestCase {
         let channel = try await unwrap(try await store.allChannels().first).id
         let items = try await store.itemIDs(channelID: channel)
         for n in 0..<520 { try await store.appendHistory(item: items[n % items.count], position: n, now: APIHarness.now + Int64(n)) }
+        // Her collection published, and dora's, which she follows.
+        let picks = try await unwrap(try await store.collectionDetails().first).id
+        let published = try await h.object("POST", "/api/collections/\(picks)/publish", token: aliceToken)
+        let dora = try await h.addUser("dora", password: "dora's password", admin: false)
+        let doras = try await h.database.store(for: dora.id).createCollection("dora's mix", description: nil, now: APIHarness.now)
+        let doraLink = try await h.database.store(for: dora.id).publishCollection(id: doras.id, token: .random(), now: APIHarness.now)
+        _ = try await h.object("POST", "/api/followed-collections", body: #"{"url": "/shared/\#(doraLink.token)"}"#, status: 201, token: aliceToken)
 
         let reply = try await h.call("GET", "/api/account/export", token: aliceToken)
         XCTAssertEqual(reply.status, 200, reply.text)
@@ -67,7 +74,7 @@ final class AccountTests: XCTestCase {
         XCTAssertEqual(document["version"] as? Int, 1)
         // The stated order of the keys.
         let keys = ["format", "version", "exported_at", "profile", "subscriptions", "watch_state", "history", "saved", "collections",
-                    "up_next", "player", "gpodder", "sessions"]
+                    "followed", "up_next", "player", "gpodder", "sessions"]
         XCTAssertEqual(Set(document.keys), Set(keys))
         let offsets = keys.map { reply.text.range(of: "\"\($0)\":")?.lowerBound }
         XCTAssertEqual(offsets.compactMap { $0 }, offsets.compactMap { $0 }.sorted())
@@ -91,6 +98,11 @@ final class AccountTests: XCTestCase {
         let collections = try list("collections")
         XCTAssertEqual(collections.map { $0["name"] as? String }, ["alice's picks"])
         XCTAssertEqual((collections.first?["items"] as? [[String: Any]])?.map { ($0["item_id"] as? Int).map(Int64.init) }, [states.first?.item])
+        XCTAssertEqual(collections.first?["published"] as? String, published["url"] as? String, "where it is published")
+        let followed = try list("followed")
+        XCTAssertEqual(followed.map { $0["name"] as? String }, ["dora's mix"])
+        XCTAssertEqual(followed.first?["owner_name"] as? String, "dora")
+        XCTAssertEqual(followed.first?["url"] as? String, "/shared/\(doraLink.token)")
         XCTAssertEqual(try list("up_next").map { ($0["target"] as? [String: Any])?["item_id"] as? Int }.map { $0.map(Int64.init) }, [states.first?.item])
         XCTAssertEqual((document["player"] as? [String: Any])?["volume"] as? Double, 0.5)
         let gpodder = try XCTUnwrap(document["gpodder"] as? [String: Any])

@@ -1,4 +1,5 @@
 import APIServer
+import FeedModel
 import Foundation
 import XCTest
 
@@ -126,6 +127,7 @@ final class OpenAPIDriftTests: XCTestCase {
                 func path(id: Any = 999_999, _ field: String? = nil, _ value: Any? = nil) -> String {
                     let base = template.replacingOccurrences(of: "{id}", with: "\(id)").replacingOccurrences(of: "{item_id}", with: "\(id)")
                         .replacingOccurrences(of: "{user}", with: "gp").replacingOccurrences(of: "{device}", with: "phone")
+                        .replacingOccurrences(of: "{token}", with: String(repeating: "0", count: SharingRule.tokenCharacters))
                     var pairs = required.filter { $0.0 != field }.map { "\($0.0)=\(query($0.1))" }
                     if let field, let value { pairs.append("\(field)=\(query(value))") }
                     return pairs.isEmpty ? base : base + "?" + pairs.joined(separator: "&")

@@ -24,6 +24,28 @@ final class UTCDateTests: XCTestCase {
         XCTAssertEqual(UTCDate.string(253_402_300_799), "9999-12-31T23:59:59Z")
     }
 
+    /// RFC 822's form against glibc's strftime (`%a, %d %b %Y %H:%M:%S +0000` in the C locale),
+    /// every 7th day and a bit over the range's edges; and DateParser reads it back.
+    func testRFC822AgreesWithStrftimeAndReadsBack() {
+        func reference(_ seconds: Int64) -> String {
+            var time = time_t(seconds), parts = tm()
+            _ = gmtime_r(&time, &parts)
+            var buffer = [CChar](repeating: 0, count: 64)
+            let count = strftime(&buffer, buffer.count, "%a, %d %b %Y %H:%M:%S +0000", &parts)
+            return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        XCTAssertEqual(UTCDate.rfc822(1_795_509_405), "Tue, 24 Nov 2026 08:36:45 +0000")
+        XCTAssertEqual(UTCDate.rfc822(0), "Thu, 01 Jan 1970 00:00:00 +0000")
+        XCTAssertEqual(UTCDate.rfc822(-1), "Wed, 31 Dec 1969 23:59:59 +0000")
+        XCTAssertNil(UTCDate.rfc822(253_402_300_800))
+        var seconds: Int64 = -2_208_988_800   // 1900
+        while seconds < 4_102_444_800 {        // 2100
+            XCTAssertEqual(UTCDate.rfc822(seconds), reference(seconds))
+            XCTAssertEqual(UTCDate.rfc822(seconds).flatMap(DateParser.parse), seconds)
+            seconds += 7 * 86_400 + 3_607
+        }
+    }
+
     func testYearsOutsideTheFormAreNil() {
         for seconds: Int64 in [-62_167_219_201, 253_402_300_800, .min, .max] {
             XCTAssertNil(UTCDate.string(seconds), "\(seconds)")

@@ -12,9 +12,12 @@ import XCTest
 final class StoreAccountDeletionTests: XCTestCase {
     /// Gives `user` a row in every per-user table: two subscriptions (`own`, followed by them
     /// alone, and `shared`), watch state, a saved item and a saved page, a collection with an
-    /// item, history, the queue, player state, a session, a gpodder device, an uploaded episode
-    /// action (and, by trigger, sync records and the change log) and a single sign-on identity.
-    private func fill(_ db: TestDatabase, _ user: User, own: String, shared: Int64) async throws {
+    /// item (published), history, the queue, player state, a session, a gpodder device, an
+    /// uploaded episode action (and, by trigger, sync records and the change log) and a single
+    /// sign-on identity; and a follow of the collection published as `following`, when given.
+    /// Returns its collection's link.
+    @discardableResult
+    private func fill(_ db: TestDatabase, _ user: User, own: String, shared: Int64, following: ShareToken? = nil) async throws -> ShareToken {
         let store = db.store(for: user.id)
         let channel = try await store.addTestChannel(own)
         _ = try await store.ingest(Feed(kind: .podcast, title: own, items: [item("\(own)-1"), item("\(own)-2")]), channelID: channel, now: 10)
@@ -27,6 +30,9 @@ final class StoreAccountDeletionTests: XCTestCase {
                                                       title: "A page of \(user.name)"), notes: "\(user.name)'s private note", now: 11)
         try await store.createCollection("Later", now: 11)
         try await store.addToCollection(item: common, collection: "Later", now: 11)
+        let later = try await unwrap(try await store.collectionDetails().first { $0.name == "Later" })
+        let link = try await store.publishCollection(id: later.id, token: .random(), now: 11)
+        if let following { _ = try await store.follow(token: following, url: "/shared/\(following)", now: 11) }
         try await store.appendHistory(item: mine, now: 12)
         try await store.appendToUpNext([(.item(common), "shared 1")], now: 12)
         try await store.saveVolume(0.25, now: 12)
@@ -36,6 +42,7 @@ final class StoreAccountDeletionTests: XCTestCase {
         try await store.link(issuer: "https://id.example.com/", subject: "sub-\(user.name)", email: nil, to: user.id, now: 12)
         _ = try await store.recordEpisodeActions([EpisodeAction(podcast: "https://example.com/\(own).xml", episode: "https://example.com/\(own)-2",
                                                                 kind: .download, device: "phone", timestamp: 12)], now: 12)
+        return link.token
     }
 
     func testRemovingAUserLeavesNoRowOfTheirsInAnyTableAndNobodyElsesChanges() async throws {
@@ -45,8 +52,8 @@ final class StoreAccountDeletionTests: XCTestCase {
             _ = try await owner.ingest(Feed(kind: .podcast, title: "Shared", items: [item("shared-1"), item("shared-2")]), channelID: shared, now: 5)
             let bob = try await owner.addUser(name: "bob", isAdmin: true, passwordHash: "$2b$12$bob", now: 1)
             let carol = try await owner.addUser(name: "carol", isAdmin: false, passwordHash: "$2b$12$carol", now: 1)
-            try await fill(db, carol, own: "carols", shared: shared)
-            try await fill(db, bob, own: "bobs", shared: shared)
+            let carols = try await fill(db, carol, own: "carols", shared: shared)
+            let bobs = try await fill(db, bob, own: "bobs", shared: shared, following: carols)
             try await owner.setWatched([try await owner.id(of: "shared-2")], now: 13)
             // Bob's change is the log's newest.
             try await db.store(for: bob.id).setProgress(try await owner.id(of: "shared-2"), seconds: 40, now: 14)
@@ -80,6 +87,8 @@ final class StoreAccountDeletionTests: XCTestCase {
             let removal = try await owner.removeUser(named: "bob")
 
             XCTAssertEqual(removal.channels, 1, "the channel only bob followed")
+            // His collection's link stays, withdrawn (a 410 for good, never a link nobody knows).
+            await assertEqual(try await owner.sharedCollections.sharedCollection(token: bobs), .withdrawn)
             XCTAssertEqual(try db.strings("SELECT count(*) FROM users WHERE id = \(bob.id.rawValue)"), ["0"])
             for (place, left) in try rows(of: bob.id) where !left.isEmpty { XCTFail("bob's rows are left in \(place): \(left)") }
             for id in [UserID.owner, carol.id] {

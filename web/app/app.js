@@ -14,6 +14,8 @@ const ROUTES = [
   ['/saved', 'saved'],
   ['/collections', 'collections'],
   ['/collections/:id', 'collections'],
+  ['/followed', 'followed'],
+  ['/followed/:id', 'followed'],
   ['/history', 'history'],
   ['/channels', 'channels'],
   ['/channels/:id', 'channels'],
@@ -23,7 +25,7 @@ const ROUTES = [
   ['/downloads', 'downloads'],   // offline hook
 ];
 /** Which tab a screen belongs to. */
-const TAB_OF = { feed: 'feed', item: 'feed', discover: 'discover', saved: 'saved', collections: 'saved', history: 'saved', channels: 'channels', settings: 'settings', player: 'feed', downloads: 'settings' };
+const TAB_OF = { feed: 'feed', item: 'feed', discover: 'discover', saved: 'saved', collections: 'saved', followed: 'saved', history: 'saved', channels: 'channels', settings: 'settings', player: 'feed', downloads: 'settings' };
 
 function match(path) {
   if (path === '/' || path === '') return { name: 'feed', params: {} };
@@ -48,7 +50,7 @@ function match(path) {
  * A server without the route answers 404 and EventSource gives up: then nothing arrives, with
  * the same interface. EventSource itself reconnects after a network error, with Last-Event-ID.
  */
-const EVENT_KINDS = ['watch', 'saved', 'collection', 'subscription', 'sync', 'reset'];
+const EVENT_KINDS = ['watch', 'saved', 'collection', 'subscription', 'sync', 'followed', 'reset'];
 const events = (() => {
   const listeners = new Map();
   let source = null;

@@ -3,7 +3,9 @@
 // kept; a mini player that stays across navigation; the up-next queue (the user's, on the
 // server: /api/queue, the same one the CLI and the daemon use);
 // progress saved to the server (every 10 s while playing, on pause, seek, and when the page is
-// hidden) through the progress route, so the watched rule is the server's.
+// hidden) through the progress route, so the watched rule is the server's. An item of no
+// library (a followed collection's: `id` null) plays its `audio_url` as it is, and keeps no
+// progress: it is nobody's item here.
 import { api, ApiError } from './api.js';
 import { h, iconButton, formatDuration, artwork, safeURL } from './ui.js';
 import { readPrefs } from './prefs.js';
@@ -73,7 +75,7 @@ class Player extends EventTarget {
   async play(item, { start } = {}) {
     await this.saveProgress();
     this.current = slim(item);
-    const queued = this.queue.find((q) => q.id === item.id);
+    const queued = item.id != null && this.queue.find((q) => q.id === item.id);
     if (queued) this.#queueCall('DELETE', `/api/queue/${queued.entryId}`);   // it plays now: out of the queue
     const from = start ?? (item.is_watched ? 0 : (item.watch_progress_seconds || 0));
     await this.#applyChannelSpeed(this.current);
@@ -88,7 +90,7 @@ class Player extends EventTarget {
   /** Reads the queue again (another device, the CLI or the daemon may have changed it). */
   async refreshQueue() { return this.#queueCall('GET', '/api/queue'); }
   enqueue(item, { next = false } = {}) {
-    if (this.current?.id === item.id && !next) return Promise.resolve();
+    if (item.id == null || (this.current?.id === item.id && !next)) return Promise.resolve();
     const added = { ...slim(item), entryId: null };   // shown so while the add waits offline
     return this.#queueCall('POST', '/api/queue', { item_id: item.id, next }, (q) => (next ? [added, ...q] : [...q, added]));
   }
@@ -245,7 +247,7 @@ class Player extends EventTarget {
   /** Saves the position to the server (the watched rule is its own). */
   async saveProgress({ keepalive = false, force = false } = {}) {
     const item = this.current;
-    if (!item || this.output === 'server') return;   // the daemon keeps its own progress
+    if (!item || item.id == null || this.output === 'server') return;   // the daemon keeps its own progress
     const seconds = Math.floor(this.audio.currentTime || 0);
     if (!force && this.lastSaved.id === item.id && this.lastSaved.seconds === seconds) return;
     if (seconds === 0 && !force && !this.audio.ended) return;
@@ -262,7 +264,7 @@ class Player extends EventTarget {
     const audio = this.audio;
     this.fallbackTried = false;
     this.pendingFrom = from;
-    audio.src = `/api/items/${item.id}/audio`;
+    audio.src = item.id != null ? `/api/items/${item.id}/audio` : item.audio_url;
     audio.playbackRate = this.currentRate;
     audio.defaultPlaybackRate = this.currentRate;
     await this.#startAt(from, autoplay);
@@ -341,7 +343,7 @@ class Player extends EventTarget {
   }
   async #remotePlay(item, from = 0, autoplay = true) {
     try {
-      await this.#remote('play', { item_id: item.id });
+      await this.#remote('play', item.id != null ? { item_id: item.id } : { url: item.audio_url });
       if (Math.abs((this.remote?.position || 0) - from) > 2 && from > 0) await this.#remote('seek', { position: Math.floor(from) });
       if (!autoplay) await this.#remote('pause');
     } catch { /* shown */ }
@@ -448,8 +450,9 @@ class Player extends EventTarget {
       root.hidden = !this.current;
       document.body.classList.toggle('has-player', !!this.current);
       if (!this.current) return;
-      if (shownId !== this.current.id) {
-        shownId = this.current.id;
+      const key = this.current.id ?? this.current.audio_url;
+      if (shownId !== key) {
+        shownId = key;
         art.replaceChildren(artwork(this.current.thumbnail_url, 'mini-img'));
         title.textContent = this.current.title;
         meta.textContent = this.current.channel_name || '';

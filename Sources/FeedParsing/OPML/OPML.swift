@@ -98,7 +98,7 @@ public enum OPML {
     public static func export(_ feeds: [OPMLFeed], title: String = "feedctl subscriptions", dateCreated: Int64? = nil) -> String {
         var lines = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<opml version=\"2.0\" xmlns:feedctl=\"\(namespace)\">", "  <head>",
                      "    <title>\(XMLText.escaped(title))</title>"]
-        if let dateCreated { lines.append("    <dateCreated>\(rfc822(dateCreated))</dateCreated>") }
+        if let dateCreated, let date = UTCDate.rfc822(dateCreated) { lines.append("    <dateCreated>\(date)</dateCreated>") }
         lines += ["  </head>", "  <body>"]
         for feed in feeds {
             var outline = "    <outline type=\"rss\" text=\"\(XMLText.escaped(feed.title))\" title=\"\(XMLText.escaped(feed.title))\" xmlUrl=\"\(XMLText.escaped(feed.xmlURL))\""
@@ -143,13 +143,4 @@ public enum OPML {
         return result
     }
 
-    // MARK: writing
-
-    private static func rfc822(_ time: Int64) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss Z"
-        return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(time)))
-    }
 }

@@ -1,6 +1,7 @@
 // Collections: the list (create, rename, delete, export) and one collection's items in order
 // (reorder by dragging, by the Move up/down buttons, or Alt+↑/↓ on a row; remove; copy or move
-// one item, or those selected, to another collection).
+// one item, or those selected, to another collection); publishing one (its link shown and
+// copyable) and withdrawing it.
 import { h, confirmDialog, artwork, showDialog } from '../ui.js';
 import { busy, download, field, liveRegion, playItem, problem, reloadOn, savedTabs } from './parts.js';
 
@@ -122,7 +123,8 @@ async function mountOne(root, ctx, id) {
   const transferSelected = h('button', { type: 'button', disabled: true }, 'Copy or move selected');
   transferSelected.addEventListener('click', () => transfer(items.filter((item) => selected.has(item.id)), transferSelected));
   const toolbar = h('div', { class: 'actions collection-toolbar' }, transferSelected);
-  root.replaceChildren(h('p', {}, h('a', { href: '/collections' }, '← All collections')), headerSlot, hint, toolbar, list, announcer);
+  root.replaceChildren(h('p', {}, h('a', { href: '/collections' }, '← All collections')), headerSlot, sharePanel(ctx, collection),
+                       hint, toolbar, list, announcer);
 
   function header() {
     const rename = h('button', { type: 'button', 'aria-label': `Rename ${collection.name}` }, 'Rename');
@@ -294,4 +296,67 @@ async function mountOne(root, ctx, id) {
     return row;
   }
   render();
+}
+
+/** A link as the browser opens it: the server answers paths when it knows no public address. */
+function whole(url) { return new URL(url, location.origin).href; }
+
+/**
+ * Publishing: a link anyone may open (a page, a podcast feed, JSON) showing the collection's
+ * name, description and items and nothing else of its owner; shown and copyable while published.
+ * Unpublishing withdraws it for good (it answers 410, followers see it withdrawn); publishing
+ * again makes a new link.
+ */
+function sharePanel(ctx, collection) {
+  const heading = h('h2', { id: 'share-heading' }, 'Sharing');
+  const panel = h('section', { class: 'panel share', 'aria-labelledby': 'share-heading' }, heading);
+  const route = `/api/collections/${collection.id}`;
+  function show(state) {
+    if (!state.published) {
+      const publish = h('button', { type: 'button', class: 'primary' }, 'Publish');
+      publish.addEventListener('click', () => busy(publish, async () => {
+        show(await ctx.api.send('POST', `${route}/publish`));
+        ctx.toast('Published: anyone with the link can see this collection');
+        panel.querySelector('input')?.focus();
+      }, ctx.toast));
+      panel.replaceChildren(heading,
+        h('p', { class: 'meta' }, 'Not published. Publishing makes a link anyone can open: a page, a podcast feed and JSON, '
+          + 'with this collection\'s name, description and items, nothing else of yours.'),
+        h('div', { class: 'actions' }, publish));
+      return;
+    }
+    const url = whole(state.url);
+    const link = h('input', { type: 'text', readonly: true, class: 'share-link' });
+    link.value = url;
+    link.addEventListener('focus', () => link.select());
+    const copy = h('button', { type: 'button' }, 'Copy link');
+    copy.addEventListener('click', async () => {
+      try {
+        await navigator.clipboard.writeText(url);
+        ctx.toast('Link copied');
+      } catch {
+        link.focus();   // selected: the system's copy takes it
+        ctx.toast('Select the link and copy it (the browser did not allow it here)');
+      }
+    });
+    const unpublish = h('button', { type: 'button', class: 'danger' }, 'Unpublish');
+    unpublish.addEventListener('click', async () => {
+      if (!(await confirmDialog(`Unpublish “${collection.name}”? Its link stops working for good and its followers see it withdrawn; `
+                                + 'publishing again makes a new link.', { ok: 'Unpublish' }))) return;
+      busy(unpublish, async () => {
+        show(await ctx.api.send('POST', `${route}/unpublish`));
+        ctx.toast(`Unpublished “${collection.name}”`);
+        panel.querySelector('button')?.focus();
+      }, ctx.toast);
+    });
+    panel.replaceChildren(heading,
+      h('p', { class: 'meta' }, 'Published: anyone with the link can see it, and follow it.'),
+      field('Link', link),
+      h('div', { class: 'actions' }, copy,
+        h('a', { href: url, target: '_blank', rel: 'noopener' }, 'Open its page'),
+        h('a', { href: whole(state.rss_url), target: '_blank', rel: 'noopener' }, 'Podcast feed (RSS)'),
+        unpublish));
+  }
+  ctx.api.get(`${route}/publish`).then(show, (error) => panel.append(h('p', { class: 'error', role: 'alert' }, problem(error))));
+  return panel;
 }

@@ -73,10 +73,10 @@ export async function postDocument(path, text, type) {
   return parsed;
 }
 
-// The links between the Saved tab's three screens; the current one is marked for assistive technology.
+// The links between the Saved tab's screens; the current one is marked for assistive technology.
 export function savedTabs(current) {
-  const links = [['/saved', 'Saved'], ['/collections', 'Collections'], ['/history', 'History']];
-  return h('nav', { class: 'subtabs', 'aria-label': 'Saved, collections and history' },
+  const links = [['/saved', 'Saved'], ['/collections', 'Collections'], ['/followed', 'Followed'], ['/history', 'History']];
+  return h('nav', { class: 'subtabs', 'aria-label': 'Saved, collections, followed and history' },
            ...links.map(([href, label]) => h('a', href === current ? { href, 'aria-current': 'page' } : { href }, label)));
 }
 

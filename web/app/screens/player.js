@@ -40,7 +40,7 @@ export default {
     const render = () => {
       const item = p.current;
       head.replaceChildren(item
-        ? h('div', {}, artwork(item.thumbnail_url, 'item-art'), h('h1', {}, h('a', { href: `/item/${item.id}`, 'data-link': true }, item.title)), h('p', { class: 'hint' }, item.channel_name || ''))
+        ? h('div', {}, artwork(item.thumbnail_url, 'item-art'), h('h1', {}, item.id != null ? h('a', { href: `/item/${item.id}`, 'data-link': true }, item.title) : item.title), h('p', { class: 'hint' }, item.channel_name || ''))
         : h('div', {}, h('h1', {}, 'Nothing playing'), h('p', {}, 'Pick something in the ', h('a', { href: '/feed', 'data-link': true }, 'feed'), '.')));
       const label = p.playing ? 'Pause' : 'Play';
       playButton.setAttribute('aria-label', label);
