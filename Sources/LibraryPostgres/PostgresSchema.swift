@@ -20,8 +20,8 @@ enum PostgresSchema {
     static let migrations: [(name: String, sql: String)] = [
         (name: "v1-initial", sql: tables + counters + syncClock + changeLog + search),
         (name: "v3-published-collections", sql: publishedCollections),
-        (name: "v5-account-deletion", sql: accountDeletion),
         (name: "v4-user-identities", sql: userIdentities),
+        (name: "v5-account-deletion", sql: accountDeletion),
     ]
 
     /// Single sign-on (issue 29): as SQLite's `v24-user-identities`.
