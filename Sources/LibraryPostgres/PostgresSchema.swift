@@ -402,27 +402,22 @@ enum PostgresSchema {
                     SELECT 1 FROM subscriptions WHERE channel_id = channel AND private_addresses = 0) THEN 0 ELSE 1 END
                 WHERE id = channel AND NOT library_copying();
         $$;
-        CREATE FUNCTION subscriptions_reach_added() RETURNS trigger LANGUAGE plpgsql AS $$
+        -- A subscription added, removed or whose reach changed: its channel's reach again.
+        CREATE FUNCTION subscriptions_reach_recomputed() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
-            PERFORM channel_reach_recomputed(NEW.channel_id);
+            IF TG_OP = 'DELETE' THEN
+                PERFORM channel_reach_recomputed(OLD.channel_id);
+            ELSE
+                PERFORM channel_reach_recomputed(NEW.channel_id);
+            END IF;
             RETURN NULL;
         END $$;
         CREATE TRIGGER subscriptions_reach_added AFTER INSERT ON subscriptions
-            FOR EACH ROW EXECUTE FUNCTION subscriptions_reach_added();
-        CREATE FUNCTION subscriptions_reach_removed() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-            PERFORM channel_reach_recomputed(OLD.channel_id);
-            RETURN NULL;
-        END $$;
+            FOR EACH ROW EXECUTE FUNCTION subscriptions_reach_recomputed();
         CREATE TRIGGER subscriptions_reach_removed AFTER DELETE ON subscriptions
-            FOR EACH ROW EXECUTE FUNCTION subscriptions_reach_removed();
-        CREATE FUNCTION subscriptions_reach_changed() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-            PERFORM channel_reach_recomputed(NEW.channel_id);
-            RETURN NULL;
-        END $$;
+            FOR EACH ROW EXECUTE FUNCTION subscriptions_reach_recomputed();
         CREATE TRIGGER subscriptions_reach_changed AFTER UPDATE OF private_addresses ON subscriptions
-            FOR EACH ROW WHEN (OLD.private_addresses <> NEW.private_addresses) EXECUTE FUNCTION subscriptions_reach_changed();
+            FOR EACH ROW WHEN (OLD.private_addresses <> NEW.private_addresses) EXECUTE FUNCTION subscriptions_reach_recomputed();
 
         """#
 
