@@ -22,7 +22,7 @@ enum SharedCollectionPage {
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 
-    static func html(_ collection: SharedCollection, links: SharedLinks) -> String {
+    static func html(_ collection: SharedCollection, links: ShareLinks) -> String {
         let e = XMLText.escaped
         let count = collection.items.count == 1 ? "1 item" : "\(collection.items.count) items"
         var items = ""
@@ -100,7 +100,7 @@ enum SharedCollectionPage {
 /// one (a video without one is a link). `itunes:block` keeps directories from listing it: its
 /// link is shared by hand.
 enum SharedCollectionRSS {
-    static func document(_ collection: SharedCollection, links: SharedLinks) -> String {
+    static func document(_ collection: SharedCollection, links: ShareLinks) -> String {
         let e = XMLText.escaped
         var lines = [
             #"<?xml version="1.0" encoding="UTF-8"?>"#,

@@ -21,7 +21,7 @@ struct SharedCollectionRoutes {
             let base = origin(request)
             switch try await lookup(context) {
             case .some((let token, .live(let collection))):
-                return SharedCollectionPage.response(.ok, SharedCollectionPage.html(collection, links: SharedLinks(token, base: base)))
+                return SharedCollectionPage.response(.ok, SharedCollectionPage.html(collection, links: ShareLinks(token, base: base)))
             case .some((_, .withdrawn)):
                 return SharedCollectionPage.response(.gone, SharedCollectionPage.withdrawn)
             case .none:
@@ -33,7 +33,7 @@ struct SharedCollectionRoutes {
             case .some((let token, .live(let collection))):
                 var headers = Self.headers
                 headers[.contentType] = "application/rss+xml; charset=utf-8"
-                let rss = SharedCollectionRSS.document(collection, links: SharedLinks(token, base: origin(request)))
+                let rss = SharedCollectionRSS.document(collection, links: ShareLinks(token, base: origin(request)))
                 return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: rss)))
             case .some((_, .withdrawn)):
                 throw gone
@@ -44,7 +44,7 @@ struct SharedCollectionRoutes {
         router.get("api/shared/:token") { request, context in
             switch try await lookup(context) {
             case .some((let token, .live(let collection))):
-                let links = SharedLinks(token, base: origin(request))
+                let links = ShareLinks(token, base: origin(request))
                 let document = SharedCollectionDocument(collection, url: links.url, rssURL: links.rssURL, jsonURL: links.jsonURL)
                 var headers = Self.headers
                 headers[.contentType] = "application/json; charset=utf-8"

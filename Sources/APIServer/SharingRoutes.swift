@@ -92,21 +92,6 @@ struct SharingRoutes {
     }
 }
 
-/// Where a published collection is: its page, its RSS, its JSON (`SharingRule`), under `base`
-/// (a server's public address, or a request's origin) or as paths.
-struct SharedLinks: Sendable, Equatable {
-    var url: String
-    var rssURL: String
-    var jsonURL: String
-
-    init(_ token: ShareToken, base: String?) {
-        let base = base ?? ""
-        url = base + SharingRule.pagePrefix + token.text
-        rssURL = url + SharingRule.rssSuffix
-        jsonURL = base + SharingRule.jsonPrefix + token.text
-    }
-}
-
 /// `GET|POST /api/collections/{id}/publish`, `POST …/unpublish`: whether it is published and
 /// where.
 struct PublishResponse: ResponseEncodable, Sendable {
@@ -118,7 +103,7 @@ struct PublishResponse: ResponseEncodable, Sendable {
 
     init(_ link: PublishedLink?, base: String?) {
         published = link != nil
-        let links = link.map { SharedLinks($0.token, base: base) }
+        let links = link.map { ShareLinks($0.token, base: base) }
         url = links?.url; rssURL = links?.rssURL; jsonURL = links?.jsonURL
         publishedAt = link.map { WireDate.string($0.publishedAt) }
     }

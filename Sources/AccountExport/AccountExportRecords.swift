@@ -116,7 +116,7 @@ struct CollectionRecord: Encodable {
     init(_ collection: CollectionDetails, entries: [CollectionEntry], link: PublishedLink?) {
         id = collection.id; name = collection.name; description = collection.description; coverURL = collection.coverURL
         sortOrder = collection.sortOrder; createdAt = collection.createdAt; updatedAt = collection.updatedAt
-        published = link.map { SharingRule.pagePrefix + $0.token.text }
+        published = link.map { ShareLinks($0.token, base: nil).url }
         items = entries.map {
             Entry(position: $0.position, itemID: $0.item.id, title: $0.item.title, channel: $0.item.channel, url: $0.item.url,
                   enclosureURL: $0.item.enclosureURL, addedAt: $0.addedAt)

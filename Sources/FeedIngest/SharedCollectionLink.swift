@@ -16,7 +16,7 @@ public struct SharedCollectionLink: Sendable, Equatable {
     public let origin: String?
 
     /// The link's JSON, where another server's collection is read; nil for a path alone.
-    public var jsonURL: String? { origin.map { $0 + SharingRule.jsonPrefix + token.text } }
+    public var jsonURL: String? { origin.map { ShareLinks(token, base: $0).jsonURL } }
 
     /// The link `raw` is, or why it is none.
     public static func parse(_ raw: String) -> Result<SharedCollectionLink, FollowError> {

@@ -154,9 +154,9 @@ extension PostgresLibrary {
         }
     }
 
-    private static let userColumns = "id, name, is_admin, password_hash IS NOT NULL AS has_password, created_at"
+    static let userColumns = "id, name, is_admin, password_hash IS NOT NULL AS has_password, created_at"
 
-    private static func user(_ row: PGRow) throws(LibraryError) -> User {
+    static func user(_ row: PGRow) throws(LibraryError) -> User {
         User(id: UserID(try row.get("id")), name: try row.get("name"), isAdmin: try row.get("is_admin"),
              hasPassword: try row.get("has_password"), createdAt: try row.get("created_at"))
     }
@@ -171,7 +171,7 @@ extension PostgresLibrary {
         guard LibraryUsers.validName(name) == name else { throw .noUser(name) }
     }
 
-    private static func requireUser(_ db: PGConnection, _ condition: String, _ arguments: [any PGBindable], name: String) throws(LibraryError) -> User {
+    static func requireUser(_ db: PGConnection, _ condition: String, _ arguments: [any PGBindable], name: String) throws(LibraryError) -> User {
         guard let row = try db.query("SELECT \(userColumns) FROM users WHERE \(condition)", arguments).first else { throw .noUser(name) }
         return try user(row)
     }

@@ -37,6 +37,24 @@ public struct ShareToken: Sendable, Hashable, CustomStringConvertible {
     public var description: String { text }
 }
 
+/// Where a published collection is (`SharingRule`): its page, its RSS and its JSON, under `base`
+/// (a server's address, with any path prefix, without a trailing `/`) or, without one, as paths
+/// on the server. The one spelling of the three.
+public struct ShareLinks: Sendable, Equatable, Encodable {
+    public let url: String
+    public let rssURL: String
+    public let jsonURL: String
+
+    public init(_ token: ShareToken, base: String?) {
+        let base = base ?? ""
+        url = base + SharingRule.pagePrefix + token.text
+        rssURL = url + SharingRule.rssSuffix
+        jsonURL = base + SharingRule.jsonPrefix + token.text
+    }
+
+    enum CodingKeys: String, CodingKey { case url, rssURL = "rss_url", jsonURL = "json_url" }
+}
+
 /// A collection's live link.
 public struct PublishedLink: Sendable, Equatable {
     public var token: ShareToken

@@ -19,11 +19,13 @@ extension CollectionCommand {
         @Argument(help: "Name.") var name: String
         func run() async throws {
             try await runReporting {
+                // Read first: a broken config file publishes nothing.
+                var base = try Config.load(path: Config.defaultPath()).publicURL
+                while base?.hasSuffix("/") == true { base?.removeLast() }
                 let lib = try await library.open()
                 let id = try await Self.collectionID(named: name, in: lib)
                 let link = try await lib.publishCollection(id: id, token: .random(), now: Clock.now())
-                let base = try Config.load(path: Config.defaultPath()).publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
-                let links = PublishedLinks(link.token, base: base)
+                let links = ShareLinks(link.token, base: base)
                 if output.json { return try printJSON(links) }
                 print("published \"\(Terminal.printable(name))\":")
                 print("  page  \(links.url)\n  rss   \(links.rssURL)\n  json  \(links.jsonURL)")
@@ -58,21 +60,6 @@ extension CollectionCommand {
             }
         }
     }
-}
-
-/// A published collection's links as `collection publish --json` prints them (the API's names).
-struct PublishedLinks: Encodable {
-    var url: String
-    var rssURL: String
-    var jsonURL: String
-
-    init(_ token: ShareToken, base: String?) {
-        url = (base ?? "") + SharingRule.pagePrefix + token.text
-        rssURL = url + SharingRule.rssSuffix
-        jsonURL = (base ?? "") + SharingRule.jsonPrefix + token.text
-    }
-
-    enum CodingKeys: String, CodingKey { case url, rssURL = "rss_url", jsonURL = "json_url" }
 }
 
 struct FollowCommand: AsyncParsableCommand {

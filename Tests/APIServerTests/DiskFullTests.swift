@@ -6,7 +6,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// A full disk, for real: the library lives on an 8 MB tmpfs this test mounts (as root, in the
+/// A full disk, for real: the library lives on a small tmpfs this test mounts (as root, in the
 /// test's own mount namespace under the CI's runner) and fills (issue 26: writes answered 500
 /// with the library's path, and nobody could log in, since a login writes).
 ///
@@ -19,6 +19,11 @@ final class DiskFullTests: XCTestCase {
         let database = try await TestDatabase.sqlite(path: path)
         return (database, try XCTUnwrap(database.database as? SQLiteLibrary))
     }
+
+    /// The tmpfs's size: room for a new library (its migrations leave a WAL of about 3 MB until
+    /// its first checkpoint; 4 MB no longer held it once v23 came) and the test's writes before
+    /// it fills the rest.
+    static let megabytes = 8
 
     /// A tmpfs of `megabytes` on a new directory, lazily unmounted at the end of the test.
     private func smallFileSystem(megabytes: Int) throws -> String {
@@ -49,7 +54,7 @@ final class DiskFullTests: XCTestCase {
 
     func testAFullDiskRefusesWritesWithoutPathsAndLetsLoginsThrough() async throws {
         try skipUnlessSQLite("its library is a file on a small file system the test fills")
-        let dir = try smallFileSystem(megabytes: 8)
+        let dir = try smallFileSystem(megabytes: Self.megabytes)
         let (database, library) = try await sqliteLibrary(at: dir + "/library.sqlite")
         let h = try await APIHarness(logins: true, database: database)
         try await h.addUser("ann", password: "ann's password", admin: true)
@@ -96,7 +101,7 @@ final class DiskFullTests: XCTestCase {
     /// password changes (`feedctl user passwd` ends stored sessions only).
     func testASessionKeptInMemoryEndsAsAStoredOneDoes() async throws {
         try skipUnlessSQLite("its library is a file on a small file system the test fills")
-        let dir = try smallFileSystem(megabytes: 8)
+        let dir = try smallFileSystem(megabytes: Self.megabytes)
         let (database, library) = try await sqliteLibrary(at: dir + "/library.sqlite")
         let h = try await APIHarness(logins: true, database: database)
         try await h.addUser("bo", password: "bo's password", admin: false)
