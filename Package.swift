@@ -108,6 +108,9 @@ let package = Package(
         // SHA-256 and SHA-1 by the system's libcrypto (swift-crypto built a second BoringSSL,
         // beside swift-nio-ssl's, in every build: minutes of CI for two digests).
         .target(name: "Digests", dependencies: ["CLibCrypto"]),
+        // Single sign-on's relying party: the provider's discovery document and keys fetched
+        // (HTTPFetch), ID tokens verified by the system's libcrypto (RS256, ES256), PKCE.
+        .target(name: "OpenIDConnect", dependencies: ["CLibCrypto", "Digests", "HTTPFetch", "FeedModel"]),
         // Passwords (bcrypt) and session tokens (random, stored as their SHA-256): what the
         // library never sees in the clear.
         .target(name: "Accounts", dependencies: [
@@ -162,7 +165,7 @@ let package = Package(
         // (Accounts: bcrypt and session tokens).
         .target(name: "APIServer", dependencies: [
             "FeedModel", "FeedText", "FeedParsing", "LibraryStore", "FeedIngest", "HTTPFetch", "ControlProtocol", "ControlSocket", "Accounts", "Digests", "Discovery",
-            "Downloads", "AccountExport",
+            "Downloads", "AccountExport", "OpenIDConnect",
             "CZlib",
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdTLS", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -225,8 +228,10 @@ let package = Package(
         ]),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "CLISupport"]),
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "NowPlaying", "TestSupport"]),
+        // ID tokens verified against a real OpenID provider and the test's own issuer on 127.0.0.1.
+        .testTarget(name: "OpenIDConnectTests", dependencies: ["OpenIDConnect", "HTTPFetch", "TestSupport"]),
         .testTarget(name: "APIServerTests", dependencies: [
-            "APIServer", "Accounts", "FeedIngest", "HTTPFetch", "LibrarySQLite", "LibraryStore", "FeedModel", "ControlProtocol", "TestSupport",
+            "APIServer", "Accounts", "OpenIDConnect", "FeedIngest", "HTTPFetch", "LibrarySQLite", "LibraryStore", "FeedModel", "ControlProtocol", "TestSupport",
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "NIOPosix", package: "swift-nio"),

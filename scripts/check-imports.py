@@ -5,7 +5,9 @@ column), so the layout cannot erode silently.
 
 The table is the one written list: a row per module, `| `Name` | what it owns | `A`, `B` |`
 (several modules may share a row). Glibc, Darwin, Dispatch and Synchronization are the platform
-and always allowed; Foundation only where listed. Every directory under Sources/ must have a row.
+and always allowed; Foundation only where listed. A module listed as `internal X` may be imported
+only with an access level of internal or narrower (`internal import X`), so nothing of X reaches
+the importing module's interface. Every directory under Sources/ must have a row.
 Exit status 1 with one line per broken rule.
 """
 import os
@@ -29,10 +31,14 @@ def rules():
         if len(cells) < 3 or not cells[0].startswith("`"):
             continue
         modules = re.findall(r"`([A-Za-z0-9_-]+)`", cells[0])
-        imports = set(re.findall(r"`([A-Za-z0-9_]+)`", cells[-1]))
+        imports = {name: "any" for name in re.findall(r"`([A-Za-z0-9_]+)`", cells[-1])}
+        imports.update({name: "internal" for name in re.findall(r"`internal ([A-Za-z0-9_]+)`", cells[-1])})
         for module in modules:
             allowed[module] = imports
     return allowed
+
+
+NARROW = {"internal", "fileprivate", "private"}
 
 
 def imports_of(directory):
@@ -43,9 +49,9 @@ def imports_of(directory):
                 continue
             path = os.path.join(root, name)
             for number, line in enumerate(open(path, encoding="utf-8"), 1):
-                m = re.match(r"\s*(?:@testable\s+|@_exported\s+|@preconcurrency\s+)?import\s+(?:\w+\s+)?([A-Za-z0-9_]+)", line)
+                m = re.match(r"\s*(?:@\w+\s+)*(?:(public|package|internal|fileprivate|private)\s+)?import\s+(?:\w+\s+)?([A-Za-z0-9_]+)", line)
                 if m:
-                    found.setdefault(m.group(1), []).append(f"{os.path.relpath(path, ROOT)}:{number}")
+                    found.setdefault(m.group(2), []).append((f"{os.path.relpath(path, ROOT)}:{number}", m.group(1)))
     return found
 
 
@@ -60,9 +66,15 @@ def main():
             problems.append(f"Sources/{target}: no row in {TABLE_FILE}'s module table")
             continue
         for module, places in sorted(imports_of(os.path.join(sources, target)).items()):
-            if module in PLATFORM or module in allowed[target] or module == target:
+            if module in PLATFORM or module == target:
                 continue
-            problems.append(f"{places[0]}: {target} imports {module}, which {TABLE_FILE} does not allow it")
+            rule = allowed[target].get(module)
+            if rule is None:
+                problems.append(f"{places[0][0]}: {target} imports {module}, which {TABLE_FILE} does not allow it")
+            elif rule == "internal":
+                for place, level in places:
+                    if level not in NARROW:
+                        problems.append(f"{place}: {target} may import {module} only as `internal import {module}` ({TABLE_FILE})")
     for line in problems:
         print(line)
     if problems:

@@ -40,14 +40,17 @@ if ((${#missing[@]})); then
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# The browser tests' Python packages (Selenium, axe-core's axe-selenium-python) from PyPI, into a
-# venv in the per-machine cache (Tests/web/run.py uses it when python3 lacks them).
-if ! python3 -c 'import selenium, axe_selenium_python' 2>/dev/null; then
+# The tests' Python packages from PyPI, into a venv in the per-machine cache (Tests/web/run.py
+# and the single sign-on tests use it when python3 lacks them): the browser tests' Selenium and
+# axe-core's axe-selenium-python, and oidc-provider-mock, the real OpenID provider (Flask and
+# Authlib, with joserfc) the single sign-on tests sign in at on 127.0.0.1.
+modules='import selenium, axe_selenium_python, oidc_provider_mock, joserfc'
+if ! python3 -c "$modules" 2>/dev/null; then
   venv=${XDG_CACHE_HOME:-$HOME/.cache}/feedctl/web-venv
-  if ! "$venv/bin/python" -c 'import selenium, axe_selenium_python' 2>/dev/null; then
-    echo "installing selenium and axe-selenium-python into $venv" >&2
+  if ! "$venv/bin/python" -c "$modules" 2>/dev/null; then
+    echo "installing selenium, axe-selenium-python and oidc-provider-mock into $venv" >&2
     python3 -m venv "$venv"
-    "$venv/bin/pip" install -q 'selenium>=4.10,<5' 'axe-selenium-python>=2.1'
+    "$venv/bin/pip" install -q 'selenium>=4.10,<5' 'axe-selenium-python>=2.1' 'oidc-provider-mock==0.3.4'
   fi
 fi
 

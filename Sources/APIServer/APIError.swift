@@ -39,9 +39,9 @@ public struct APIError: Error, Sendable, HTTPResponseError {
 
     init(_ error: LibraryError) {
         switch error {
-        case .noItem, .noItems, .noChannel, .noCollection, .noCollectionID, .noSavedVideo, .noUser, .noSession,
+        case .noItem, .noItems, .noChannel, .noCollection, .noCollectionID, .noSavedVideo, .noUser, .noSession, .noIdentity,
              .notPublished, .noSharedCollection, .noFollowedCollection: self.init(.notFound, error.description)
-        case .collectionExists, .alreadyInCollection, .userExists, .userKept, .alreadyFollowing: self.init(.conflict, error.description)
+        case .collectionExists, .alreadyInCollection, .userExists, .userKept, .identityTaken, .alreadyFollowing: self.init(.conflict, error.description)
         case .withdrawnCollection: self.init(.gone, error.description)
         case .notInCollection: self.init(.notFound, error.description)
         case .invalid: self.init(.unprocessableContent, error.description)

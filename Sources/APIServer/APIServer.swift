@@ -63,6 +63,7 @@ public enum APIServer {
     public static let publicRoutes: Set<String> = [
         "GET /", "GET /health", "GET /api/health", "GET /api/auth/mode", "GET /api/openapi.json",
         "POST /api/auth/login", "POST /api/auth/logout", "GET /api/auth/me", "POST /api/auth/session/validate",
+        "GET /api/auth/oidc/login", "GET /api/auth/oidc/mobile/login", "GET /api/auth/oidc/callback",
         // A published collection's link: anyone who has it.
         "GET /shared/{token}", "GET /shared/{token}/feed.xml", "GET /api/shared/{token}",
     ]
@@ -108,13 +109,19 @@ public enum APIServer {
         let health = Health(status: "healthy", version: configuration.version)
         router.get("health") { _, _ in health }
         router.get("api/health") { _, _ in health }
-        router.get("api/auth/mode") { _, _ in AuthMode(mode: authenticator.mode, allowGuest: false) }
+        // Single sign-on only where there are logins (`--open` has none).
+        let signOn = configuration.singleSignOn.flatMap { settings in
+            authenticator.logins.map { _ in SingleSignOn(settings: settings, fetcher: .shared) }
+        }
+        let signOnButton = signOn.map { SingleSignOnButton(provider: $0.settings.providerName, loginURL: "/api/auth/oidc/login") }
+        router.get("api/auth/mode") { _, _ in AuthMode(mode: authenticator.mode, allowGuest: false, singleSignOn: signOnButton) }
         router.get("api/openapi.json") { _, _ in
             var headers = HTTPFields()
             headers[.contentType] = "application/json; charset=utf-8"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
         }
-        AuthRoutes(authenticator: authenticator, secure: configuration.tls != nil, log: log).add(to: router)
+        AuthRoutes(authenticator: authenticator, secure: configuration.tls != nil, passwordSignIn: configuration.passwordSignIn, log: log).add(to: router)
+        SingleSignOnRoutes(signOn: signOn, logins: authenticator.logins, secure: configuration.tls != nil, clock: clock, log: log).add(to: router)
         SharedCollectionRoutes(store: shared, configuration: configuration).add(to: router)
 
         let api = router.group("api").add(middleware: AuthMiddleware(authenticator: authenticator))
@@ -150,7 +157,7 @@ public enum APIServer {
                      policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds)).add(to: player)
         // gpodder.net sync: its own credentials (Basic or its session cookie) in every mode.
         GPodderRoutes(auth: GPodderAuth(accounts: gpodder, clock: clock, attempts: authenticator.logins?.attempts ?? LoginAttempts(),
-                                         secure: configuration.tls != nil),
+                                         secure: configuration.tls != nil, passwordSignIn: configuration.passwordSignIn),
                       clock: clock, fetcher: fetcher,
                       policy: FeedURLPolicy(allowPrivate: configuration.allowPrivateFeeds),
                       youTubeOrigin: configuration.youTubeOrigin).add(to: router)
@@ -174,11 +181,20 @@ struct Health: ResponseEncodable, Sendable {
     var version: String
 }
 
-/// `/api/auth/mode`: the backend's `AuthModeResponse`.
+/// `/api/auth/mode`: the backend's `AuthModeResponse`, and the sign-in button of single sign-on
+/// (null when it is off), which the web app's login page shows.
 struct AuthMode: ResponseEncodable, Sendable {
     var mode: String
     var allowGuest: Bool
-    enum CodingKeys: String, CodingKey { case mode, allowGuest = "allow_guest" }
+    @Nullable var singleSignOn: SingleSignOnButton?
+    enum CodingKeys: String, CodingKey { case mode, allowGuest = "allow_guest", singleSignOn = "single_sign_on" }
+}
+
+/// "Sign in with PROVIDER", and where it goes.
+struct SingleSignOnButton: Encodable, Sendable {
+    var provider: String
+    var loginURL: String
+    enum CodingKeys: String, CodingKey { case provider, loginURL = "login_url" }
 }
 
 

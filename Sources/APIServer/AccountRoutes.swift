@@ -89,7 +89,8 @@ struct Reauthentication {
                 throw APIError.unprocessable("give your password (password) to delete your account")
             }
             switch try await logins.credentials.check(name: user.name, password: password, address: address, now: now) {
-            case .verified: return
+            // The right password proves who they are, whether or not they may sign in with it.
+            case .verified, .singleSignOnOnly: return
             case .wrong: throw APIError(.forbidden, "wrong password: nothing was deleted")
             case .throttled(let wait):
                 throw APIError.tooManyRequests("too many wrong passwords for this user: try again in \(wait) s", retryAfter: wait)

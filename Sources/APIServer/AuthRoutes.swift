@@ -11,6 +11,8 @@ struct AuthRoutes {
     let authenticator: any Authenticator
     /// Served over TLS: the session cookie is `Secure`.
     let secure: Bool
+    /// `oidc.forbid_password_login`: whether users with a single sign-on identity may use a password.
+    let passwordSignIn: PasswordSignIn
     let log: @Sendable (String) -> Void
 
     func add(to router: Router<APIRequestContext>) {
@@ -36,7 +38,7 @@ struct AuthRoutes {
         let device = body.deviceName.map { String($0.prefix(Self.maxDeviceNameCharacters)) }
         let address = context.peerAddress ?? "unknown"
         let outcome = try await logins.login(name: body.username, password: body.password ?? body.pin ?? "",
-                                             deviceName: device, address: address)
+                                             deviceName: device, address: address, passwordSignIn: passwordSignIn)
         switch outcome {
         case .success(let token, let user):
             log("login: \(user.name) from \(address)")
@@ -48,6 +50,10 @@ struct AuthRoutes {
         case .failure:
             log("login failed from \(address)")
             return try LoginResponse(success: false, message: "invalid user name or password").response(from: request, context: context)
+        case .singleSignOnOnly:
+            log("login refused from \(address): a single sign-on user tried a password")
+            return try LoginResponse(success: false, message: "this account signs in through single sign-on only: use the sign-in button of its provider")
+                .response(from: request, context: context)
         case .throttled(let wait):
             log("login refused from \(address): too many failures")
             var headers = HTTPFields()

@@ -3,9 +3,11 @@ import LibraryStore
 import NIOCore
 
 /// Every `/api/events` stream, fed by one reader of the library's change log (`ChangeFeed`):
-/// one task for the whole server, reading the log every `ChangeFeedRule.pollMilliseconds` while
-/// any stream is open (it starts with the first and stops with the last), each change sent to
-/// its user's streams only, and a keepalive to all of them now and then. A stream that resumes
+/// one task for the whole server, reading the log while any stream is open (it starts with the
+/// first and stops with the last) whenever the feed says a change may be there
+/// (`waitForChange`: as it commits on an engine that is told, PostgreSQL; every
+/// `ChangeFeedRule.pollMilliseconds` on one that polls, SQLite), each change sent to its user's
+/// streams only, and a keepalive to all of them now and then. A stream that resumes
 /// (`Last-Event-ID`) first gets its user's changes since, read from the log, or a reset when
 /// those were pruned. Streams are bounded per user and in all (`ChangeStreamSettings`). A
 /// removed user's streams end: at once when this server removed them (`end`), else at the next
@@ -49,7 +51,7 @@ actor ChangeHub {
     /// The last change of the log the reader has handed out.
     private var cursor: Int64 = 0
     private var reader: Task<Void, Never>?
-    /// Whether the reader's last read failed (said once in the log, not every quarter second).
+    /// Whether the reader's last read failed (said once in the log, not at every look).
     private var failing = false
 
     init(feed: any ChangeFeed, users: (any UserStore)? = nil, settings: ChangeStreamSettings, log: @escaping @Sendable (String) -> Void) {
@@ -167,13 +169,15 @@ actor ChangeHub {
     }
 
     private func startReading() {
-        let interval = settings.pollInterval, keepalive = settings.keepalive
+        let poll = settings.pollInterval, keepalive = settings.keepalive
         reader = Task { [weak self] in
             let clock = ContinuousClock()
             var lastKeepalive = clock.now
             while !Task.isCancelled {
                 guard let feed = self?.feed, let after = await self?.cursor else { return }
-                await feed.waitForChange(after: after, timeout: interval)
+                // Until the next keepalive at the latest: an engine that is told of changes
+                // needs no other wake-up.
+                await feed.waitForChange(after: after, poll: poll, timeout: max(.zero, keepalive - (clock.now - lastKeepalive)))
                 guard !Task.isCancelled, let self else { return }
                 await self.readChanges()
                 if clock.now - lastKeepalive >= keepalive {
@@ -229,7 +233,9 @@ actor ChangeHub {
 }
 
 /// How the server serves `/api/events`: how many streams per user and in all, how often it
-/// reads the change log and says it is still there (`ChangeFeedRule`; tests shorten the times).
+/// reads the change log when the engine cannot say when it changed (`pollInterval`, see
+/// `ChangeFeed.waitForChange`) and says it is still there (`ChangeFeedRule`; tests shorten
+/// the times).
 public struct ChangeStreamSettings: Sendable {
     public var perUser: Int
     public var total: Int

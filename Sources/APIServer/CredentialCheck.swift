@@ -9,8 +9,10 @@ import LibraryStore
 /// as stored, so `bob\u{0}x` or ` bob` are attempts at bob; and bcrypt runs whether the name
 /// exists and has a password or not, so neither the answer nor its time tells which names exist.
 struct CredentialCheck: Sendable {
-    let users: any UserStore
+    let users: any UserStore & IdentityStore
     let attempts: LoginAttempts
+    /// Whether a user with a single sign-on identity may sign in with a password.
+    var passwordSignIn: PasswordSignIn = .everyone
     /// bcrypt's check (`Password.verify`), run off the event loop; a test counts its runs.
     var verify: @Sendable (_ password: String, _ hash: String) -> Bool = bcrypt
 
@@ -22,6 +24,9 @@ struct CredentialCheck: Sendable {
         case wrong
         /// Too many failures: try again after this many seconds.
         case throttled(Int64)
+        /// The password is right, but this user signs in through single sign-on only
+        /// (`PasswordSignIn.onlyWithoutIdentity`): told only to whoever knows the password.
+        case singleSignOnOnly(User)
     }
 
     /// Checks `password` for `name`; `address` is the peer the throttle counts.
@@ -46,6 +51,13 @@ struct CredentialCheck: Sendable {
         let matches = await TokenAuthenticator.offLoop { verify(password, stored) }
         guard let user = found, hash != nil, matches else { return .wrong }
         await attempts.succeeded(user: key, address: address, at: now)
+        if passwordSignIn == .onlyWithoutIdentity {
+            do throws(LibraryError) {
+                if try await !users.identities(of: user.id).isEmpty { return .singleSignOnOnly(user) }
+            } catch {
+                throw APIError(error)
+            }
+        }
         return .verified(user)
     }
 
@@ -55,4 +67,11 @@ struct CredentialCheck: Sendable {
         let secret = SessionToken().text
         return (try? Password.hash(String(secret.prefix(PasswordRule.maxBytes)))) ?? "$2b$12$"
     }()
+}
+
+/// Who may sign in with a password (`oidc.forbid_password_login`): everyone who has one, or
+/// only users without a single sign-on identity (the others sign in through their provider).
+public enum PasswordSignIn: Sendable, Equatable {
+    case everyone
+    case onlyWithoutIdentity
 }

@@ -11,10 +11,10 @@ public typealias GPodderLibrary = SyncStore & SyncDeviceStore & EpisodeActionSto
 
 /// The accounts the gpodder.net routes check credentials against, and each user's store.
 public struct GPodderAccounts: Sendable {
-    let users: any UserStore
+    let users: any UserStore & IdentityStore
     let library: @Sendable (UserID) -> any GPodderLibrary
 
-    public init(users: any UserStore, library: @escaping @Sendable (UserID) -> any GPodderLibrary) {
+    public init(users: any UserStore & IdentityStore, library: @escaping @Sendable (UserID) -> any GPodderLibrary) {
         self.users = users; self.library = library
     }
 }
@@ -68,6 +68,8 @@ final class GPodderAuth: Sendable {
     let attempts: LoginAttempts
     /// Served over TLS: the `sessionid` cookie is `Secure`.
     let secure: Bool
+    /// `oidc.forbid_password_login`: gpodder's Basic sign-in is a password sign-in too.
+    let passwordSignIn: PasswordSignIn
     /// bcrypt's check (`CredentialCheck.verify`); a test counts its runs.
     let verify: @Sendable (_ password: String, _ hash: String) -> Bool
     /// Basic credentials bcrypt accepted, by the hash of name, password and stored hash, with
@@ -77,8 +79,10 @@ final class GPodderAuth: Sendable {
     private let issued = Mutex<[String: (token: String, session: Int64)]>([:])
 
     init(accounts: GPodderAccounts?, clock: @escaping @Sendable () -> Int64, attempts: LoginAttempts, secure: Bool,
+         passwordSignIn: PasswordSignIn = .everyone,
          verify: @escaping @Sendable (_ password: String, _ hash: String) -> Bool = CredentialCheck.bcrypt) {
-        self.accounts = accounts; self.clock = clock; self.attempts = attempts; self.secure = secure; self.verify = verify
+        self.accounts = accounts; self.clock = clock; self.attempts = attempts; self.secure = secure
+        self.passwordSignIn = passwordSignIn; self.verify = verify
     }
 
     /// The user `request` (from `address`) acts for, checked against `pathUser` (the `{user}` of the route).
@@ -119,12 +123,14 @@ final class GPodderAuth: Sendable {
         } else {
             // The server's one check (`CredentialCheck`): throttled by the stored name, bcrypt
             // whether the name exists or not.
-            let check = CredentialCheck(users: accounts.users, attempts: attempts, verify: verify)
+            let check = CredentialCheck(users: accounts.users, attempts: attempts, passwordSignIn: passwordSignIn, verify: verify)
             switch try await check.check(name: name, password: password, address: address, now: now) {
             case .verified:
                 signedIn = try await remembered(name: name, password: password, accounts)
             case .wrong:
                 throw GPodderRefusal.unauthorized("wrong user name or password")
+            case .singleSignOnOnly:
+                throw GPodderRefusal.unauthorized("this user signs in through single sign-on only, not with a password")
             case .throttled(let wait):
                 throw GPodderRefusal(status: .tooManyRequests, detail: "too many failed logins for this user: try again in \(wait) s",
                                      retryAfter: wait)

@@ -93,6 +93,11 @@ enum OpenAPIDocument {
         "504": "the media host did not answer in time",
     ]
 
+    /// What single sign-on's start routes answer besides success.
+    static let signOnAnswers = [
+        "404": "single sign-on is not configured on this server (or it runs with --open)",
+        "502": "the OpenID provider could not be reached, or its discovery document is not usable",
+    ]
     /// What a published collection's link may answer besides its collection.
     static let shared = ["404": "no collection was published at this link", "410": "its owner withdrew it (for good)"]
 
@@ -106,7 +111,7 @@ enum OpenAPIDocument {
             Operation(method: "get", path: "/", summary: "A page for a browser: what this server is, where this document is (public)", html: true),
             Operation(method: "get", path: "/health", summary: "Liveness and version (public)", response: "Health"),
             Operation(method: "get", path: "/api/health", summary: "Liveness and version (public)", response: "Health"),
-            Operation(method: "get", path: "/api/auth/mode", summary: "open (no login) or protected (public)", response: "AuthMode"),
+            Operation(method: "get", path: "/api/auth/mode", summary: "open (no login) or protected, and the single sign-on button when there is one (public)", response: "AuthMode"),
             Operation(method: "get", path: "/api/openapi.json", summary: "This document (public)"),
             Operation(method: "post", path: "/api/auth/login",
                       summary: "Log in with {username, password} or {username, pin, device_name}: the token, also as the session_token cookie; 200 with success false when wrong, 429 with Retry-After after too many failures (public)",
@@ -115,6 +120,19 @@ enum OpenAPIDocument {
                       response: "Success"),
             Operation(method: "get", path: "/api/auth/me", summary: "Whom the request's token is for (public)", response: "CurrentUser"),
             Operation(method: "post", path: "/api/auth/session/validate", summary: "Whether the request's token is live (public)", response: "Valid"),
+            Operation(method: "get", path: "/api/auth/oidc/login",
+                      summary: "Single sign-on from the web app: to the OpenID provider (Location), with a cookie tying the sign-in to this browser (public)",
+                      query: [.text("next", "a path of this server to come back to once signed in (default /feed)")], status: "303",
+                      also: signOnAnswers),
+            Operation(method: "get", path: "/api/auth/oidc/mobile/login",
+                      summary: "Single sign-on from a phone app: the provider's URL to open; the callback sends the app to redirect_uri?token=TOKEN (public)",
+                      query: [.required(.text("redirect_uri", "one of the server's oidc.mobile_redirect_uris (400 otherwise)"))],
+                      response: "AuthURL", also: signOnAnswers),
+            Operation(method: "get", path: "/api/auth/oidc/callback",
+                      summary: "Where the provider sends the person back: signed in, to the web app's page with the session cookie or to the app's URI with its token; refused, to the login page with sso_error or to the app's URI with error (public)",
+                      query: [.text("code", "the provider's authorization code"), .text("state", "the sign-in's state"),
+                              .text("error", "the provider's refusal"), .text("error_description", "its words")],
+                      status: "303", also: ["404": signOnAnswers["404"] ?? ""]),
             Operation(method: "get", path: "/api/users", summary: "Users: every one for an admin, else yourself", response: "UserList"),
             Operation(method: "post", path: "/api/users", summary: "Add a user (admin only: 403 otherwise; 409 when the name is taken)",
                       body: "CreateUserBody", response: "User"),
@@ -505,7 +523,9 @@ enum OpenAPIDocument {
     private static var schemas: [String: Any] { [
         "Error": object(["detail": string]),
         "Health": object(["status": string, "version": string]),
-        "AuthMode": object(["mode": string, "allow_guest": bool]),
+        "AuthMode": object(["mode": string, "allow_guest": bool,
+                            "single_sign_on": ["oneOf": [object(["provider": string, "login_url": string]), ["type": "null"]]]]),
+        "AuthURL": object(["auth_url": string]),
         "LoginBody": object(["username": string, "password": string, "pin": string, "device_name": string], required: ["username"]),
         "UserPublic": object(["id": int, "username": string, "display_name": string, "avatar_color": string, "has_pin": bool]),
         "LoginResponse": object(["success": bool, "token": nullable(string), "user": ["oneOf": [ref("UserPublic"), ["type": "null"]]],

@@ -43,6 +43,11 @@ public struct ServerConfiguration: Sendable {
     public var webRoots: [String] = []
     /// The bounds on connections (`ConnectionLimits`; tests shorten them).
     public var connections = ConnectionPolicy()
+    /// `[oidc]`: single sign-on through an OpenID provider, beside passwords; nil: none.
+    public var singleSignOn: SingleSignOnSettings?
+    /// `oidc.forbid_password_login`: whether users with a single sign-on identity may sign in
+    /// with a password (the API's login, gpodder's Basic sign-in).
+    public var passwordSignIn = PasswordSignIn.everyone
     /// The address others reach this server at (the config file's `server.public_url`:
     /// `https://feeds.example.org`, a path prefix allowed), without a trailing `/`: published
     /// collections' links are whole URLs with it. Nil: their links are paths, and the RSS and

@@ -17,9 +17,9 @@ import LibraryStore
 /// the same bcrypt work, whether the name exists or not.
 public struct TokenAuthenticator: Authenticator {
     public let users: (any UserStore)?
-    private let store: any UserStore
+    let store: any UserStore & IdentityStore
     private let library: @Sendable (UserID) -> any APILibrary
-    private let clock: @Sendable () -> Int64
+    let clock: @Sendable () -> Int64
     /// The server's login throttle; gpodder.net's Basic sign-ins count against it too.
     let attempts = LoginAttempts()
     /// Sessions opened while the library's disk was full, not written yet.
@@ -29,7 +29,7 @@ public struct TokenAuthenticator: Authenticator {
 
     /// `library` gives a user's own view of the library (`LibraryDatabase.store(for:)`); `clock`
     /// is the time sessions are created and checked at (tests move it).
-    public init(users: any UserStore, library: @escaping @Sendable (UserID) -> any APILibrary,
+    public init(users: any UserStore & IdentityStore, library: @escaping @Sendable (UserID) -> any APILibrary,
                 clock: @escaping @Sendable () -> Int64 = { Clock.now() }) {
         self.store = users; self.users = users; self.library = library; self.clock = clock
     }
@@ -87,17 +87,30 @@ public struct TokenAuthenticator: Authenticator {
         case failure
         /// Too many failures: try again after this many seconds.
         case throttled(Int64)
+        /// The user signs in through single sign-on only.
+        case singleSignOnOnly
     }
 
     /// Checks `password` for `name` and, if it is right, opens a session (`deviceName` is what
-    /// `feedctl user sessions` shows). `address` is the peer the throttle counts.
-    func login(name: String, password: String, deviceName: String?, address: String) async throws(APIError) -> LoginOutcome {
+    /// `feedctl user sessions` shows). `address` is the peer the throttle counts; `passwordSignIn`,
+    /// whether a user with a single sign-on identity may use a password.
+    func login(name: String, password: String, deviceName: String?, address: String,
+               passwordSignIn: PasswordSignIn = .everyone) async throws(APIError) -> LoginOutcome {
+        var check = credentials
+        check.passwordSignIn = passwordSignIn
         let user: User
-        switch try await credentials.check(name: name, password: password, address: address, now: clock()) {
+        switch try await check.check(name: name, password: password, address: address, now: clock()) {
         case .verified(let verified): user = verified
         case .wrong: return .failure
         case .throttled(let wait): return .throttled(wait)
+        case .singleSignOnOnly: return .singleSignOnOnly
         }
+        return .success(try await openSession(for: user, deviceName: deviceName), user)
+    }
+
+    /// A new session for `user` (a password checked, or a single sign-on verified): its token,
+    /// which is shown once; the library keeps its hash.
+    func openSession(for user: User, deviceName: String?) async throws(APIError) -> SessionToken {
         let token = SessionToken()
         let tokenHash: String
         do { tokenHash = try token.hash } catch { throw APIError(error) }
@@ -112,7 +125,7 @@ public struct TokenAuthenticator: Authenticator {
         } catch {
             throw APIError(error)
         }
-        return .success(token, user)
+        return token
     }
 
     /// Ends the session `token` opened while the disk was full, if it is still pending.

@@ -111,7 +111,8 @@ struct UserRoutes {
             guard let credentials = authenticator.logins?.credentials else { throw APIError.notFound("this server keeps no users") }
             switch try await credentials.check(name: target.name, password: body.currentPin ?? "",
                                                address: context.peerAddress ?? "unknown", now: clock()) {
-            case .verified: break
+            // Proving who they are, not signing in: a user who signs in through single sign-on only still may.
+            case .verified, .singleSignOnOnly: break
             case .wrong: throw APIError.badRequest("Failed to update PIN. Check current PIN is correct.")
             case .throttled(let wait):
                 throw APIError.tooManyRequests("too many wrong PINs for this user: try again in \(wait) s", retryAfter: wait)

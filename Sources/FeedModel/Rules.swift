@@ -652,16 +652,17 @@ extension UInt8 {
 
 /// The per-user event stream (`GET /api/events`, issue 27). Every change to a person's state,
 /// by any process on the library, is a row of the library's change log (written by the store's
-/// triggers); the server reads the log every `pollMilliseconds` while anyone listens and fans
-/// it out. The log keeps about the newest `kept` changes of all users together: every
+/// triggers); while anyone listens the server reads the log when a change commits (PostgreSQL
+/// tells it) or every `pollMilliseconds` (SQLite), and fans it out. The log keeps about the newest `kept` changes of all users together: every
 /// `pruneEvery`-th change deletes those older than `kept` (so `kept` to `kept + pruneEvery`
 /// rows). A stream resuming (`Last-Event-ID`) from before what is kept is told to start over
 /// (`event: reset`). The migration's trigger spells these two; changing them needs a migration.
 public enum ChangeFeedRule {
     public static let kept: Int64 = 10_000
     public static let pruneEvery: Int64 = 1_000
-    /// How often the server reads the log while a stream is open: a change reaches every
-    /// stream within about this (and always within a second).
+    /// How often the server reads the log while a stream is open, on an engine that cannot tell
+    /// it of a change (SQLite): a change reaches every stream within about this (and always
+    /// within a second). PostgreSQL's LISTEN/NOTIFY wakes the reader as the change commits.
     public static let pollMilliseconds = 250
     /// Changes read from the log at once.
     public static let batch = 500

@@ -1,4 +1,4 @@
-/// One HTTP GET, always bounded: the caller says how large a body it accepts; the other bounds
+/// One HTTP GET (or a POST, with `body`), always bounded: the caller says how large a body it accepts; the other bounds
 /// default to 10 s to connect, 60 s in all (redirects included, time spent queued excluded),
 /// 5 redirects.
 public struct FetchRequest: Sendable, Equatable {
@@ -25,11 +25,15 @@ public struct FetchRequest: Sendable, Equatable {
     /// GET, not a HEAD, which servers and trackers answer differently). Where a media URL's
     /// redirects lead, found before a player opens it.
     public var headOnly: Bool
+    /// Sends these bytes as a POST (an OAuth token request's form; the caller names its
+    /// `Content-Type` in `headers`). A POST's redirect is not followed but fails the fetch: the
+    /// body would go to a place the caller did not name.
+    public var body: [UInt8]?
 
     public init(url: String, maxBytes: Int, etag: String? = nil, lastModified: String? = nil,
                 connectTimeout: Double = 10, totalTimeout: Double = 60,
                 stallTimeout: Double = 30, maxRedirects: Int = 5, rangeStart: Int64? = nil,
-                headers: [String: String] = [:], headOnly: Bool = false) {
+                headers: [String: String] = [:], headOnly: Bool = false, body: [UInt8]? = nil) {
         self.url = url
         self.etag = etag
         self.lastModified = lastModified
@@ -41,5 +45,6 @@ public struct FetchRequest: Sendable, Equatable {
         self.rangeStart = rangeStart
         self.headers = headers
         self.headOnly = headOnly
+        self.body = body
     }
 }

@@ -142,7 +142,18 @@ final class Transfer {
             ("OPENSOCKETFUNCTION", addresses.refuses == nil ? CURLE_OK : feedctl_curl_setopt_opensocket(easy, transferOpenSocket)),
             ("OPENSOCKETDATA", addresses.refuses == nil ? CURLE_OK : feedctl_curl_setopt_ptr(easy, CURLOPT_OPENSOCKETDATA, me)),
         ]
-        return settings.first { $0.1 != CURLE_OK }.map { "CURLOPT_\($0.0)" }
+        if let failed = settings.first(where: { $0.1 != CURLE_OK }) { return "CURLOPT_\(failed.0)" }
+        // A POST: libcurl copies the bytes (COPYPOSTFIELDS), so nothing here must outlive the call.
+        if let body = request.body {
+            guard feedctl_curl_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)) == CURLE_OK else {
+                return "CURLOPT_POSTFIELDSIZE_LARGE"
+            }
+            let copied = body.withUnsafeBytes { bytes in
+                feedctl_curl_setopt_ptr(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress ?? UnsafeRawPointer(("" as StaticString).utf8Start)))
+            }
+            guard copied == CURLE_OK else { return "CURLOPT_COPYPOSTFIELDS" }
+        }
+        return nil
     }
 
     /// Points the handle at `url` for the next hop, with what is left of the total timeout.
@@ -175,6 +186,9 @@ final class Transfer {
         guard code == CURLE_OK || (code == CURLE_WRITE_ERROR && stoppedAtBody) else { return .finished(.failure(failure(for: code))) }
         let status = Int(info(CURLINFO_RESPONSE_CODE))
         if Self.redirectStatuses.contains(status), let next = redirectURL() {
+            if request.body != nil {
+                return .finished(.failure(error(.tooManyRedirects, "a POST is not redirected (HTTP \(status) to \(next))")))
+            }
             guard hopStatuses.count < request.maxRedirects else {
                 let loop = visited.contains(next) ? ", looping at \(next)" : ""
                 return .finished(.failure(error(.tooManyRedirects, "too many redirects (\(request.maxRedirects))\(loop)")))

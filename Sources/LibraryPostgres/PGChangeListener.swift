@@ -7,11 +7,16 @@ import Synchronization
 /// LISTENs for the change log's notifications (`pg_notify('feedctl_changes', seq)`, sent by the
 /// schema's trigger when a change commits, whichever process on the database made it) and wakes
 /// whoever waits for a change past a point: the server's event streams hear a change made
-/// through another replica as it commits. One connection and one queue per opened library,
-/// started by the first waiter; a lost connection is made again after a second.
+/// through another replica as it commits, and read the log only then. One connection and one
+/// queue per opened library, started by the first waiter; a lost connection is made again after
+/// a second. While it is not listening (not yet, or its connection was lost) waiters are woken
+/// after their poll interval instead, and every waiter is woken when it starts or stops
+/// listening (a change may have committed unheard).
 final class PGChangeListener: Sendable {
     private struct State {
         var started = false
+        /// Whether its LISTEN is in place (notifications are heard).
+        var listening = false
         /// The highest `seq` heard of (0: none yet).
         var latest: Int64 = 0
         var waiters: [UInt64: (after: Int64, continuation: CheckedContinuation<Void, Never>)] = [:]
@@ -29,32 +34,41 @@ final class PGChangeListener: Sendable {
         self.location = location
     }
 
-    /// Returns when a change after `seq` was notified, or after `timeout`.
-    func wait(after seq: Int64, timeout: Duration) async {
+    /// Returns when a change after `seq` was notified, or after `timeout`; after `poll` while
+    /// not listening.
+    func wait(after seq: Int64, poll: Duration, timeout: Duration) async {
         startOnce()
-        let id: UInt64? = state.withLock { state in
-            guard state.latest <= seq else { return nil }
-            state.nextID += 1
-            return state.nextID
-        }
-        guard let id else { return }
-        let timer = Task { [weak self] in
-            try? await Task.sleep(for: timeout)
-            self?.resume(id)
-        }
+        var timer: Task<Void, Never>?
         await withCheckedContinuation { continuation in
-            let heard = state.withLock { state -> Bool in
-                if state.latest > seq { return true }
-                state.waiters[id] = (seq, continuation)
-                return false
+            // Registered and its bound chosen under one lock: a change of `listening` comes
+            // after (and wakes it) or before (and chose its bound).
+            let waiting: (id: UInt64, bound: Duration)? = state.withLock { state in
+                guard state.latest <= seq else { return nil }
+                state.nextID += 1
+                state.waiters[state.nextID] = (seq, continuation)
+                return (state.nextID, state.listening ? timeout : min(poll, timeout))
             }
-            if heard { continuation.resume() }
+            guard let (id, bound) = waiting else { return continuation.resume() }
+            timer = Task { [weak self] in
+                try? await Task.sleep(for: bound)
+                self?.resume(id)
+            }
         }
-        timer.cancel()
+        timer?.cancel()
     }
 
     private func resume(_ id: UInt64) {
         state.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume()
+    }
+
+    /// Sets whether it listens, and wakes every waiter to look at the log.
+    private func listening(_ now: Bool) {
+        let woken = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.listening = now
+            defer { state.waiters = [:] }
+            return state.waiters.values.map(\.continuation)
+        }
+        for continuation in woken { continuation.resume() }
     }
 
     private func heard(_ seq: Int64) {
@@ -80,6 +94,7 @@ final class PGChangeListener: Sendable {
                 do throws(LibraryError) {
                     let connection = try PGConnection(url: url, location: location, statementTimeout: 0)
                     try connection.execute("LISTEN \(Self.channel)")
+                    self?.listening(true)
                     while let listener = self {
                         var descriptor = pollfd(fd: connection.socket, events: Int16(POLLIN), revents: 0)
                         _ = poll(&descriptor, 1, 1000)
@@ -88,6 +103,7 @@ final class PGChangeListener: Sendable {
                         }
                     }
                 } catch {
+                    self?.listening(false)
                     sleep(1)  // no server for now: listen again in a second (readers poll meanwhile)
                 }
             }

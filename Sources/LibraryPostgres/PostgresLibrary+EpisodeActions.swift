@@ -12,9 +12,7 @@ extension PostgresLibrary {
             guard let uploaded = try db.query("SELECT sync_clock_tick() AS uploaded").first?.get("uploaded") as Int64? else {
                 throw PGRow.unexpected("the sync clock has no row")
             }
-            // Oldest first, so that within one upload too the last action wins.
-            let ordered = actions.enumerated().sorted { ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset) }
-            for (_, action) in ordered {
+            for action in EpisodeActionRule.inOrder(actions) {
                 let item = try Self.matchItem(action, user: user, db)
                 let play = action.kind == .play
                 try db.query("""

@@ -238,10 +238,12 @@ private enum FeedListing {
     }
 }
 
-/// A statement and its parameters (`$1`…), built apart from running it (the tests EXPLAIN it).
+/// A statement and its parameters (`$1`…), built apart from running it (the tests EXPLAIN it),
+/// and how it is planned.
 struct PGStatement {
     var sql: String
     var parameters: [any PGBindable]
+    var plan = PGPlan.serverChoice
 }
 
 /// A statement's parameters as it is written: `add` appends a value and returns its placeholder.
@@ -257,7 +259,7 @@ struct PGParameters {
         return "$\(values.count)"
     }
 
-    func statement(_ sql: String) -> PGStatement { PGStatement(sql: sql, parameters: values) }
+    func statement(_ sql: String, plan: PGPlan = .serverChoice) -> PGStatement { PGStatement(sql: sql, parameters: values, plan: plan) }
 }
 
 extension FeedFilter {

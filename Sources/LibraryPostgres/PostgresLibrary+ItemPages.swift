@@ -11,7 +11,7 @@ extension PostgresLibrary {
             let (page, total) = Self.itemPageStatements(query, user: user)
             // One statement when the page has rows; the total alone when it has none.
             if let page {
-                let rows = try db.query(page.sql, page.parameters).rows
+                let rows = try db.query(page.sql, page.parameters, plan: page.plan).rows
                 if let first = rows.first { return ItemPage(items: try rows.map(ItemRecord.init(pgRow:)), total: try first.get("total")) }
             }
             return ItemPage(items: [], total: try db.query(total.sql, total.parameters).first?.get(0) ?? 0)
@@ -57,7 +57,14 @@ extension PostgresLibrary {
         case .random: "random()"
         }
         let page = "LIMIT \(parameters.add(query.page.perPage)) OFFSET \(parameters.add(query.page.offset))"
-        return (parameters.statement("SELECT \(ItemRecord.pgSelection), (\(total.sql)) AS total \(from) ORDER BY \(order) \(page)"), total)
+        // The app's feed (newest first, all or unwatched) on its generic plan, which reads down
+        // items_newest as a plan for the values would (PostgresFeedPlanTests): not planned on
+        // every call. Other filters and orders are planned for their values (watched items are
+        // few: joined from the user's watch rows and sorted, as a plan for the values decides).
+        let generic = query.order == .newest && query.watch != .watched && query.channelIDs.isEmpty && query.platform == nil
+            && !query.shortOnly && query.publishedSince == nil && query.minDuration == nil && query.maxDuration == nil
+        return (parameters.statement("SELECT \(ItemRecord.pgSelection), (\(total.sql)) AS total \(from) ORDER BY \(order) \(page)",
+                                     plan: generic ? .generic : .serverChoice), total)
     }
 
     /// A page's `total`, one SELECT over the page's parameters. Filtered by channel, platform and

@@ -13,7 +13,7 @@ extension PostgresLibrary {
         let ids = Self.unique(ids)
         let user = user
         return try await write { db throws(LibraryError) in
-            try Self.lockWatchState(user: user, db)
+            try UserLock.watchState.take(for: user, db)
             try Self.requireItems(ids, user: user, db)
             let stored = try db.query("""
                 SELECT item, watched FROM watch_state WHERE user_id = $1 AND item = ANY($2::bigint[]) ORDER BY item FOR UPDATE
@@ -35,7 +35,7 @@ extension PostgresLibrary {
     public func setWatched(channelID: Int64, publishedBefore before: Int64?, now: Int64) async throws(LibraryError) -> Int {
         let user = user
         return try await write { db throws(LibraryError) in
-            try Self.lockWatchState(user: user, db)
+            try UserLock.watchState.take(for: user, db)
             try Self.requireChannel(channelID, user: user, db)
             // The user's own watch state (items.state is only the owner's).
             let unwatched = try db.query("""
@@ -54,7 +54,7 @@ extension PostgresLibrary {
         let update = try update.validated()
         let user = user
         return try await write { db throws(LibraryError) in
-            try Self.lockWatchState(user: user, db)
+            try UserLock.watchState.take(for: user, db)
             try Self.requireItems([id], user: user, db)
             // Without `lastWriterWins` the upsert always writes its row.
             guard let state = try Self.writeWatchState(update, item: id, user: user, time: now, db) else {

@@ -31,35 +31,24 @@ extension PostgresLibrary {
             guard let row = try db.query("""
                 SELECT last_item, last_url, last_file, last_title, last_position FROM player_state WHERE user_id = $1
                 """, [user.rawValue]).first else { return nil }
-            let target: MediaTarget
-            if let item: Int64 = try row.get("last_item") { target = .item(item) }
-            else if let url: String = try row.get("last_url") { target = .url(url) }
-            else if let file: String = try row.get("last_file") { target = .file(file) }
-            else { return nil }  // never set, forgotten, or its item was removed
+            guard let target = MediaTarget(item: try row.get("last_item"), url: try row.get("last_url"), file: try row.get("last_file")) else {
+                return nil  // never set, forgotten, or its item was removed
+            }
             return LastPlayed(target: target, title: try row.get("last_title") ?? "", position: try row.get("last_position"))
         }
     }
 
     public func saveLastPlayed(_ last: LastPlayed?, now: Int64) async throws(LibraryError) {
-        var item: Int64?, url: String?, file: String?
-        switch last?.target {
-        case .item(let id): item = id
-        case .url(let text): url = text
-        case .file(let text): file = text
-        case nil: break
-        }
-        let position = max(0, last?.position.isFinite == true ? last?.position ?? 0 : 0)
-        let title = last?.title
+        let stored = LastPlayed.stored(last)
         let user = user
-        try await write { [item, url, file] db throws(LibraryError) in
-            if let item { try Self.requireItems([item], user: user, db) }
+        try await write { db throws(LibraryError) -> Void in
+            if let item = stored.item { try Self.requireItems([item], user: user, db) }
             try db.query("""
                 INSERT INTO player_state (user_id, last_item, last_url, last_file, last_title, last_position, updated_at)
                 VALUES ($7, $1, $2, $3, $4, $5, $6)
                 ON CONFLICT (user_id) DO UPDATE SET last_item = $1, last_url = $2, last_file = $3, last_title = $4,
                     last_position = $5, updated_at = $6
-                """, [item, url.flatMap { $0.isEmpty ? nil : $0 }, file.flatMap { $0.isEmpty ? nil : $0 },
-                      title, position, now, user.rawValue])
+                """, [stored.item, stored.url, stored.file, stored.title, stored.position, now, user.rawValue])
         }
     }
 }

@@ -116,7 +116,7 @@ extension PostgresLibrary {
         let update = try change.watchUpdate()
         let user = user
         return try await write { db throws(LibraryError) in
-            if update != nil { try Self.lockWatchState(user: user, db) }
+            if update != nil { try UserLock.watchState.take(for: user, db) }
             let video = try Self.requireSavedVideo(id, user: user, db)
             if let notes = change.notes {
                 try db.query("UPDATE saved_items SET notes = $1 WHERE id = $2", [notes, id])

@@ -1,5 +1,5 @@
 import FeedModel
-import Foundation
+import Glibc  // log: bm25's idf
 import LibraryStore
 
 // Full-text search (`SearchRule`), as the SQLite library's (SQLiteLibrary+Search.swift): the same

@@ -55,7 +55,7 @@ class PostgresTableReader: LibraryTableReader, @unchecked Sendable {
 
 final class PostgresTableWriter: PostgresTableReader, LibraryTableWriter, @unchecked Sendable {
     func deleteRows(of table: String) async throws(LibraryError) {
-        try await session.run { connection throws(LibraryError) in
+        try await session.run { connection throws(LibraryError) -> Void in
             try connection.query("DELETE FROM \(PostgresTables.quoted(table))")
         }
     }
@@ -77,7 +77,7 @@ final class PostgresTableWriter: PostgresTableReader, LibraryTableWriter, @unche
         let arrays = kinds.enumerated().map { "$\($0.offset + 1)::\(PostgresTables.type($0.element))[]" }.joined(separator: ", ")
         let sql = "INSERT INTO \(PostgresTables.quoted(table.name)) (\(names)) SELECT * FROM unnest(\(arrays))"
         let parameters = columns
-        try await session.run { connection throws(LibraryError) in
+        try await session.run { connection throws(LibraryError) -> Void in
             try connection.query(sql, parameters.map { $0 as any PGBindable })
         }
     }

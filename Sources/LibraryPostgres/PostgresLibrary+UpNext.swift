@@ -7,7 +7,7 @@ import LibraryStore
 // writers of one user's queue must take turns, or the second would number from a queue that is
 // no longer there (two entries at one place, a move undone). A user's queue has no row of its
 // own to lock (an empty one has no rows at all), so each write first takes a transaction-scoped
-// advisory lock named after the user (`queueLock`): held until COMMIT/ROLLBACK, taken before
+// advisory lock named after the user (`UserLock.upNext`): held until COMMIT/ROLLBACK, taken before
 // any row lock (so queue writers cannot deadlock among themselves), and each statement after it
 // sees what the previous holder committed (READ COMMITTED). Other users' queues never wait.
 extension PostgresLibrary {
@@ -35,7 +35,7 @@ extension PostgresLibrary {
         let user = user
         return try await write { db throws(LibraryError) in
             var queue = try Self.lockedQueue(user: user, db)
-            try Self.requirePosition(position, in: queue)
+            try UpNextRule.checkPosition(position, count: queue.count)
             let removed = queue.remove(at: position - 1)
             try db.query("DELETE FROM up_next WHERE id = $1", [removed.id])
             try Self.renumber(queue, db)
@@ -47,8 +47,8 @@ extension PostgresLibrary {
         let user = user
         try await write { db throws(LibraryError) in
             var queue = try Self.lockedQueue(user: user, db)
-            try Self.requirePosition(from, in: queue)
-            try Self.requirePosition(to, in: queue)
+            try UpNextRule.checkPosition(from, count: queue.count)
+            try UpNextRule.checkPosition(to, count: queue.count)
             queue.insert(queue.remove(at: from - 1), at: to - 1)
             try Self.renumber(queue, db)
         }
@@ -70,7 +70,7 @@ extension PostgresLibrary {
     public func clearUpNext() async throws(LibraryError) -> Int {
         let user = user
         return try await write { db throws(LibraryError) in
-            try Self.lockQueue(user: user, db)
+            try UserLock.upNext.take(for: user, db)
             return try db.query("DELETE FROM up_next WHERE user_id = $1", [user.rawValue]).affected
         }
     }
@@ -80,29 +80,16 @@ extension PostgresLibrary {
         var entries: [UpNextEntry] = []
         for row in try db.query("SELECT id, item, url, file, title FROM up_next WHERE user_id = $1 ORDER BY position, id",
                                 [user.rawValue]).rows {
-            let target: MediaTarget
-            if let item: Int64 = try row.get("item") { target = .item(item) }
-            else if let url: String = try row.get("url") { target = .url(url) }
-            else if let file: String = try row.get("file") { target = .file(file) }
-            else { continue }  // the schema's CHECK makes this impossible
+            guard let target = MediaTarget(item: try row.get("item"), url: try row.get("url"), file: try row.get("file")) else {
+                continue  // the schema's CHECK makes this impossible
+            }
             entries.append(UpNextEntry(id: try row.get("id"), position: entries.count + 1, target: target, title: try row.get("title")))
         }
         return entries
     }
 
-    /// Takes `user`'s queue lock for this transaction (see the top of this file). The advisory
-    /// lock's two-number form keeps its own key space (no clash with the migrator's one-number
-    /// lock): the first number says "an up-next queue", the second is the user's id folded
-    /// into 32 bits (two users whose ids fold alike only take turns, nothing worse).
-    private static func lockQueue(user: UserID, _ db: PGConnection) throws(LibraryError) {
-        try db.query("SELECT pg_advisory_xact_lock($1::int, ($2::bigint % 2147483648)::int)", [queueLockClass, user.rawValue])
-    }
-
-    /// "upnx" in ASCII: the class of the queue locks.
-    static let queueLockClass: Int32 = 0x75_70_6e_78
-
     private static func lockedQueue(user: UserID, _ db: PGConnection) throws(LibraryError) -> [UpNextEntry] {
-        try lockQueue(user: user, db)
+        try UserLock.upNext.take(for: user, db)
         return try queue(user: user, db)
     }
 
@@ -110,15 +97,9 @@ extension PostgresLibrary {
     /// queued (or named twice in `entries`) keeps its row, moved to the front with the others
     /// when `atFront`, else left where it is.
     private static func insert(_ entries: [UpNextInsert], atFront: Bool, now: Int64, user: UserID, _ db: PGConnection) throws(LibraryError) -> UpNextChange {
-        try lockQueue(user: user, db)
+        try UserLock.upNext.take(for: user, db)
         try requireItems(entries.compactMap(\.target.itemID), user: user, db)
-        for entry in entries {
-            switch entry.target {
-            case .url(let text), .file(let text):
-                if text.isEmpty { throw .invalid("a queue entry needs a URL or a file path") }
-            case .item: break
-            }
-        }
+        try UpNextRule.checkTargets(entries.map(\.target))
         let queue = try queue(user: user, db)
         let waiting = Dictionary(queue.map { ($0.target, $0) }, uniquingKeysWith: { first, _ in first })
         // In the order given, each target once: those queued already, and those to insert.
@@ -141,8 +122,8 @@ extension PostgresLibrary {
                 FROM unnest($4::bigint[], $5::text[], $6::text[], $7::text[]) WITH ORDINALITY AS new(item, url, file, title, n)
                 ORDER BY n
                 RETURNING id, position
-                """, [user.rawValue, Int64(queue.count), now, new.map(\.target.itemID),
-                      new.map(\.url), new.map(\.file),
+                """, [user.rawValue, Int64(queue.count), now, new.map(\.target.columns.item),
+                      new.map(\.target.columns.url), new.map(\.target.columns.file),
                       new.map(\.title)]).rows
             for row in rows {
                 let position: Int64 = try row.get("position")
@@ -184,22 +165,12 @@ extension PostgresLibrary {
             """, [ids])
     }
 
-    private static func requirePosition(_ position: Int, in queue: [UpNextEntry]) throws(LibraryError) {
-        guard (1...max(queue.count, 1)).contains(position), !queue.isEmpty else {
-            throw .invalid(queue.isEmpty ? "the queue is empty"
-                                         : "no queue entry \(position) (the queue has \(queue.count))")
-        }
-    }
 }
 
 /// A queue entry on its way in (tuples are not Sendable-checked into the write closure).
 private struct UpNextInsert: Sendable {
     var target: MediaTarget
     var title: String
-
-    /// The row's `url` and `file` columns (at most one is not nil; `target.itemID` is `item`).
-    var url: String? { if case .url(let text) = target { text } else { nil } }
-    var file: String? { if case .file(let text) = target { text } else { nil } }
 }
 
 /// An entry a request named: one already queued, or the n-th (0-based) of those inserted.

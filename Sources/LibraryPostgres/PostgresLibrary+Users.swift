@@ -115,7 +115,7 @@ extension PostgresLibrary {
                 SELECT s.id, s.user_id, s.device_name, s.created_at, s.expires_at, s.last_used_at,
                        u.name, u.is_admin, u.password_hash IS NOT NULL AS has_password, u.created_at AS user_created_at
                 FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = $1 AND s.expires_at > $2
-                """, [tokenHash, now]).first else { return nil }
+                """, [tokenHash, now], plan: .generic).first else { return nil }  // a key's lookup, on every request
             let user = User(id: UserID(try row.get("user_id")), name: try row.get("name"), isAdmin: try row.get("is_admin"),
                             hasPassword: try row.get("has_password"), createdAt: try row.get("user_created_at"))
             return LiveSession(session: try Self.session(row), user: user)
@@ -154,9 +154,9 @@ extension PostgresLibrary {
         }
     }
 
-    private static let userColumns = "id, name, is_admin, password_hash IS NOT NULL AS has_password, created_at"
+    static let userColumns = "id, name, is_admin, password_hash IS NOT NULL AS has_password, created_at"
 
-    private static func user(_ row: PGRow) throws(LibraryError) -> User {
+    static func user(_ row: PGRow) throws(LibraryError) -> User {
         User(id: UserID(try row.get("id")), name: try row.get("name"), isAdmin: try row.get("is_admin"),
              hasPassword: try row.get("has_password"), createdAt: try row.get("created_at"))
     }
@@ -171,7 +171,7 @@ extension PostgresLibrary {
         guard LibraryUsers.validName(name) == name else { throw .noUser(name) }
     }
 
-    private static func requireUser(_ db: PGConnection, _ condition: String, _ arguments: [any PGBindable], name: String) throws(LibraryError) -> User {
+    static func requireUser(_ db: PGConnection, _ condition: String, _ arguments: [any PGBindable], name: String) throws(LibraryError) -> User {
         guard let row = try db.query("SELECT \(userColumns) FROM users WHERE \(condition)", arguments).first else { throw .noUser(name) }
         return try user(row)
     }
@@ -194,7 +194,7 @@ extension PostgresLibrary {
             throw .invalid("a device id is 1 to \(SyncRule.maxDeviceIDBytes) letters, digits, dots, dashes or underscores (got \"\(id)\")")
         }
         let user = user
-        try await write { db throws(LibraryError) in
+        try await write { db throws(LibraryError) -> Void in
             try db.query("""
                 INSERT INTO sync_devices AS d (user_id, device, caption, type, created_at, updated_at)
                 VALUES ($1, $2, coalesce($3, ''), coalesce($4, 'other'), $5, $5)

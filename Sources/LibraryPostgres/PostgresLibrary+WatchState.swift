@@ -63,20 +63,6 @@ extension PostgresLibrary {
         return WatchState(watched: try row.get("watched"), progress: try row.get("progress_seconds"))
     }
 
-    /// Takes `user`'s watch-state lock for this transaction: the store's own writers of a
-    /// user's watch states (marks, positions, a saved video's) take turns, as SQLite's one writer
-    /// has them, so several at once neither deadlock on each other's rows (a mark of [a, b] and
-    /// one of [b, a]) nor both decide from a state the other is changing (two checkpoints of one
-    /// play both recording it). A phone's actions and the ingest's pending ones do not take it:
-    /// they lock the rows they decide on (`writeWatchState`). The key as the queue's
-    /// (`lockQueue`): a class, then the user's id folded into 32 bits.
-    static func lockWatchState(user: UserID, _ db: PGConnection) throws(LibraryError) {
-        try db.query("SELECT pg_advisory_xact_lock($1::int, ($2::bigint % 2147483648)::int)", [watchStateLockClass, user.rawValue])
-    }
-
-    /// "wtch" in ASCII: the class of the watch-state locks.
-    static let watchStateLockClass: Int32 = 0x77_74_63_68
-
     /// The history row of a play of `item` (its title, channel name and URL copied, so the entry
     /// outlives the channel).
     @discardableResult

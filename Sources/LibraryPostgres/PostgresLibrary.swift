@@ -37,8 +37,8 @@ public final class PostgresLibrary: Sendable {
     /// The same library acting for `user`, on the same pool.
     public func acting(as user: UserID) -> PostgresLibrary { PostgresLibrary(pool: pool, listener: listener, user: user) }
 
-    public func waitForChange(after seq: Int64, timeout: Duration) async {
-        await listener.wait(after: seq, timeout: timeout)
+    public func waitForChange(after seq: Int64, poll: Duration, timeout: Duration) async {
+        await listener.wait(after: seq, poll: poll, timeout: timeout)
     }
 
     public var location: String { pool.location }

@@ -12,9 +12,7 @@ extension SQLiteLibrary: EpisodeActionStore {
                 INSERT INTO episode_actions (user_id, uploaded, podcast, episode, guid, action, device, timestamp, started, position, total, item)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
-            // Oldest first, so that within one upload too the last action wins.
-            let ordered = actions.enumerated().sorted { ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset) }
-            for (_, action) in ordered {
+            for action in EpisodeActionRule.inOrder(actions) {
                 let item = try Self.matchItem(action, user: user, db)
                 let play = action.kind == .play
                 try insert.execute(arguments: [user.rawValue, uploaded, action.podcast, action.episode, action.guid, action.kind.rawValue,

@@ -29,35 +29,24 @@ extension SQLiteLibrary {
             guard let row = try Row.fetchOne(db, sql: """
                 SELECT last_item, last_url, last_file, last_title, last_position FROM player_state WHERE user_id = ?
                 """, arguments: [user.rawValue]) else { return nil }
-            let target: MediaTarget
-            if let item: Int64 = row["last_item"] { target = .item(item) }
-            else if let url: String = row["last_url"] { target = .url(url) }
-            else if let file: String = row["last_file"] { target = .file(file) }
-            else { return nil }  // never set, forgotten, or its item was removed
+            guard let target = MediaTarget(item: row["last_item"], url: row["last_url"], file: row["last_file"]) else {
+                return nil  // never set, forgotten, or its item was removed
+            }
             return LastPlayed(target: target, title: row["last_title"] ?? "", position: row["last_position"])
         }
     }
 
     public func saveLastPlayed(_ last: LastPlayed?, now: Int64) async throws(LibraryError) {
-        var item: Int64?, url: String?, file: String?
-        switch last?.target {
-        case .item(let id): item = id
-        case .url(let text): url = text
-        case .file(let text): file = text
-        case nil: break
-        }
-        let position = max(0, last?.position.isFinite == true ? last?.position ?? 0 : 0)
-        let title = last?.title
+        let stored = LastPlayed.stored(last)
         let user = user
-        try await write { [item, url, file] db in
-            if let item { try Self.requireItems([item], user: user, db) }
+        try await write { db in
+            if let item = stored.item { try Self.requireItems([item], user: user, db) }
             try db.execute(sql: """
                 INSERT INTO player_state (user_id, last_item, last_url, last_file, last_title, last_position, updated_at)
                 VALUES (?7, ?1, ?2, ?3, ?4, ?5, ?6)
                 ON CONFLICT (user_id) DO UPDATE SET last_item = ?1, last_url = ?2, last_file = ?3, last_title = ?4,
                     last_position = ?5, updated_at = ?6
-                """, arguments: [item, url.flatMap { $0.isEmpty ? nil : $0 }, file.flatMap { $0.isEmpty ? nil : $0 },
-                                 title, position, now, user.rawValue])
+                """, arguments: [stored.item, stored.url, stored.file, stored.title, stored.position, now, user.rawValue])
         }
     }
 }

@@ -27,7 +27,7 @@ extension SQLiteLibrary {
         let user = user
         return try await write { db in
             var queue = try Self.queue(db, user: user)
-            try Self.requirePosition(position, in: queue)
+            try UpNextRule.checkPosition(position, count: queue.count)
             let removed = queue.remove(at: position - 1)
             try db.execute(sql: "DELETE FROM up_next WHERE id = ?", arguments: [removed.id])
             try Self.renumber(queue, db)
@@ -39,8 +39,8 @@ extension SQLiteLibrary {
         let user = user
         return try await write { db in
             var queue = try Self.queue(db, user: user)
-            try Self.requirePosition(from, in: queue)
-            try Self.requirePosition(to, in: queue)
+            try UpNextRule.checkPosition(from, count: queue.count)
+            try UpNextRule.checkPosition(to, count: queue.count)
             queue.insert(queue.remove(at: from - 1), at: to - 1)
             try Self.renumber(queue, db)
         }
@@ -72,10 +72,7 @@ extension SQLiteLibrary {
         try Row.fetchAll(db, sql: "SELECT id, item, url, file, title FROM up_next WHERE user_id = ? ORDER BY position, id",
                          arguments: [user.rawValue])
             .enumerated().compactMap { index, row in
-                let target: MediaTarget
-                if let item: Int64 = row["item"] { target = .item(item) }
-                else if let url: String = row["url"] { target = .url(url) }
-                else if let file: String = row["file"] { target = .file(file) }
+                guard let target = MediaTarget(item: row["item"], url: row["url"], file: row["file"])
                 else { return nil }  // the schema's CHECK makes this impossible
                 return UpNextEntry(id: row["id"], position: index + 1, target: target, title: row["title"])
             }
@@ -85,14 +82,8 @@ extension SQLiteLibrary {
     /// queued (or named twice in `entries`) keeps its row, moved to the front with the others
     /// when `atFront`, else left where it is.
     private static func insert(_ entries: [UpNextInsert], atFront: Bool, now: Int64, user: UserID, _ db: Database) throws -> UpNextChange {
-        try requireItems(entries.compactMap { if case .item(let id) = $0.target { id } else { nil } }, user: user, db)
-        for entry in entries {
-            switch entry.target {
-            case .url(let text), .file(let text):
-                if text.isEmpty { throw LibraryError.invalid("a queue entry needs a URL or a file path") }
-            case .item: break
-            }
-        }
+        try requireItems(entries.compactMap(\.target.itemID), user: user, db)
+        try UpNextRule.checkTargets(entries.map(\.target))
         let queue = try queue(db, user: user)
         let waiting = Dictionary(queue.map { ($0.target, $0) }, uniquingKeysWith: { first, _ in first })
         let insert = try db.cachedStatement(sql: """
@@ -106,13 +97,8 @@ extension SQLiteLibrary {
                 again.insert(queued.id)
                 continue
             }
-            var item: Int64?, url: String?, file: String?
-            switch entry.target {
-            case .item(let id): item = id
-            case .url(let text): url = text
-            case .file(let text): file = text
-            }
-            try insert.execute(arguments: [user.rawValue, queue.count + added.count + 1, item, url, file, entry.title, now])
+            let columns = entry.target.columns
+            try insert.execute(arguments: [user.rawValue, queue.count + added.count + 1, columns.item, columns.url, columns.file, entry.title, now])
             named.append(UpNextEntry(id: db.lastInsertedRowID, position: 0, target: entry.target, title: entry.title))
             added.insert(db.lastInsertedRowID)
         }
@@ -128,13 +114,6 @@ extension SQLiteLibrary {
         let update = try db.cachedStatement(sql: "UPDATE up_next SET position = ? WHERE id = ? AND position IS NOT ?")
         for (index, entry) in queue.enumerated() {
             try update.execute(arguments: [index + 1, entry.id, index + 1])
-        }
-    }
-
-    private static func requirePosition(_ position: Int, in queue: [UpNextEntry]) throws {
-        guard (1...max(queue.count, 1)).contains(position), !queue.isEmpty else {
-            throw LibraryError.invalid(queue.isEmpty ? "the queue is empty"
-                                                     : "no queue entry \(position) (the queue has \(queue.count))")
         }
     }
 }

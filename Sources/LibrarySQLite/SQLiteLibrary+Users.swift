@@ -153,9 +153,9 @@ extension SQLiteLibrary {
         }
     }
 
-    private static let userColumns = "id, name, is_admin, password_hash IS NOT NULL AS has_password, created_at"
+    static let userColumns = "id, name, is_admin, password_hash IS NOT NULL AS has_password, created_at"
 
-    private static func user(row: Row) -> User {
+    static func user(row: Row) -> User {
         User(id: UserID(row["id"]), name: row["name"], isAdmin: row["is_admin"], hasPassword: row["has_password"],
              createdAt: row["created_at"])
     }
@@ -166,7 +166,7 @@ extension SQLiteLibrary {
         guard LibraryUsers.validName(name) == name else { throw .noUser(name) }
     }
 
-    private static func requireUser(_ db: Database, _ condition: String, _ arguments: StatementArguments, name: String) throws -> User {
+    static func requireUser(_ db: Database, _ condition: String, _ arguments: StatementArguments, name: String) throws -> User {
         guard let row = try Row.fetchOne(db, sql: "SELECT \(userColumns) FROM users WHERE \(condition)", arguments: arguments) else {
             throw LibraryError.noUser(name)
         }

@@ -29,6 +29,7 @@ enum Schema {
         migrator.registerMigration("v20-notes-html", migrate: v20NotesHTML)
         migrator.registerMigration("v21-notes-markup", migrate: v21NotesMarkup)
         migrator.registerMigration("v23-published-collections", migrate: v23PublishedCollections)
+        migrator.registerMigration("v24-user-identities", migrate: v24UserIdentities)
         return migrator
     }
 
@@ -46,7 +47,7 @@ enum Schema {
                                  "v14-saved-and-collections", "v15-feed-item-counts",
                                  "v16-pending-episode-actions", "v17-feed-counts-per-feed", "v18-address-reach",
                                  "v19-changes", "v20-notes-html", "v21-notes-markup",
-                                 "v23-published-collections"]
+                                 "v23-published-collections", "v24-user-identities"]
 
     /// `SearchRule`'s weights as the search index's rank spells them (bm25's arguments follow
     /// the index's columns: title, notes, channel). A test checks the live index still says this.
@@ -474,6 +475,25 @@ enum Schema {
     /// their feed's body next changes: sanitized again when shown, they stay safe.
     static func v21NotesMarkup(_ db: Database) throws {
         try db.execute(sql: "ALTER TABLE items RENAME COLUMN notes_html TO notes_markup")
+    }
+
+    /// Single sign-on (issue 29): a user's accounts at OpenID providers, each (issuer, subject)
+    /// linked to one user at most; they go with the user. The email the provider said is kept
+    /// for an admin's eyes only.
+    static func v24UserIdentities(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE user_identities (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                issuer TEXT NOT NULL CHECK (issuer <> ''),
+                subject TEXT NOT NULL CHECK (subject <> ''),
+                email TEXT CHECK (email <> ''),
+                created_at INTEGER NOT NULL,
+                last_used_at INTEGER,
+                UNIQUE (issuer, subject)
+            ) STRICT;
+            CREATE INDEX user_identities_user ON user_identities (user_id);
+            """)
     }
 
     static func v10FeedDetails(_ db: Database) throws {

@@ -53,14 +53,15 @@ public protocol ChangeFeed: Sendable {
     /// The latest change's `seq` (0 before the first): where a reader that wants only what
     /// comes next starts.
     func latestChange() async throws(LibraryError) -> Int64
-    /// Returns once a change after `seq` may be in the log, or after `timeout` at the latest
-    /// (a reader then looks anyway). An engine that can tell (PostgreSQL's LISTEN/NOTIFY, from
-    /// any process on the database) returns as the change commits; the default only waits.
-    func waitForChange(after seq: Int64, timeout: Duration) async
+    /// Returns when a reader waiting for a change after `seq` should look at the log. An engine
+    /// that is told of changes as they commit (PostgreSQL's LISTEN/NOTIFY, from any process on
+    /// the database) returns then, or after `timeout` at the latest; one that cannot tell (the
+    /// default: SQLite), or cannot for now, returns after `poll`: its reader polls.
+    func waitForChange(after seq: Int64, poll: Duration, timeout: Duration) async
 }
 
 extension ChangeFeed {
-    public func waitForChange(after seq: Int64, timeout: Duration) async {
-        try? await Task.sleep(for: timeout)
+    public func waitForChange(after seq: Int64, poll: Duration, timeout: Duration) async {
+        try? await Task.sleep(for: min(poll, timeout))
     }
 }

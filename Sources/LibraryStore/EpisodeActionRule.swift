@@ -53,6 +53,12 @@ public enum EpisodeActionRule {
         return one(candidates.filter { $0.mediaURL == action.episode })
     }
 
+    /// An upload's actions in the order they are applied: oldest first by the phone's clock,
+    /// ties in the order given, so that within one upload too the last action wins.
+    public static func inOrder(_ actions: [EpisodeAction]) -> [EpisodeAction] {
+        actions.enumerated().sorted { ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset) }.map(\.element)
+    }
+
     /// Last writer wins, feedctl's own changes included: an action that happened at `actionTime`
     /// (the phone's clock) changes a watch state last changed at `stateChangedAt` (nil: none yet)
     /// unless that change came later.

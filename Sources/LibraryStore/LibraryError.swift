@@ -19,6 +19,10 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible, Sendable {
     case noSession(Int64)
     /// A user the library cannot do without, named: its owner, or its last admin.
     case userKept(String, KeptUser)
+    /// No user is linked to this identity at an OpenID provider (issuer, subject).
+    case noIdentity(issuer: String, subject: String)
+    /// The identity (issuer, subject) is linked to another user already.
+    case identityTaken(issuer: String, subject: String)
     /// The user's collection with that id has no live link.
     case notPublished(Int64)
     /// No collection was ever published under that link here.
@@ -53,6 +57,8 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible, Sendable {
         case .userKept(let name, .owner): return "the library's owner (\(name)) cannot be removed"
         case .userKept(let name, .lastAdmin):
             return "\(Self.quoted(name)) is the library's last admin and cannot be removed: make another admin first (feedctl user add --admin)"
+        case .noIdentity(let issuer, let subject): return "no user is linked to \(Self.quoted(subject)) at \(Self.quoted(issuer))"
+        case .identityTaken(let issuer, let subject): return "\(Self.quoted(subject)) at \(Self.quoted(issuer)) is linked to another user"
         case .notPublished(let id): return "collection \(id) is not published"
         case .noSharedCollection: return "no collection is published at that link"
         case .withdrawnCollection: return "that collection was withdrawn by its owner"

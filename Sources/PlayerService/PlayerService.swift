@@ -525,11 +525,11 @@ extension PlayerFailure {
             }
         case let error as LibraryError:
             switch error {
-            case .noItem, .noItems, .noChannel, .noCollection, .noCollectionID, .noSavedVideo, .noUser, .noSession,
+            case .noItem, .noItems, .noChannel, .noCollection, .noCollectionID, .noSavedVideo, .noUser, .noSession, .noIdentity,
                  .notPublished, .noSharedCollection, .noFollowedCollection:
                 self.init(.notFound, error.description)
             case .invalid: self.init(.invalid, error.description)
-            case .collectionExists, .alreadyInCollection, .userExists, .userKept, .notInCollection, .withdrawnCollection, .alreadyFollowing:
+            case .collectionExists, .alreadyInCollection, .userExists, .userKept, .identityTaken, .notInCollection, .withdrawnCollection, .alreadyFollowing:
                 self.init(.failed, error.description)
             case .database:
                 // A reply may reach an HTTP client: no file paths. A full disk or a busy

@@ -27,11 +27,30 @@ public struct Config: Sendable, Equatable {
     public var ytdlp: String?
     public var podcastIndexKey: String?
     public var podcastIndexSecret: String?
+    /// `[oidc]`: single sign-on through an OpenID provider (`feedctl serve`); off until
+    /// `issuer` and `client_id` are set. `singleSignOnScopes` and `feedctl serve` give the unset
+    /// keys their meaning.
+    public var oidcIssuer: String?
+    public var oidcClientID: String?
+    public var oidcClientSecret: String?
+    public var oidcScopes: String?
+    public var oidcProviderName: String?
+    public var oidcRedirectURI: String?
+    public var oidcAllowSignup = false
+    public var oidcLinkVerifiedEmail = false
+    public var oidcForbidPasswordLogin = false
+    public var oidcMobileRedirectURIs: [String] = []
     /// `[server] public_url`: the address others reach `feedctl serve` at (`https://feeds.example.org`),
     /// so published collections' links are whole URLs; nil: paths alone.
     public var publicURL: String?
 
     public init() {}
+
+    /// What `oidc.scopes` means unset.
+    public static let defaultOIDCScopes = "openid email profile"
+
+    /// The scopes a sign-in asks for.
+    public var singleSignOnScopes: [String] { (oidcScopes ?? Self.defaultOIDCScopes).split(separator: " ").map(String.init) }
 
     /// The providers with a base URL (the library has none: only its timeout).
     static let remoteProviders = ["itunes", "podcastindex", "youtube", "rumble", "toplist"]
@@ -66,6 +85,20 @@ public struct Config: Sendable, Equatable {
         Setting("discover.ytdlp", .anyText, \.ytdlp, help: "yt-dlp's path, for YouTube search"),
         Setting("discover.podcastindex_key", .anyText, \.podcastIndexKey, help: "Podcast Index's API key (with its secret)"),
         Setting("discover.podcastindex_secret", .secret, \.podcastIndexSecret, help: "Podcast Index's API secret"),
+        Setting("oidc.issuer", .issuerURL, \.oidcIssuer, help: "single sign-on: the OpenID provider's issuer URL, exactly as its tokens say it"),
+        Setting("oidc.client_id", .anyText, \.oidcClientID, help: "single sign-on: this server's client id at the provider"),
+        Setting("oidc.client_secret", .secret, \.oidcClientSecret, help: "single sign-on: the client's secret (unset: a public client, PKCE alone)"),
+        Setting("oidc.scopes", .scopes, \.oidcScopes, help: "single sign-on: scopes asked for (built-in: \"\(defaultOIDCScopes)\")"),
+        Setting("oidc.provider_name", .anyText, \.oidcProviderName, help: "single sign-on: the name on the sign-in button (built-in: the issuer's host)"),
+        Setting("oidc.redirect_uri", .httpURL, \.oidcRedirectURI,
+                help: "single sign-on: this server's callback as registered at the provider (built-in: from the request's Host)"),
+        Setting("oidc.allow_signup", \.oidcAllowSignup, help: "single sign-on: a first sign-in may create a user"),
+        Setting("oidc.link_verified_email", \.oidcLinkVerifiedEmail,
+                help: "single sign-on: a verified email links to the user named that email"),
+        Setting("oidc.forbid_password_login", \.oidcForbidPasswordLogin,
+                help: "users with a single sign-on identity cannot sign in with a password"),
+        Setting("oidc.mobile_redirect_uris", each: .redirectURI, \.oidcMobileRedirectURIs,
+                help: "single sign-on: where phone apps may be sent back with their token (comma-separated)"),
     ]
 
     /// The variables discovery's settings are read from (`DiscoverySettings(environment:)`): the

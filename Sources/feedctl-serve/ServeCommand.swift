@@ -63,15 +63,19 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.allowedHosts = Set(allowedHost.map { $0.lowercased() })
             configuration.webRoots = webRoot.map { [$0] } ?? Self.webRoots()
             // Discovery's providers as the config file's [discover] says, the environment over it;
-            // the address published collections' links are under ([server] public_url).
+            // single sign-on as its [oidc] says; the address published collections' links are under
+            // ([server] public_url).
+            let config: Config
+            let environment = ProcessInfo.processInfo.environment
             do throws(ConfigError) {
-                let environment = ProcessInfo.processInfo.environment
-                let config = try Config.load(path: Config.defaultPath(environment: environment))
-                configuration.discoveryEnvironment = config.discoveryEnvironment(overlaying: environment)
-                configuration.publicURL = config.publicURL
+                config = try Config.load(path: Config.defaultPath(environment: environment))
             } catch {
                 throw CommandError(error.description)
             }
+            configuration.discoveryEnvironment = config.discoveryEnvironment(overlaying: environment)
+            configuration.singleSignOn = try Self.singleSignOn(config)
+            configuration.passwordSignIn = config.oidcForbidPasswordLogin ? .onlyWithoutIdentity : .everyone
+            configuration.publicURL = config.publicURL
             // Checked before the library is opened: a refusal changes nothing.
             if let refusal = configuration.check(hasAuthenticator: true) { throw CommandError(refusal.description) }
             // Downloaded episodes are served from here (`/api/items/{id}/audio`), and a daemon
@@ -89,9 +93,11 @@ struct ServeCommand: AsyncParsableCommand {
             } else {
                 authenticator = TokenAuthenticator(users: owner, library: { database.store(for: $0) })
                 mode = "logins: every request but /health and /api/auth/* needs a token from POST /api/auth/login"
+                    + (settings.singleSignOn.map { "; single sign-on through \($0.providerName) (\($0.client.issuer))" } ?? "")
             }
+            if open && settings.singleSignOn != nil { log("single sign-on ([oidc]) is off in --open mode, which has no logins") }
             // Said at start, so nobody wonders why every login fails.
-            let canLogIn = open ? true : try await owner.users().contains(where: \.hasPassword)
+            let canLogIn = open || settings.singleSignOn != nil ? true : try await owner.users().contains(where: \.hasPassword)
             let app: any ApplicationProtocol
             do {
                 // gpodder.net sync checks its own credentials (a user with a password), whatever the mode.
@@ -142,6 +148,25 @@ struct ServeCommand: AsyncParsableCommand {
         let installed = program.appendingPathComponent("../share/feedctl/web").standardizedFileURL.path
         let checkout = URL(fileURLWithPath: filePath).deletingLastPathComponent().appendingPathComponent("../../web").standardizedFileURL.path
         return [installed, checkout]
+    }
+
+    /// `[oidc]` as the server runs with it; nil when it is off (neither issuer nor client id
+    /// set). Each key was checked when the file was read; here, that they make a whole.
+    static func singleSignOn(_ config: Config) throws(CommandError) -> SingleSignOnSettings? {
+        switch (config.oidcIssuer, config.oidcClientID) {
+        case (nil, nil):
+            let others = Config.settings.filter { $0.name.hasPrefix("oidc.") && $0.name != "oidc.forbid_password_login" && $0.isSet(in: config)
+                && $0.text(in: config) != $0.text(in: Config()) }
+            if let first = others.first { throw CommandError("\(first.name) is set but single sign-on is off: set oidc.issuer and oidc.client_id too") }
+            return nil
+        case (let issuer?, let clientID?):
+            return SingleSignOnSettings(issuer: issuer, clientID: clientID, clientSecret: config.oidcClientSecret,
+                                        scopes: config.singleSignOnScopes, providerName: config.oidcProviderName, redirectURI: config.oidcRedirectURI,
+                                        allowSignup: config.oidcAllowSignup, linkVerifiedEmail: config.oidcLinkVerifiedEmail,
+                                        mobileRedirectURIs: config.oidcMobileRedirectURIs)
+        case (nil, _): throw CommandError("oidc.client_id is set without oidc.issuer: set both for single sign-on (feedctl config set oidc.issuer URL)")
+        case (_, nil): throw CommandError("oidc.issuer is set without oidc.client_id: set both for single sign-on (feedctl config set oidc.client_id ID)")
+        }
     }
 
     static func hostForURL(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }

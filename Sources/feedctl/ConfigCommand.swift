@@ -8,7 +8,7 @@ import UserConfig
 struct ConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "config",
-        abstract: "The config file's settings (the daemon reads them when it starts; discover and serve, [discover]).",
+        abstract: "The config file's settings (the daemon reads them when it starts; discover and serve, [discover]; serve, [oidc]).",
         subcommands: [List.self, Get.self, SetKey.self, Path.self])
 
     struct List: ParsableCommand {
@@ -41,12 +41,15 @@ struct ConfigCommand: ParsableCommand {
         return setting.isSecret ? "(set)" : setting.text(in: config)
     }
 
-    /// `list --json`: numbers as numbers, text as strings, unset as null, a secret as "(set)".
+    /// `list --json`: numbers as numbers, text as strings, flags as booleans, lists as arrays,
+    /// unset as null, a secret as "(set)".
     enum ListedValue: Encodable {
-        case number(JSONNumber), text(String), unset
+        case number(JSONNumber), text(String), flag(Bool), list([String]), unset
         init(_ setting: Setting, in config: Config) {
             if !setting.isSet(in: config) { self = .unset }
             else if setting.isSecret { self = .text("(set)") }
+            else if let values = setting.list(in: config) { self = .list(values) }
+            else if setting.isFlag { self = .flag(setting.text(in: config) == "true") }
             else if setting.isText { self = .text(setting.value(in: config) ?? "") }
             else { self = .number(JSONNumber(text: setting.text(in: config))) }
         }
@@ -55,6 +58,8 @@ struct ConfigCommand: ParsableCommand {
             switch self {
             case .number(let number): try container.encode(number)
             case .text(let text): try container.encode(text)
+            case .flag(let flag): try container.encode(flag)
+            case .list(let values): try container.encode(values)
             case .unset: try container.encodeNil()
             }
         }
@@ -99,7 +104,8 @@ struct ConfigCommand: ParsableCommand {
                 }
                 try FileOutput.write(edited.utf8, to: path)
                 let shown = setting.isSecret ? "(set)" : setting.text(in: try Config.parse(edited))
-                let when = setting.name.hasPrefix("discover.") ? "feedctl serve applies it when restarted" : "a running daemon applies it when restarted"
+                let when = setting.name.hasPrefix("discover.") || setting.name.hasPrefix("oidc.")
+                    ? "feedctl serve applies it when restarted" : "a running daemon applies it when restarted"
                 print("\(setting.name) = \(shown) (in \(path); \(when))")
             }
         }

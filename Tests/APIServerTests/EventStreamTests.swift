@@ -5,6 +5,7 @@ import Glibc
 import FeedModel
 import Foundation
 import LibraryStore
+import Synchronization
 import TestSupport
 import XCTest
 
@@ -278,6 +279,39 @@ final class EventStreamTests: XCTestCase {
         XCTAssertFalse(reading)
     }
 
+    /// The hub reads the log when its feed says a change may be there: on PostgreSQL as a change
+    /// commits (LISTEN/NOTIFY), not every poll interval; on SQLite, which cannot tell, every poll
+    /// interval, through the same call. Either way the change reaches the stream.
+    func testTheHubPollsTheLogOnlyOnAnEngineThatCannotTellItOfAChange() async throws {
+        try await forEachEngine { db in
+            let feed = CountedChangeFeed(db.database.changes)
+            let hub = ChangeHub(feed: feed, settings: ChangeStreamSettings(pollInterval: .milliseconds(50)), log: { _ in })
+            let (id, messages, _) = try await hub.open(for: .owner, resume: .now)
+            if db.engine == .postgresql {
+                // Until its listener listens the reader polls; the first wait returns when it does.
+                await feed.waitForChange(after: try await feed.latestChange(), poll: .seconds(10), timeout: .seconds(10))
+            }
+            let before = feed.reads
+            try await Task.sleep(for: .seconds(1))   // nothing changes: 20 poll intervals
+            let idle = feed.reads - before
+            switch db.engine {
+            case .postgresql: XCTAssertLessThanOrEqual(idle, 1, "PostgreSQL: no read without a change, not one every 50 ms")
+            case .sqlite: XCTAssertGreaterThanOrEqual(idle, 5, "SQLite: a read every 50 ms")
+            }
+            let (_, items) = try await channel(db.owner, items: 1)
+            try await db.owner.setWatched([items[0]], watched: true, now: 10)
+            let arrived = Task { () -> Change? in
+                for await message in messages { if case .change(let change) = message, change.kind == .watch { return change } }
+                return nil
+            }
+            let deadline = Task { try await Task.sleep(for: .seconds(30)); arrived.cancel() }
+            let change = await arrived.value
+            deadline.cancel()
+            XCTAssertEqual(change?.user, .owner, "the change reached the stream")
+            await hub.close(id, of: .owner)
+        }
+    }
+
     func testStreamsPastTheServersTotalAreAnswered503() async throws {
         let h = try await harness { $0.changeStreams.total = 2 }
         let streams = try (0..<2).map { _ in try EventStream(port: h.port, path: "/api/events") }
@@ -307,5 +341,26 @@ final class EventStreamTests: XCTestCase {
         // The last chunk of the answer, then the connection closes.
         let text = stream.read(until: "\r\n0\r\n\r\n", timeout: 10)
         XCTAssertTrue(text.hasSuffix("\r\n0\r\n\r\n"), String(text.suffix(200)))
+    }
+}
+
+/// A library's change log that counts the reads of it (`changes(after:limit:)`) and passes every
+/// call on to the store's own.
+private final class CountedChangeFeed: ChangeFeed {
+    private let base: any ChangeFeed
+    private let count = Mutex(0)
+    init(_ base: any ChangeFeed) { self.base = base }
+
+    var reads: Int { count.withLock { $0 } }
+
+    func changes(after seq: Int64, limit: Int) async throws(LibraryError) -> ChangeBatch {
+        count.withLock { $0 += 1 }
+        return try await base.changes(after: seq, limit: limit)
+    }
+
+    func latestChange() async throws(LibraryError) -> Int64 { try await base.latestChange() }
+
+    func waitForChange(after seq: Int64, poll: Duration, timeout: Duration) async {
+        await base.waitForChange(after: seq, poll: poll, timeout: timeout)
     }
 }

@@ -245,6 +245,39 @@ final class ServeCommandTests: XCTestCase {
         XCTAssertEqual(refused.stderr, "feedctl: \(config): discover.itunes_url must be an http(s) URL, not \"gopher://x\"\n")
     }
 
+    /// `[oidc]` from the config file: the real provider's button on `/api/auth/mode` and its
+    /// sign-in route; a half-made configuration is one line before anything starts.
+    func testServeReadsSingleSignOnFromTheConfigFile() async throws {
+        let database = try await TestDatabase.make()
+        let dir = TempDir()
+        let provider = try OpenIDTestProvider(.real)
+        let config = dir.file("config.toml")
+        try "[oidc]\nissuer = \"\(provider.issuer)\"\nclient_id = \"feedctl-web\"\nprovider_name = \"Mock ID\"\n"
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        var environment = ProcessInfo.processInfo.environment
+        environment["FEEDCTL_CONFIG"] = config
+        let (server, port) = try serve(["serve", "--listen", "127.0.0.1:0", "--db", database.dbSetting], environment: environment)
+        XCTAssertTrue(server.stderrSoFar.contains("single sign-on through Mock ID (\(provider.issuer))"), server.stderrSoFar)
+        let mode = try await OpenIDTestHTTP.send("GET", "http://127.0.0.1:\(port)/api/auth/mode")
+        XCTAssertTrue(mode.text.contains(#""single_sign_on":{"provider":"Mock ID","login_url":"/api/auth/oidc/login"}"#), mode.text)
+        let login = try await OpenIDTestHTTP.send("GET", "http://127.0.0.1:\(port)/api/auth/oidc/login")
+        XCTAssertEqual(login.status, 303)
+        XCTAssertTrue(login.headers["location"]?.hasPrefix(provider.issuer + "/oauth2/authorize?") == true, login.headers["location"] ?? "")
+        server.signal(SIGTERM)
+        _ = try server.wait(timeout: 20)
+
+        for (text, message) in [
+            ("[oidc]\nissuer = \"\(provider.issuer)\"\n", "feedctl: oidc.issuer is set without oidc.client_id: set both for single sign-on (feedctl config set oidc.client_id ID)\n"),
+            ("[oidc]\nallow_signup = true\n", "feedctl: oidc.allow_signup is set but single sign-on is off: set oidc.issuer and oidc.client_id too\n"),
+        ] {
+            try text.write(toFile: config, atomically: true, encoding: .utf8)
+            let refused = try ProcessRunner.capture(try binary("feedctl"), ["serve", "--listen", "127.0.0.1:0", "--db", database.dbSetting],
+                                                    environment: environment, timeout: 30)
+            XCTAssertEqual(refused.status, 1, text)
+            XCTAssertEqual(refused.stderr, message)
+        }
+    }
+
     /// `--tls-cert`/`--tls-key`: HTTPS with the given PEM files (a self-signed certificate made
     /// with openssl, which curl is told to trust); plain HTTP on that port gets no answer; files
     /// that cannot serve are a start error in one line.

@@ -69,6 +69,29 @@ final class FetcherTests: XCTestCase {
         XCTAssertEqual(try JSONDecoder().decode([String: String].self, from: Data(echoed.body))["User-Agent"], "test-agent/1")
     }
 
+    /// A request with a body is a POST of exactly those bytes (single sign-on's token request);
+    /// its redirect is not followed (the body would go somewhere the caller did not name).
+    func testABodyIsAPostWhoseRedirectIsNotFollowed() async throws {
+        let form = "grant_type=authorization_code&code=a%2Bb"
+        let response = try await fetcher.fetch(FetchRequest(url: server.url("/echo"), maxBytes: 50_000,
+                                                            headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Array(form.utf8)))
+        let echoed = try JSONDecoder().decode([String: String].self, from: Data(response.body))
+        XCTAssertEqual(echoed["X-Echo-Method"], "POST")
+        XCTAssertEqual(echoed["X-Echo-Body"], form)
+        XCTAssertEqual(echoed["Content-Type"], "application/x-www-form-urlencoded")
+        let plain = try await fetcher.fetch(FetchRequest(url: server.url("/echo"), maxBytes: 50_000))
+        XCTAssertNil(try JSONDecoder().decode([String: String].self, from: Data(plain.body))["X-Echo-Method"], "no body: a GET")
+
+        let redirect = server.url("/redirect/307?to=/echo")
+        do {
+            _ = try await fetcher.fetch(FetchRequest(url: redirect, maxBytes: 50_000, body: Array(form.utf8)))
+            XCTFail("a POST was redirected")
+        } catch {
+            XCTAssertEqual(error.kind, .tooManyRedirects)
+            XCTAssertEqual(error.description, "\(redirect): a POST is not redirected (HTTP 307 to \(server.url("/echo")))")
+        }
+    }
+
     func testValidatorsWithLineBreaksAreNotSent() async throws {
         let request = FetchRequest(url: server.url("/echo"), maxBytes: 50_000_000, etag: "\"a\"\r\nX-Injected: 1", lastModified: "Wed, 21 Oct 2015 07:28:00 GMT")
         let response = try await fetcher.fetch(request)

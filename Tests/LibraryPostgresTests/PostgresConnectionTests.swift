@@ -104,6 +104,51 @@ final class PostgresConnectionTests: XCTestCase {
         XCTAssertEqual(after, 1)
     }
 
+    /// A statement is prepared once on a connection and run by name after; a connection the
+    /// pool makes anew (the server dropped the old one) starts with none and prepares it again.
+    func testAStatementIsPreparedOncePerConnectionAndAgainOnANewOne() async throws {
+        let library = try await PostgresLibrary(url: database.url, location: "test", connections: 1)
+        let sql = "SELECT pg_backend_pid() AS pid, $1::bigint AS n"
+        @Sendable func run(_ times: Int) async throws(LibraryError) -> (pid: Int64, runs: Int64) {
+            try await library.read { connection throws(LibraryError) in
+                var pid: Int64 = 0
+                for n in 1...times { pid = try connection.query(sql, [n]).first?.get("pid") ?? 0 }
+                let prepared = try connection.query("SELECT generic_plans + custom_plans AS runs FROM pg_prepared_statements WHERE statement = $1",
+                                                    [sql]).rows
+                guard prepared.count == 1 else { throw LibraryError.invalid("test: \(prepared.count) statements prepared as it") }
+                return (pid, try prepared[0].get("runs"))
+            }
+        }
+        let first = try await run(4)
+        XCTAssertEqual(first.runs, 4, "prepared once, run four times by name")
+        try TestPostgres.psql(try TestPostgres.serverDirectory(), "postgres", "SELECT pg_terminate_backend(\(first.pid))")
+        do {
+            _ = try await run(1)
+            XCTFail("the dropped connection's statement must fail")
+        } catch {
+            XCTAssertEqual(error.databaseFailure?.kind, .connectionLost, "\(error)")
+        }
+        let second = try await run(2)
+        XCTAssertNotEqual(second.pid, first.pid)
+        XCTAssertEqual(second.runs, 2, "prepared again on the new connection (none of the old one's kept)")
+    }
+
+    /// A statement that asks for its generic plan sets the session's plan_cache_mode for itself
+    /// only: the next statement, and every transaction, runs with the server's choice.
+    func testAGenericPlanIsForItsOwnStatementOnly() async throws {
+        let library = try await PostgresLibrary(url: database.url, location: "test", connections: 1)
+        let sql = "SELECT current_setting('plan_cache_mode') AS mode"
+        let modes = try await library.read { connection throws(LibraryError) -> [String] in
+            [try connection.query(sql, plan: .generic).first?.get("mode") ?? "", try connection.query(sql).first?.get("mode") ?? ""]
+        }
+        XCTAssertEqual(modes, ["force_generic_plan", "auto"])
+        _ = try await library.read { connection throws(LibraryError) in try connection.query("SELECT 1", plan: .generic) }
+        let inWrite = try await library.write { connection throws(LibraryError) -> String? in try connection.query(sql).first?.get("mode") }
+        XCTAssertEqual(inWrite, "auto")
+        let inSnapshot = try await library.snapshot { connection throws(LibraryError) -> String? in try connection.query(sql, plan: .generic).first?.get("mode") }
+        XCTAssertEqual(inSnapshot, "auto", "in a transaction the server chooses")
+    }
+
     func testASerializationFailureIsRunAgain() async throws {
         let library = try await library()
         let attempts = Mutex(0)
@@ -143,33 +188,78 @@ final class PostgresConnectionTests: XCTestCase {
     }
 }
 
-/// The change log's notifications: a change committed by another process wakes a reader at once.
+/// The change log's notifications: a change committed by another process wakes a reader at once;
+/// while the listener listens a reader waits for one (no polling), while it does not the reader
+/// polls, and it wakes every reader when it starts or stops listening.
 final class PostgresChangeNotificationTests: XCTestCase {
+    /// A reader on a fresh database whose listener listens (its first wait starts it, and
+    /// returns when it listens).
+    private func listeningReader(_ database: (name: String, url: String)) async throws -> PostgresLibrary {
+        let reader = try await PostgresLibrary(url: database.url, location: "reader", connections: 1)
+        await reader.waitForChange(after: try await reader.latestChange(), poll: .seconds(10), timeout: .seconds(10))
+        return reader
+    }
+
+    private func logAChange(in database: String) throws {
+        // Another process (psql) logs a change as the stores' triggers do.
+        _ = try TestPostgres.psql(try TestPostgres.serverDirectory(), database,
+                                  "INSERT INTO changes_pending (user_id, kind, payload) VALUES (1, 'watch', '{\"item_id\": 1}')")
+    }
+
     func testAChangeMadeByAnotherProcessWakesAWaitingReader() async throws {
         let database = try TestPostgres.createDatabase()
         defer { TestPostgres.drop(database.name) }
-        let reader = try await PostgresLibrary(url: database.url, location: "reader", connections: 1)
+        let reader = try await listeningReader(database)
         let before = try await reader.latestChange()
         let timeout = Duration.seconds(60)
         let waiting = Task {
             let clock = ContinuousClock()
             let start = clock.now
-            await reader.waitForChange(after: before, timeout: timeout)
+            // A short poll changes nothing while the listener listens.
+            await reader.waitForChange(after: before, poll: .milliseconds(1), timeout: timeout)
             return clock.now - start
         }
-        // Given the listener time to LISTEN (a change before that is found by the reader's next look).
-        try await Task.sleep(for: .milliseconds(500))
-        // Another process (psql) logs a change as the stores' triggers do.
-        try TestPostgres.psql(try TestPostgres.serverDirectory(), database.name,
-                              "INSERT INTO changes_pending (user_id, kind, payload) VALUES (1, 'watch', '{\"item_id\": 1}')")
+        try await Task.sleep(for: .milliseconds(200))
+        try logAChange(in: database.name)
         let waited = await waiting.value
         XCTAssertLessThan(waited, timeout, "woken by the notification, not by the timeout")
         let latest = try await reader.latestChange()
         XCTAssertGreaterThan(latest, before)
-        // A reader already past the latest change waits for the next one (here: the timeout).
+        // A reader already past the latest change waits for the next one (here: the timeout),
+        // however short its poll.
         let clock = ContinuousClock()
         let start = clock.now
-        await reader.waitForChange(after: latest, timeout: .milliseconds(300))
+        await reader.waitForChange(after: latest, poll: .milliseconds(1), timeout: .milliseconds(300))
         XCTAssertGreaterThanOrEqual(clock.now - start, .milliseconds(300))
+    }
+
+    /// A change committed while the listener's connection is lost (its notification goes to no
+    /// one) still reaches a reader waiting with a long timeout: the listener wakes its readers
+    /// when it stops listening, they poll until it listens again, and it wakes them then.
+    func testAChangeMadeWhileTheListenerIsDownStillReachesAReader() async throws {
+        let database = try TestPostgres.createDatabase()
+        defer { TestPostgres.drop(database.name) }
+        let reader = try await listeningReader(database)
+        let before = try await reader.latestChange()
+        let timeout = Duration.seconds(60)
+        let found = Task {
+            let clock = ContinuousClock()
+            let start = clock.now
+            while (try? await reader.latestChange()) ?? before <= before, clock.now - start < timeout {
+                await reader.waitForChange(after: before, poll: .milliseconds(100), timeout: timeout)
+            }
+            return clock.now - start
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        let ended = try TestPostgres.psql(try TestPostgres.serverDirectory(), "postgres", """
+            SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+            WHERE datname = '\(database.name)' AND query = 'LISTEN \(PGChangeListener.channel)'
+            """)
+        XCTAssertEqual(ended.trimmingCharacters(in: .whitespacesAndNewlines), "1", "the listener's connection")
+        try logAChange(in: database.name)
+        let waited = await found.value
+        XCTAssertLessThan(waited, timeout, "found by a poll or the wake-up when the listener listened again, not the timeout")
+        let latest = try await reader.latestChange()
+        XCTAssertGreaterThan(latest, before)
     }
 }

@@ -59,7 +59,7 @@ final class PostgresFeedParityTests: XCTestCase {
             }
             for (index, followers) in Self.followers.enumerated() {
                 for follower in followers.dropFirst() {
-                    try await engine.store(for: users[follower]).addTestChannel("C\(index)", platform: Self.platforms[index % 3], now: 10)
+                    _ = try await engine.store(for: users[follower]).addTestChannel("C\(index)", platform: Self.platforms[index % 3], now: 10)
                 }
             }
             // Two polls per channel, the channels in a new order each time, at a few times: items

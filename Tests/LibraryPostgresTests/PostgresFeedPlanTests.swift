@@ -81,6 +81,36 @@ final class PostgresFeedPlanTests: XCTestCase {
         }
     }
 
+    /// The app's feed page (newest first, all or unwatched) is prepared on the connection and
+    /// runs on its generic plan (`PGPlan.generic`): planned once, not on every call (PostgreSQL's
+    /// `auto` kept planning it: a `LIMIT $n` makes a generic plan look dear), and that plan
+    /// still reads down `items_newest` and sorts nothing, for a user who follows every channel
+    /// and one who follows a fifth of them.
+    func testTheAppsFeedPageRunsOnItsGenericPlanWhichReadsDownItsIndex() async throws {
+        let queries = [ItemPageQuery(), ItemPageQuery(watch: .unwatched), ItemPageQuery(page: try PageRequest(page: 3, perPage: 50))]
+        for user in [UserID.owner, Self.bob] {
+            for query in queries {
+                let store = library.acting(as: user)
+                for _ in 0..<8 { _ = try await store.itemPage(query) }
+                let (plans, plan) = try await library.read { db throws(LibraryError) -> (String, String) in
+                    guard let page = PostgresLibrary.itemPageStatements(query, user: user).page, page.plan == .generic,
+                          let name = db.preparedName(of: page.sql) else { throw LibraryError.invalid("test: the page's statement is not prepared generic") }
+                    let row = try db.query("SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = $1", [name]).first
+                    let plans = "\(try row?.get("generic_plans") as Int64? ?? 0) generic, \(try row?.get("custom_plans") as Int64? ?? 0) custom"
+                    let values = page.parameters.map { $0.pgText.map { "'" + $0.replacingOccurrences(of: "'", with: "''") + "'" } ?? "NULL" }
+                    let plan = try db.query("EXPLAIN (COSTS OFF) EXECUTE \(name)(\(values.joined(separator: ", ")))", plan: .generic).rows
+                        .map { row throws(LibraryError) in try row.get(0) as String }.joined(separator: "\n")
+                    return (plans, plan)
+                }
+                XCTAssertTrue(plans.hasSuffix(" generic, 0 custom") && !plans.hasPrefix("0 "), plans)
+                XCTAssertTrue(plan.contains("Index Scan Backward using items_newest on items"), plan)
+                XCTAssertFalse(Self.sorts(plan), plan)
+                // (The unwatched page's total counts the user's watched rows, `items i_1`.)
+                XCTAssertFalse(plan.split(separator: "\n").contains { $0.hasSuffix("Seq Scan on items i") }, plan)
+            }
+        }
+    }
+
     func testTheFeedsNewestAndShortFormPagesReadDownTheirIndexes() async throws {
         for user in [UserID.owner, Self.bob] {
             let newest = try await plan { PostgresLibrary.feedStatement(FeedQuery(), user: user, now: 1_700_000_000) }

@@ -12,9 +12,10 @@ import XCTest
 final class StoreAccountDeletionTests: XCTestCase {
     /// Gives `user` a row in every per-user table: two subscriptions (`own`, followed by them
     /// alone, and `shared`), watch state, a saved item and a saved page, a collection with an
-    /// item (published), history, the queue, player state, a session, a gpodder device and an
-    /// uploaded episode action (and, by trigger, sync records and the change log); and a follow of
-    /// the collection published as `following`, when given. Returns its collection's link.
+    /// item (published), history, the queue, player state, a session, a gpodder device, an
+    /// uploaded episode action (and, by trigger, sync records and the change log) and a single
+    /// sign-on identity; and a follow of the collection published as `following`, when given.
+    /// Returns its collection's link.
     @discardableResult
     private func fill(_ db: TestDatabase, _ user: User, own: String, shared: Int64, following: ShareToken? = nil) async throws -> ShareToken {
         let store = db.store(for: user.id)
@@ -38,6 +39,7 @@ final class StoreAccountDeletionTests: XCTestCase {
         try await store.saveLastPlayed(LastPlayed(target: .item(mine), title: "mine", position: 5), now: 12)
         try await store.createSession(user: user.id, tokenHash: "hash-\(user.name)", deviceName: "phone", now: 12)
         try await store.saveSyncDevice(id: "phone", caption: "\(user.name)'s phone", type: .mobile, now: 12)
+        try await store.link(issuer: "https://id.example.com/", subject: "sub-\(user.name)", email: nil, to: user.id, now: 12)
         _ = try await store.recordEpisodeActions([EpisodeAction(podcast: "https://example.com/\(own).xml", episode: "https://example.com/\(own)-2",
                                                                 kind: .download, device: "phone", timestamp: 12)], now: 12)
         return link.token

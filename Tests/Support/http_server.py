@@ -23,7 +23,8 @@ Content-Type T). Test routes:
                          HTTP-date S seconds from now
   /html                  an HTML page, not a feed
   /big?mb=N[&chunked=1]  N MB of zeros, with Content-Length (or without, closing at the end)
-  /echo                  the request's headers as JSON
+  /echo                  the request's headers as JSON (a POST's: its method and body too, under
+                         "X-Echo-Method" and "X-Echo-Body"; any route takes a POST as a GET)
   /delay/S/PATH          the file PATH after S seconds (a provider that answers late; discovery)
   /hold/PATH             the file PATH once no file PATH.hold is under --root (a test holds a
                          feed's answer, e.g. while it kills the worker fetching it); a client
@@ -102,6 +103,10 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, *args):  # quiet: the tests read /stats instead
         pass
 
+    def do_POST(self):
+        self.posted = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        self.do_GET()
+
     def do_GET(self):
         url = urlsplit(self.path)
         self.query = {k: v[0] for k, v in parse_qs(url.query).items()}
@@ -116,6 +121,7 @@ class Handler(BaseHTTPRequestHandler):
             self.close_connection = True  # the client gave up (size cap, timeout): expected
         finally:
             self.server.stats.end(self.entry)
+            self.__dict__.pop("posted", None)   # the handler serves the connection's next request too
 
     def route(self, path):
         q = self.query
@@ -162,7 +168,10 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/big":
             return self.big(int(q.get("mb", "1")) * 1_000_000, q.get("chunked") == "1")
         if path == "/echo":
-            return self.send(200, json.dumps(dict(self.headers.items())).encode(), "application/json")
+            echoed = dict(self.headers.items())
+            if hasattr(self, "posted"):
+                echoed.update({"X-Echo-Method": "POST", "X-Echo-Body": self.posted.decode("utf-8", "replace")})
+            return self.send(200, json.dumps(echoed).encode(), "application/json")
         if path == "/feeds/videos.xml":
             return self.youtube_feed()
         if path == "/garbage":

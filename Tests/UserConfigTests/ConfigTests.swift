@@ -158,4 +158,60 @@ final class ConfigTests: XCTestCase {
                            "cannot change player.seek_step in this file without rewriting it; edit it by hand")
         }
     }
+
+    /// `[oidc]` (issue 29): each key's one rule, the flags and the list, and what unset means.
+    func testSingleSignOnKeys() throws {
+        let config = try Config.parse("""
+            [oidc]
+            issuer = "https://tenant.auth0.com/"
+            client_id = "feedctl-web"
+            client_secret = "s3cret"
+            allow_signup = true
+            forbid_password_login = true
+            mobile_redirect_uris = ["viewvault://auth", "https://app.example.com/callback"]
+            """)
+        XCTAssertEqual(config.oidcIssuer, "https://tenant.auth0.com/")
+        XCTAssertEqual(config.oidcClientSecret, "s3cret")
+        XCTAssertTrue(config.oidcAllowSignup)
+        XCTAssertFalse(config.oidcLinkVerifiedEmail)
+        XCTAssertTrue(config.oidcForbidPasswordLogin)
+        XCTAssertEqual(config.oidcMobileRedirectURIs, ["viewvault://auth", "https://app.example.com/callback"])
+        XCTAssertEqual(config.singleSignOnScopes, ["openid", "email", "profile"], "unset: the built-in scopes")
+        XCTAssertEqual(try Config.parse("[oidc]\nissuer = \"http://127.0.0.1:9400\"").oidcIssuer, "http://127.0.0.1:9400",
+                       "http only to loopback (tests, development)")
+
+        let cases: [(String, String)] = [
+            ("[oidc]\nissuer = \"http://id.example.com\"",
+             "oidc.issuer must be the provider's https URL (http only to 127.0.0.1 or localhost), without ? or #, not \"http://id.example.com\""),
+            ("[oidc]\nissuer = \"https://id.example.com/?x=1\"",
+             "oidc.issuer must be the provider's https URL (http only to 127.0.0.1 or localhost), without ? or #, not \"https://id.example.com/?x=1\""),
+            ("[oidc]\nscopes = \"email profile\"",
+             "oidc.scopes must be scopes separated by spaces, openid among them (e.g. \"openid email profile\"), not \"email profile\""),
+            ("[oidc]\nallow_signup = \"yes\"", "oidc.allow_signup must be true or false, not \"yes\""),
+            ("[oidc]\nmobile_redirect_uris = \"viewvault://auth\"",
+             "oidc.mobile_redirect_uris takes absolute URIs without # (e.g. viewvault://auth), comma-separated; not \"viewvault://auth\""),
+            ("[oidc]\nmobile_redirect_uris = [\"javascript:alert(1)\"]",
+             "oidc.mobile_redirect_uris takes absolute URIs without # (e.g. viewvault://auth), comma-separated; not \"javascript:alert(1)\""),
+            ("[oidc]\nmobile_redirect_uris = [\"viewvault://auth#x\"]",
+             "oidc.mobile_redirect_uris takes absolute URIs without # (e.g. viewvault://auth), comma-separated; not \"viewvault://auth#x\""),
+            ("[oidc]\nclient_id = \"\"", "oidc.client_id must be one line of text, not \"\""),
+        ]
+        for (text, message) in cases {
+            XCTAssertThrowsError(try Config.parse(text), text) { error in
+                XCTAssertEqual((error as? ConfigError)?.description, message)
+            }
+        }
+
+        // `config set`: true/false, and a list as comma-separated values (nothing empties it).
+        let signup = try Config.setting(named: "oidc.allow_signup")
+        var text = try ConfigEdit.set(signup, to: "true", in: "")
+        XCTAssertEqual(text, "[oidc]\nallow_signup = true\n")
+        XCTAssertThrowsError(try ConfigEdit.set(signup, to: "on", in: text))
+        let uris = try Config.setting(named: "oidc.mobile_redirect_uris")
+        text = try ConfigEdit.set(uris, to: "viewvault://auth, sora://signed-in", in: text)
+        XCTAssertEqual(text, "[oidc]\nallow_signup = true\nmobile_redirect_uris = [\"viewvault://auth\", \"sora://signed-in\"]\n")
+        XCTAssertEqual(uris.list(in: try Config.parse(text)), ["viewvault://auth", "sora://signed-in"])
+        XCTAssertEqual(try Config.parse(try ConfigEdit.set(uris, to: "", in: text)).oidcMobileRedirectURIs, [])
+        XCTAssertTrue(try Config.setting(named: "oidc.client_secret").isSecret)
+    }
 }

@@ -116,6 +116,26 @@ final class ConfigCommandTests: DaemonTestCase {
         XCTAssertEqual(after.count, 0, "\(after)")
     }
 
+    /// `[oidc]` through the CLI: a flag, a list (comma-separated), a secret never shown; `list
+    /// --json` gives them as a boolean, an array and "(set)".
+    func testSingleSignOnKeys() throws {
+        XCTAssertEqual(try succeed("config", "set", "oidc.allow_signup", "true"),
+                       "oidc.allow_signup = true (in \(configFile); feedctl serve applies it when restarted)\n")
+        try succeed("config", "set", "oidc.mobile_redirect_uris", "viewvault://auth, sora://signed-in")
+        XCTAssertEqual(try succeed("config", "set", "oidc.client_secret", "s3cret"),
+                       "oidc.client_secret = (set) (in \(configFile); feedctl serve applies it when restarted)\n")
+        XCTAssertEqual(try succeed("config", "get", "oidc.mobile_redirect_uris"), "viewvault://auth, sora://signed-in\n")
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try succeed("config", "list", "--json").utf8)) as? [String: Any])
+        XCTAssertEqual(json["oidc.allow_signup"] as? Bool, true)
+        XCTAssertEqual(json["oidc.link_verified_email"] as? Bool, false)
+        XCTAssertEqual(json["oidc.mobile_redirect_uris"] as? [String], ["viewvault://auth", "sora://signed-in"])
+        XCTAssertEqual(json["oidc.client_secret"] as? String, "(set)")
+        XCTAssertTrue(json["oidc.issuer"] is NSNull)
+        XCTAssertFalse(try succeed("config", "list").contains("s3cret"))
+        let bad = try feedctl("config", "set", "oidc.mobile_redirect_uris", "javascript:alert(1)")
+        XCTAssertEqual(bad.stderr, "feedctl: oidc.mobile_redirect_uris takes absolute URIs without # (e.g. viewvault://auth), comma-separated; not javascript:alert(1)\n")
+    }
+
     func testBadInputIsOneLineAndLeavesTheFileAlone() throws {
         let bad = try feedctl("config", "set", "player.speed", "9")
         XCTAssertEqual(bad.status, 1)

@@ -18,13 +18,15 @@ final class DatabaseCopyCLITests: XCTestCase {
         XCTAssertEqual(there.status, 0, there.stderr)
         let lines = there.stdout.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.first?.split(separator: " ", omittingEmptySubsequences: true), ["TABLE", "ROWS", "CHECKSUM"])
-        XCTAssertEqual(lines.count, 1 + 19 + 1, there.stdout)
+        // A line per table (LibraryCopyTests checks that every table is among them), then the sum.
+        let tables = lines.count - 2
+        XCTAssertGreaterThan(tables, 2, there.stdout)
         let users = try XCTUnwrap(lines.first { $0.hasPrefix("users ") }).split(separator: " ")
         XCTAssertEqual(users[1], "2")
         XCTAssertEqual(users[2].count, 16)
         XCTAssertTrue(lines.contains { $0.hasPrefix("collections ") && $0.split(separator: " ")[1] == "1" }, there.stdout)
         XCTAssertEqual(lines.last, "copied \(lines.dropFirst().dropLast().reduce(0) { $0 + (Int($1.split(separator: " ")[1]) ?? 0) }) rows"
-                                   + " in 19 tables from \(source) to \(database.url): every table's count and checksum match")
+                                   + " in \(tables) tables from \(source) to \(database.url): every table's count and checksum match")
 
         let again = try feedctl(["db", "copy", "--from", source, "--to", database.url])
         XCTAssertEqual(again.status, 1)

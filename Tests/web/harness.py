@@ -15,6 +15,7 @@ import tempfile
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from email.utils import formatdate
 from pathlib import Path
@@ -217,10 +218,40 @@ class Pulse:
 
 # --- the server -----------------------------------------------------------------------------
 
-class Server:
-    """`feedctl serve` over a fresh library whose owner has a password (set with the CLI)."""
+class OpenIDProvider:
+    """oidc-provider-mock (PyPI, in the tests' venv), a real OpenID provider on 127.0.0.1, started by
+    Tests/Support/oidc_provider.py; it stops when its stdin closes."""
 
-    def __init__(self, directory, open_mode=False, pulse_env=None):
+    def __init__(self):
+        self.proc = subprocess.Popen([sys.executable, str(ROOT / 'Tests/Support/oidc_provider.py'), 'real'],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        line = self.proc.stdout.readline().strip()
+        if not line.isdigit():
+            self.close()
+            raise Failure(f'the OpenID provider did not start (printed {line!r}): is oidc-provider-mock installed (scripts/install-deps.sh)?')
+        self.issuer = f'http://127.0.0.1:{line}'
+
+    def set_claims(self, subject, claims):
+        """What the provider says of `subject` (its PUT /users/{sub})."""
+        request = urllib.request.Request(f'{self.issuer}/users/{urllib.parse.quote(subject, safe="")}', data=json.dumps(claims).encode(),
+                                         method='PUT', headers={'Content-Type': 'application/json'})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            check(response.status == 204, f'PUT /users answered {response.status}')
+
+    def close(self):
+        with contextlib.suppress(Exception):
+            self.proc.stdin.close()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+class Server:
+    """`feedctl serve` over a fresh library whose owner has a password (set with the CLI); `config`:
+    the text of its config file."""
+
+    def __init__(self, directory, open_mode=False, pulse_env=None, config=None):
         self.bin = programs()
         self.directory = Path(directory)
         self.db = self.directory / 'library.db'
@@ -229,6 +260,10 @@ class Server:
                         XDG_RUNTIME_DIR=str(self.directory / 'run'))
         self.env.update(pulse_env or {})
         (self.directory / 'run').mkdir(mode=0o700, parents=True, exist_ok=True)
+        if config:
+            # Named outright: PulseAudio's environment has an XDG_CONFIG_HOME of its own.
+            self.env['FEEDCTL_CONFIG'] = str(self.directory / 'config.toml')
+            (self.directory / 'config.toml').write_text(config)
         # The library's owner (the one the CLI acts for) gets a password: the browser signs in as
         # the owner, so `feedctl show` reads the same state.
         self.user = 'owner'
@@ -397,18 +432,24 @@ class Page:
 
 
 class World:
-    """One test file's world: pulse, a feed server, the server, a signed-in-able browser."""
+    """One test file's world: pulse, a feed server, the server, a signed-in-able browser; with
+    `oidc`, a real OpenID provider too, which the server signs people in at (`[oidc]`)."""
 
-    def __init__(self, out, open_mode=False):
+    def __init__(self, out, open_mode=False, oidc=False):
         self.out = Path(out)
         self.out.mkdir(parents=True, exist_ok=True)
         self.tmp = Path(tempfile.mkdtemp(prefix='feedctl-web-world-'))
-        self.pulse = self.files = self.server = self.driver = None
+        self.pulse = self.files = self.server = self.driver = self.oidc = None
         try:
             self.pulse = Pulse(self.tmp / 'pulse')
             (self.tmp / 'files').mkdir()
             self.files = FileServer(self.tmp / 'files')
-            self.server = Server(self.tmp / 'server', open_mode=open_mode, pulse_env=self.pulse.env)
+            config = None
+            if oidc:
+                self.oidc = OpenIDProvider()
+                config = (f'[oidc]\nissuer = "{self.oidc.issuer}"\nclient_id = "feedctl-web"\nclient_secret = "web-secret"\n'
+                          'provider_name = "Mock ID"\nallow_signup = true\n')
+            self.server = Server(self.tmp / 'server', open_mode=open_mode, pulse_env=self.pulse.env, config=config)
             self.driver = browser(self.pulse.env)
         except BaseException:
             self.close()   # what started, stopped: nothing outlives a world that did not start
@@ -427,7 +468,7 @@ class World:
             self.driver.save_screenshot(str(self.out / f'failure-{label}.png'))
 
     def close(self):
-        for part, step in ((self.driver, 'quit'), (self.server, 'stop'), (self.files, 'close'), (self.pulse, 'stop')):
+        for part, step in ((self.driver, 'quit'), (self.server, 'stop'), (self.oidc, 'close'), (self.files, 'close'), (self.pulse, 'stop')):
             if part is not None:
                 with contextlib.suppress(Exception):
                     getattr(part, step)()

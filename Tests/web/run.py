@@ -25,6 +25,7 @@ def ensure_packages():
     try:
         import selenium  # noqa: F401
         import axe_selenium_python  # noqa: F401
+        import oidc_provider_mock  # noqa: F401  (test_oidc's provider)
         return
     except ImportError:
         pass
@@ -32,7 +33,7 @@ def ensure_packages():
     python = cache / 'bin/python'
     if python.exists() and Path(sys.executable) != python:
         os.execv(str(python), [str(python), *sys.argv])
-    sys.exit('web tests: selenium and axe-selenium-python are missing: run scripts/install-deps.sh')
+    sys.exit('web tests: selenium, axe-selenium-python or oidc-provider-mock is missing: run scripts/install-deps.sh')
 
 
 def main():

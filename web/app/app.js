@@ -80,7 +80,7 @@ events.on('reset', () => route());
 addEventListener('pagehide', () => events.close());
 addEventListener('pageshow', (event) => { if (event.persisted && (state.user || state.mode === 'open')) events.connect(); });
 
-const state = { user: null, mode: 'protected', cleanup: null, generation: 0 };
+const state = { user: null, mode: 'protected', singleSignOn: null, cleanup: null, generation: 0 };
 const main = () => document.getElementById('main');
 
 export function navigate(path, { replace = false } = {}) {
@@ -100,6 +100,7 @@ function context(params) {
     events,
     user: state.user,
     mode: state.mode,
+    singleSignOn: state.singleSignOn,
   };
 }
 
@@ -256,7 +257,11 @@ async function start() {
   me.catch(() => {});   // refreshUser handles its failure
   const first = match(location.pathname);
   if (first) import(`./screens/${first.name}.js`).catch(() => {});   // route says why if it fails
-  try { state.mode = (await mode).mode; } catch { state.mode = 'protected'; }
+  try {
+    const answer = await mode;
+    state.mode = answer.mode;
+    state.singleSignOn = answer.single_sign_on || null;   // {provider, login_url}: the login page's button
+  } catch { state.mode = 'protected'; }
   await refreshUser(me);
   document.addEventListener('click', interceptLinks);
   document.addEventListener('keydown', onKey);

@@ -1,0 +1,200 @@
+import Accounts
+import FeedModel
+import Foundation
+import Hummingbird
+import LibraryStore
+import OpenIDConnect
+
+/// Single sign-on's routes, public (`/api/auth/oidc/…`): a sign-in starts here, goes to the
+/// provider with an authorization code request (PKCE S256, `state`, `nonce`, kept here, used
+/// once), and comes back to the callback, which exchanges the code, verifies the ID token, finds
+/// (or links, or makes) the user and opens a session exactly as a password login does:
+/// - the web app's (`login`): the browser is sent on to the provider with a cookie that ties the
+///   sign-in to it, and comes back to the app's page with the `session_token` cookie;
+/// - a phone app's (`mobile/login?redirect_uri=URI`, URI one of `oidc.mobile_redirect_uris`):
+///   answers `{auth_url}` for the app to open; the callback sends the browser to
+///   `URI?token=TOKEN`, a session token `/api/auth/me` takes as a bearer token.
+/// A refusal once the sign-in is known goes back where the sign-in would have: the app's login
+/// page with `?sso_error=`, or `URI?error=`; before that (an unknown or used `state`) it is
+/// answered here, `{"detail"}` with its status.
+struct SingleSignOnRoutes {
+    let signOn: SingleSignOn?
+    let logins: TokenAuthenticator?
+    /// Served over TLS: the cookies are `Secure`, and the callback URL made from `Host` is https.
+    let secure: Bool
+    let clock: @Sendable () -> Int64
+    let log: @Sendable (String) -> Void
+
+    /// The cookie that ties a web sign-in to the browser that started it: only this path sees it.
+    static let browserCookie = "feedctl_sso"
+
+    func add(to router: Router<APIRequestContext>) {
+        router.get("api/auth/oidc/login") { request, _ in try await answer { () throws(SignInRefusal) in try await webLogin(request) } }
+        router.get("api/auth/oidc/mobile/login") { request, _ in
+            try await answer { () throws(SignInRefusal) in try await mobileLogin(request) }
+        }
+        router.get("api/auth/oidc/callback") { request, _ in try await answer { () throws(SignInRefusal) in try await callback(request) } }
+    }
+
+    /// `GET /api/auth/oidc/login?next=PATH`: to the provider, with the browser's cookie.
+    func webLogin(_ request: Request) async throws(SignInRefusal) -> Response {
+        let (signOn, _) = try configured()
+        let next = Self.safeNext(request.uri.queryParameters["next"].map(String.init))
+        let browser = SignInSecrets.random()
+        let url = try await start(request, signOn, destination: .web(next: next, browser: try Self.hash(browser)))
+        var headers = HTTPFields()
+        headers[.location] = url
+        headers[.cacheControl] = "no-store"
+        headers[values: .setCookie].append("\(Self.browserCookie)=\(browser); Path=/api/auth/oidc; Max-Age=\(signOn.pending.lifetime); HttpOnly; SameSite=Lax"
+                                           + (secure ? "; Secure" : ""))
+        return Response(status: .seeOther, headers: headers)
+    }
+
+    /// `GET /api/auth/oidc/mobile/login?redirect_uri=URI`: `{auth_url}` for the app to open.
+    func mobileLogin(_ request: Request) async throws(SignInRefusal) -> Response {
+        let (signOn, _) = try configured()
+        guard let uri = request.uri.queryParameters["redirect_uri"].map(String.init), !uri.isEmpty else {
+            throw .missingParameter("redirect_uri")
+        }
+        guard signOn.settings.mobileRedirectURIs.contains(uri) else { throw .unregisteredRedirect(LibraryError.quoted(uri)) }
+        let url = try await start(request, signOn, destination: .mobile(redirectURI: uri))
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: Self.json(["auth_url": url]))))
+    }
+
+    /// A new sign-in kept under its `state`; the provider's URL for it.
+    private func start(_ request: Request, _ signOn: SingleSignOn, destination: PendingSignIn.Destination) async throws(SignInRefusal) -> String {
+        let callback = try callbackURL(request, signOn.settings)
+        let secrets = SignInSecrets()
+        let url: String
+        do { url = try await signOn.client.authorizationURL(redirectURI: callback, secrets: secrets) } catch { throw .openID(error) }
+        await signOn.pending.keep(PendingSignIn(secrets: secrets, callback: callback, destination: destination, started: clock()))
+        return url
+    }
+
+    /// `GET /api/auth/oidc/callback?code=…&state=…` (or `error=…`): the sign-in's end.
+    func callback(_ request: Request) async throws(SignInRefusal) -> Response {
+        let (signOn, logins) = try configured()
+        let query = request.uri.queryParameters
+        guard let state = query["state"].map(String.init), !state.isEmpty else { throw .missingParameter("state") }
+        guard let signIn = await signOn.pending.take(state: state, now: clock()) else { throw .unknownState }
+        do throws(SignInRefusal) {
+            if let error = query["error"] {
+                // Providers write the query as a form: `+` for a space.
+                let why = [error, query["error_description"]].compactMap { $0 }.joined(separator: ": ").replacingOccurrences(of: "+", with: " ")
+                throw .providerSaid(OpenIDError.shown(why))
+            }
+            if case .web(_, let browser) = signIn.destination {
+                guard let cookie = request.cookies[Self.browserCookie]?.value, (try? Self.hash(cookie)) == browser else { throw .otherBrowser }
+            }
+            guard let code = query["code"].map(String.init), !code.isEmpty else { throw .missingParameter("code") }
+            let claims: IDTokenClaims
+            do { claims = try await signOn.client.signIn(code: code, redirectURI: signIn.callback, secrets: signIn.secrets) } catch {
+                throw .openID(error)
+            }
+            let user = try await signOn.user(for: claims, in: logins.store, now: clock())
+            let device: String
+            switch signIn.destination {
+            case .web: device = "web (\(signOn.settings.providerName))"
+            case .mobile: device = "app (\(signOn.settings.providerName))"
+            }
+            let token: SessionToken
+            do { token = try await logins.openSession(for: user, deviceName: device) } catch { throw .api(error) }
+            log("single sign-on: \(user.name) through \(signOn.settings.providerName)")
+            return signedIn(token, signIn.destination)
+        } catch {
+            log("single sign-on refused: \(error)")
+            return refused(error, signIn.destination)
+        }
+    }
+
+    private func signedIn(_ token: SessionToken, _ destination: PendingSignIn.Destination) -> Response {
+        var headers = HTTPFields()
+        headers[.cacheControl] = "no-store"
+        switch destination {
+        case .web(let next, _):
+            headers[.location] = next
+            headers[values: .setCookie].append(SessionCookie.set(token, secure: secure))
+            headers[values: .setCookie].append(clearBrowserCookie)
+        case .mobile(let uri):
+            headers[.location] = Self.appending("token", token.text, to: uri)
+        }
+        return Response(status: .seeOther, headers: headers)
+    }
+
+    private func refused(_ refusal: SignInRefusal, _ destination: PendingSignIn.Destination) -> Response {
+        var headers = HTTPFields()
+        headers[.cacheControl] = "no-store"
+        switch destination {
+        case .web(let next, _):
+            headers[.location] = "/login?" + [("next", next), ("sso_error", refusal.description)].map { "\($0.0)=\(Self.escape($0.1))" }.joined(separator: "&")
+            headers[values: .setCookie].append(clearBrowserCookie)
+        case .mobile(let uri):
+            headers[.location] = Self.appending("error", refusal.description, to: uri)
+        }
+        return Response(status: .seeOther, headers: headers)
+    }
+
+    private var clearBrowserCookie: String {
+        "\(Self.browserCookie)=; Path=/api/auth/oidc; Max-Age=0; HttpOnly; SameSite=Lax" + (secure ? "; Secure" : "")
+    }
+
+    private func configured() throws(SignInRefusal) -> (SingleSignOn, TokenAuthenticator) {
+        guard let signOn, let logins else { throw .notConfigured }
+        return (signOn, logins)
+    }
+
+    /// `oidc.redirect_uri`, else this server's callback at the `Host` the request was sent to.
+    private func callbackURL(_ request: Request, _ settings: SingleSignOnSettings) throws(SignInRefusal) -> String {
+        if let fixed = settings.redirectURI { return fixed }
+        guard let host = request.head.authority, CrossSiteMiddleware.name(ofAuthority: host) != nil else { throw .noHost }
+        return (secure ? "https://" : "http://") + host + SingleSignOnSettings.callbackPath
+    }
+
+    /// Runs a route, a refusal answered as `{"detail"}` with its status.
+    private func answer(_ body: () async throws(SignInRefusal) -> Response) async throws -> Response {
+        do { return try await body() } catch { throw Self.apiError(error) }
+    }
+
+    /// Each refusal's status: the request's fault (400), nobody to sign in (403), not here
+    /// (404), the provider's fault (502), a token refused (401).
+    static func apiError(_ refusal: SignInRefusal) -> APIError {
+        switch refusal {
+        case .notConfigured: return APIError(.notFound, refusal.description)
+        case .unknownState, .otherBrowser, .missingParameter, .unregisteredRedirect, .noHost: return .badRequest(refusal.description)
+        case .providerSaid: return APIError(.unauthorized, refusal.description)
+        case .openID(let error): return APIError(error.isProviderFailure ? .badGateway : .unauthorized, refusal.description)
+        case .noAccount: return APIError(.forbidden, refusal.description)
+        case .library(let error): return APIError(error)
+        case .api(let error): return error
+        }
+    }
+
+    /// Only a path of this server: never another site (an open redirect), as the login page's `safeNext`.
+    static func safeNext(_ text: String?) -> String {
+        guard let text, text.hasPrefix("/"), !text.hasPrefix("//"), !text.hasPrefix("/\\"), !text.hasPrefix("/login"),
+              !text.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F }) else { return "/feed" }
+        return text
+    }
+
+    static func appending(_ name: String, _ value: String, to uri: String) -> String {
+        uri + (uri.contains("?") ? "&" : "?") + name + "=" + escape(value)
+    }
+
+    /// Percent-encodes all but the unreserved characters.
+    static func escape(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+    }
+
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    private static func hash(_ text: String) throws(SignInRefusal) -> String {
+        do { return try SessionToken.hash(of: text) } catch { throw .api(APIError(error)) }
+    }
+
+    private static func json(_ object: [String: String]) -> String {
+        (try? APIRequestContext.encoder.encode(object)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+}
