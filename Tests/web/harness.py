@@ -392,7 +392,11 @@ class Page:
         """Clicks the button `button` finds, again if the page redrew it in between (the screens
         redraw on the live event stream, which can replace a button between finding and clicking)."""
         def attempt():
-            self.button(label, within, timeout=2).click()
+            button = self.button(label, within, timeout=2)
+            # Centred first: WebDriver clicks a button it deems in view where it is, and one under
+            # the sticky top bar (a taller page left scrolled) is then not the one clicked.
+            self.js('arguments[0].scrollIntoView({block: "center"})', button)
+            button.click()
             return True
         wait_for(f'a click on "{label}"', attempt, timeout)
 
