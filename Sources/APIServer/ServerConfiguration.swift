@@ -49,12 +49,10 @@ public struct ServerConfiguration: Sendable {
     /// with a password (the API's login, gpodder's Basic sign-in).
     public var passwordSignIn = PasswordSignIn.everyone
     /// The address others reach this server at (the config file's `server.public_url`:
-    /// `https://feeds.example.org`, a path prefix allowed), without a trailing `/`: published
+    /// `https://feeds.example.org`, a path prefix allowed; `ShareLinks` drops a trailing `/`): published
     /// collections' links are whole URLs with it. Nil: their links are paths, and the RSS and
     /// page make theirs whole from the request's `Host`.
-    public var publicURL: String? {
-        didSet { while publicURL?.hasSuffix("/") == true { publicURL?.removeLast() } }
-    }
+    public var publicURL: String?
 
     public init(host: String = "127.0.0.1", port: Int = 8000, open: Bool = false, corsOrigin: String? = nil,
                 allowPrivateFeeds: Bool = false, version: String = "", youTubeOrigin: String = "https://www.youtube.com",

@@ -38,15 +38,16 @@ public struct ShareToken: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Where a published collection is (`SharingRule`): its page, its RSS and its JSON, under `base`
-/// (a server's address, with any path prefix, without a trailing `/`) or, without one, as paths
-/// on the server. The one spelling of the three.
+/// (a server's address, with any path prefix; a trailing `/` is dropped) or, without one, as
+/// paths on the server. The one spelling of the three.
 public struct ShareLinks: Sendable, Equatable, Encodable {
     public let url: String
     public let rssURL: String
     public let jsonURL: String
 
     public init(_ token: ShareToken, base: String?) {
-        let base = base ?? ""
+        var base = base ?? ""
+        while base.hasSuffix("/") { base.removeLast() }
         url = base + SharingRule.pagePrefix + token.text
         rssURL = url + SharingRule.rssSuffix
         jsonURL = base + SharingRule.jsonPrefix + token.text

@@ -20,8 +20,7 @@ extension CollectionCommand {
         func run() async throws {
             try await runReporting {
                 // Read first: a broken config file publishes nothing.
-                var base = try Config.load(path: Config.defaultPath()).publicURL
-                while base?.hasSuffix("/") == true { base?.removeLast() }
+                let base = try Config.load(path: Config.defaultPath()).publicURL
                 let lib = try await library.open()
                 let id = try await Self.collectionID(named: name, in: lib)
                 let link = try await lib.publishCollection(id: id, token: .random(), now: Clock.now())
