@@ -18,7 +18,7 @@ extension CollectionRoutes {
             let library = try context.library()
             let id = try pathID(context)
             let targets = try await FeedRoutes.library { () async throws(LibraryError) in try await library.collectionTargets(of: id) }
-            return AvailableTargetsResponse(collections: targets.map(AvailableTarget.init))
+            return AvailableTargetsResponse(collections: targets)
         }
         group.post("collections/bulk-operation") { request, context in
             let body = try await RequestBody.decode(BulkOperationBody.self, request, context: context)
@@ -73,19 +73,7 @@ struct TransferItemResponse: Encodable, Sendable, ResponseEncodable {
 
 /// `GET /api/collections/{id}/available-targets`.
 struct AvailableTargetsResponse: Encodable, Sendable, ResponseEncodable {
-    var collections: [AvailableTarget]
-}
-
-struct AvailableTarget: Encodable, Sendable {
-    var id: Int64
-    var name: String
-    var itemCount: Int
-    var hasItems: Bool
-
-    init(_ target: CollectionTarget) {
-        id = target.collection.id; name = target.collection.name; itemCount = target.collection.itemCount; hasItems = target.hasItems
-    }
-    enum CodingKeys: String, CodingKey { case id, name, itemCount = "item_count", hasItems = "has_items" }
+    var collections: [CollectionTarget]
 }
 
 /// `POST /api/collections/bulk-operation`: decoded as given, made a `CollectionTransfer` (or

@@ -191,12 +191,22 @@ public struct TransferPlan: Sendable, Equatable {
 }
 
 /// A collection the user may copy or move another's items to (`CollectionStore.collectionTargets`).
-public struct CollectionTarget: Sendable, Equatable {
+/// Its JSON (`{id, name, item_count, has_items}`) is the API's available targets and
+/// `collection targets --json`.
+public struct CollectionTarget: Sendable, Equatable, Encodable {
     public var collection: CollectionDetails
     /// It holds one or more of the source's items already (those would be duplicates).
     public var hasItems: Bool
 
     public init(collection: CollectionDetails, hasItems: Bool) { self.collection = collection; self.hasItems = hasItems }
+
+    enum CodingKeys: String, CodingKey { case id, name, itemCount = "item_count", hasItems = "has_items" }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(collection.id, forKey: .id); try c.encode(collection.name, forKey: .name)
+        try c.encode(collection.itemCount, forKey: .itemCount); try c.encode(hasItems, forKey: .hasItems)
+    }
 }
 
 extension CollectionStore {

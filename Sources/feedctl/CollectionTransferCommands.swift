@@ -31,7 +31,7 @@ extension CollectionCommand {
             try await runReporting {
                 let store = try await library.open()
                 let targets = try await store.collectionTargets(of: try await TransferOptions.collectionID(name, store))
-                if output.json { return try printJSON(targets.map(TargetJSON.init)) }
+                if output.json { return try printJSON(targets) }
                 if targets.isEmpty { print("no other collection: feedctl collection create NAME"); return }
                 for target in targets {
                     let count = Formats.count(target.collection.itemCount, "item")
@@ -110,16 +110,4 @@ struct TransferJSON: Encodable {
     enum CodingKeys: String, CodingKey {
         case operation, source, target, errors, itemsAffected = "items_affected", duplicatesSkipped = "duplicates_skipped"
     }
-}
-
-/// `collection targets --json`: as the API's available targets.
-struct TargetJSON: Encodable {
-    var id: Int64
-    var name: String
-    var itemCount: Int
-    var hasItems: Bool
-    init(_ target: CollectionTarget) {
-        id = target.collection.id; name = target.collection.name; itemCount = target.collection.itemCount; hasItems = target.hasItems
-    }
-    enum CodingKeys: String, CodingKey { case id, name, itemCount = "item_count", hasItems = "has_items" }
 }
