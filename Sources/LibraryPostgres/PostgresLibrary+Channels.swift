@@ -117,19 +117,8 @@ extension PostgresLibrary {
             if try db.query("SELECT 1 FROM subscriptions WHERE channel_id = $1 LIMIT 1", [id]).first != nil {
                 return .othersStillFollow
             }
-            let kept = try Self.releaseUnfollowed([id], db).kept
-            return kept.isEmpty ? .channelRemoved : .keptInCollections(kept)
+            return try Self.releaseUnfollowed([id], db).removal
         }
-    }
-
-    /// What releasing channels nobody follows did (SQLite's `Released`).
-    struct Released {
-        /// How many of the channels nobody follows.
-        var unfollowed = 0
-        /// The items that went.
-        var removed: [Int64] = []
-        /// The items that stay for someone's collection.
-        var kept: [Int64] = []
     }
 
     /// `ChannelRemoval`'s rule, for those of `channels` nobody follows: their items in nobody's
@@ -138,13 +127,13 @@ extension PostgresLibrary {
     /// so a subscription or an item's new collection entry (`requireItems` holds its channel)
     /// made meanwhile waits and then finds them released, or went first and is seen here: each
     /// statement after the lock reads what was committed before it.
-    static func releaseUnfollowed(_ channels: [Int64], _ db: PGConnection) throws(LibraryError) -> Released {
-        guard !channels.isEmpty else { return Released() }
+    static func releaseUnfollowed(_ channels: [Int64], _ db: PGConnection) throws(LibraryError) -> ReleasedChannels {
+        guard !channels.isEmpty else { return ReleasedChannels() }
         try db.query("SELECT 1 FROM channels WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE", [channels])
         let unfollowed: [Int64] = try db.query("""
             SELECT c.id FROM channels c WHERE c.id = ANY($1::bigint[]) AND NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.channel_id = c.id)
             """, [channels]).rows.map { row throws(LibraryError) in try row.get(0) }
-        guard !unfollowed.isEmpty else { return Released() }
+        guard !unfollowed.isEmpty else { return ReleasedChannels() }
         let kept: [Int64] = try db.query("""
             SELECT i.id FROM items i WHERE i.channel_id = ANY($1::bigint[]) AND EXISTS (SELECT 1 FROM collection_items ci WHERE ci.item = i.id)
             ORDER BY i.id
@@ -155,7 +144,7 @@ extension PostgresLibrary {
             """, [unfollowed]).rows.map { row throws(LibraryError) in try row.get(0) }
         try db.query("DELETE FROM channels c WHERE c.id = ANY($1::bigint[]) AND NOT EXISTS (SELECT 1 FROM items i WHERE i.channel_id = c.id)",
                      [unfollowed])
-        return Released(unfollowed: unfollowed.count, removed: removed.sorted(), kept: kept)
+        return ReleasedChannels(unfollowed: unfollowed.count, removed: removed.sorted(), kept: kept)
     }
 
     /// The channels nobody follows of items `ids`, or of collection `collection`'s items: what

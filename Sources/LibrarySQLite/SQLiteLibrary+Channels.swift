@@ -91,26 +91,15 @@ extension SQLiteLibrary {
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM subscriptions WHERE channel_id = ?", arguments: [id]) != nil {
                 return .othersStillFollow
             }
-            let kept = try Self.releaseUnfollowed([id], db).kept
-            return kept.isEmpty ? .channelRemoved : .keptInCollections(kept)
+            return try Self.releaseUnfollowed([id], db).removal
         }
-    }
-
-    /// What releasing channels nobody follows did.
-    struct Released {
-        /// How many of the channels nobody follows.
-        var unfollowed = 0
-        /// The items that went.
-        var removed: [Int64] = []
-        /// The items that stay for someone's collection.
-        var kept: [Int64] = []
     }
 
     /// `ChannelRemoval`'s rule, for those of `channels` nobody follows: their items in nobody's
     /// collection go, and a channel with no item left goes too. Called wherever a channel may
     /// lose its last follower (unsubscribing, removing a user) or an item its last collection.
-    static func releaseUnfollowed(_ channels: [Int64], _ db: Database) throws -> Released {
-        var released = Released()
+    static func releaseUnfollowed(_ channels: [Int64], _ db: Database) throws -> ReleasedChannels {
+        var released = ReleasedChannels()
         for channel in Set(channels).sorted() {
             guard try Bool.fetchOne(db, sql: """
                 SELECT 1 FROM channels c WHERE c.id = ? AND NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.channel_id = c.id)

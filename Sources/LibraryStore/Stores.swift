@@ -73,6 +73,24 @@ public enum ChannelRemoval: Sendable, Equatable {
     case othersStillFollow
 }
 
+/// What releasing channels nobody follows did (each store's `releaseUnfollowed`, which applies
+/// `ChannelRemoval`'s rule).
+package struct ReleasedChannels: Sendable {
+    /// How many of the channels nobody follows.
+    package var unfollowed = 0
+    /// The items that went.
+    package var removed: [Int64] = []
+    /// The items that stay for someone's collection.
+    package var kept: [Int64] = []
+
+    package init(unfollowed: Int = 0, removed: [Int64] = [], kept: [Int64] = []) {
+        self.unfollowed = unfollowed; self.removed = removed; self.kept = kept
+    }
+
+    /// A channel its last follower left: removed, or kept for the items in collections.
+    package var removal: ChannelRemoval { kept.isEmpty ? .channelRemoved : .keptInCollections(kept) }
+}
+
 /// What subscribing reads and writes for its user (`channel add`, OPML import, a phone's
 /// subscriptions): their channels, the polls that subscribe them, and the library's polling
 /// (`PollStore`, which acts for no user) to poll what they follow.
