@@ -3,8 +3,9 @@ import FeedText
 import Foundation
 import LibraryStore
 
-/// A published collection's JSON (`GET /api/shared/TOKEN`): what the server writes and what a
-/// follower's sync on another feedctl server reads, one type for both. Dates are ISO 8601 UTC,
+/// A published collection's JSON (`GET /api/shared/TOKEN`): what the server writes (nil as
+/// `null`: every key is there for a reader) and what a follower's sync on another feedctl
+/// server reads, one type for both. Dates are ISO 8601 UTC,
 /// as the rest of the API's; an item's media is `audio_url`, as the feed's items are.
 ///
 /// Read from another server, it is untrusted: every URL that is not http(s) is dropped, text is
@@ -12,29 +13,29 @@ import LibraryStore
 /// refused (the fetch's own size cap came first).
 public struct SharedCollectionDocument: Codable, Sendable, Equatable {
     public var name: String
-    public var description: String?
-    public var coverURL: String?
+    @Nullable public var description: String?
+    @Nullable public var coverURL: String?
     public var ownerName: String
     public var updatedAt: String
     /// Where the page, the RSS and this JSON are (as the serving server knows them: relative
     /// without its public address); not read back.
-    public var url: String?
-    public var rssURL: String?
-    public var jsonURL: String?
+    @Nullable public var url: String?
+    @Nullable public var rssURL: String?
+    @Nullable public var jsonURL: String?
     public var itemCount: Int
     public var items: [Item]
 
     public struct Item: Codable, Sendable, Equatable {
         public var title: String
         public var channelName: String
-        public var platform: String?
-        public var publishedAt: String?
-        public var durationSeconds: Int?
-        public var audioURL: String?
-        public var audioType: String?
-        public var audioLength: Int64?
-        public var thumbnailURL: String?
-        public var url: String?
+        @Nullable public var platform: String?
+        @Nullable public var publishedAt: String?
+        @Nullable public var durationSeconds: Int?
+        @Nullable public var audioURL: String?
+        @Nullable public var audioType: String?
+        @Nullable public var audioLength: Int64?
+        @Nullable public var thumbnailURL: String?
+        @Nullable public var url: String?
         public var guid: String
         public var addedAt: String
 
@@ -43,31 +44,11 @@ public struct SharedCollectionDocument: Codable, Sendable, Equatable {
             case audioURL = "audio_url", audioType = "audio_type", audioLength = "audio_length", thumbnailURL = "thumbnail_url"
             case url, guid, addedAt = "added_at"
         }
-
-        // Nulls written as nulls: every key is there for a reader.
-        public func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(title, forKey: .title); try c.encode(channelName, forKey: .channelName)
-            try c.encode(platform, forKey: .platform); try c.encode(publishedAt, forKey: .publishedAt)
-            try c.encode(durationSeconds, forKey: .durationSeconds); try c.encode(audioURL, forKey: .audioURL)
-            try c.encode(audioType, forKey: .audioType); try c.encode(audioLength, forKey: .audioLength)
-            try c.encode(thumbnailURL, forKey: .thumbnailURL); try c.encode(url, forKey: .url)
-            try c.encode(guid, forKey: .guid); try c.encode(addedAt, forKey: .addedAt)
-        }
     }
 
     enum CodingKeys: String, CodingKey {
         case name, description, coverURL = "cover_url", ownerName = "owner_name", updatedAt = "updated_at", url
         case rssURL = "rss_url", jsonURL = "json_url", itemCount = "item_count", items
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(name, forKey: .name); try c.encode(description, forKey: .description)
-        try c.encode(coverURL, forKey: .coverURL); try c.encode(ownerName, forKey: .ownerName)
-        try c.encode(updatedAt, forKey: .updatedAt); try c.encode(url, forKey: .url)
-        try c.encode(rssURL, forKey: .rssURL); try c.encode(jsonURL, forKey: .jsonURL)
-        try c.encode(itemCount, forKey: .itemCount); try c.encode(items, forKey: .items)
     }
 
     /// The document a server writes for `collection`, with where it is served.
