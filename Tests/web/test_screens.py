@@ -351,14 +351,14 @@ def test_settings_sessions_users_theme_and_playback(w):
     p.find('dialog[open] button[value="ok"]').click()
     wait_for('carol removed', lambda: 'carol' not in [u['username'] for u in w.server.api('GET', '/api/users')['users']])
 
-    p.find('input[name="theme"][value="dark"]').click()
+    p.click('input[name="theme"][value="dark"]')
     check(p.js('return document.documentElement.dataset.theme') == 'dark', 'the dark theme applies')
     p.js('const s = document.querySelector("select[name=skipForward]"); s.value = "30"; s.dispatchEvent(new Event("change"));')
     check(json.loads(p.js('return localStorage.getItem("feedctl.prefs")'))['skipForward'] == 30, 'the skip interval is kept')
     p.js('const s = document.querySelector("select[name=speed]"); s.value = "1.25"; s.dispatchEvent(new Event("change"));')
     wait_for('the default speed kept', lambda: p.js('return localStorage.getItem("feedctl.rate")') == '1.25')
     look(w, 'settings')
-    p.find('input[name="theme"][value="system"]').click()
+    p.click('input[name="theme"][value="system"]')
 
 
 def test_a_user_changes_their_password_with_the_current_one(w):

@@ -21,9 +21,10 @@ export default {
 
     root.append(accountSection(ctx, me, self, open));
     if (!open) root.append(sessionsSection(ctx));
-    if (me || open) root.append(dataSection(ctx, me, open));
     if (isAdmin) root.append(usersSection(ctx, me, users));
     root.append(themeSection(), playbackSection(ctx));
+    // Last: what cannot be undone comes after everything a visit here is usually for.
+    if (me || open) root.append(dataSection(ctx, me, open));
   },
 };
 
