@@ -121,7 +121,8 @@ public enum APIServer {
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
         }
         AuthRoutes(authenticator: authenticator, secure: configuration.tls != nil, passwordSignIn: configuration.passwordSignIn, log: log).add(to: router)
-        SingleSignOnRoutes(signOn: signOn, logins: authenticator.logins, secure: configuration.tls != nil, clock: clock, log: log).add(to: router)
+        let signOnRoutes = SingleSignOnRoutes(signOn: signOn, logins: authenticator.logins, secure: configuration.tls != nil, clock: clock, log: log)
+        signOnRoutes.add(to: router)
         SharedCollectionRoutes(store: shared, configuration: configuration).add(to: router)
 
         let api = router.group("api").add(middleware: AuthMiddleware(authenticator: authenticator))
@@ -148,7 +149,8 @@ public enum APIServer {
         let hub = changes.map { ChangeHub(feed: $0, users: authenticator.users, settings: configuration.changeStreams, log: log) }
         let removal = AccountRemoval(authenticator: authenticator, hub: hub, secure: configuration.tls != nil, log: log)
         UserRoutes(authenticator: authenticator, removal: removal, clock: clock).add(to: api)
-        AccountRoutes(authenticator: authenticator, removal: removal, clock: clock, log: log).add(to: api)
+        AccountRoutes(authenticator: authenticator, removal: removal, provider: signOn?.settings.providerName, clock: clock, log: log).add(to: api)
+        signOnRoutes.addPrivate(to: api)
         EventRoutes(hub: hub, connections: connections).add(to: api)
         let player = router.group("api").add(middleware: AuthMiddleware(authenticator: authenticator)).add(middleware: OwnerOnlyMiddleware())
         PlayerRoutes(remote: PlayerRemote(socketPath: configuration.socketPath, database: configuration.database,

@@ -56,6 +56,8 @@ enum SignInRefusal: Error, Sendable, CustomStringConvertible {
     case openID(OpenIDError)
     /// Nobody is linked to this identity and sign-up is off.
     case noAccount(String)
+    /// A re-authentication asked by a user with no identity at this provider.
+    case noIdentityHere(String)
     /// A re-authentication's callback without the session that started it.
     case notThisSession
     /// A re-authentication by an identity that is not the signed-in user's.
@@ -77,6 +79,7 @@ enum SignInRefusal: Error, Sendable, CustomStringConvertible {
         case .providerSaid(let what): "the provider refused the sign-in: \(what)"
         case .openID(let error): error.description
         case .noAccount(let provider): "no user of this server is linked to this \(provider) account, and sign-up is off: ask an admin"
+        case .noIdentityHere(let provider): "your account is not linked to a \(provider) account: confirm with your password or user name"
         case .notThisSession: "this confirmation was started from another session of this server: start it again from Settings"
         case .notYourIdentity(let provider): "that \(provider) account is not linked to your user: confirm with your own \(provider) account"
         case .staleAuthentication: "the provider did not ask you to sign in again (its token says you signed in earlier): try again"

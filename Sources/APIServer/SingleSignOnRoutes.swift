@@ -36,6 +36,35 @@ struct SingleSignOnRoutes {
         router.get("api/auth/oidc/callback") { request, _ in try await answer { () throws(SignInRefusal) in try await callback(request) } }
     }
 
+    /// The route that needs a session: a signed-in person proving again who they are.
+    func addPrivate(to group: RouterGroup<APIRequestContext>) {
+        group.post("auth/oidc/reauthenticate") { request, context in
+            try await answer { () throws(SignInRefusal) in try await startReauthentication(request, context) }
+        }
+    }
+
+    /// `POST /api/auth/oidc/reauthenticate?next=PATH` (default `/settings`): `{auth_url}` for the
+    /// web app to send the browser to, a sign-in at the provider that must ask the person again
+    /// (`prompt=login`, `max_age=0`), with the browser's cookie as a web sign-in's. Its callback
+    /// marks this session re-authenticated (`reauthenticate`) and sends the browser back to
+    /// `next?reauthenticated=1`; there `DELETE /api/account` accepts (`Reauthentication`).
+    func startReauthentication(_ request: Request, _ context: APIRequestContext) async throws(SignInRefusal) -> Response {
+        let (signOn, logins) = try configured()
+        guard let caller = context.user, let session = caller.sessionID else { throw .api(.unauthorized) }
+        let identities: [UserIdentity]
+        do { identities = try await logins.store.identities(of: caller.id) } catch { throw .library(error) }
+        guard identities.contains(where: { $0.issuer == signOn.settings.client.issuer }) else { throw .noIdentityHere(signOn.settings.providerName) }
+        let next = Self.safeNext(request.uri.queryParameters["next"].map(String.init) ?? "/settings")
+        let browser = SignInSecrets.random()
+        let url = try await start(request, signOn, destination: .reauthentication(session: session, next: next, browser: try Self.hash(browser)),
+                                  freshLogin: true)
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        headers[values: .setCookie].append(browserCookie(browser))
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: Self.json(["auth_url": url]))))
+    }
+
     /// `GET /api/auth/oidc/login?next=PATH`: to the provider, with the browser's cookie.
     func webLogin(_ request: Request) async throws(SignInRefusal) -> Response {
         let (signOn, _) = try configured()
@@ -45,8 +74,7 @@ struct SingleSignOnRoutes {
         var headers = HTTPFields()
         headers[.location] = url
         headers[.cacheControl] = "no-store"
-        headers[values: .setCookie].append("\(Self.browserCookie)=\(browser); Path=/api/auth/oidc; Max-Age=\(SignInRule.lifetime); HttpOnly; SameSite=Lax"
-                                           + (secure ? "; Secure" : ""))
+        headers[values: .setCookie].append(browserCookie(browser))
         return Response(status: .seeOther, headers: headers)
     }
 
@@ -65,12 +93,15 @@ struct SingleSignOnRoutes {
     }
 
     /// A new sign-in kept under its `state`'s hash; the provider's URL for it.
-    private func start(_ request: Request, _ signOn: SingleSignOn, destination: PendingSignIn.Destination) async throws(SignInRefusal) -> String {
+    private func start(_ request: Request, _ signOn: SingleSignOn, destination: PendingSignIn.Destination,
+                       freshLogin: Bool = false) async throws(SignInRefusal) -> String {
         let (_, logins) = try configured()
         let callback = try callbackURL(request, signOn.settings)
         let secrets = SignInSecrets()
         let url: String
-        do { url = try await signOn.client.authorizationURL(redirectURI: callback, secrets: secrets) } catch { throw .openID(error) }
+        do { url = try await signOn.client.authorizationURL(redirectURI: callback, secrets: secrets, freshLogin: freshLogin) } catch {
+            throw .openID(error)
+        }
         let stateHash = try Self.hash(secrets.state)
         let signIn = PendingSignIn(stateHash: stateHash, nonce: secrets.nonce, verifier: secrets.verifier, callback: callback,
                                    destination: destination, started: clock())
@@ -188,6 +219,11 @@ struct SingleSignOnRoutes {
         return Response(status: .seeOther, headers: headers)
     }
 
+    /// The cookie that ties a sign-in to this browser: only the callback's path sees it.
+    private func browserCookie(_ value: String) -> String {
+        "\(Self.browserCookie)=\(value); Path=/api/auth/oidc; Max-Age=\(SignInRule.lifetime); HttpOnly; SameSite=Lax" + (secure ? "; Secure" : "")
+    }
+
     private var clearBrowserCookie: String {
         "\(Self.browserCookie)=; Path=/api/auth/oidc; Max-Age=0; HttpOnly; SameSite=Lax" + (secure ? "; Secure" : "")
     }
@@ -219,6 +255,7 @@ struct SingleSignOnRoutes {
         case .providerSaid: return APIError(.unauthorized, refusal.description)
         case .openID(let error): return APIError(error.isProviderFailure ? .badGateway : .unauthorized, refusal.description)
         case .noAccount, .notYourIdentity: return APIError(.forbidden, refusal.description)
+        case .noIdentityHere: return APIError(.conflict, refusal.description)
         case .staleAuthentication: return APIError(.unauthorized, refusal.description)
         case .library(let error): return APIError(error)
         case .api(let error): return error
