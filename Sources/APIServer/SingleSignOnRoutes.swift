@@ -56,7 +56,7 @@ struct SingleSignOnRoutes {
         guard identities.contains(where: { $0.issuer == signOn.settings.client.issuer }) else { throw .noIdentityHere(signOn.settings.providerName) }
         let next = Self.safeNext(request.uri.queryParameters["next"].map(String.init) ?? "/settings")
         let browser = SignInSecrets.random()
-        let url = try await start(request, signOn, destination: .reauthentication(session: session, next: next, browser: try Self.hash(browser)),
+        let url = try await start(request, signOn, logins, destination: .reauthentication(session: session, next: next, browser: try Self.hash(browser)),
                                   freshLogin: true)
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
@@ -67,10 +67,10 @@ struct SingleSignOnRoutes {
 
     /// `GET /api/auth/oidc/login?next=PATH`: to the provider, with the browser's cookie.
     func webLogin(_ request: Request) async throws(SignInRefusal) -> Response {
-        let (signOn, _) = try configured()
+        let (signOn, logins) = try configured()
         let next = Self.safeNext(request.uri.queryParameters["next"].map(String.init))
         let browser = SignInSecrets.random()
-        let url = try await start(request, signOn, destination: .web(next: next, browser: try Self.hash(browser)))
+        let url = try await start(request, signOn, logins, destination: .web(next: next, browser: try Self.hash(browser)))
         var headers = HTTPFields()
         headers[.location] = url
         headers[.cacheControl] = "no-store"
@@ -80,12 +80,12 @@ struct SingleSignOnRoutes {
 
     /// `GET /api/auth/oidc/mobile/login?redirect_uri=URI`: `{auth_url}` for the app to open.
     func mobileLogin(_ request: Request) async throws(SignInRefusal) -> Response {
-        let (signOn, _) = try configured()
+        let (signOn, logins) = try configured()
         guard let uri = request.uri.queryParameters["redirect_uri"].map(String.init), !uri.isEmpty else {
             throw .missingParameter("redirect_uri")
         }
         guard signOn.settings.mobileRedirectURIs.contains(uri) else { throw .unregisteredRedirect(LibraryError.quoted(uri)) }
-        let url = try await start(request, signOn, destination: .mobile(redirectURI: uri))
+        let url = try await start(request, signOn, logins, destination: .mobile(redirectURI: uri))
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
         headers[.cacheControl] = "no-store"
@@ -93,9 +93,8 @@ struct SingleSignOnRoutes {
     }
 
     /// A new sign-in kept under its `state`'s hash; the provider's URL for it.
-    private func start(_ request: Request, _ signOn: SingleSignOn, destination: PendingSignIn.Destination,
+    private func start(_ request: Request, _ signOn: SingleSignOn, _ logins: TokenAuthenticator, destination: PendingSignIn.Destination,
                        freshLogin: Bool = false) async throws(SignInRefusal) -> String {
-        let (_, logins) = try configured()
         let callback = try callbackURL(request, signOn.settings)
         let secrets = SignInSecrets()
         let url: String
