@@ -28,8 +28,8 @@ struct AccountRoutes {
         guard let caller = context.user else { throw APIError.unauthorized }
         guard let users = authenticator.users else { throw APIError.notFound("this server keeps no users") }
         // What can fail before the first byte fails as an answer; later, the stream is cut.
-        let (profile, sessions) = try await FeedRoutes.library { () async throws(LibraryError) in
-            (try await users.user(id: caller.id), try await users.sessions(of: caller.id))
+        let (profile, sessions, identities) = try await FeedRoutes.library { () async throws(LibraryError) in
+            (try await users.user(id: caller.id), try await users.sessions(of: caller.id), try await users.identities(of: caller.id))
         }
         let library = caller.library, now = clock(), log = self.log
         var headers = HTTPFields()
@@ -38,7 +38,7 @@ struct AccountRoutes {
         headers[.cacheControl] = "no-store"
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             do {
-                try await AccountExport.write(user: profile, sessions: sessions, library: library, now: now) { chunk in
+                try await AccountExport.write(user: profile, sessions: sessions, identities: identities, library: library, now: now) { chunk in
                     try await writer.write(ByteBuffer(string: chunk))
                 }
             } catch {
