@@ -134,8 +134,21 @@ final class AccountTests: XCTestCase {
     }
 
     func testDeletingYourAccountTakesYourPasswordAndErasesEverythingOfYoursAtOnce() async throws {
-        let h = try await harness()
+        let dir = TempDir()
+        let media = dir.file("media")
+        var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, open: false, allowPrivateFeeds: true, version: "test")
+        configuration.mediaDirectory = media
+        let h = try await APIHarness(configuration: configuration, logins: true, events: true, dir: dir)
         let (alice, bob, aliceToken, bobToken) = try await aliceAndBob(h)
+        // A downloaded episode of the channel only she follows, and one of bob's.
+        try FileManager.default.createDirectory(atPath: media, withIntermediateDirectories: true)
+        func downloaded(_ user: User) async throws -> String {
+            let store = h.database.store(for: user.id)
+            let channel = try await unwrap(try await store.allChannels().first).id
+            return "\(media)/\(try await unwrap(try await store.itemIDs(channelID: channel).first))_Episode.mp3"
+        }
+        let aliceFile = try await downloaded(alice), bobFile = try await downloaded(bob)
+        for file in [aliceFile, bobFile] { XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data("ID3".utf8))) }
         let laptop = try await h.login("alice", Self.alicePassword)
         let gpodder = try await h.curl("POST", "/api/2/auth/alice/login.json",
                                        headers: ["Authorization": "Basic " + Data("alice:\(Self.alicePassword)".utf8).base64EncodedString()])
@@ -174,6 +187,8 @@ final class AccountTests: XCTestCase {
         XCTAssertEqual(login["success"] as? Bool, false)
         await assertThrows(LibraryError.noUser("alice")) { try await h.owner.user(named: "alice") }
         await assertEqual(try await h.database.store(for: alice.id).savedVideos(SavedVideoQuery()).total, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: aliceFile), "her channel's downloaded file went with it")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: bobFile), "bob's stays")
 
         // Bob's account is as it was: his token works, his export is the same but for when it was made.
         let bobAfter = try await h.call("GET", "/api/account/export", token: bobToken)
