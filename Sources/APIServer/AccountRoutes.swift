@@ -1,4 +1,5 @@
 import AccountExport
+import Downloads
 import FeedIngest
 import FeedModel
 import Hummingbird
@@ -45,8 +46,8 @@ struct AccountRoutes {
         guard let caller = context.user else { throw APIError.unauthorized }
         guard let users = authenticator.users else { throw APIError.notFound("this server keeps no users") }
         // What can fail before the first byte fails as an answer; later, the stream is cut.
-        let (profile, sessions) = try await FeedRoutes.library { () async throws(LibraryError) in
-            (try await users.user(id: caller.id), try await users.sessions(of: caller.id))
+        let (profile, sessions, identities) = try await FeedRoutes.library { () async throws(LibraryError) in
+            (try await users.user(id: caller.id), try await users.sessions(of: caller.id), try await users.identities(of: caller.id))
         }
         let library = caller.library, now = clock(), log = self.log
         var headers = HTTPFields()
@@ -55,7 +56,7 @@ struct AccountRoutes {
         headers[.cacheControl] = "no-store"
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             do {
-                try await AccountExport.write(user: profile, sessions: sessions, library: library, now: now) { chunk in
+                try await AccountExport.write(user: profile, sessions: sessions, identities: identities, library: library, now: now) { chunk in
                     try await writer.write(ByteBuffer(string: chunk))
                 }
             } catch {
@@ -181,11 +182,15 @@ struct Reauthentication {
 /// Removes a user from the library (`UserStore.removeUser`: everything of theirs, in one
 /// transaction; never the owner or the last admin, 409) and ends what this server holds open for
 /// them: their event streams, at once. Their sessions ended with them (the next request with
-/// their token, cookie or gpodder `sessionid` gets 401). Their downloaded files stay, as when a
-/// channel is removed through the API (`feedctl user remove` deletes them).
+/// their token, cookie or gpodder `sessionid` gets 401). The downloaded files of the items that
+/// went with them (channels only they followed) are deleted from the server's media directory,
+/// as `feedctl user remove` deletes them; files named by the old rule (`<id>-<title>`, which that
+/// command adopts first) are left to it.
 struct AccountRemoval: Sendable {
     let authenticator: any Authenticator
     let hub: ChangeHub?
+    /// The server's media directory; nil: it has none.
+    let downloads: DownloadStore?
     /// Served over TLS (the cookie a self-removal clears is `Secure`).
     let secure: Bool
     let log: @Sendable (String) -> Void
@@ -195,7 +200,11 @@ struct AccountRemoval: Sendable {
         guard let users = authenticator.users else { throw APIError.notFound("this server keeps no users") }
         let removed = try await FeedRoutes.library { () async throws(LibraryError) in try await users.removeUser(named: user.name) }
         await hub?.end(user.id)
+        // After the library let go of them, as `channel remove` does; a file that cannot be
+        // deleted is logged, and the account is gone all the same.
+        let (files, errors) = await TokenAuthenticator.offLoop { [downloads] in downloads?.remove(items: removed.items) ?? ([], []) }
+        errors.forEach { log("account removal of \(user.name): \($0.description)") }
         log("account removed: \(user.name) (\(admin.map { "by \($0)" } ?? "by themselves")); "
-            + "\(removed.channels) channels only they followed went with \(removed.items.count) items")
+            + "\(removed.channels) channels only they followed went with \(removed.items.count) items and \(files.count) downloaded files")
     }
 }

@@ -16,7 +16,7 @@ import LibraryStore
 /// throttled per stored user name and per address (`LoginThrottle`), failing the same way, with
 /// the same bcrypt work, whether the name exists or not.
 public struct TokenAuthenticator: Authenticator {
-    public let users: (any UserStore)?
+    public let users: (any UserStore & IdentityStore)?
     let store: any UserStore & IdentityStore & SignInStore
     private let library: @Sendable (UserID) -> any APILibrary
     let clock: @Sendable () -> Int64

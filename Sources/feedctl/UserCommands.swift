@@ -81,7 +81,8 @@ struct UserCommand: AsyncParsableCommand {
                 if opml {
                     try write(try await OPMLSubscriptions.export(store, now: Clock.now()))
                 } else {
-                    try await AccountExport.write(user: user, sessions: try await database.owner.sessions(of: user.id), library: store,
+                    try await AccountExport.write(user: user, sessions: try await database.owner.sessions(of: user.id),
+                                                  identities: try await database.owner.identities(of: user.id), library: store,
                                                   now: Clock.now()) { chunk in try write(chunk) }
                 }
                 try file?.commit()
