@@ -1,4 +1,5 @@
 import Accounts
+import Digests
 import FeedModel
 import Foundation
 import Hummingbird
@@ -7,13 +8,16 @@ import OpenIDConnect
 
 /// Single sign-on's routes, public (`/api/auth/oidc/…`): a sign-in starts here, goes to the
 /// provider with an authorization code request (PKCE S256, `state`, `nonce`, kept in the library
-/// so that any replica may take the callback, used once: `SignInStore`), and comes back to the callback, which exchanges the code, verifies the ID token, finds
-/// (or links, or makes) the user and opens a session exactly as a password login does:
+/// so that any replica may take the callback, used once: `SignInStore`), and comes back to the
+/// callback, which exchanges the code, verifies the ID token, finds (or links, or makes) the
+/// user and opens a session exactly as a password login does:
 /// - the web app's (`login`): the browser is sent on to the provider with a cookie that ties the
 ///   sign-in to it, and comes back to the app's page with the `session_token` cookie;
 /// - a phone app's (`mobile/login?redirect_uri=URI`, URI one of `oidc.mobile_redirect_uris`):
 ///   answers `{auth_url}` for the app to open; the callback sends the browser to
-///   `URI?token=TOKEN`, a session token `/api/auth/me` takes as a bearer token.
+///   `URI?token=TOKEN`, a session token `/api/auth/me` takes as a bearer token;
+/// - a re-authentication (`reauthenticate`, a signed-in person before deleting their account):
+///   opens no session, marks this one re-authenticated and goes back to the page it came from.
 /// A refusal once the sign-in is known goes back where the sign-in would have: the app's login
 /// page with `?sso_error=`, or `URI?error=`; before that (an unknown or used `state`) it is
 /// answered here, `{"detail"}` with its status.
@@ -160,8 +164,12 @@ struct SingleSignOnRoutes {
     private func reauthenticate(_ request: Request, session: Int64, claims: IDTokenClaims, started: Int64, _ signOn: SingleSignOn,
                                 _ logins: TokenAuthenticator) async throws(SignInRefusal) -> APIUser {
         let caller: APIUser?
-        do { caller = try await logins.authenticate(request) } catch {
-            throw .api((error as? APIError) ?? (error as? LibraryError).map { APIError($0) } ?? APIError(.internalServerError, "\(error)"))
+        do { caller = try await logins.authenticate(request) } catch let error as LibraryError {
+            throw .library(error)
+        } catch let error as DigestUnavailable {
+            throw .api(APIError(error))
+        } catch {
+            throw .api(APIError(.internalServerError, "this session could not be checked: try again"))
         }
         guard let caller, caller.sessionID == session else { throw .notThisSession }
         let linked: User?
