@@ -81,7 +81,9 @@ public enum APIServer {
         throws(ServerStartError) -> Router<APIRequestContext> {
         if let refusal = configuration.check(hasAuthenticator: authenticator != nil) { throw refusal }
         guard let authenticator else { throw ServerStartError("no authenticator") }
-        let router = Router(context: APIRequestContext.self)
+        // HEAD answers what GET would, without the body (RFC 9110 §9.3.2: monitors and balancers
+        // check /health with it); a stream's body is never started.
+        let router = Router(context: APIRequestContext.self, options: .autoGenerateHeadEndpoints)
         // Outermost first: every answer is logged (without its query or headers, where tokens
         // travel), carries the headers every answer has (and a request without one Host gets
         // none other), then CORS, then errors become `{"detail"}` answers.
