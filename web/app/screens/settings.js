@@ -98,7 +98,8 @@ function sessionsSection(ctx) {
 
 // What goes with an account (the store's removeUser), said the same wherever one is deleted.
 const EVERYTHING = ['subscriptions', 'watch progress and history', 'saved videos and their notes', 'collections',
-                    'the queue and player settings', 'podcast app devices (gpodder sync)', 'sessions on every device'];
+                    'the queue and player settings', 'podcast app devices (gpodder sync)', 'sessions on every device',
+                    'accounts at single sign-on providers linked to it'];
 
 // Your data: everything that is yours to download (first), then deleting the account, which asks
 // the person to prove again who they are (`proof`, GET /api/account/reauthentication): their
