@@ -14,7 +14,7 @@ final class DemoVerdictTests: XCTestCase {
         let dir = try PackagePaths.temporaryDirectory(self)
         let recording = dir.appendingPathComponent("heard.raw")
         if parts.isEmpty {
-            FileManager.default.createFile(atPath: recording.path, contents: nil)
+            XCTAssertTrue(FileManager.default.createFile(atPath: recording.path, contents: nil))
         } else {
             let inputs = parts.flatMap { frequency, seconds in
                 ["-f", "lavfi", "-i", frequency.map { "sine=frequency=\($0):sample_rate=48000:duration=\(seconds)" }
