@@ -228,6 +228,14 @@ public enum PlayerLimits {
     /// A seek's move from where it is, either way.
     public static let offsets: ClosedRange<Double> = -maxPosition...maxPosition
     public static let maxSleep: Double = 7 * 24 * 3600
+
+    /// Why `seconds` is no sleep timer, nil when it is one: more than nothing, at most `maxSleep`
+    /// ahead. The one check the CLI, the control socket and the player service make.
+    public static func sleepRefusal(_ seconds: Double) -> String? {
+        guard seconds.isFinite, seconds > 0 else { return "sleep needs a duration (30m, 90s, 1h30m), end-of-item or off" }
+        guard seconds <= maxSleep else { return "sleep is at most \(Int(maxSleep / 86400)) days ahead" }
+        return nil
+    }
     /// At most this many seek steps at once (`{"cmd": "seek", "steps": N}`).
     public static let maxSeekSteps = 1000
 
