@@ -13,18 +13,18 @@ public protocol Authenticator: Sendable {
     /// The logins this server takes (`/api/auth/login`); nil when it takes none (`--open`).
     var logins: TokenAuthenticator? { get }
     /// The library's users, for `/api/users`; nil when the server was given none.
-    var users: (any UserStore)? { get }
+    var users: (any UserStore & IdentityStore)? { get }
 }
 
 /// `feedctl serve --open`: one owner, no login. Every request acts for the library's owner, so
 /// the server refuses to start unless it listens on loopback only (`ServerOptions.validate`).
 public struct OpenOwner: Authenticator {
     let owner: APIUser
-    public let users: (any UserStore)?
+    public let users: (any UserStore & IdentityStore)?
 
     /// `users`: the library's users, which the owner (an admin) may list and manage through
     /// `/api/users`; without it those routes answer 404.
-    public init(library: any APILibrary, users: (any UserStore)? = nil, name: String = "owner") {
+    public init(library: any APILibrary, users: (any UserStore & IdentityStore)? = nil, name: String = "owner") {
         self.owner = APIUser(id: .owner, name: name, isAdmin: true, library: library)
         self.users = users
     }

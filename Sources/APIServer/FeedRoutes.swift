@@ -279,6 +279,7 @@ struct FeedRoutes {
     }
 
     /// Runs a library call, its typed error turned into the HTTP answer it stands for.
+    @discardableResult
     static func library<T>(_ body: () async throws(LibraryError) -> T) async throws(APIError) -> T {
         do { return try await body() } catch { throw APIError(error) }
     }

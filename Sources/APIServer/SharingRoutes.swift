@@ -82,7 +82,7 @@ struct SharingRoutes {
         let follower = CollectionFollower(store: library, reach: policy.reach, fetcher: fetcher)
         do {
             return FollowedCollectionResponse(try await follower.follow(link, now: clock()))
-        } catch let error as FollowError {
+        } catch {
             switch error {
             case .notALink(let why): throw APIError.unprocessable(why)
             case .library(let refused): throw APIError(refused)

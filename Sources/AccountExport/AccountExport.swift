@@ -24,10 +24,10 @@ public enum AccountExport {
     static let pageSize = 500
     static let chunkBytes = 64 * 1024
 
-    /// Writes `user`'s document, read from `library` (acting for them) and `sessions` (theirs),
-    /// to `sink`, chunk by chunk; a failure to read or to write stops it there (the document is
+    /// Writes `user`'s document, read from `library` (acting for them), `sessions` and
+    /// `identities` (theirs: their sign-in sessions, their accounts at OpenID providers), to `sink`, chunk by chunk; a failure to read or to write stops it there (the document is
     /// then cut short: not valid JSON, never a quietly smaller one).
-    public static func write(user: User, sessions: [Session], library: any AccountExportLibrary, now: Int64,
+    public static func write(user: User, sessions: [Session], identities: [UserIdentity], library: any AccountExportLibrary, now: Int64,
                              to sink: (String) async throws -> Void) async throws {
         var buffer = ""
         func raw(_ text: String) async throws {
@@ -101,6 +101,7 @@ public enum AccountExport {
         }
         try await raw("}")
         try await list("sessions", sessions.map(SessionRecord.init))
+        try await list("identities", identities.map(IdentityRecord.init))
         try await raw("}\n")
         try await flush()
     }

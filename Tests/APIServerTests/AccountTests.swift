@@ -49,7 +49,7 @@ final class AccountTests: XCTestCase {
 
     func testTheExportHoldsEverythingOfTheUsersAndNothingOfAnothers() async throws {
         let h = try await harness()
-        let (alice, _, aliceToken, bobToken) = try await aliceAndBob(h)
+        let (alice, bob, aliceToken, bobToken) = try await aliceAndBob(h)
         let laptop = try await h.login("alice", Self.alicePassword)
         // Past one page of the export's reads: the lists that grow without bound come in pages.
         let store = h.database.store(for: alice.id)
@@ -63,6 +63,9 @@ final class AccountTests: XCTestCase {
         let doras = try await h.database.store(for: dora.id).createCollection("dora's mix", description: nil, now: APIHarness.now)
         let doraLink = try await h.database.store(for: dora.id).publishCollection(id: doras.id, token: .random(), now: APIHarness.now)
         _ = try await h.object("POST", "/api/followed-collections", body: #"{"url": "/shared/\#(doraLink.token)"}"#, status: 201, token: aliceToken)
+        // Her account at an OpenID provider, and bob's (which must not show).
+        try await h.owner.link(issuer: "https://id.example", subject: "alice-sub", email: "alice@example.com", to: alice.id, now: APIHarness.now)
+        try await h.owner.link(issuer: "https://id.example", subject: "bob-sub", email: nil, to: bob.id, now: APIHarness.now)
 
         let reply = try await h.call("GET", "/api/account/export", token: aliceToken)
         XCTAssertEqual(reply.status, 200, reply.text)
@@ -74,7 +77,7 @@ final class AccountTests: XCTestCase {
         XCTAssertEqual(document["version"] as? Int, 1)
         // The stated order of the keys.
         let keys = ["format", "version", "exported_at", "profile", "subscriptions", "watch_state", "history", "saved", "collections",
-                    "followed", "up_next", "player", "gpodder", "sessions"]
+                    "followed", "up_next", "player", "gpodder", "sessions", "identities"]
         XCTAssertEqual(Set(document.keys), Set(keys))
         let offsets = keys.map { reply.text.range(of: "\"\($0)\":")?.lowerBound }
         XCTAssertEqual(offsets.compactMap { $0 }, offsets.compactMap { $0 }.sorted())
@@ -111,6 +114,9 @@ final class AccountTests: XCTestCase {
         let sessions = try await h.owner.sessions(of: alice.id)
         XCTAssertEqual(try list("sessions").compactMap { ($0["id"] as? Int).map(Int64.init) }, sessions.map(\.id))
         XCTAssertEqual(sessions.count, 2)
+        XCTAssertEqual(try list("identities").map { [$0["issuer"] as? String, $0["subject"] as? String, $0["email"] as? String] },
+                       [["https://id.example", "alice-sub", "alice@example.com"]])
+        XCTAssertEqual(try list("identities").first?["linked_at"] as? Int, Int(APIHarness.now))
         // Nothing of bob's, and no secret of hers.
         for leak in ["bob", h.feeds.url("/atom.xml"), aliceToken, laptop, bobToken, "$2", "password_hash", "token"] {
             XCTAssertFalse(reply.text.contains(leak), "the export holds \(leak)")
@@ -128,8 +134,21 @@ final class AccountTests: XCTestCase {
     }
 
     func testDeletingYourAccountTakesYourPasswordAndErasesEverythingOfYoursAtOnce() async throws {
-        let h = try await harness()
+        let dir = TempDir()
+        let media = dir.file("media")
+        var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, open: false, allowPrivateFeeds: true, version: "test")
+        configuration.mediaDirectory = media
+        let h = try await APIHarness(configuration: configuration, logins: true, events: true, dir: dir)
         let (alice, bob, aliceToken, bobToken) = try await aliceAndBob(h)
+        // A downloaded episode of the channel only she follows, and one of bob's.
+        try FileManager.default.createDirectory(atPath: media, withIntermediateDirectories: true)
+        func downloaded(_ user: User) async throws -> String {
+            let store = h.database.store(for: user.id)
+            let channel = try await unwrap(try await store.allChannels().first).id
+            return "\(media)/\(try await unwrap(try await store.itemIDs(channelID: channel).first))_Episode.mp3"
+        }
+        let aliceFile = try await downloaded(alice), bobFile = try await downloaded(bob)
+        for file in [aliceFile, bobFile] { XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data("ID3".utf8))) }
         let laptop = try await h.login("alice", Self.alicePassword)
         let gpodder = try await h.curl("POST", "/api/2/auth/alice/login.json",
                                        headers: ["Authorization": "Basic " + Data("alice:\(Self.alicePassword)".utf8).base64EncodedString()])
@@ -168,6 +187,8 @@ final class AccountTests: XCTestCase {
         XCTAssertEqual(login["success"] as? Bool, false)
         await assertThrows(LibraryError.noUser("alice")) { try await h.owner.user(named: "alice") }
         await assertEqual(try await h.database.store(for: alice.id).savedVideos(SavedVideoQuery()).total, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: aliceFile), "her channel's downloaded file went with it")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: bobFile), "bob's stays")
 
         // Bob's account is as it was: his token works, his export is the same but for when it was made.
         let bobAfter = try await h.call("GET", "/api/account/export", token: bobToken)
@@ -182,13 +203,16 @@ final class AccountTests: XCTestCase {
         h.assertLogHolds(noneOf: [Self.alicePassword, aliceToken, laptop])
     }
 
-    /// A user without a password (a future single sign-on user; here, one `user add` made)
-    /// confirms by typing their user name.
+    /// A user with neither a password nor a single sign-on identity (here, one `user add` made,
+    /// with a session of theirs) confirms by typing their user name. (A single sign-on user
+    /// confirms at the provider: SingleSignOnTests.)
     func testAUserWithoutAPasswordConfirmsByTypingTheirName() async throws {
         let h = try await harness()
         let carol = try await h.owner.addUser(name: "carol", isAdmin: false, passwordHash: nil, now: APIHarness.now)
         let token = SessionToken()
         try await h.owner.createSession(user: carol.id, tokenHash: try token.hash, deviceName: "sso", now: APIHarness.now)
+        let how = try await h.call("GET", "/api/account/reauthentication", token: token.text).object()
+        XCTAssertEqual(how["proof"] as? String, "username")
         await assertEqual(try await h.call("DELETE", "/api/account", body: #"{"password": "anything"}"#, token: token.text).status, 422)
         await assertEqual(try await h.call("DELETE", "/api/account", body: #"{"username": "Carol"}"#, token: token.text).status, 403)
         await assertEqual(try await h.call("GET", "/api/feed", token: token.text).status, 200, "nothing happened")

@@ -515,5 +515,5 @@ struct HeaderUser: Authenticator {
     }
     var mode: String { "open" }
     var logins: TokenAuthenticator? { nil }
-    var users: (any UserStore)? { nil }
+    var users: (any UserStore & IdentityStore)? { nil }
 }
