@@ -105,13 +105,26 @@ final class PGConnection {
     /// The name `sql` is prepared under on this connection, if it is (tests).
     func preparedName(of sql: String) -> String? { prepared[sql] }
 
-    /// Sets the session's plan_cache_mode for what runs next, outside a transaction only: a SET
-    /// inside one is undone by its rollback, so the mode is always what `planMode` says.
+    /// Sets the session's planner settings for what runs next, outside a transaction only: a SET
+    /// inside one is undone by its rollback, so the settings are always what `planMode` says.
     /// Transactions run with the server's choice (`transaction` resets it before BEGIN): only
     /// the statements a test checked run on a generic plan, and only on their own.
+    ///
+    /// A generic plan is also made with a small work_mem and no parallel workers. Not knowing
+    /// `LIMIT $n`, it is costed for a tenth of the table, and PostgreSQL sizes a Memoize node's
+    /// cache from that estimate, up to work_mem × hash_mem_multiplier (8 MB by default), allocated
+    /// and zeroed on every call: on 20,000 channels the feed page's two Memoize nodes zeroed about
+    /// 1.5 MB per call for the 50 rows it reads (ExecInitMemoize: 0.6 ms, most of PostgreSQL's
+    /// time per request). With 64 kB a cache holds a few hundred channels: the planner keeps a
+    /// Memoize where they fit and drops it where they do not. The same estimate can start a
+    /// parallel worker per call. Plans are made with the settings in force when they are made
+    /// (again after an invalidation, which happens in this mode too), so these hold for exactly
+    /// the generic plans; their statements read pages and keys, which need no more memory.
     private func setPlanMode(_ plan: PGPlan) throws(LibraryError) {
         guard plan != planMode else { return }
-        try execute(plan == .generic ? "SET plan_cache_mode = force_generic_plan" : "RESET plan_cache_mode")
+        try execute(plan == .generic
+            ? "SET plan_cache_mode = force_generic_plan; SET work_mem = '64kB'; SET max_parallel_workers_per_gather = 0"
+            : "RESET plan_cache_mode; RESET work_mem; RESET max_parallel_workers_per_gather")
         planMode = plan
     }
 

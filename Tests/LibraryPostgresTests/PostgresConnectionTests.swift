@@ -133,8 +133,9 @@ final class PostgresConnectionTests: XCTestCase {
         XCTAssertEqual(second.runs, 2, "prepared again on the new connection (none of the old one's kept)")
     }
 
-    /// A statement that asks for its generic plan sets the session's plan_cache_mode for itself
-    /// only: the next statement, and every transaction, runs with the server's choice.
+    /// A statement that asks for its generic plan sets the session's plan_cache_mode (and its
+    /// planner's memory and workers) for itself only: the next statement, and every
+    /// transaction, runs with the server's choice.
     func testAGenericPlanIsForItsOwnStatementOnly() async throws {
         let library = try await PostgresLibrary(url: database.url, location: "test", connections: 1)
         let sql = "SELECT current_setting('plan_cache_mode') AS mode"
@@ -142,6 +143,11 @@ final class PostgresConnectionTests: XCTestCase {
             [try connection.query(sql, plan: .generic).first?.get("mode") ?? "", try connection.query(sql).first?.get("mode") ?? ""]
         }
         XCTAssertEqual(modes, ["force_generic_plan", "auto"])
+        let planner = "SELECT current_setting('work_mem') || ' ' || current_setting('max_parallel_workers_per_gather') AS planner"
+        let settings = try await library.read { connection throws(LibraryError) -> [String] in
+            [try connection.query(planner, plan: .generic).first?.get("planner") ?? "", try connection.query(planner).first?.get("planner") ?? ""]
+        }
+        XCTAssertEqual(settings, ["64kB 0", "4MB 2"], "generic plans with a small work_mem and no parallel workers; the server's settings for others")
         _ = try await library.read { connection throws(LibraryError) in try connection.query("SELECT 1", plan: .generic) }
         let inWrite = try await library.write { connection throws(LibraryError) -> String? in try connection.query(sql).first?.get("mode") }
         XCTAssertEqual(inWrite, "auto")
