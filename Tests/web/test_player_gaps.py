@@ -2,7 +2,8 @@
 download state from the server; the up-next queue is the user's own on the server (the CLI sees
 the browser's, the browser the CLI's); an item finished in the browser reaches the history; the
 skip intervals chosen in Settings drive the buttons, their names and the Media Session; the
-Media Session's action handlers (what a lock screen calls) act on the audio."""
+Media Session's action handlers (what a lock screen calls) act on the audio; a channel's own
+speed applies to an item played from the feed."""
 import json
 import time
 
@@ -139,3 +140,15 @@ def test_the_media_session_handlers_act_on_the_audio(w):
     state = media_session(p, 'seekforward')
     check(state['t'] >= 54 or state['paused'], f'seekforward by the chosen 30 s (to the end): {state}')
     media_session(p, 'pause')
+
+
+def test_a_channels_own_speed_applies_to_an_item_played_from_the_feed(w):
+    p = w.page
+    channel = w.server.api('GET', f'/api/feed/items/{w.ids[TITLES[2]]}')['channel_id']
+    w.server.api('PUT', f'/api/channels/{channel}', {'speed': 1.5})
+    p.go('/feed')
+    p.press('Play', within=f'.row[data-item-id="{w.ids[TITLES[2]]}"]')
+    wait_for('playing', lambda: not p.js(f'return {AUDIO}.paused'), timeout=20)
+    rate = wait_for('the channel\'s speed', lambda: (lambda r: r if r == 1.5 else None)(p.js(f'return {AUDIO}.playbackRate')), timeout=5)
+    check(rate == 1.5, f'played at its channel\'s speed: {rate}')
+    p.press('Pause', within='#mini-player')
