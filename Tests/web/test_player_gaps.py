@@ -1,7 +1,8 @@
 """What the first web parts left open (issue 27): the item page's chapters, transcript link and
 download state from the server; the up-next queue is the user's own on the server (the CLI sees
 the browser's, the browser the CLI's); an item finished in the browser reaches the history; the
-skip intervals chosen in Settings drive the buttons, their names and the Media Session; the
+skip intervals chosen in Settings drive the buttons, their names, the keys dialog and the Media
+Session; the
 Media Session's action handlers (what a lock screen calls) act on the audio; a channel's own
 speed applies to an item played from the feed."""
 import json
@@ -107,6 +108,10 @@ def test_the_skip_intervals_of_settings_drive_the_buttons_and_the_media_session(
     p.go('/player')
     p.button('Forward 30 seconds', within='.transport')
     p.button('Back 5 seconds', within='.transport')
+    p.find('body').send_keys('?')   # the keys dialog names what ← and → do now
+    keys = wait_for('the keys dialog', lambda: (lambda t: t if 'Keyboard shortcuts' in t else None)(p.find('dialog').text))
+    check('Back 5 seconds' in keys and 'Forward 30 seconds' in keys and '15 seconds' not in keys, f'the keys say the chosen intervals: {keys!r}')
+    p.button('Close', within='dialog').click()
 
 
 def media_session(p, action, details=None):

@@ -2,7 +2,7 @@
 // Screens are modules in ./screens/ loaded on first use (WEB.md's screens contract):
 // `export default { title, mount(root, ctx) }`, mount may return a cleanup function.
 import { api, ApiError } from './api.js';
-import { player } from './player.js';
+import { player, skipName } from './player.js';
 import { h, toast, applyTheme, getTheme, setTheme, iconButton, showDialog } from './ui.js';
 import { offline } from './offline.js';   // offline hook
 
@@ -158,13 +158,14 @@ function interceptLinks(event) {
 }
 
 // Keyboard: the keys `?` lists. Typing in a field, or a key on a focused button, is its own.
-const KEYS = [
+// ← and → skip by the intervals chosen in Settings, as the player's buttons do.
+const keys = () => [
   ['j', 'Next item'], ['k', 'Previous item'], ['Enter', 'Open the item'], ['Space', 'Play or pause'],
-  ['←', 'Back 15 seconds'], ['→', 'Forward 15 seconds'], ['?', 'Show these keys'],
+  ['←', skipName('Back', player.skips.skipBack)], ['→', skipName('Forward', player.skips.skipForward)], ['?', 'Show these keys'],
 ];
 
 export function showKeys() {
-  const list = h('dl', { class: 'keys' }, KEYS.map(([key, what]) => [h('dt', {}, h('kbd', {}, key)), h('dd', {}, what)]));
+  const list = h('dl', { class: 'keys' }, keys().map(([key, what]) => [h('dt', {}, h('kbd', {}, key)), h('dd', {}, what)]));
   return showDialog('Keyboard shortcuts', list, [['Close', 'close', true]]);
 }
 
