@@ -2,13 +2,15 @@
 download state from the server; the up-next queue is the user's own on the server (the CLI sees
 the browser's, the browser the CLI's); an item finished in the browser reaches the history; the
 skip intervals chosen in Settings drive the buttons, their names, the keys dialog and the Media
-Session; the
-Media Session's action handlers (what a lock screen calls) act on the audio; a channel's own
-speed applies to an item played from the feed."""
+Session; the Media Session's metadata carries the artwork, its action handlers (what a lock
+screen calls) act on the audio and the queue, and its position state follows the audio; a
+channel's own speed applies to an item played from the feed; the position reaches the server
+every 10 s while playing."""
 import json
+import shutil
 import time
 
-from harness import PASSWORD, check, make_tone, rss, wait_for
+from harness import PASSWORD, ROOT, check, make_tone, rss, wait_for
 
 TITLES = ['Chaptered episode', 'Short one', 'Third one']
 AUDIO = 'document.getElementById("player-audio")'
@@ -17,9 +19,10 @@ AUDIO = 'document.getElementById("player-audio")'
 def setup(w):
     make_tone(w.files.directory / 'tone.mp3', 440, 60)
     make_tone(w.files.directory / 'short.mp3', 440, 6)
+    shutil.copy(ROOT / 'web/icons/icon-192.png', w.files.directory / 'art.png')   # an item's artwork
     w.files.write('chapters.json', json.dumps({'version': '1.2.0', 'chapters': [
         {'startTime': 0, 'title': 'Opening'}, {'startTime': 30, 'title': 'The middle', 'url': 'https://example.com/middle'}]}))
-    items = [{'guid': 'g-0', 'title': TITLES[0], 'enclosure': f'{w.files.base}/tone.mp3', 'duration': '60'},
+    items = [{'guid': 'g-0', 'title': TITLES[0], 'enclosure': f'{w.files.base}/tone.mp3', 'duration': '60', 'image': f'{w.files.base}/art.png'},
              {'guid': 'g-1', 'title': TITLES[1], 'enclosure': f'{w.files.base}/short.mp3', 'duration': '6'},
              {'guid': 'g-2', 'title': TITLES[2], 'enclosure': f'{w.files.base}/tone.mp3', 'duration': '60'}]
     text = rss('Gaps Show', items).replace('<rss version="2.0"', '<rss version="2.0" xmlns:podcast="https://podcastindex.org/namespace/1.0"')
@@ -126,24 +129,61 @@ def media_session(p, action, details=None):
         }).catch((e) => done({ error: String(e) }));""", action, details)
 
 
+# The browser keeps the Media Session's position state to itself: a page's calls are recorded.
+RECORD_POSITION_STATE = '''
+const set = MediaSession.prototype.setPositionState;
+MediaSession.prototype.setPositionState = function (state) { window.__positionState = state; return set.call(this, state); };'''
+
+
 def test_the_media_session_handlers_act_on_the_audio(w):
     p = w.page
     check(p.js('return "mediaSession" in navigator'), 'the browser has the Media Session API')
+    p.d.execute_cdp_cmd('Page.addScriptToEvaluateOnNewDocument', {'source': RECORD_POSITION_STATE})
     p.go(f'/item/{w.ids[TITLES[0]]}')   # a page loaded afresh: start the item again
     p.find('.item-actions button.primary').click()
     wait_for('playing', lambda: audio_time(p) > 1 and not p.js(f'return {AUDIO}.paused'), timeout=20)
+    art = p.js('const m = navigator.mediaSession.metadata; return m && m.artwork.map((a) => a.src)')
+    check(art == [f'{w.files.base}/art.png'], f'the metadata carries the artwork: {art}')
     state = media_session(p, 'pause')
     check(state.get('paused') is True, f'pause pauses: {state}')
     state = media_session(p, 'play')
     check(state.get('paused') is False, f'play plays: {state}')
     state = media_session(p, 'seekto', {'seekTime': 40})
     check(40 <= state['t'] < 43, f'seekto 40: {state}')
+    position = wait_for('the position state', lambda: p.js('return window.__positionState'))
+    check(abs(position['duration'] - 60) < 2 and 40 <= position['position'] < 43 and position['playbackRate'] == 1,
+          f'the position state is the audio\'s: {position}')
     state = media_session(p, 'seekbackward')
     check(34 <= state['t'] < 38, f'seekbackward by the chosen 5 s: {state}')
     state = media_session(p, 'seekforward', {'seekOffset': 10})
     check(44 <= state['t'] < 48, f'seekforward by the offset given: {state}')
     state = media_session(p, 'seekforward')
     check(state['t'] >= 54 or state['paused'], f'seekforward by the chosen 30 s (to the end): {state}')
+    media_session(p, 'pause')
+
+
+def queued_ids(p):
+    """The item ids of the page's up-next queue, as the player holds it."""
+    return p.d.execute_async_script("""
+        const done = arguments[0];
+        const url = document.querySelector('script[type="module"]').src.replace(/app\\.js$/, 'player.js');
+        import(url).then(({ player }) => done(player.queue.map((q) => q.id))).catch((e) => done(String(e)));""")
+
+
+def test_next_and_previous_track_from_the_media_session(w):
+    p = w.page
+    playing = lambda: p.js('return Number(document.getElementById("mini-player").dataset.itemId)')
+    media_session(p, 'seekto', {'seekTime': 5})   # the first item kept at 5 s: it has most of a minute to go when it comes back
+    state = media_session(p, 'play')
+    check(not state['paused'], f'playing the first item: {state}')
+    w.server.api('POST', '/api/queue', {'item_id': w.ids[TITLES[2]]})
+    p.js('document.dispatchEvent(new Event("visibilitychange"))')   # the page reads the queue again, as when it is shown
+    wait_for('the queue read', lambda: queued_ids(p) == [w.ids[TITLES[2]]])
+    media_session(p, 'nexttrack')
+    wait_for('nexttrack plays the queue\'s first', lambda: playing() == w.ids[TITLES[2]] and not p.js(f'return {AUDIO}.paused'), timeout=20)
+    media_session(p, 'previoustrack')
+    wait_for('previoustrack goes back to the item before', lambda: playing() == w.ids[TITLES[0]] and audio_time(p) >= 5, timeout=20)
+    check(queued_ids(p) == [w.ids[TITLES[2]]], 'and the one it left waits first in the queue')
     media_session(p, 'pause')
 
 
@@ -156,4 +196,14 @@ def test_a_channels_own_speed_applies_to_an_item_played_from_the_feed(w):
     wait_for('playing', lambda: not p.js(f'return {AUDIO}.paused'), timeout=20)
     rate = wait_for('the channel\'s speed', lambda: (lambda r: r if r == 1.5 else None)(p.js(f'return {AUDIO}.playbackRate')), timeout=5)
     check(rate == 1.5, f'played at its channel\'s speed: {rate}')
+
+
+def test_while_playing_the_position_reaches_the_server_every_10_seconds(w):
+    p = w.page
+    item = w.ids[TITLES[2]]   # playing since the test above; no pause or seek from here
+    on_server = lambda: w.server.api('GET', f'/api/feed/items/{item}')['watch_progress_seconds'] or 0
+    first = wait_for('a save while playing', lambda: on_server() or None, timeout=12)
+    later = wait_for('the next save, 10 s on', lambda: (lambda s: s if s >= first + 8 else None)(on_server()), timeout=15)
+    check(not p.js(f'return {AUDIO}.paused'), 'it played on all along')
+    check(audio_time(p) - later < 20, f'the server is at most one period behind: {later} vs {audio_time(p):.1f}')
     p.press('Pause', within='#mini-player')
