@@ -5,7 +5,8 @@ skip intervals chosen in Settings drive the buttons, their names, the keys dialo
 Session; the Media Session's metadata carries the artwork, its action handlers (what a lock
 screen calls) act on the audio and the queue, and its position state follows the audio; a
 channel's own speed applies to an item played from the feed; the position reaches the server
-every 10 s while playing."""
+every 10 s while playing; the sleep timer stops at the end of the item (the queue's next waits)
+or when its time is up."""
 import json
 import shutil
 import time
@@ -207,3 +208,33 @@ def test_while_playing_the_position_reaches_the_server_every_10_seconds(w):
     check(not p.js(f'return {AUDIO}.paused'), 'it played on all along')
     check(audio_time(p) - later < 20, f'the server is at most one period behind: {later} vs {audio_time(p):.1f}')
     p.press('Pause', within='#mini-player')
+
+
+def test_the_sleep_timer_stops_at_the_end_of_the_item_or_after_its_time(w):
+    p = w.page
+    playing = lambda: p.js('return Number(document.getElementById("mini-player").dataset.itemId)')
+    w.server.api('POST', '/api/queue', {'item_id': w.ids[TITLES[2]]})
+    p.js('document.dispatchEvent(new Event("visibilitychange"))')
+    wait_for('the queue read', lambda: queued_ids(p) == [w.ids[TITLES[2]]])
+    p.go(f'/item/{w.ids[TITLES[1]]}')   # the six-second one
+    p.find('.item-actions button.primary').click()
+    wait_for('the short one playing', lambda: playing() == w.ids[TITLES[1]] and not p.js(f'return {AUDIO}.paused'), timeout=20)
+    p.find('#mini-player a.mini-title').click()
+    from selenium.webdriver.support.ui import Select
+    Select(p.find('#sleep')).select_by_value('end')
+    wait_for('the end of the item', lambda: p.js(f'return {AUDIO}.ended'), timeout=20)
+    time.sleep(2)   # without the timer, the queue's next item would start now
+    check(playing() == w.ids[TITLES[1]] and p.js(f'return {AUDIO}.paused'), f'nothing started after it: item {playing()}')
+    check(queued_ids(p) == [w.ids[TITLES[2]]], 'the queue waits as it was')
+    check(p.find('#sleep').get_attribute('value') == '', 'and the timer is off again')
+    # A timer of minutes: the menu's shortest is 5; the same call with 3 seconds.
+    p.press(f'Play {TITLES[2]}')
+    wait_for('the next one playing', lambda: playing() == w.ids[TITLES[2]] and not p.js(f'return {AUDIO}.paused'), timeout=20)
+    set_to = p.d.execute_async_script("""
+        const done = arguments[0];
+        const url = document.querySelector('script[type="module"]').src.replace(/app\\.js$/, 'player.js');
+        import(url).then(({ player }) => { player.setSleep(0.05); done(player.sleepAt); }).catch((e) => done(String(e)));""")
+    check(isinstance(set_to, (int, float)), f'the timer set: {set_to!r}')
+    time.sleep(1)
+    check(not p.js(f'return {AUDIO}.paused'), 'still playing a second in')
+    wait_for('paused when the time is up', lambda: p.js(f'return {AUDIO}.paused'), timeout=6)
