@@ -1,7 +1,9 @@
 """Live across devices (issue 27): two browsers signed in as the same user, each on its feed,
 see each other's watched mark without a reload, and a mark made by the CLI (another process on
-the library) reaches both. Through the per-user event stream, `GET /api/events` (its isolation
-between users: APIServerTests.EventStreamTests)."""
+the library) reaches both; a save made in one browser, and a collection and a subscription made
+on another device, show on the other browser's Saved, Collections and Channels screens without a
+reload. Through the per-user event stream, `GET /api/events` (its isolation between users:
+APIServerTests.EventStreamTests)."""
 from harness import PASSWORD, Page, browser, check, rss, wait_for
 
 TITLES = ['Live one', 'Live two']
@@ -11,6 +13,7 @@ def setup(w):
     items = [{'guid': f'l-{n}', 'title': t, 'enclosure': f'{w.files.base}/l{n}.mp3', 'duration': '60'} for n, t in enumerate(TITLES)]
     w.server.subscribe(w.files.write('live.xml', rss('Live Show', items)))
     w.ids = {i['title']: i['id'] for i in w.server.api('GET', '/api/feed')['items']}
+    w.second_url = w.files.write('second.xml', rss('Second Show', [{'guid': 's-0', 'title': 'Elsewhere', 'enclosure': f'{w.files.base}/s0.mp3'}]))
     w.page.login(w.server.user, PASSWORD)
     w.other = Page(browser(w.pulse.env), w.server.base, w.out)   # a second device, its own cookies
     w.other.login(w.server.user, PASSWORD)
@@ -36,3 +39,27 @@ def test_a_watched_mark_in_one_browser_shows_in_the_other(w):
             wait_for("the CLI's mark in both browsers", lambda: watched_in(page, 'Live two', w), timeout=10)
     finally:
         w.other.d.quit()
+
+
+def test_saves_collections_and_subscriptions_made_elsewhere_show_without_a_reload(w):
+    other = Page(browser(w.pulse.env), w.server.base, w.out)
+    try:
+        other.login(w.server.user, PASSWORD)
+        main = lambda: other.find('main').text
+        other.go('/saved')
+        wait_for('the Saved screen', lambda: 'Saved' in main())
+        w.page.go('/feed')
+        w.page.press('Save', within=f'.row[data-item-id="{w.ids["Live one"]}"]')
+        wait_for('the save in the other browser', lambda: 'Live one' in main(), timeout=10)
+
+        other.go('/collections')
+        wait_for('the Collections screen', lambda: other.all('input[name="name"]'))
+        w.server.api('POST', '/api/collections', {'name': 'Made elsewhere'})
+        wait_for('the new collection in the other browser', lambda: 'Made elsewhere' in main(), timeout=10)
+
+        other.go('/channels')
+        wait_for('the Channels screen', lambda: 'Live Show' in main())
+        w.server.subscribe(w.second_url)
+        wait_for('the new subscription in the other browser', lambda: 'Second Show' in main(), timeout=10)
+    finally:
+        other.d.quit()
