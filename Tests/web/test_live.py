@@ -4,6 +4,8 @@ the library) reaches both; a save made in one browser, and a collection and a su
 on another device, show on the other browser's Saved, Collections and Channels screens without a
 reload. Through the per-user event stream, `GET /api/events` (its isolation between users:
 APIServerTests.EventStreamTests)."""
+import time
+
 from harness import PASSWORD, Page, browser, check, rss, wait_for
 
 TITLES = ['Live one', 'Live two']
@@ -63,3 +65,42 @@ def test_saves_collections_and_subscriptions_made_elsewhere_show_without_a_reloa
         wait_for('the new subscription in the other browser', lambda: 'Second Show' in main(), timeout=10)
     finally:
         other.d.quit()
+
+
+def open_stream(w):
+    """One `GET /api/events` stream of the user, held open; (status, connection)."""
+    import http.client
+    connection = http.client.HTTPConnection('127.0.0.1', w.server.port, timeout=10)
+    connection.request('GET', '/api/events', headers={'Authorization': f'Bearer {w.server.token}', 'Accept': 'text/event-stream'})
+    return connection.getresponse().status, connection
+
+
+def test_a_page_refused_a_stream_says_so_and_catches_up_when_one_is_free(w):
+    p = w.page
+    p.go('/settings')
+    p.d.get('about:blank')   # the page's own stream closed (pagehide)
+    held = []
+
+    def fill():
+        """The user's streams, up to the cap: the next is refused; its status."""
+        for _ in range(40):
+            status, connection = open_stream(w)
+            if status != 200:
+                connection.close()
+                return status
+            held.append(connection)
+        return None
+    try:
+        check(fill() == 429, f'the cap answered 429 after {len(held)} streams')
+        # Streams of pages gone (the tests above) count until the server notices, at its next
+        # keepalive (15 s): then their places are taken too.
+        time.sleep(16)
+        check(fill() == 429, f'the cap answered 429 again, {len(held)} streams held')
+        p.go('/feed')
+        wait_for('the feed', lambda: p.all(f'.row[data-item-id="{w.ids["Live two"]}"]'))
+        wait_for('the page says live updates stopped', lambda: 'Live updates paused' in p.find('#toasts').text, timeout=5)
+    finally:
+        for connection in held:
+            connection.close()
+    w.server.cli('watched', '--undo', str(w.ids['Live two']))   # a change while the page has no stream
+    wait_for('the change shown once the page has a stream again', lambda: not watched_in(p, 'Live two', w), timeout=45, interval=0.5)
