@@ -81,7 +81,9 @@ public enum APIServer {
         throws(ServerStartError) -> Router<APIRequestContext> {
         if let refusal = configuration.check(hasAuthenticator: authenticator != nil) { throw refusal }
         guard let authenticator else { throw ServerStartError("no authenticator") }
-        let router = Router(context: APIRequestContext.self)
+        // HEAD answers what GET would, without the body (RFC 9110 §9.3.2: monitors and balancers
+        // check /health with it); a stream's body is never started.
+        let router = Router(context: APIRequestContext.self, options: .autoGenerateHeadEndpoints)
         // Outermost first: every answer is logged (without its query or headers, where tokens
         // travel), carries the headers every answer has (and a request without one Host gets
         // none other), then CORS, then errors become `{"detail"}` answers.
@@ -121,7 +123,8 @@ public enum APIServer {
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
         }
         AuthRoutes(authenticator: authenticator, secure: configuration.tls != nil, passwordSignIn: configuration.passwordSignIn, log: log).add(to: router)
-        SingleSignOnRoutes(signOn: signOn, logins: authenticator.logins, secure: configuration.tls != nil, clock: clock, log: log).add(to: router)
+        let signOnRoutes = SingleSignOnRoutes(signOn: signOn, logins: authenticator.logins, secure: configuration.tls != nil, clock: clock, log: log)
+        signOnRoutes.add(to: router)
         SharedCollectionRoutes(store: shared, configuration: configuration).add(to: router)
 
         let api = router.group("api").add(middleware: AuthMiddleware(authenticator: authenticator))
@@ -149,7 +152,8 @@ public enum APIServer {
         let removal = AccountRemoval(authenticator: authenticator, hub: hub, downloads: configuration.mediaDirectory.map { DownloadStore(directory: $0) },
                                      secure: configuration.tls != nil, log: log)
         UserRoutes(authenticator: authenticator, removal: removal, clock: clock).add(to: api)
-        AccountRoutes(authenticator: authenticator, removal: removal, clock: clock, log: log).add(to: api)
+        AccountRoutes(authenticator: authenticator, removal: removal, provider: signOn?.settings.providerName, clock: clock, log: log).add(to: api)
+        signOnRoutes.addPrivate(to: api)
         EventRoutes(hub: hub, connections: connections).add(to: api)
         let player = router.group("api").add(middleware: AuthMiddleware(authenticator: authenticator)).add(middleware: OwnerOnlyMiddleware())
         PlayerRoutes(remote: PlayerRemote(socketPath: configuration.socketPath, database: configuration.database,

@@ -9,11 +9,13 @@ import LibraryStore
 /// portability, then to erasure). `GET export` is everything that is theirs as one JSON
 /// document (`AccountExport`, streamed as it is read), `GET export.opml` their subscriptions as
 /// OPML (the `/api/subscriptions/opml` export), and `DELETE` removes the account after the
-/// person proves again who they are (`Reauthentication`): everything of theirs goes, their
-/// sessions and event streams end (`AccountRemoval`).
+/// person proves again who they are (`Reauthentication`; `GET reauthentication` says how):
+/// everything of theirs goes, their sessions and event streams end (`AccountRemoval`).
 struct AccountRoutes {
     let authenticator: any Authenticator
     let removal: AccountRemoval
+    /// The single sign-on provider's name (nil: single sign-on is off).
+    let provider: String?
     let clock: @Sendable () -> Int64
     let log: @Sendable (String) -> Void
 
@@ -22,7 +24,22 @@ struct AccountRoutes {
         group.get("account/export.opml") { _, context in
             try await OPMLRoutes.exportResponse(try context.library(), now: clock())
         }
+        group.get("account/reauthentication") { request, context in try await proof(request, context) }
         group.delete("account") { request, context in try await delete(request, context) }
+    }
+
+    private var reauthentication: Reauthentication { Reauthentication(logins: authenticator.logins, provider: provider) }
+
+    /// `GET /api/account/reauthentication`: how the caller proves who they are before deleting
+    /// their account, and (single sign-on) whether this session has done so recently.
+    func proof(_ request: Request, _ context: APIRequestContext) async throws -> Response {
+        guard let caller = context.user else { throw APIError.unauthorized }
+        guard let users = authenticator.users else { throw APIError.notFound("this server keeps no users") }
+        let user = try await FeedRoutes.library { () async throws(LibraryError) in try await users.user(id: caller.id) }
+        let proof = try await reauthentication.proof(for: user)
+        let fresh = proof == .singleSignOn ? try await reauthentication.isFresh(session: caller.sessionID, now: clock()) : false
+        return try ReauthenticationResponse(proof: proof.rawValue, provider: proof == .singleSignOn ? provider : nil, reauthenticated: fresh)
+            .response(from: request, context: context)
     }
 
     func export(_ context: APIRequestContext) async throws -> Response {
@@ -55,7 +72,7 @@ struct AccountRoutes {
         guard let users = authenticator.users else { throw APIError.notFound("this server keeps no users") }
         let body = try await RequestBody.decode(DeleteAccountBody.self, request, context: context, emptyAs: DeleteAccountBody())
         let user = try await FeedRoutes.library { () async throws(LibraryError) in try await users.user(id: caller.id) }
-        try await Reauthentication(logins: authenticator.logins).check(body, for: user, address: context.peerAddress ?? "unknown", now: clock())
+        try await reauthentication.check(body, for: user, session: caller.sessionID, address: context.peerAddress ?? "unknown", now: clock())
         try await removal.remove(user, by: nil)
         var response = try SuccessResponse(success: true).response(from: request, context: context)
         response.headers[values: .setCookie].append(SessionCookie.clear(secure: removal.secure))
@@ -63,29 +80,76 @@ struct AccountRoutes {
     }
 }
 
-/// `DELETE /api/account`'s body: the password, or (for a user without one) the user name typed again.
+/// `DELETE /api/account`'s body: the password, or (for a user with neither a password nor a
+/// single sign-on identity) the user name typed again. A single sign-on user sends nothing: their
+/// proof is the session's recent re-authentication at the provider.
 struct DeleteAccountBody: Decodable, Sendable {
     var password: String?
     var username: String?
 }
 
+/// `GET /api/account/reauthentication`'s answer.
+struct ReauthenticationResponse: ResponseEncodable, Sendable {
+    /// `password`, `single_sign_on`, `username` or `none` (`Reauthentication.Proof`).
+    var proof: String
+    /// The provider to confirm with (single sign-on only).
+    @Nullable var provider: String?
+    /// Whether this session re-authenticated at the provider recently enough to delete now.
+    var reauthenticated: Bool
+}
+
 /// Before something that cannot be undone (deleting an account), the person at a session proves
-/// again that the account is theirs: a stolen session must not be enough. A user with a
-/// password gives it, checked as a login is (`CredentialCheck`: throttled, failures counted
-/// against the user); a user without one (who cannot sign in with a password: a single sign-on
-/// user, once there are such) types their user name. Under `--open` nobody signs in, so there
-/// is none to ask (and the one user, the owner, cannot be removed).
-///
-/// Single sign-on plugs in here: a user known by their identity provider (issue 29's OIDC)
-/// proves it by a fresh sign-in there instead (`prompt=login`, an ID token whose `auth_time` is
-/// recent and whose subject is theirs), a third field of the body checked by a third case below;
-/// until then they type their user name.
+/// again that the account is theirs: a stolen session must not be enough. One rule, by what the
+/// user has (`proof(for:)`):
+/// - a password: they give it, checked as a login is (`CredentialCheck`: throttled, failures
+///   counted against the user), even if they also have an identity;
+/// - else a single sign-on identity: a fresh sign-in at the provider from this very session
+///   (`POST /api/auth/oidc/reauthenticate`, whose callback checks the ID token as a sign-in
+///   does, that its (issuer, subject) is this user's, and that its `auth_time` is after the
+///   re-authentication started), recorded in the library for the session, so any replica sees
+///   it; it counts `SignInRule.reauthenticationLifetime` after the person signed in there;
+/// - else (a user without either, who still has a session: their password cleared, or their
+///   identity unlinked, after they signed in) they type their user name.
+/// Under `--open` nobody signs in, so there is none to ask (and the one user, the owner, cannot
+/// be removed).
 struct Reauthentication {
     let logins: TokenAuthenticator?
+    /// The single sign-on provider's name (nil: single sign-on is off).
+    let provider: String?
 
-    func check(_ body: DeleteAccountBody, for user: User, address: String, now: Int64) async throws(APIError) {
+    enum Proof: String, Sendable {
+        case password
+        case singleSignOn = "single_sign_on"
+        case username
+        /// `--open`: nobody to ask.
+        case none
+    }
+
+    func proof(for user: User) async throws(APIError) -> Proof {
+        guard let logins else { return .none }
+        if user.hasPassword { return .password }
+        let identities: [UserIdentity]
+        do { identities = try await logins.store.identities(of: user.id) } catch { throw APIError(error) }
+        return identities.isEmpty ? .username : .singleSignOn
+    }
+
+    /// Whether `session` re-authenticated at the provider recently enough at `now`.
+    func isFresh(session: Int64?, now: Int64) async throws(APIError) -> Bool {
+        guard let logins, let session else { return false }
+        do {
+            guard let authenticated = try await logins.store.reauthentication(session: session) else { return false }
+            return SignInRule.isFreshReauthentication(authenticated, now: now)
+        } catch {
+            throw APIError(error)
+        }
+    }
+
+    func check(_ body: DeleteAccountBody, for user: User, session: Int64?, address: String, now: Int64) async throws(APIError) {
         guard let logins else { return }
-        if user.hasPassword {
+        switch try await proof(for: user) {
+        case .none:
+            return
+        case .password:
             guard let password = body.password else {
                 throw APIError.unprocessable("give your password (password) to delete your account")
             }
@@ -96,12 +160,21 @@ struct Reauthentication {
             case .throttled(let wait):
                 throw APIError.tooManyRequests("too many wrong passwords for this user: try again in \(wait) s", retryAfter: wait)
             }
-        }
-        guard let typed = body.username else {
-            throw APIError.unprocessable("type your user name (username) to confirm you delete your account")
-        }
-        guard LibraryUsers.validName(typed) == user.name else {
-            throw APIError(.forbidden, "that is not your user name: nothing was deleted")
+        case .singleSignOn:
+            guard let provider else {
+                throw APIError(.forbidden, "your account signs in through single sign-on, which is off on this server: ask an admin to remove it")
+            }
+            guard try await isFresh(session: session, now: now) else {
+                throw APIError(.forbidden, "confirm with \(provider) first (POST /api/auth/oidc/reauthenticate), then delete within "
+                               + "\(SignInRule.reauthenticationLifetime / 60) minutes: nothing was deleted")
+            }
+        case .username:
+            guard let typed = body.username else {
+                throw APIError.unprocessable("type your user name (username) to confirm you delete your account")
+            }
+            guard LibraryUsers.validName(typed) == user.name else {
+                throw APIError(.forbidden, "that is not your user name: nothing was deleted")
+            }
         }
     }
 }

@@ -38,14 +38,24 @@ struct RequestLogMiddleware: RouterMiddleware {
     typealias Context = APIRequestContext
     let log: @Sendable (String) -> Void
 
+    /// The path as logged: a published collection's token is the key to it, so it is left out
+    /// (`/shared/…/feed.xml`): whoever reads the log must not be able to follow the link.
+    static func logged(_ path: String) -> String {
+        for prefix in ["/shared/", "/api/shared/"] where path.hasPrefix(prefix) {
+            let rest = path.dropFirst(prefix.count)
+            return prefix + "…" + (rest.firstIndex(of: "/").map { String(rest[$0...]) } ?? "")
+        }
+        return path
+    }
+
     func handle(_ request: Request, context: APIRequestContext,
                 next: (Request, APIRequestContext) async throws -> Response) async throws -> Response {
         do {
             let response = try await next(request, context)
-            log("\(request.method) \(request.uri.path) \(response.status.code)")
+            log("\(request.method) \(Self.logged(request.uri.path)) \(response.status.code)")
             return response
         } catch let error as any HTTPResponseError {
-            log("\(request.method) \(request.uri.path) \(error.status.code)")
+            log("\(request.method) \(Self.logged(request.uri.path)) \(error.status.code)")
             throw error
         }
     }

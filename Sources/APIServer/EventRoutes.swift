@@ -19,6 +19,8 @@ struct EventRoutes {
         group.get("events") { request, context in
             guard let user = context.user else { throw APIError.unauthorized }
             guard let hub else { throw APIError(.serviceUnavailable, "this server was started without the library's change log: no events") }
+            // A HEAD (answered by this route) opens no stream: there is no body to send it in.
+            if request.method == .head { return Response(status: .ok, headers: Self.streamHeaders) }
             return try await Self.stream(from: hub, for: user.id, resume: Self.resume(request.headers[.lastEventID]),
                                          connection: context.connection, connections: connections)
         }
@@ -42,12 +44,7 @@ struct EventRoutes {
             connection.closeFuture.whenComplete { _ in continuation.finish() }
             connections?.whenClientLeaves(connection) { continuation.finish() }
         }
-        var headers = HTTPFields()
-        headers[.contentType] = "text/event-stream"
-        headers[.cacheControl] = "no-cache"
-        // nginx would otherwise hold the events back in its buffer.
-        headers[.accelBuffering] = "no"
-        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+        return Response(status: .ok, headers: streamHeaders, body: ResponseBody { writer in
             do {
                 try await withGracefulShutdownHandler {
                     for await message in messages {
@@ -64,6 +61,16 @@ struct EventRoutes {
             }
         })
     }
+
+    /// A stream's header fields (the player's events too).
+    static let streamHeaders: HTTPFields = {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/event-stream"
+        headers[.cacheControl] = "no-cache"
+        // nginx would otherwise hold the events back in its buffer.
+        headers[.accelBuffering] = "no"
+        return headers
+    }()
 
     /// A message as the stream's lines.
     static func wire(_ message: ChangeHub.Message) -> String {

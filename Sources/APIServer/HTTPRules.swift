@@ -46,7 +46,9 @@ extension APIServer {
         for route in router.routes {
             served[route.path.description, default: (route.path, [])].methods.insert(route.method)
         }
-        for (path, methods) in served.values {
+        for (path, var methods) in served.values {
+            // HEAD goes with GET (`autoGenerateHeadEndpoints`).
+            if methods.contains(.get) { methods.insert(.head) }
             let allow = methods.map(\.rawValue).sorted().joined(separator: ", ")
             for method in Self.methods where !methods.contains(method) {
                 router.on(path, method: method) { _, _ -> Response in

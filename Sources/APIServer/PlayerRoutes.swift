@@ -13,7 +13,11 @@ struct PlayerRoutes {
     func add(to group: RouterGroup<APIRequestContext>) {
         group.get("player") { _, _ in try await status(.status, autostart: false) }
         group.get("player/queue") { _, _ in try await queue() }
-        group.get("player/events") { _, context in try await events(for: context.user?.id ?? .owner) }
+        group.get("player/events") { request, context in
+            // A HEAD (answered by this route) opens no stream: there is no body to send it in.
+            if request.method == .head { return Response(status: .ok, headers: EventRoutes.streamHeaders) }
+            return try await events(for: context.user?.id ?? .owner)
+        }
         group.post("player/play") { request, context in
             let body = try await RequestBody.decode(PlayBody.self, request, context: context)
             return try await status(.play(try target(body.itemID, body.url, body.target), fromStart: body.fromStart ?? false), autostart: true)
@@ -78,10 +82,7 @@ struct PlayerRoutes {
     func events(for user: UserID) async throws(APIError) -> Response {
         let hub = remote.events
         let (id, messages) = try await hub.open(for: user)
-        var headers = HTTPFields()
-        headers[.contentType] = "text/event-stream"
-        headers[.cacheControl] = "no-cache"
-        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+        return Response(status: .ok, headers: EventRoutes.streamHeaders, body: ResponseBody { writer in
             do {
                 for await message in messages {
                     var buffer = ByteBuffer()

@@ -56,6 +56,15 @@ enum SignInRefusal: Error, Sendable, CustomStringConvertible {
     case openID(OpenIDError)
     /// Nobody is linked to this identity and sign-up is off.
     case noAccount(String)
+    /// A re-authentication asked by a user with no identity at this provider.
+    case noIdentityHere(String)
+    /// A re-authentication's callback without the session that started it.
+    case notThisSession
+    /// A re-authentication by an identity that is not the signed-in user's.
+    case notYourIdentity(String)
+    /// A re-authentication whose token says the person signed in before it started (the
+    /// provider remembered them instead of asking), or says nothing of when (`auth_time`).
+    case staleAuthentication
     case library(LibraryError)
     case api(APIError)
 
@@ -70,67 +79,21 @@ enum SignInRefusal: Error, Sendable, CustomStringConvertible {
         case .providerSaid(let what): "the provider refused the sign-in: \(what)"
         case .openID(let error): error.description
         case .noAccount(let provider): "no user of this server is linked to this \(provider) account, and sign-up is off: ask an admin"
+        case .noIdentityHere(let provider): "your account is not linked to a \(provider) account: confirm with your password or user name"
+        case .notThisSession: "this confirmation was started from another session of this server: start it again from Settings"
+        case .notYourIdentity(let provider): "that \(provider) account is not linked to your user: confirm with your own \(provider) account"
+        case .staleAuthentication: "the provider did not ask you to sign in again (its token says you signed in earlier): try again"
         case .library(let error): error.descriptionWithoutPaths
         case .api(let error): error.detail
         }
     }
 }
 
-/// A sign-in between its start and its callback: kept by the server that started it, used once.
-struct PendingSignIn: Sendable {
-    enum Destination: Sendable, Equatable {
-        /// The web app: back to `next` (a path of this server) with the session cookie; the
-        /// callback must carry the cookie whose SHA-256 is `browser`.
-        case web(next: String, browser: String)
-        /// A phone app: to `redirectURI?token=…`.
-        case mobile(redirectURI: String)
-    }
-    var secrets: SignInSecrets
-    /// The callback URL sent to the provider: the token request repeats it.
-    var callback: String
-    var destination: Destination
-    var started: Int64
-}
-
-/// The sign-ins started and not yet finished, by `state`: each taken once, none older than
-/// `lifetime`, at most `capacity` (the oldest go first: the start route needs no login).
-actor PendingSignIns {
-    private var pending: [String: PendingSignIn] = [:]
-    let lifetime: Int64
-    let capacity: Int
-
-    /// Ten minutes to sign in at the provider.
-    static let defaultLifetime: Int64 = 600
-
-    init(lifetime: Int64 = PendingSignIns.defaultLifetime, capacity: Int = 10_000) {
-        self.lifetime = lifetime; self.capacity = capacity
-    }
-
-    func keep(_ signIn: PendingSignIn) {
-        let now = signIn.started
-        if pending.count >= capacity {
-            pending = pending.filter { now - $0.value.started < lifetime }
-            while pending.count >= capacity, let oldest = pending.min(by: { $0.value.started < $1.value.started })?.key {
-                pending[oldest] = nil
-            }
-        }
-        pending[signIn.secrets.state] = signIn
-    }
-
-    /// The sign-in `state` names, removed: a second callback with it finds nothing.
-    func take(state: String, now: Int64) -> PendingSignIn? {
-        guard let signIn = pending.removeValue(forKey: state), now - signIn.started < lifetime, now >= signIn.started - 60 else { return nil }
-        return signIn
-    }
-}
-
-/// The server's single sign-on: the provider's client, the sign-ins under way, and who an
-/// identity is (found by (issuer, subject); else linked by a verified email, or made, as the
+/// The server's single sign-on: the provider's client, and who an identity is (found by (issuer, subject); else linked by a verified email, or made, as the
 /// settings allow).
 struct SingleSignOn: Sendable {
     let settings: SingleSignOnSettings
     let client: OpenIDClient
-    let pending = PendingSignIns()
 
     init(settings: SingleSignOnSettings, fetcher: Fetcher) {
         self.settings = settings

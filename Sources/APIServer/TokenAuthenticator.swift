@@ -17,7 +17,7 @@ import LibraryStore
 /// the same bcrypt work, whether the name exists or not.
 public struct TokenAuthenticator: Authenticator {
     public let users: (any UserStore & IdentityStore)?
-    let store: any UserStore & IdentityStore
+    let store: any UserStore & IdentityStore & SignInStore
     private let library: @Sendable (UserID) -> any APILibrary
     let clock: @Sendable () -> Int64
     /// The server's login throttle; gpodder.net's Basic sign-ins count against it too.
@@ -29,7 +29,7 @@ public struct TokenAuthenticator: Authenticator {
 
     /// `library` gives a user's own view of the library (`LibraryDatabase.store(for:)`); `clock`
     /// is the time sessions are created and checked at (tests move it).
-    public init(users: any UserStore & IdentityStore, library: @escaping @Sendable (UserID) -> any APILibrary,
+    public init(users: any UserStore & IdentityStore & SignInStore, library: @escaping @Sendable (UserID) -> any APILibrary,
                 clock: @escaping @Sendable () -> Int64 = { Clock.now() }) {
         self.store = users; self.users = users; self.library = library; self.clock = clock
     }

@@ -4,8 +4,9 @@ import Foundation
 /// existing file is never left half-written. Failures are one line with the C library's reason
 /// (Foundation's errors print as a dump of NSError user info).
 public enum FileOutput {
-    public static func write(_ bytes: some Collection<UInt8>, to path: String) throws(CommandError) {
-        let file = try FileStream(path: path)
+    /// `mode`: the file's permission bits (nil: what a new file normally gets).
+    public static func write(_ bytes: some Collection<UInt8>, to path: String, mode: mode_t? = nil) throws(CommandError) {
+        let file = try FileStream(path: path, mode: mode)
         try file.write(bytes)
         try file.commit()
     }
@@ -18,9 +19,11 @@ public final class FileStream {
     public let path: String
     private let temp: String
     private var fd: Int32
+    private let mode: mode_t?
     private var committed = false
 
-    public init(path: String) throws(CommandError) {
+    /// `mode`: the file's permission bits (nil: what a new file normally gets).
+    public init(path: String, mode: mode_t? = nil) throws(CommandError) {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw CommandError("cannot write \(path): it is a directory")
@@ -31,6 +34,7 @@ public final class FileStream {
         guard fd >= 0 else { throw CommandError("cannot write \(path): \(String(cString: strerror(errno)))") }
         self.path = path
         self.fd = fd
+        self.mode = mode
         temp = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
@@ -49,9 +53,9 @@ public final class FileStream {
 
     /// Puts the file in place, whole.
     public func commit() throws(CommandError) {
-        // The temp file is 0600 (mkstemp); the file gets what a new file normally would.
+        // The temp file is 0600 (mkstemp); the file gets `mode`, else what a new file normally would.
         let mask = umask(0); umask(mask)
-        let ok = fchmod(fd, 0o666 & ~mask) == 0 && fsync(fd) == 0
+        let ok = fchmod(fd, mode ?? (0o666 & ~mask)) == 0 && fsync(fd) == 0
         let reason = errno
         close(fd)
         fd = -1

@@ -141,13 +141,8 @@ public struct ControlRequest: Codable, Sendable, Equatable {
             case "off": return .sleep(.off)
             case "end-of-item": return .sleep(.endOfItem)
             default:
-                guard let seconds, seconds.isFinite, seconds > 0 else {
-                    throw ProtocolError("sleep needs a duration (30m, 90s, 1h30m), end-of-item or off")
-                }
-                guard seconds <= PlayerLimits.maxSleep else {
-                    throw ProtocolError("sleep is at most \(Int(PlayerLimits.maxSleep / 86400)) days ahead")
-                }
-                return .sleep(.after(seconds: seconds))
+                if let why = PlayerLimits.sleepRefusal(seconds ?? 0) { throw ProtocolError(why) }
+                return .sleep(.after(seconds: seconds ?? 0))
             }
         case "speed":
             if let value, !value.isFinite { throw ProtocolError("speed must be a number") }

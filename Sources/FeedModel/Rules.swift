@@ -228,6 +228,14 @@ public enum PlayerLimits {
     /// A seek's move from where it is, either way.
     public static let offsets: ClosedRange<Double> = -maxPosition...maxPosition
     public static let maxSleep: Double = 7 * 24 * 3600
+
+    /// Why `seconds` is no sleep timer, nil when it is one: more than nothing, at most `maxSleep`
+    /// ahead. The one check the CLI, the control socket and the player service make.
+    public static func sleepRefusal(_ seconds: Double) -> String? {
+        guard seconds.isFinite, seconds > 0 else { return "sleep needs a duration (30m, 90s, 1h30m), end-of-item or off" }
+        guard seconds <= maxSleep else { return "sleep is at most \(Int(maxSleep / 86400)) days ahead" }
+        return nil
+    }
     /// At most this many seek steps at once (`{"cmd": "seek", "steps": N}`).
     public static let maxSeekSteps = 1000
 
@@ -530,6 +538,37 @@ public enum SessionRule {
     /// Sessions a server keeps in memory while its library's disk is full (a login must not fail
     /// for want of room to write its session): past this many, a login answers 507 as any write.
     public static let maxKeptWhileDiskFull = 1_000
+}
+
+/// Single sign-ons under way (`/api/auth/oidc/…`, issue 29): a person has `lifetime` seconds
+/// from the start to the provider's callback, and the library keeps at most `capacity` of them
+/// (the start needs no login: past that the oldest go first, so nobody can fill the disk). Every
+/// replica of a server reads them, and replicas' clocks differ a little: one started up to
+/// `clockLeeway` seconds in a replica's future still counts. A re-authentication (a fresh sign-in
+/// at the provider before deleting an account) counts `reauthenticationLifetime` seconds after
+/// the person signed in there.
+public enum SignInRule {
+    public static let lifetime: Int64 = 600
+    public static let capacity = 10_000
+    public static let clockLeeway: Int64 = 60
+    public static let reauthenticationLifetime: Int64 = 300
+
+    /// The starts of the sign-ins that may still finish at `now`: `after < started <= notAfter`.
+    /// The stores purge the others with exactly this (their SQL takes both bounds from here).
+    public static func liveStarts(at now: Int64) -> (after: Int64, notAfter: Int64) {
+        (now - lifetime, now + clockLeeway)
+    }
+
+    /// Whether a sign-in started at `started` may still finish at `now`.
+    public static func isLive(started: Int64, now: Int64) -> Bool {
+        let live = liveStarts(at: now)
+        return live.after < started && started <= live.notAfter
+    }
+
+    /// Whether a person who signed in at the provider at `authenticated` proves it again at `now`.
+    public static func isFreshReauthentication(_ authenticated: Int64, now: Int64) -> Bool {
+        now - authenticated <= reauthenticationLifetime && authenticated - now <= clockLeeway
+    }
 }
 
 /// Login attempts (`POST /api/auth/login`, issue 15): a guesser gets `maxFailuresPerUser` wrong

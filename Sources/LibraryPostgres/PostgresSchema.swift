@@ -22,6 +22,7 @@ enum PostgresSchema {
         (name: "v3-published-collections", sql: publishedCollections),
         (name: "v4-user-identities", sql: userIdentities),
         (name: "v5-account-deletion", sql: accountDeletion),
+        (name: "v6-sign-ins", sql: signIns),
     ]
 
     /// Single sign-on (issue 29): as SQLite's `v24-user-identities`.
@@ -37,6 +38,30 @@ enum PostgresSchema {
             UNIQUE (issuer, subject)
         );
         CREATE INDEX user_identities_user ON user_identities (user_id);
+        """
+
+    /// Single sign-ons under way and re-authentications: as SQLite's `v25-sign-ins`.
+    static let signIns = """
+        CREATE TABLE sign_ins (
+            state_hash TEXT PRIMARY KEY CHECK (state_hash <> ''),
+            nonce TEXT NOT NULL CHECK (nonce <> ''),
+            verifier TEXT NOT NULL CHECK (verifier <> ''),
+            callback TEXT NOT NULL CHECK (callback <> ''),
+            next_path TEXT CHECK (next_path <> ''),
+            browser_hash TEXT CHECK (browser_hash <> ''),
+            session_id BIGINT REFERENCES sessions(id) ON DELETE CASCADE,
+            mobile_redirect TEXT CHECK (mobile_redirect <> ''),
+            started_at BIGINT NOT NULL,
+            CHECK ((next_path IS NOT NULL AND browser_hash IS NOT NULL AND mobile_redirect IS NULL)
+                   OR (next_path IS NULL AND browser_hash IS NULL AND session_id IS NULL AND mobile_redirect IS NOT NULL))
+        );
+        CREATE INDEX sign_ins_started ON sign_ins (started_at);
+        CREATE INDEX sign_ins_session ON sign_ins (session_id);
+
+        CREATE TABLE session_reauthentications (
+            session_id BIGINT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
+            authenticated_at BIGINT NOT NULL
+        );
         """
 
     /// Every table and index. Ids are identities that never go back (SQLite's AUTOINCREMENT:

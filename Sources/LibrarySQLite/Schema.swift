@@ -30,6 +30,7 @@ enum Schema {
         migrator.registerMigration("v21-notes-markup", migrate: v21NotesMarkup)
         migrator.registerMigration("v23-published-collections", migrate: v23PublishedCollections)
         migrator.registerMigration("v24-user-identities", migrate: v24UserIdentities)
+        migrator.registerMigration("v25-sign-ins", migrate: v25SignIns)
         return migrator
     }
 
@@ -47,7 +48,7 @@ enum Schema {
                                  "v14-saved-and-collections", "v15-feed-item-counts",
                                  "v16-pending-episode-actions", "v17-feed-counts-per-feed", "v18-address-reach",
                                  "v19-changes", "v20-notes-html", "v21-notes-markup",
-                                 "v23-published-collections", "v24-user-identities"]
+                                 "v23-published-collections", "v24-user-identities", "v25-sign-ins"]
 
     /// `SearchRule`'s weights as the search index's rank spells them (bm25's arguments follow
     /// the index's columns: title, notes, channel). A test checks the live index still says this.
@@ -493,6 +494,35 @@ enum Schema {
                 UNIQUE (issuer, subject)
             ) STRICT;
             CREATE INDEX user_identities_user ON user_identities (user_id);
+            """)
+    }
+
+    /// Single sign-ons under way and re-authentications (`SignInStore`), in the library so every
+    /// replica of a server sees them. A sign-in goes back to the web app (`next_path` and
+    /// `browser_hash`; with `session_id` it re-authenticates that session) or to a phone app
+    /// (`mobile_redirect`), never both.
+    static func v25SignIns(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE sign_ins (
+                state_hash TEXT PRIMARY KEY CHECK (state_hash <> ''),
+                nonce TEXT NOT NULL CHECK (nonce <> ''),
+                verifier TEXT NOT NULL CHECK (verifier <> ''),
+                callback TEXT NOT NULL CHECK (callback <> ''),
+                next_path TEXT CHECK (next_path <> ''),
+                browser_hash TEXT CHECK (browser_hash <> ''),
+                session_id INTEGER REFERENCES sessions(id) ON DELETE CASCADE,
+                mobile_redirect TEXT CHECK (mobile_redirect <> ''),
+                started_at INTEGER NOT NULL,
+                CHECK ((next_path IS NOT NULL AND browser_hash IS NOT NULL AND mobile_redirect IS NULL)
+                       OR (next_path IS NULL AND browser_hash IS NULL AND session_id IS NULL AND mobile_redirect IS NOT NULL))
+            ) STRICT;
+            CREATE INDEX sign_ins_started ON sign_ins (started_at);
+            CREATE INDEX sign_ins_session ON sign_ins (session_id);
+
+            CREATE TABLE session_reauthentications (
+                session_id INTEGER PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
+                authenticated_at INTEGER NOT NULL
+            ) STRICT;
             """)
     }
 

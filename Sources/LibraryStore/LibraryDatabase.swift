@@ -1,6 +1,7 @@
 /// Everything one user's store does: what the composition code hands to the CLI, the daemon, the
 /// server (per request) and the conformance suite.
 public typealias UserLibrary = LibraryStore & UserStore & SyncDeviceStore & EpisodeActionStore & AccountDataStore & SharingStore & IdentityStore
+    & SignInStore
 
 /// One opened library, whatever engine keeps it: a SQLite file or a PostgreSQL database. The
 /// composition code opens it (`LibraryOpener` reads `--db`/`FEEDCTL_DB`) and nothing else names

@@ -84,7 +84,7 @@ public struct LibraryTable: Sendable, Equatable {
     /// order rows go in; the reverse, the order they go). A table either engine has that is
     /// neither here nor one of its derived tables is an error of the copy, not a table left behind.
     public static let carried = [
-        "users", "sessions", "user_identities", "channels", "items", "subscriptions", "watch_state", "saved_items",
+        "users", "sessions", "session_reauthentications", "sign_ins", "user_identities", "channels", "items", "subscriptions", "watch_state", "saved_items",
         "collections", "collection_items", "published_collections", "followed_collections", "play_history", "up_next", "player_state", "chapters_cache",
         "sync_clock", "sync_devices", "sync_subscription_changes", "sync_episode_changes", "episode_actions",
         "changes",

@@ -51,6 +51,9 @@ public struct IDTokenClaims: Sendable, Equatable, Decodable {
     public var issuedAt: Int64
     public var notBefore: Int64?
     public var nonce: String?
+    /// When the person last signed in at the provider (`auth_time`; required when the request
+    /// asked for `max_age`, as a re-authentication does).
+    public var authTime: Int64?
     public var email: String?
     public var emailVerified: Bool
     public var preferredUsername: String?
@@ -58,6 +61,7 @@ public struct IDTokenClaims: Sendable, Equatable, Decodable {
 
     enum CodingKeys: String, CodingKey {
         case iss, sub, aud, azp, exp, iat, nbf, nonce, email, name
+        case authTime = "auth_time"
         case emailVerified = "email_verified", preferredUsername = "preferred_username"
     }
 
@@ -78,6 +82,7 @@ public struct IDTokenClaims: Sendable, Equatable, Decodable {
         issuedAt = try Self.seconds(c, .iat)
         notBefore = try c.decodeIfPresent(Double.self, forKey: .nbf).map { try Self.whole($0, c, .nbf) }
         nonce = try c.decodeIfPresent(String.self, forKey: .nonce)
+        authTime = try c.decodeIfPresent(Double.self, forKey: .authTime).map { try Self.whole($0, c, .authTime) }
         email = try? c.decodeIfPresent(String.self, forKey: .email)
         // Some providers (AWS Cognito) write it as the string "true".
         if let flag = try? c.decodeIfPresent(Bool.self, forKey: .emailVerified) { emailVerified = flag }

@@ -60,15 +60,18 @@ public actor OpenIDClient {
 
     /// Where to send the person: the authorization endpoint with a code request for this
     /// client, `redirectURI` (the server's callback), the scopes, and `secrets`' state, nonce
-    /// and PKCE challenge (S256).
-    public func authorizationURL(redirectURI: String, secrets: SignInSecrets) async throws(OpenIDError) -> String {
+    /// and PKCE challenge (S256). `freshLogin`: the person must sign in at the provider again
+    /// even if it remembers them (`prompt=login`, and `max_age=0`, which makes the ID token
+    /// carry `auth_time`: OpenID Connect Core §3.1.2.1).
+    public func authorizationURL(redirectURI: String, secrets: SignInSecrets, freshLogin: Bool = false) async throws(OpenIDError) -> String {
         let endpoint = try await providerMetadata().authorizationEndpoint
-        let query = FormEncoding.encode([
+        var fields = [
             ("response_type", "code"), ("client_id", settings.clientID), ("redirect_uri", redirectURI),
             ("scope", settings.scopes.joined(separator: " ")), ("state", secrets.state), ("nonce", secrets.nonce),
             ("code_challenge", try secrets.challenge), ("code_challenge_method", "S256"),
-        ])
-        return endpoint + (endpoint.contains("?") ? "&" : "?") + query
+        ]
+        if freshLogin { fields += [("prompt", "login"), ("max_age", "0")] }
+        return endpoint + (endpoint.contains("?") ? "&" : "?") + FormEncoding.encode(fields)
     }
 
     /// The sign-in's end: `code` exchanged at the token endpoint (with the PKCE verifier and

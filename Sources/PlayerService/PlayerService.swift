@@ -415,9 +415,7 @@ public actor PlayerService: PlayerControl {
             guard player.snapshot.status != .stopped else { throw PlayerFailure(.notNow, "nothing is playing") }
             sleep.mode = .endOfItem
         case .after(let seconds):
-            guard seconds.isFinite, seconds > 0, seconds <= PlayerLimits.maxSleep else {
-                throw PlayerFailure(.invalid, "sleep is at most \(Int(PlayerLimits.maxSleep / 86400)) days ahead")
-            }
+            if let why = PlayerLimits.sleepRefusal(seconds) { throw PlayerFailure(.invalid, why) }
             let deadline = Date().timeIntervalSince1970 + seconds
             sleep.mode = .at(deadline)
             sleepTask = Task { [weak self] in await self?.runSleep(until: deadline) }

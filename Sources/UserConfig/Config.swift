@@ -124,6 +124,10 @@ public struct Config: Sendable, Equatable {
         return name.hasPrefix("PODCASTINDEX_KEY") || name.hasPrefix("PODCASTINDEX_SECRET") ? "FEEDCTL_\(name)" : "FEEDCTL_DISCOVER_\(name)"
     }
 
+    /// Whether a secret (`oidc.client_secret`, Podcast Index's key and secret) is set: the file
+    /// is then for its owner's eyes only.
+    public var holdsSecret: Bool { Config.settings.contains { $0.isSecret && $0.isSet(in: self) } }
+
     public static func setting(named name: String) throws(ConfigError) -> Setting {
         guard let setting = settings.first(where: { $0.name == name }) else {
             throw ConfigError("unknown key \(name) (`feedctl config list` shows the keys)")

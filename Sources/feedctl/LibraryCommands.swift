@@ -50,20 +50,20 @@ struct FeedCommand: AsyncParsableCommand {
             if items.isEmpty { print("nothing here"); return }
             items.forEach { print(ItemLine.format($0)) }
             // A person at a terminal learns that the list goes on; a script reads the pages it asks for.
-            if stdoutIsTTY, items.count == limit, let more = PageHint.line(page: page, limit: limit, total: try await lib.feedTotal(query, now: now)) {
+            if stdoutIsTTY, items.count == limit, let more = PageHint.line(query.page, total: try await lib.feedTotal(query, now: now)) {
                 print(more)
             }
         }
     }
 }
 
-/// `page 1 of 4: --page 2 for more`, when a page was full and more follow it.
+/// `page 1 of 4: --page 2 for more`, when a page was full and more follow it (whether they do is
+/// `PageRequest`'s rule, overflow included).
 enum PageHint {
-    static func line(page: Int, limit: Int, total: Int) -> String? {
-        let (shown, overflow) = page.multipliedReportingOverflow(by: limit)
-        guard !overflow, total > shown else { return nil }
-        let pages = total / limit + (total % limit == 0 ? 0 : 1)
-        return "page \(page) of \(pages): --page \(page + 1) for more"
+    static func line(_ page: PageRequest, total: Int) -> String? {
+        guard page.hasMore(shown: page.perPage, total: total) else { return nil }
+        let pages = total / page.perPage + (total % page.perPage == 0 ? 0 : 1)
+        return "page \(page.page) of \(pages): --page \(page.page + 1) for more"
     }
 }
 

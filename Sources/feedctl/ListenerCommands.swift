@@ -20,12 +20,10 @@ struct SleepCommand: ParsableCommand {
             case "off": setting = .off
             case "end-of-item", "eoi": setting = .endOfItem
             default:
-                guard let seconds = DurationArgument.seconds(when, bare: .minutes), seconds > 0 else {
+                guard let seconds = DurationArgument.seconds(when, bare: .minutes) else {
                     throw ValidationError("not a sleep duration: \(when) (use 30m, 90s, 1h30m, end-of-item or off)")
                 }
-                guard seconds <= PlayerLimits.maxSleep else {
-                    throw ValidationError("sleep is at most \(Int(PlayerLimits.maxSleep / 86400)) days ahead: \(when)")
-                }
+                if let why = PlayerLimits.sleepRefusal(seconds) { throw ValidationError("\(why): \(when)") }
                 setting = .after(seconds: seconds)
             }
             let response = try options.send(.sleep(setting), autostart: false)

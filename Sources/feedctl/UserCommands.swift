@@ -14,7 +14,7 @@ struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user",
         abstract: "Users of the library (for feedctl serve) and their login sessions.",
-        subcommands: [Add.self, List.self, Export.self, Remove.self, Passwd.self, Sessions.self, Revoke.self])
+        subcommands: [Add.self, List.self, Export.self, Remove.self, Passwd.self, Sessions.self, Revoke.self, Identities.self, Unlink.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -207,6 +207,74 @@ struct UserCommand: AsyncParsableCommand {
             }
         }
     }
+}
+
+extension UserCommand {
+    struct Identities: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List a user's single sign-on identities (issuer, subject) at OpenID providers.")
+        @OptionGroup var library: LibraryOptions
+        @OptionGroup var output: OutputOptions
+        @Argument(help: "User name.") var name: String
+        func run() async throws {
+            try await runReporting {
+                let lib = try await library.open()
+                let user = try await lib.user(named: name)
+                let identities = try await lib.identities(of: user.id)
+                if output.json { return try printJSON(identities.map(IdentityJSON.init)) }
+                if identities.isEmpty { print("\(Terminal.printable(user.name)) has no identities"); return }
+                for identity in identities {
+                    print("\(Terminal.printable(identity.issuer)) \(Terminal.printable(identity.subject))"
+                          + (identity.email.map { " <\(Terminal.printable($0))>" } ?? "")
+                          + ", linked \(Formats.minute(identity.createdAt)), last sign-in \(identity.lastUsedAt.map(Formats.minute) ?? "never")")
+                }
+            }
+        }
+    }
+
+    struct Unlink: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Unlink a single sign-on identity from a user (never their last way to sign in).",
+            discussion: """
+                The identity (ISSUER and SUBJECT exactly as `user identities NAME` lists them) no longer signs NAME in; \
+                their sessions stay. Refused when it would leave NAME with neither a password nor another identity: \
+                set a password first (`user passwd NAME`), or remove the user.
+                """)
+        @OptionGroup var library: LibraryOptions
+        @Argument(help: "User name.") var name: String
+        @Argument(help: "The provider's issuer URL.") var issuer: String
+        @Argument(help: "The user's subject at that provider.") var subject: String
+        func run() async throws {
+            try await runReporting {
+                let lib = try await library.open()
+                let user = try await lib.user(named: name)
+                let identities = try await lib.identities(of: user.id)
+                let shown = "\(Terminal.printable(subject)) at \(Terminal.printable(issuer))"
+                guard identities.contains(where: { $0.issuer == issuer && $0.subject == subject }) else {
+                    throw CommandError("\(Terminal.printable(user.name)) has no identity \(shown) (feedctl user identities \(Terminal.printable(user.name)))")
+                }
+                guard user.hasPassword || identities.count > 1 else {
+                    throw CommandError("\(shown) is \(Terminal.printable(user.name))'s only way to sign in (no password, no other identity): "
+                                       + "set a password first (feedctl user passwd \(Terminal.printable(user.name)))")
+                }
+                try await lib.unlink(issuer: issuer, subject: subject)
+                print("unlinked \(shown) from \(Terminal.printable(user.name))")
+            }
+        }
+    }
+}
+
+/// `user identities --json`: `{"issuer", "subject", "email", "created_at", "last_used_at"}` (nulls written).
+struct IdentityJSON: Encodable {
+    let issuer: String, subject: String
+    @Nullable var email: String?
+    let createdAt: Int64
+    @Nullable var lastUsedAt: Int64?
+    init(_ identity: UserIdentity) {
+        issuer = identity.issuer; subject = identity.subject; email = identity.email; createdAt = identity.createdAt
+        lastUsedAt = identity.lastUsedAt
+    }
+    enum CodingKeys: String, CodingKey { case issuer, subject, email, createdAt = "created_at", lastUsedAt = "last_used_at" }
 }
 
 /// `user list --json`: `{"id", "name", "admin", "owner", "has_password", "created_at"}`.

@@ -203,13 +203,16 @@ final class AccountTests: XCTestCase {
         h.assertLogHolds(noneOf: [Self.alicePassword, aliceToken, laptop])
     }
 
-    /// A user without a password (a future single sign-on user; here, one `user add` made)
-    /// confirms by typing their user name.
+    /// A user with neither a password nor a single sign-on identity (here, one `user add` made,
+    /// with a session of theirs) confirms by typing their user name. (A single sign-on user
+    /// confirms at the provider: SingleSignOnTests.)
     func testAUserWithoutAPasswordConfirmsByTypingTheirName() async throws {
         let h = try await harness()
         let carol = try await h.owner.addUser(name: "carol", isAdmin: false, passwordHash: nil, now: APIHarness.now)
         let token = SessionToken()
         try await h.owner.createSession(user: carol.id, tokenHash: try token.hash, deviceName: "sso", now: APIHarness.now)
+        let how = try await h.call("GET", "/api/account/reauthentication", token: token.text).object()
+        XCTAssertEqual(how["proof"] as? String, "username")
         await assertEqual(try await h.call("DELETE", "/api/account", body: #"{"password": "anything"}"#, token: token.text).status, 422)
         await assertEqual(try await h.call("DELETE", "/api/account", body: #"{"username": "Carol"}"#, token: token.text).status, 403)
         await assertEqual(try await h.call("GET", "/api/feed", token: token.text).status, 200, "nothing happened")

@@ -116,6 +116,9 @@ final class PublishedCollectionTests: XCTestCase {
             XCTAssertEqual(refused.status, 404, "\(method) \(path): \(refused.text)")
         }
         await assertEqual(try await Self.anonymous(h, json).status, 200, "bob's tries changed nothing")
+        // The server's log holds no link: its token is the key to the collection.
+        XCTAssertTrue(h.log.all.contains("GET /shared/…/feed.xml 200"), "\(h.log.all.suffix(5))")
+        h.assertLogHolds(noneOf: [token])
     }
 
     func testUnpublishingAnswers410ForGoodAndPublishingAgainMakesANewLink() async throws {

@@ -14,11 +14,13 @@ import XCTest
 /// (`Tests/Support/oidc_provider.py test-issuer`), which also checks the PKCE verifier and the
 /// client's secret (client_secret_post) as a strict provider does.
 final class SingleSignOnTests: XCTestCase {
-    private func server(_ settings: SingleSignOnSettings?, passwordSignIn: PasswordSignIn = .everyone) async throws -> APIHarness {
+    /// `database`: a library another server serves too (`TestDatabase.replica`).
+    private func server(_ settings: SingleSignOnSettings?, passwordSignIn: PasswordSignIn = .everyone,
+                        database: TestDatabase? = nil) async throws -> APIHarness {
         var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, open: false, allowPrivateFeeds: true, version: "test")
         configuration.singleSignOn = settings
         configuration.passwordSignIn = passwordSignIn
-        return try await APIHarness(configuration: configuration, logins: true)
+        return try await APIHarness(configuration: configuration, logins: true, database: database)
     }
 
     /// A web sign-in started: where the browser goes, and the cookie it got.
@@ -106,6 +108,171 @@ final class SingleSignOnTests: XCTestCase {
         let secondMe = try json(try await get(h.base + "/api/auth/me", cookie: "session_token=\(try XCTUnwrap(second.cookie("session_token")))"))
         XCTAssertEqual((secondMe["user"] as? [String: Any])?["id"] as? Int64, alice.id.rawValue)
         await assertEqual(try await h.owner.users().count, 2)
+    }
+
+    /// Two servers on one library, each on its own connection (issue 28's replicas behind a
+    /// balancer, on the engine under test: CI runs it on PostgreSQL too): a sign-in started on
+    /// one finishes on the other, and the session it opens is valid on both; the same callback
+    /// again is refused on either. (With the sign-ins in one server's memory the other answered
+    /// "unknown state".)
+    func testASignInStartedOnOneReplicaFinishesOnTheOther() async throws {
+        let provider = try OpenIDTestProvider(.real)
+        let settings = SingleSignOnSettings(issuer: provider.issuer, clientID: "feedctl-web", clientSecret: "s3cret", providerName: "Mock ID",
+                                            allowSignup: true)
+        let a = try await server(settings)
+        let b = try await server(settings, database: try await a.database.replica())
+        try await provider.setClaims(subject: "roamer-sub", ["preferred_username": "roamer"])
+        let (url, cookie) = try await startWeb(a, next: "/collections")
+        let back = try await provider.authorize(url, as: "roamer-sub")
+        XCTAssertTrue(back.hasPrefix(a.base + SingleSignOnSettings.callbackPath + "?"), back)
+        // The balancer sends the provider's redirect to the other replica.
+        let onB = b.base + back.dropFirst(a.base.count)
+        let browser = "\(SingleSignOnRoutes.browserCookie)=\(cookie)"
+        let done = try await get(onB, cookie: browser)
+        XCTAssertEqual(done.status, 303, done.text)
+        XCTAssertEqual(done.headers["location"], "/collections", done.headers["location"] ?? "")
+        let session = try XCTUnwrap(done.cookie("session_token"), "\(done.cookies) \(done.headers)")
+        for replica in [a, b] {
+            let me = try json(try await get(replica.base + "/api/auth/me", cookie: "session_token=\(session)"))
+            XCTAssertEqual(me["authenticated"] as? Bool, true, replica.base)
+            XCTAssertEqual((me["user"] as? [String: Any])?["username"] as? String, "roamer", replica.base)
+        }
+        for replica in [a, b] {
+            let replay = try await get(replica.base + back.dropFirst(a.base.count), cookie: browser)
+            XCTAssertEqual(replay.status, 400, "\(replica.base): \(replay.text)")
+            XCTAssertEqual(try json(replay)["detail"] as? String, SignInRefusal.unknownState.description)
+            XCTAssertNil(replay.cookie("session_token"))
+        }
+    }
+
+    // MARK: Re-authentication before deleting an account
+
+    /// A web sign-in through `provider` as `subject`: the session cookie's value.
+    private func signIn(_ h: APIHarness, _ provider: OpenIDTestProvider, as subject: String,
+                        file: StaticString = #filePath, line: UInt = #line) async throws -> String {
+        let (url, cookie) = try await startWeb(h, file: file, line: line)
+        let done = try await get(try await provider.authorize(url, as: subject), cookie: "\(SingleSignOnRoutes.browserCookie)=\(cookie)")
+        return try XCTUnwrap(done.cookie("session_token"), "\(done.headers)", file: file, line: line)
+    }
+
+    /// `POST /api/auth/oidc/reauthenticate` from `session`: the provider's URL and the browser's cookie.
+    private func startReauthentication(_ h: APIHarness, session: String, file: StaticString = #filePath,
+                                       line: UInt = #line) async throws -> (url: String, cookies: String) {
+        let reply = try await OpenIDTestHTTP.send("POST", h.base + "/api/auth/oidc/reauthenticate?next=%2Fsettings",
+                                                  headers: ["Cookie": "session_token=\(session)"])
+        XCTAssertEqual(reply.status, 200, reply.text, file: file, line: line)
+        let url = try XCTUnwrap(try json(reply)["auth_url"] as? String, file: file, line: line)
+        let browser = try XCTUnwrap(reply.cookie(SingleSignOnRoutes.browserCookie), file: file, line: line)
+        return (url, "session_token=\(session); \(SingleSignOnRoutes.browserCookie)=\(browser)")
+    }
+
+    /// Where the test issuer's authorization endpoint sends the browser (it asks nothing).
+    private func location(of url: String) async throws -> String {
+        let hop = try await get(url)
+        return try XCTUnwrap(hop.headers["location"], "\(hop.status) \(hop.text)")
+    }
+
+    private func deleteAccount(_ h: APIHarness, session: String, body: String = "{}") async throws -> OpenIDTestHTTP.Reply {
+        try await OpenIDTestHTTP.send("DELETE", h.base + "/api/account", body: Data(body.utf8),
+                                      headers: ["Cookie": "session_token=\(session)", "Content-Type": "application/json"])
+    }
+
+    /// A user who signs in through the provider only deletes their account after signing in
+    /// there again from this session (`prompt=login`, `max_age=0`): not without it, not with
+    /// their user name typed, not with another user's identity at the provider, not from
+    /// another session of theirs; then it goes.
+    func testASingleSignOnUserDeletesTheirAccountAfterSigningInAgainAtTheProvider() async throws {
+        let provider = try OpenIDTestProvider(.real)
+        let h = try await server(SingleSignOnSettings(issuer: provider.issuer, clientID: "feedctl-web", clientSecret: "s3cret",
+                                                      providerName: "Mock ID", allowSignup: true))
+        // The server's clock is the provider's (auth_time is compared with it).
+        h.clock.advance(by: Int64(Date().timeIntervalSince1970) - APIHarness.now)
+        try await provider.setClaims(subject: "alice-sub", ["preferred_username": "alice"])
+        try await provider.setClaims(subject: "bob-sub", ["preferred_username": "bob"])
+        let alice = try await signIn(h, provider, as: "alice-sub")
+        _ = try await signIn(h, provider, as: "bob-sub")
+        let aliceElsewhere = try await signIn(h, provider, as: "alice-sub")
+
+        let how = try json(try await get(h.base + "/api/account/reauthentication", cookie: "session_token=\(alice)"))
+        XCTAssertEqual(how["proof"] as? String, "single_sign_on")
+        XCTAssertEqual(how["provider"] as? String, "Mock ID")
+        XCTAssertEqual(how["reauthenticated"] as? Bool, false)
+        for body in ["{}", #"{"username": "alice"}"#] {
+            let refused = try await deleteAccount(h, session: alice, body: body)
+            XCTAssertEqual(refused.status, 403, "\(body): \(refused.text)")
+            XCTAssertTrue(try json(refused)["detail"] as? String ?? "" == "confirm with Mock ID first (POST /api/auth/oidc/reauthenticate), then delete within 5 minutes: nothing was deleted", refused.text)
+        }
+
+        // Signing in again as someone else at the provider proves nothing.
+        let (asBob, cookies) = try await startReauthentication(h, session: alice)
+        XCTAssertEqual(query(asBob)["prompt"], "login")
+        XCTAssertEqual(query(asBob)["max_age"], "0")
+        let wrong = try await get(try await provider.authorize(asBob, as: "bob-sub"), cookie: cookies)
+        XCTAssertEqual(wrong.status, 303, wrong.text)
+        let wrongLocation = try XCTUnwrap(wrong.headers["location"])
+        XCTAssertTrue(wrongLocation.hasPrefix("/settings?sso_error="), wrongLocation)
+        XCTAssertEqual(query("http://x" + wrongLocation)["sso_error"], SignInRefusal.notYourIdentity("Mock ID").description)
+        await assertEqual(try await deleteAccount(h, session: alice).status, 403)
+
+        let (again, againCookies) = try await startReauthentication(h, session: alice)
+        let back = try await get(try await provider.authorize(again, as: "alice-sub"), cookie: againCookies)
+        XCTAssertEqual(back.status, 303, back.text)
+        XCTAssertEqual(back.headers["location"], "/settings?reauthenticated=1")
+        XCTAssertNil(back.cookie("session_token"), "a re-authentication opens no session")
+        let now = try json(try await get(h.base + "/api/account/reauthentication", cookie: "session_token=\(alice)"))
+        XCTAssertEqual(now["reauthenticated"] as? Bool, true)
+        // Only the session that re-authenticated may delete.
+        await assertEqual(try await deleteAccount(h, session: aliceElsewhere).status, 403)
+
+        let deleted = try await deleteAccount(h, session: alice)
+        XCTAssertEqual(deleted.status, 200, deleted.text)
+        let me = try json(try await get(h.base + "/api/auth/me", cookie: "session_token=\(alice)"))
+        XCTAssertEqual(me["authenticated"] as? Bool, false)
+        await assertEqual(try await h.owner.users().map(\.name).contains("alice"), false)
+        await assertEqual(try await h.owner.identities(of: nil).map(\.subject), ["bob-sub"])
+    }
+
+    /// The ID token of a re-authentication must say the person signed in after it started
+    /// (`auth_time`, which `max_age` makes required): one that says earlier (the provider
+    /// remembered them), or says nothing, is refused; the test's own issuer mints both.
+    /// Starting one needs an identity at this provider.
+    func testAReauthenticationNeedsAFreshAuthTime() async throws {
+        let issuer = try OpenIDTestProvider(.testIssuer(clientID: "feedctl-test", clientSecret: "test-secret"))
+        let h = try await server(SingleSignOnSettings(issuer: issuer.issuer, clientID: "feedctl-test", clientSecret: "test-secret",
+                                                      allowSignup: true))
+        h.clock.advance(by: Int64(Date().timeIntervalSince1970) - APIHarness.now)
+        let (url, cookie) = try await startWeb(h)
+        let hop = try await get(url)
+        let signedIn = try await get(try XCTUnwrap(hop.headers["location"]), cookie: "\(SingleSignOnRoutes.browserCookie)=\(cookie)")
+        let tess = try XCTUnwrap(signedIn.cookie("session_token"), "\(signedIn.headers)")
+        let now = Int64(Date().timeIntervalSince1970)
+        for shape in [["claims": ["auth_time": now - 3600]], [:]] as [[String: Any]] {
+            let (again, cookies) = try await startReauthentication(h, session: tess)
+            try await issuer.shapeNextToken(shape)
+            let done = try await get(try await location(of: again), cookie: cookies)
+            XCTAssertEqual(query("http://x" + (done.headers["location"] ?? ""))["sso_error"], SignInRefusal.staleAuthentication.description,
+                           "\(shape)")
+            await assertEqual(try await deleteAccount(h, session: tess).status, 403, "\(shape)")
+        }
+        let (again, cookies) = try await startReauthentication(h, session: tess)
+        try await issuer.shapeNextToken(["claims": ["auth_time": now]])
+        let done = try await get(try await location(of: again), cookie: cookies)
+        XCTAssertEqual(done.headers["location"], "/settings?reauthenticated=1", done.headers["location"] ?? "")
+        // The callback without the session that started it (another browser's cookie jar) proves nothing.
+        let (other, otherCookies) = try await startReauthentication(h, session: tess)
+        let hopped = try await get(try await location(of: other),
+                                   cookie: otherCookies.replacingOccurrences(of: "session_token=\(tess)", with: "session_token=forged"))
+        XCTAssertEqual(query("http://x" + (hopped.headers["location"] ?? ""))["sso_error"], SignInRefusal.notThisSession.description)
+        await assertEqual(try await deleteAccount(h, session: tess).status, 200)
+
+        // A user with a password gives it; one without an identity here cannot start one.
+        _ = try await h.addUser("pat", password: "pats password", admin: false)
+        let pat = try await h.login("pat", "pats password")
+        let patHow = try json(try await get(h.base + "/api/account/reauthentication", bearer: pat))
+        XCTAssertEqual(patHow["proof"] as? String, "password")
+        XCTAssertTrue(patHow["provider"] is NSNull)
+        let refused = try await OpenIDTestHTTP.send("POST", h.base + "/api/auth/oidc/reauthenticate", headers: ["Authorization": "Bearer \(pat)"])
+        XCTAssertEqual(refused.status, 409, refused.text)
     }
 
     /// The callback must come back to the browser that started the sign-in (its cookie): a

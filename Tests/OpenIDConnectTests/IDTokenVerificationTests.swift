@@ -32,6 +32,9 @@ final class IDTokenVerificationTests: XCTestCase {
         XCTAssertEqual(claims.audience, ["feedctl"])
         XCTAssertEqual(claims.email, "alice@example.com")
         XCTAssertTrue(claims.emailVerified)
+        // Authlib writes auth_time as the time it issues the token (the mock keeps none of its own).
+        let authTime = try XCTUnwrap(claims.authTime, "auth_time")
+        XCTAssertLessThanOrEqual(abs(authTime - Int64(Date().timeIntervalSince1970)), 60)
 
         await assertThrows(OpenIDError.wrongAudience) { try await self.client(provider.issuer, clientID: "another-app").verify(idToken: token, nonce: "n-1") }
         await assertThrows(OpenIDError.nonceMismatch) { try await self.client(provider.issuer, clientID: "feedctl").verify(idToken: token, nonce: "n-2") }
@@ -146,6 +149,12 @@ final class IDTokenVerificationTests: XCTestCase {
             "scope": "openid email", "state": secrets.state, "nonce": secrets.nonce,
             "code_challenge": try secrets.challenge, "code_challenge_method": "S256",
         ])
+        // A re-authentication: the person signs in again, and the token must say when (auth_time).
+        let again = try await rp.authorizationURL(redirectURI: "http://127.0.0.1:8000/api/auth/oidc/callback", secrets: secrets, freshLogin: true)
+        let fresh = Dictionary(uniqueKeysWithValues: (URLComponents(string: again)?.queryItems ?? []).map { ($0.name, $0.value ?? "") })
+        XCTAssertEqual(fresh["prompt"], "login")
+        XCTAssertEqual(fresh["max_age"], "0")
+        XCTAssertEqual(fresh.filter { $0.key != "prompt" && $0.key != "max_age" }, query)
     }
 }
 

@@ -93,7 +93,7 @@ final class OpenMessageTests: PulseTestCase {
     func testEmptyMediaSaysItIsEmpty() throws {
         let player = makePlayer(sink: RecordingSink())
         let empty = media.directory.appendingPathComponent("empty-\(UUID().uuidString.prefix(6)).mp3")
-        FileManager.default.createFile(atPath: empty.path, contents: Data())
+        XCTAssertTrue(FileManager.default.createFile(atPath: empty.path, contents: Data()))
         defer { try? FileManager.default.removeItem(at: empty) }
         player.send(.play(request(empty, key: "empty")))
         XCTAssertTrue(eventually { player.snapshot.error != nil }, "\(player.snapshot)")

@@ -37,7 +37,11 @@ final class StoreAccountDeletionTests: XCTestCase {
         try await store.appendToUpNext([(.item(common), "shared 1")], now: 12)
         try await store.saveVolume(0.25, now: 12)
         try await store.saveLastPlayed(LastPlayed(target: .item(mine), title: "mine", position: 5), now: 12)
-        try await store.createSession(user: user.id, tokenHash: "hash-\(user.name)", deviceName: "phone", now: 12)
+        let session = try await store.createSession(user: user.id, tokenHash: "hash-\(user.name)", deviceName: "phone", now: 12)
+        // A re-authentication done, and one under way (single sign-on).
+        try await store.recordReauthentication(session: session.id, authenticated: 12)
+        try await store.keepSignIn(PendingSignIn(stateHash: "state-\(user.name)", nonce: "n", verifier: "v", callback: "https://x.example/cb",
+                                                 destination: .reauthentication(session: session.id, next: "/settings", browser: "b"), started: 12))
         try await store.saveSyncDevice(id: "phone", caption: "\(user.name)'s phone", type: .mobile, now: 12)
         try await store.link(issuer: "https://id.example.com/", subject: "sub-\(user.name)", email: nil, to: user.id, now: 12)
         _ = try await store.recordEpisodeActions([EpisodeAction(podcast: "https://example.com/\(own).xml", episode: "https://example.com/\(own)-2",

@@ -83,6 +83,12 @@ public final class TestDatabase: Sendable {
     /// The same library opened again, as a restarted process (or another one) opens it.
     public func reopen() async throws -> any LibraryDatabase { try await open() }
 
+    /// The same library on a connection of its own, as another replica of a server has it
+    /// (`APIHarness(database:)` serves it); it keeps this one alive.
+    public func replica() async throws -> TestDatabase {
+        try await TestDatabase(engine: engine, dbSetting: dbSetting, postgresName: postgresName, keeping: self, open: open)
+    }
+
     /// The owner's store.
     public var owner: any UserLibrary { database.owner }
 

@@ -122,8 +122,15 @@ final class ConfigCommandTests: DaemonTestCase {
         XCTAssertEqual(try succeed("config", "set", "oidc.allow_signup", "true"),
                        "oidc.allow_signup = true (in \(configFile); feedctl serve applies it when restarted)\n")
         try succeed("config", "set", "oidc.mobile_redirect_uris", "viewvault://auth, sora://signed-in")
+        func mode() throws -> Int { try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: configFile)[.posixPermissions] as? Int) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: configFile)
+        try succeed("config", "set", "oidc.allow_signup", "false")
+        XCTAssertEqual(try mode(), 0o640, "a file without a secret keeps its mode")
         XCTAssertEqual(try succeed("config", "set", "oidc.client_secret", "s3cret"),
                        "oidc.client_secret = (set) (in \(configFile); feedctl serve applies it when restarted)\n")
+        XCTAssertEqual(try mode(), 0o600, "the secret is for the owner's eyes only")
+        try succeed("config", "set", "oidc.allow_signup", "true")
+        XCTAssertEqual(try mode(), 0o600)
         XCTAssertEqual(try succeed("config", "get", "oidc.mobile_redirect_uris"), "viewvault://auth, sora://signed-in\n")
         let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try succeed("config", "list", "--json").utf8)) as? [String: Any])
         XCTAssertEqual(json["oidc.allow_signup"] as? Bool, true)

@@ -217,6 +217,51 @@ final class PostgresProcessTests: XCTestCase {
         stream.signal(SIGTERM)
     }
 
+    /// Single sign-on behind a balancer: a sign-in started on replica a (the provider's
+    /// redirect names a's address) whose callback the balancer sends to replica b finishes
+    /// there (the sign-ins under way are the library's), the session it opens is valid on both,
+    /// and the same callback again is refused on either (the state was taken once). The
+    /// provider is the real one (oidc-provider-mock, `OpenIDTestProvider`), reached with curl.
+    func testASingleSignOnStartedOnOneReplicaFinishesOnTheOther() async throws {
+        let provider = try OpenIDTestProvider(.real)
+        let config = dir.file("oidc.toml")
+        try """
+            [oidc]
+            issuer = "\(provider.issuer)"
+            client_id = "feedctl-web"
+            client_secret = "s3cret"
+            provider_name = "Mock ID"
+            allow_signup = true
+
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        var environment = self.environment
+        environment["FEEDCTL_CONFIG"] = config
+        let a = try startReplica("a", environment: environment), b = try startReplica("b", environment: environment)
+        try await provider.setClaims(subject: "roamer-sub", ["preferred_username": "roamer"])
+
+        let start = try await OpenIDTestHTTP.send("GET", a.base + "/api/auth/oidc/login?next=%2Fcollections")
+        XCTAssertEqual(start.status, 303, start.text)
+        let browser = "feedctl_sso=" + (try XCTUnwrap(start.cookie("feedctl_sso"), "\(start.cookies)"))
+        let back = try await provider.authorize(try XCTUnwrap(start.headers["location"]), as: "roamer-sub")
+        XCTAssertTrue(back.hasPrefix(a.base + "/api/auth/oidc/callback?"), back)
+        let callback = String(back.dropFirst(a.base.count))
+        let done = try await OpenIDTestHTTP.send("GET", b.base + callback, headers: ["Cookie": browser])
+        XCTAssertEqual(done.status, 303, "replica b finishes what replica a started: \(done.text)")
+        XCTAssertEqual(done.headers["location"], "/collections")
+        let token = try XCTUnwrap(done.cookie("session_token"), "\(done.cookies)")
+        for replica in [a, b] {
+            let me = try http("GET", replica.base + "/api/auth/me", token: token).json as? [String: Any]
+            XCTAssertEqual(me?["authenticated"] as? Bool, true, "the session is valid on replica \(replica.name)")
+            XCTAssertEqual((me?["user"] as? [String: Any])?["username"] as? String, "roamer")
+        }
+        for replica in [a, b] {
+            let replay = try await OpenIDTestHTTP.send("GET", replica.base + callback, headers: ["Cookie": browser])
+            XCTAssertEqual(replay.status, 400, "the replayed state on replica \(replica.name): \(replay.text)")
+            XCTAssertNil(replay.cookie("session_token"))
+        }
+        XCTAssertEqual(try sql("SELECT count(*) FROM sign_ins"), "0", "nothing left under way")
+    }
+
     // MARK: Processes
 
     struct Replica {
@@ -250,9 +295,9 @@ final class PostgresProcessTests: XCTestCase {
     }
 
     /// `feedctl serve` with logins on a free loopback port, once it says where it listens.
-    private func startReplica(_ name: String) throws -> Replica {
+    private func startReplica(_ name: String, environment: [String: String]? = nil) throws -> Replica {
         let server = try start(try feedctlPath(), ["serve", "--listen", "127.0.0.1:0", "--db", database.url, "--allow-private-feeds",
-                                                   "--socket", dir.file("player-\(name).sock")])
+                                                   "--socket", dir.file("player-\(name).sock")], environment: environment)
         var port: Int?
         let up = eventually(timeout: 30) {
             guard let range = server.stderrSoFar.range(of: #"listening on http://127\.0\.0\.1:\d+"#, options: .regularExpression) else { return false }

@@ -28,6 +28,52 @@ final class UserCommandTests: XCTestCase {
                                          environment: ProcessInfo.processInfo.environment.merging(["PW": input]) { $1 })
     }
 
+    /// An admin's single sign-on tools: a user's identities listed, and one unlinked, never the
+    /// last way a user has to sign in.
+    func testIdentitiesAndUnlink() async throws {
+        let library = try SQLiteLibrary(path: db)
+        let issuer = "https://id.example.com/"
+        let dana = try await library.addUser(names: ["dana"], issuer: issuer, subject: "auth0|dana", email: "dana@example.com", now: 1_800_000_000)
+        try await library.link(issuer: "https://sso.example.org/realms/home", subject: "d-42", email: nil, to: dana.id, now: 1_800_000_060)
+        _ = try await library.user(issuer: issuer, subject: "auth0|dana", now: 1_800_000_120)
+        _ = try await library.addUser(names: ["erin"], issuer: issuer, subject: "auth0|erin", email: nil, now: 1_800_000_000)
+
+        var r = try feedctl("user", "identities", "dana")
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 2, r.stdout)
+        XCTAssertTrue(lines.first?.hasPrefix("https://id.example.com/ auth0|dana <dana@example.com>, linked ") == true, r.stdout)
+        XCTAssertFalse(lines.first?.hasSuffix("last sign-in never") ?? true, r.stdout)
+        XCTAssertTrue(lines.last?.hasPrefix("https://sso.example.org/realms/home d-42, linked ") == true, r.stdout)
+        XCTAssertTrue(lines.last?.hasSuffix(", last sign-in never") == true, r.stdout)
+        r = try feedctl("user", "identities", "dana", "--json")
+        let rows = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]], r.stdout)
+        XCTAssertEqual(rows.map { $0["subject"] as? String }, ["auth0|dana", "d-42"])
+        XCTAssertTrue(rows[1]["email"] is NSNull && rows[1]["last_used_at"] is NSNull, "\(rows[1])")
+        XCTAssertEqual(try feedctl("user", "identities", "owner").stdout, "owner has no identities\n")
+
+        r = try feedctl("user", "unlink", "dana", issuer, "auth0|erin")
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.stderr, "feedctl: dana has no identity auth0|erin at https://id.example.com/ (feedctl user identities dana)\n")
+        r = try feedctl("user", "unlink", "dana", issuer, "auth0|dana")
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout, "unlinked auth0|dana at https://id.example.com/ from dana\n")
+        // Her last one: she has no password, so it stays.
+        r = try feedctl("user", "unlink", "dana", "https://sso.example.org/realms/home", "d-42")
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.stderr, "feedctl: d-42 at https://sso.example.org/realms/home is dana's only way to sign in (no password, no other identity): "
+                       + "set a password first (feedctl user passwd dana)\n")
+        let left = try await library.identities(of: nil).map(\.subject)
+        XCTAssertEqual(left, ["auth0|erin", "d-42"])
+        // With a password she may lose it.
+        r = try feedctl(input: "a good password", "user", "passwd", "dana", "--password-stdin")
+        XCTAssertEqual(r.status, 0, r.stderr)
+        r = try feedctl("user", "unlink", "dana", "https://sso.example.org/realms/home", "d-42")
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let after = try await library.identities(of: dana.id)
+        XCTAssertEqual(after, [])
+    }
+
     func testAddListPasswdRemove() async throws {
         var r = try feedctl("user", "add", "bob", "--admin")
         XCTAssertEqual(r.status, 0, r.stderr)

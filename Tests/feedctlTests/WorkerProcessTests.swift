@@ -131,6 +131,38 @@ final class WorkerProcessTests: XCTestCase {
         XCTAssertEqual(try library.strings("SELECT claimed_by IS NULL AND last_error IS NULL FROM channels WHERE id = \(id)"), ["1"])
     }
 
+    /// Issue 26, item 1 ("every fetch made for a user's subscription is checked, whoever makes it
+    /// (daemon, worker, cron sync)"): a worker polls a feed a server user follows (public
+    /// addresses only) within that reach. `feeds.localhost` stands for a name that resolves to
+    /// loopback only at fetch time (libcurl resolves it to 127.0.0.1 itself): Bob's is refused and
+    /// nothing is requested for it; the owner's own feed on the same name is fetched.
+    func testAWorkerKeepsAServerUsersFeedOffPrivateAddresses() async throws {
+        try server.write("mine.xml", feed(1))
+        try server.write("bobs.xml", feed(2))
+        let mine = "http://feeds.localhost:\(server.port)/mine.xml", bobs = "http://feeds.localhost:\(server.port)/bobs.xml"
+        let owner = library.library
+        _ = try await owner.addChannel(platform: .podcast, sourceURL: mine, feedURL: mine, name: "mine", now: Clock.now())
+        let bob = owner.acting(as: try await owner.addUser(name: "bob", isAdmin: false, passwordHash: nil, now: Clock.now()).id)
+        _ = try await bob.addChannel(platform: .podcast, sourceURL: bobs, feedURL: bobs, name: "bobs", reach: .publicOnly, now: Clock.now())
+
+        let worker = try startWorker()
+        XCTAssertTrue(eventually(timeout: 60) {
+            (try? self.count("SELECT count(*) FROM channels WHERE last_synced IS NOT NULL OR last_error IS NOT NULL")) == 2
+        }, "both channels polled: \(worker.stderrSoFar)")
+        worker.signal(SIGTERM)
+        XCTAssertEqual(try worker.wait(timeout: 30).status, 0)
+
+        let errors = try library.strings("SELECT coalesce(last_error, '') FROM channels ORDER BY id")
+        XCTAssertEqual(errors.count, 2)
+        XCTAssertEqual(errors.first, "", "the owner's own feed on a private address was fetched")
+        let refused = errors.last ?? ""
+        XCTAssertTrue(refused.hasPrefix("\(bobs): refused: ") && refused.contains(" is a local address"), refused)
+        let stats = try server.stats()
+        XCTAssertEqual(stats.hits["/bobs.xml"] ?? 0, 0, "nothing was requested for Bob's feed")
+        XCTAssertEqual(stats.hits["/mine.xml"], 1)
+        XCTAssertEqual(try count("SELECT count(*) FROM items"), 1, "only the owner's item")
+    }
+
     /// SIGTERM (or SIGINT) while a worker fetches: it finishes the poll, stores it, and exits 0.
     func testSIGTERMOrSIGINTMidPollFinishesAndStoresThePoll() async throws {
         for (n, sig) in [SIGTERM, SIGINT].enumerated() {

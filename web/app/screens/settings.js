@@ -24,7 +24,11 @@ export default {
     if (isAdmin) root.append(usersSection(ctx, me, users));
     root.append(themeSection(), playbackSection(ctx));
     // Last: what cannot be undone comes after everything a visit here is usually for.
-    if (me || open) root.append(dataSection(ctx, me, open));
+    let proof = null;
+    if (me && !open) {
+      try { proof = await ctx.api.get('/api/account/reauthentication'); } catch { proof = null; }
+    }
+    if (me || open) root.append(dataSection(ctx, me, open, proof));
   },
 };
 
@@ -94,11 +98,14 @@ function sessionsSection(ctx) {
 
 // What goes with an account (the store's removeUser), said the same wherever one is deleted.
 const EVERYTHING = ['subscriptions', 'watch progress and history', 'saved videos and their notes', 'collections',
-                    'the queue and player settings', 'podcast app devices (gpodder sync)', 'sessions on every device'];
+                    'the queue and player settings', 'podcast app devices (gpodder sync)', 'sessions on every device',
+                    'accounts at single sign-on providers linked to it'];
 
 // Your data: everything that is yours to download (first), then deleting the account, which asks
-// for the password again (or the user name, for an account without one) and signs out.
-function dataSection(ctx, me, open) {
+// the person to prove again who they are (`proof`, GET /api/account/reauthentication): their
+// password; with single sign-on, a fresh sign-in at the provider ("Confirm with PROVIDER" goes
+// there and comes back here, ?reauthenticated=1 or ?sso_error=WHY); else their user name typed.
+function dataSection(ctx, me, open, proof) {
   const downloads = h('p', { class: 'actions' },
     h('a', { class: 'button', href: '/api/account/export', download: 'feedctl-my-data.json' }, 'Download my data (JSON)'), ' ',
     h('a', { class: 'button', href: '/api/account/export.opml', download: 'feedctl-subscriptions.opml' }, 'Download my subscriptions (OPML)'));
@@ -106,14 +113,40 @@ function dataSection(ctx, me, open) {
                   `${EVERYTHING.join(', ')}. Passwords and session keys are never in it.`);
   if (open || !me) return section('Your data', intro, downloads);
 
-  const hasPassword = Boolean(me.has_pin);
-  const proof = hasPassword
-    ? h('input', { type: 'password', name: 'delete-password', autocomplete: 'current-password', required: '' })
-    : h('input', { type: 'text', name: 'delete-username', autocomplete: 'off', required: '' });
+  const kind = proof ? proof.proof : (me.has_pin ? 'password' : 'username');
   const remove = h('button', { type: 'submit', class: 'danger' }, 'Delete my account');
   const state = h('p', { role: 'status', class: 'meta' });
-  const form = h('form', { class: 'stacked', 'aria-label': 'Delete my account' },
-                 field(hasPassword ? 'Your password' : `Type your user name (${me.username}) to confirm`, proof), remove, state);
+  let proofField = null;
+  let parts;
+  if (kind === 'single_sign_on') {
+    const provider = proof.provider || 'your sign-in provider';
+    const returned = new URLSearchParams(location.search);
+    if (proof.reauthenticated) {
+      parts = [h('p', {}, `Confirmed with ${provider}: you may delete your account now.`), remove, state];
+    } else {
+      const confirm = h('button', { type: 'button' }, `Confirm with ${provider}`);
+      confirm.addEventListener('click', () => busy(confirm, async () => {
+        try {
+          const started = await ctx.api.send('POST', '/api/auth/oidc/reauthenticate', undefined, { query: { next: '/settings' } });
+          location.assign(started.auth_url);
+        } catch (error) {
+          state.textContent = problem(error);
+        }
+      }));
+      parts = [h('p', {}, `You sign in through ${provider}: sign in there again to confirm it is you, then come back here to delete.`),
+               confirm, state];
+    }
+    if (returned.get('sso_error')) state.textContent = `${provider} did not confirm it: ${returned.get('sso_error')}`;
+  } else {
+    proofField = kind === 'password'
+      ? h('input', { type: 'password', name: 'delete-password', autocomplete: 'current-password', required: '' })
+      : h('input', { type: 'text', name: 'delete-username', autocomplete: 'off', required: '' });
+    parts = [field(kind === 'password' ? 'Your password' : `Type your user name (${me.username}) to confirm`, proofField), remove, state];
+  }
+  const form = h('form', { class: 'stacked', 'aria-label': 'Delete my account' }, ...parts);
+  if (kind === 'single_sign_on' && /[?&](reauthenticated|sso_error)=/.test(location.search)) {
+    requestAnimationFrame(() => form.scrollIntoView({ block: 'center' }));
+  }
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     state.textContent = '';
@@ -125,7 +158,9 @@ function dataSection(ctx, me, open) {
     if (answer !== 'ok') return;
     busy(remove, async () => {
       try {
-        await ctx.api.send('DELETE', '/api/account', hasPassword ? { password: proof.value } : { username: proof.value });
+        // With single sign-on the proof is this session's fresh sign-in at the provider: no body field.
+        const given = kind === 'password' ? { password: proofField.value } : kind === 'username' ? { username: proofField.value } : {};
+        await ctx.api.send('DELETE', '/api/account', given);
       } catch (error) {
         state.textContent = problem(error);
         return;
