@@ -114,7 +114,10 @@ def test_the_item_page_and_the_full_player(w):
     wait_for('the resumed position', lambda: p.js('return document.getElementById("player-audio").currentTime') > 20)
     p.find('#mini-player a.mini-title').click()
     wait_for('the full player', lambda: p.d.current_url.endswith('/player'))
-    p.find('#scrubber')
+    scrubber = p.find('#scrubber')
+    # Dragging the scrubber: values while it moves (input), the seek when it is let go (change).
+    p.js('const s = arguments[0]; s.value = "60"; s.dispatchEvent(new Event("input")); s.dispatchEvent(new Event("change"));', scrubber)
+    wait_for('the scrubber to seek', lambda: 59 <= p.js('return document.getElementById("player-audio").currentTime') < 66)
     from selenium.webdriver.support.ui import Select
     Select(p.find('#rate')).select_by_value('1.5')
     wait_for('the speed', lambda: p.js('return document.getElementById("player-audio").playbackRate') == 1.5)

@@ -1,12 +1,12 @@
-"""What the first web parts left open (issue 27): the item page's chapters, transcript link and
-download state from the server; the up-next queue is the user's own on the server (the CLI sees
-the browser's, the browser the CLI's); an item finished in the browser reaches the history; the
-skip intervals chosen in Settings drive the buttons, their names, the keys dialog and the Media
-Session; the Media Session's metadata carries the artwork, its action handlers (what a lock
-screen calls) act on the audio and the queue, and its position state follows the audio; a
-channel's own speed applies to an item played from the feed; the position reaches the server
-every 10 s while playing; the sleep timer stops at the end of the item (the queue's next waits)
-or when its time is up."""
+"""What the first web parts left open (issue 27): the item page's chapters (and the full player's,
+each a seek), transcript link and download state from the server; the up-next queue is the user's
+own on the server (the CLI sees the browser's, the browser the CLI's); an item finished in the
+browser reaches the history; the skip intervals chosen in Settings drive the buttons, their names,
+the keys dialog and the Media Session; the Media Session's metadata carries the artwork, its
+action handlers (what a lock screen calls) act on the audio and the queue, and its position state
+follows the audio; a channel's own speed applies to an item played from the feed; the position
+reaches the server every 10 s while playing; the sleep timer stops at the end of the item (the
+queue's next waits) or when its time is up."""
 import json
 import shutil
 import time
@@ -54,6 +54,15 @@ def test_the_item_page_shows_chapters_transcript_and_download_state(w):
     wait_for('playing from the chapter', lambda: 29 <= audio_time(p) < 40, timeout=20)
     p.press('0:00 Opening')
     wait_for('sought back to the first chapter', lambda: audio_time(p) < 10)
+    # The full player lists them too, and a click there seeks.
+    p.find('#mini-player a.mini-title').click()
+    wait_for('the full player', lambda: p.d.current_url.endswith('/player'))
+    listed = wait_for('its chapters', lambda: [b.text for b in p.all('.player-full ol.chapters button')] or None)
+    check(listed == ['0:00 Opening', '0:30 The middle'], f'the full player lists the chapters: {listed}')
+    p.press('0:30 The middle', within='.player-full')
+    wait_for('sought to the chapter from the full player', lambda: 29 <= audio_time(p) < 40)
+    p.d.back()
+    wait_for('the item page again', lambda: p.all('ol.chapters li a'))
     p.screenshots('item-chapters')
     p.axe('item-chapters')
     p.press('Pause', within='#mini-player')
