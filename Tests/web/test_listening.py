@@ -1,12 +1,26 @@
 """A listener's first session: sign in, subscribe, see the feed, play in the browser (the audio
 element advances, the Media Session is set, the sink's monitor hears the tone), skip ±15 s, and
-the progress reaches the server (its API and `feedctl show`). Screenshots and axe on each screen."""
+the progress reaches the server (its API and `feedctl show`). Screenshots of each screen, and axe
+at phone and desktop width; the focus shows (the app's 3 px ring) on a row and on its buttons."""
 import json
 import time
 
-from harness import PASSWORD, check, make_tone, rss, wait_for
+from harness import DESKTOP, PASSWORD, PHONE, check, make_tone, rss, wait_for
 
 TITLES = ['Tone at four forty', 'Second episode', 'Third episode']
+
+
+def axe_at_both_widths(p, name):
+    """axe at phone width, then desktop (where the tests go on)."""
+    for label, size in [('phone', PHONE), ('desktop', DESKTOP)]:
+        p.d.set_window_size(*size)
+        p.axe(f'{name}-{label}')
+
+
+def focus_shows(p):
+    """The focused element's outline: the app's own ring (3 px), not none nor the browser's 1 px default."""
+    style = p.js('const s = getComputedStyle(document.activeElement); return [document.activeElement.tagName, s.outlineStyle, parseFloat(s.outlineWidth)]')
+    check(style[1] not in ('none', '') and style[2] >= 2, f'the focus shows on {style[0]}: {style}')
 
 
 def setup(w):
@@ -21,7 +35,7 @@ def test_signing_in_needs_the_password(w):
     p.go('/feed')
     wait_for('the login page for a signed-out visitor', lambda: '/login?next=' in p.d.current_url)
     p.screenshots('login')
-    p.axe('login')
+    axe_at_both_widths(p, 'login')
     p.find('input[name="username"]').send_keys(w.server.user)
     p.find('input[name="password"]').send_keys('wrong password')
     p.press('Sign in')
@@ -38,7 +52,7 @@ def test_subscribing_shows_the_items_in_the_feed(w):
     rows = p.all('.row')
     check(len(rows) == 3, f'three rows, not {len(rows)}')
     p.screenshots('feed')
-    p.axe('feed')
+    axe_at_both_widths(p, 'feed')
 
 
 def test_playing_in_the_browser_is_heard(w):
@@ -95,19 +109,22 @@ def test_the_item_page_and_the_full_player(w):
     check('null' not in p.find('main').text and 'undefined' not in p.find('main').text, 'no missing value shows as text')
     check('Played' in p.find('.progress-line').text, f'its progress shows: {p.find(".progress-line").text}')
     p.screenshots('item')
-    p.axe('item')
+    axe_at_both_widths(p, 'item')
     p.press('Resume')
     wait_for('the resumed position', lambda: p.js('return document.getElementById("player-audio").currentTime') > 20)
     p.find('#mini-player a.mini-title').click()
     wait_for('the full player', lambda: p.d.current_url.endswith('/player'))
-    p.find('#scrubber')
+    scrubber = p.find('#scrubber')
+    # Dragging the scrubber: values while it moves (input), the seek when it is let go (change).
+    p.js('const s = arguments[0]; s.value = "60"; s.dispatchEvent(new Event("input")); s.dispatchEvent(new Event("change"));', scrubber)
+    wait_for('the scrubber to seek', lambda: 59 <= p.js('return document.getElementById("player-audio").currentTime') < 66)
     from selenium.webdriver.support.ui import Select
     Select(p.find('#rate')).select_by_value('1.5')
     wait_for('the speed', lambda: p.js('return document.getElementById("player-audio").playbackRate') == 1.5)
     Select(p.find('#rate')).select_by_value('1')
     Select(p.find('#sleep')).select_by_value('end')
     p.screenshots('player')
-    p.axe('player')
+    axe_at_both_widths(p, 'player')
     p.press('Pause', within='.transport')
 
 
@@ -119,6 +136,11 @@ def test_the_keys(w):
     body = p.find('body')
     body.send_keys('j')
     check(p.js('return document.activeElement.classList.contains("row")'), 'j focuses the first row')
+    focus_shows(p)
+    p.d.switch_to.active_element.send_keys(Keys.TAB)
+    check(p.js('return document.activeElement.getAttribute("aria-label")') == 'Play', 'Tab goes to the row\'s first action')
+    focus_shows(p)
+    p.d.switch_to.active_element.send_keys(Keys.SHIFT, Keys.TAB)
     body = p.d.switch_to.active_element
     body.send_keys('j')
     second = p.js('return document.activeElement.dataset.itemId')

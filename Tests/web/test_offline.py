@@ -1,7 +1,8 @@
 """Offline (issue 27): the manifest and its icons; the app opens with no server and shows the
 feed last seen, saying it is offline; a "mark watched" done offline reaches the server once it is
-back (checked through the API); a downloaded episode plays with no server. "No network" here is
-the real thing for the page and its service worker alike: the `feedctl serve` process is
+back (checked through the API), and one overtaken by a later change elsewhere yields to the
+server; a downloaded episode plays with no server, and the position and a save made then are sent
+once it is back. "No network" here is the real thing for the page and its service worker alike: the `feedctl serve` process is
 stopped, then started again on the same port and library."""
 import json
 import subprocess
@@ -129,6 +130,36 @@ def test_an_action_taken_offline_reaches_the_server(w):
     wait_for('the banner gone once online', lambda: not p.find('#offline-banner').is_displayed(), timeout=20)
 
 
+def outbox(p):
+    """What the page keeps to send (IndexedDB `feedctl-offline`): 'METHOD path' each."""
+    return p.d.execute_async_script("""
+        const done = arguments[0];
+        const open = indexedDB.open('feedctl-offline');
+        open.onsuccess = () => { const all = open.result.transaction('outbox').objectStore('outbox').getAll();
+          all.onsuccess = () => done(all.result.map((e) => e.method + ' ' + e.path)); };
+        open.onerror = () => done(['error']);""")
+
+
+def test_the_server_wins_over_an_action_taken_offline(w):
+    """An item marked unwatched offline, then marked watched again elsewhere (the CLI, on the
+    library) before the page reaches the server: the server's watched stands, and the row shows it."""
+    p = w.page
+    item = w.items[TITLES[1]]['id']   # watched on the server by the test above
+    row = f'.row[data-item-id="{item}"]'
+    p.go('/feed')
+    p.find(f'{row} button[aria-pressed="true"]')
+    stop_server(w)
+    p.press('Mark unwatched', within=row)
+    wait_for('the unwatched mark kept', lambda: outbox(p) == [f'PUT /api/feed/items/{item}/unwatched'])
+    time.sleep(1.5)   # elsewhere, later
+    w.server.cli('watched', '--undo', str(item))
+    w.server.cli('watched', str(item))
+    start_server(w)
+    wait_for('the outbox to empty', lambda: outbox(p) == [], timeout=90, interval=1)
+    check(w.server.api('GET', f'/api/feed/items/{item}')['is_watched'], 'the later watched mark stands on the server')
+    wait_for('the row shows the server\'s state', lambda: p.all(f'{row} button[aria-pressed="true"]'), timeout=20)
+
+
 def test_nothing_kept_for_one_user_shows_to_the_next(w):
     p = w.page
     p.go('/feed')
@@ -177,7 +208,17 @@ def test_a_downloaded_episode_plays_offline(w):
     time.sleep(1.5)
     check(p.js(AUDIO_TIME) > t + 0.5, 'the audio advances after the seek')
     p.press('Pause', within='#mini-player')
+    paused_at = int(p.js(AUDIO_TIME))
+    # The position (saved on pause) and a Save, both done with no server: kept, then sent.
+    p.go(f'/item/{item["id"]}')
+    p.press('Save')
+    kept = wait_for('the position and the save kept', lambda: (lambda k: k if len(k) == 2 else None)(outbox(p)))
+    check(sorted(kept) == sorted([f'PATCH /api/feed/{item["id"]}/progress', 'POST /api/saved-videos']), f'kept: {kept}')
     start_server(w)
+    wait_for('the offline position on the server', lambda: abs((w.server.api('GET', f'/api/feed/items/{item["id"]}')['watch_progress_seconds'] or 0) - paused_at) <= 1,
+             timeout=90, interval=1)
+    wait_for('the offline save on the server', lambda: TITLES[2] in [v.get('title') for v in w.server.api('GET', '/api/saved-videos')['items']],
+             timeout=30, interval=1)
     p.go('/downloads')
     p.press(f'Remove the download of {TITLES[2]}')
     wait_for('the download removed', lambda: 'Nothing downloaded yet' in p.find('main').text)

@@ -1,6 +1,7 @@
 """The second output: "The server's speakers" (the player daemon, through /api/player), switched
 to while playing in the browser and back, the position kept; the daemon's sound is heard on the
-server's (private, headless) PulseAudio, and the browser's element is silent meanwhile."""
+server's (private, headless) PulseAudio, and the browser's element is silent meanwhile; the mini
+player shows the daemon's position as it moves."""
 import time
 
 from harness import PASSWORD, check, make_tone, rss, wait_for
@@ -13,6 +14,17 @@ def setup(w):
     items = [{'guid': 'speakers-1', 'title': 'Six sixty', 'enclosure': f'{w.files.base}/tone660.mp3', 'duration': '120'}]
     w.server.subscribe(w.files.write('speakers.xml', rss('Speaker Test', items)))
     w.page.login(w.server.user, PASSWORD)
+
+
+def seconds(text):
+    """The first m:ss (or h:mm:ss) in the mini player's time line, in seconds."""
+    import re
+    found = re.search(r'(\d+(?::\d{2}){1,2})', text)
+    check(found, f'a time in {text!r}')
+    value = 0
+    for part in found.group(1).split(':'):
+        value = value * 60 + int(part)
+    return value
 
 
 def daemon_status(w):
@@ -36,6 +48,12 @@ def test_switching_to_the_servers_speakers_keeps_the_position(w):
     ok, line = w.pulse.heard(recording, '660')
     check(ok, f'the server speakers (the daemon) are heard: {line}')
     wait_for('the mini player to follow the daemon', lambda: 'server' in p.find('#mini-player').text)
+    # Its time is the daemon's, and it moves while the daemon plays.
+    shown = lambda: seconds(p.find('#mini-player .mini-time').text)
+    first = shown()
+    daemon = daemon_status(w).get('position', 0)
+    check(abs(first - daemon) <= 3, f'the mini player shows the daemon position {daemon}: {first}')
+    wait_for('the mini player time to move on', lambda: shown() >= first + 2, timeout=10)
     p.screenshots('player-server-output')
     # A reload (or another visit) finds the daemon playing and follows it: the phone as a remote.
     p.go('/player')

@@ -2,7 +2,7 @@
 // Screens are modules in ./screens/ loaded on first use (WEB.md's screens contract):
 // `export default { title, mount(root, ctx) }`, mount may return a cleanup function.
 import { api, ApiError } from './api.js';
-import { player } from './player.js';
+import { player, skipName } from './player.js';
 import { h, toast, applyTheme, getTheme, setTheme, iconButton, showDialog } from './ui.js';
 import { offline } from './offline.js';   // offline hook
 
@@ -47,14 +47,38 @@ function match(path) {
 
 /**
  * The per-user event stream (`GET /api/events`, WEB.md): `events.on(kind, fn)` → unsubscribe.
- * A server without the route answers 404 and EventSource gives up: then nothing arrives, with
- * the same interface. EventSource itself reconnects after a network error, with Last-Event-ID.
+ * EventSource itself reconnects after a network error, with Last-Event-ID; a stream the server
+ * refuses (429 past the per-user cap, 503 past the server's, 404 on a server without the route)
+ * it gives up for good: the page says so once and asks again later, with backoff, and on
+ * getting a stream again reloads the screen's data (what changed meanwhile was not heard).
  */
 const EVENT_KINDS = ['watch', 'saved', 'collection', 'subscription', 'sync', 'followed', 'reset'];
+const EVENTS_FIRST_RETRY_MS = 2000;
+const EVENTS_LAST_RETRY_MS = 5 * 60_000;
 const events = (() => {
   const listeners = new Map();
-  let source = null;
+  let source = null, retryTimer = 0, retryDelay = EVENTS_FIRST_RETRY_MS, refused = false;
   const emit = (kind, data) => { for (const fn of [...(listeners.get(kind) || [])]) { try { fn(data); } catch (e) { console.error(e); } } };
+  function connect() {
+    if (source || typeof EventSource === 'undefined') return;
+    clearTimeout(retryTimer);
+    const stream = new EventSource('/api/events');
+    source = stream;
+    for (const kind of EVENT_KINDS) {
+      stream.addEventListener(kind, (event) => { let data = {}; try { data = JSON.parse(event.data); } catch { return; } emit(kind, data); });
+    }
+    stream.addEventListener('open', () => {
+      retryDelay = EVENTS_FIRST_RETRY_MS;
+      if (refused) { refused = false; toast('Live updates are back.'); emit('reset', {}); }
+    });
+    stream.addEventListener('error', () => {
+      if (stream.readyState !== EventSource.CLOSED || source !== stream) return;   // retrying by itself, or closed by us
+      source = null;
+      if (!refused) { refused = true; toast('Live updates paused: the server refused this page\'s stream (too many open pages?). Trying again.'); }
+      retryTimer = setTimeout(connect, retryDelay);
+      retryDelay = Math.min(EVENTS_LAST_RETRY_MS, retryDelay * 2);
+    });
+  }
   return {
     on(kind, fn) {
       if (!listeners.has(kind)) listeners.set(kind, new Set());
@@ -62,14 +86,8 @@ const events = (() => {
       return () => listeners.get(kind)?.delete(fn);
     },
     emit,
-    connect() {
-      if (source || typeof EventSource === 'undefined') return;
-      source = new EventSource('/api/events');
-      for (const kind of EVENT_KINDS) {
-        source.addEventListener(kind, (event) => { let data = {}; try { data = JSON.parse(event.data); } catch { return; } emit(kind, data); });
-      }
-    },
-    close() { source?.close(); source = null; },
+    connect,
+    close() { clearTimeout(retryTimer); source?.close(); source = null; },
   };
 })();
 // A `reset` (the server no longer has what this page missed): the screen reloads its data.
@@ -158,13 +176,14 @@ function interceptLinks(event) {
 }
 
 // Keyboard: the keys `?` lists. Typing in a field, or a key on a focused button, is its own.
-const KEYS = [
+// ← and → skip by the intervals chosen in Settings, as the player's buttons do.
+const keys = () => [
   ['j', 'Next item'], ['k', 'Previous item'], ['Enter', 'Open the item'], ['Space', 'Play or pause'],
-  ['←', 'Back 15 seconds'], ['→', 'Forward 15 seconds'], ['?', 'Show these keys'],
+  ['←', skipName('Back', player.skips.skipBack)], ['→', skipName('Forward', player.skips.skipForward)], ['?', 'Show these keys'],
 ];
 
 export function showKeys() {
-  const list = h('dl', { class: 'keys' }, KEYS.map(([key, what]) => [h('dt', {}, h('kbd', {}, key)), h('dd', {}, what)]));
+  const list = h('dl', { class: 'keys' }, keys().map(([key, what]) => [h('dt', {}, h('kbd', {}, key)), h('dd', {}, what)]));
   return showDialog('Keyboard shortcuts', list, [['Close', 'close', true]]);
 }
 

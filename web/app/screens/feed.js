@@ -140,13 +140,14 @@ export default {
 };
 
 /**
- * What the list keeps of an item: what its row shows and its actions send (play, queue, save),
- * never its show notes or the rest (the list may hold tens of thousands).
+ * What the list keeps of an item: what its row shows and its actions send (play, queue, save;
+ * the channel, whose own speed the player applies), never its show notes or the rest (the list
+ * may hold tens of thousands).
  */
 export function listed(item) {
-  const { id, title, channel_name, thumbnail_url, duration_seconds, upload_date, is_watched, watch_progress_seconds,
+  const { id, title, channel_id, channel_name, thumbnail_url, duration_seconds, upload_date, is_watched, watch_progress_seconds,
     platform, video_id, video_url, audio_url } = item;
-  return { id, title, channel_name, thumbnail_url, duration_seconds, upload_date, is_watched, watch_progress_seconds,
+  return { id, title, channel_id, channel_name, thumbnail_url, duration_seconds, upload_date, is_watched, watch_progress_seconds,
     platform, video_id, video_url, audio_url };
 }
 
