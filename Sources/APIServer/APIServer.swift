@@ -148,7 +148,7 @@ public enum APIServer {
                     streams: AudioStreamGate(configuration.audioStreams), resolved: ResolvedAudioURLs(),
                     connections: connections, clock: clock).add(to: api)
         // One hub for the server's event streams: removing an account ends its user's.
-        let hub = changes.map { ChangeHub(feed: $0, users: authenticator.users, settings: configuration.changeStreams, log: log) }
+        let hub = changes.map { ChangeHub(feed: $0, users: authenticator.users, settings: configuration.changeStreams, now: clock, log: log) }
         let removal = AccountRemoval(authenticator: authenticator, hub: hub, downloads: configuration.mediaDirectory.map { DownloadStore(directory: $0) },
                                      secure: configuration.tls != nil, log: log)
         UserRoutes(authenticator: authenticator, removal: removal, clock: clock).add(to: api)

@@ -12,6 +12,8 @@ import NIOCore
 /// those were pruned. Streams are bounded per user and in all (`ChangeStreamSettings`). A
 /// removed user's streams end: at once when this server removed them (`end`), else at the next
 /// keepalive, which looks whether each streaming user is still there (the CLI, another replica).
+/// So does a stream whose login session ended (signed out, revoked, its password changed,
+/// expired), wherever that happened: a stream is private, and needs a valid session throughout.
 actor ChangeHub {
     /// What a stream carries.
     enum Message: Sendable, Equatable {
@@ -35,6 +37,8 @@ actor ChangeHub {
 
     private struct Stream {
         let user: UserID
+        /// The login session that opened it (nil: none, under `--open`).
+        let session: Int64?
         /// Changes up to this one the stream has (from its resume), so live ones start after it.
         let from: Int64
         let continuation: AsyncStream<Message>.Continuation
@@ -45,6 +49,8 @@ actor ChangeHub {
     private let users: (any UserStore)?
     private let settings: ChangeStreamSettings
     private let log: @Sendable (String) -> Void
+    /// The server's clock (Unix seconds): when sessions expire.
+    private let now: @Sendable () -> Int64
     private var streams: [UserID: [UInt64: Stream]] = [:]
     private var count = 0
     private var nextID: UInt64 = 0
@@ -54,12 +60,14 @@ actor ChangeHub {
     /// Whether the reader's last read failed (said once in the log, not at every look).
     private var failing = false
 
-    init(feed: any ChangeFeed, users: (any UserStore)? = nil, settings: ChangeStreamSettings, log: @escaping @Sendable (String) -> Void) {
-        self.feed = feed; self.users = users; self.settings = settings; self.log = log
+    init(feed: any ChangeFeed, users: (any UserStore)? = nil, settings: ChangeStreamSettings,
+         now: @escaping @Sendable () -> Int64 = { Clock.now() }, log: @escaping @Sendable (String) -> Void) {
+        self.feed = feed; self.users = users; self.settings = settings; self.now = now; self.log = log
     }
 
     /// A new stream of `user`'s changes; throws past a bound, or when the log cannot be read.
-    func open(for user: UserID, resume: Resume) async throws(APIError)
+    /// `session`: the login session opening it (it ends with it).
+    func open(for user: UserID, session: Int64? = nil, resume: Resume) async throws(APIError)
         -> (id: UInt64, messages: AsyncStream<Message>, continuation: AsyncStream<Message>.Continuation) {
         try checkBounds(for: user)
         if reader == nil {
@@ -80,7 +88,7 @@ actor ChangeHub {
                                                               bufferingPolicy: .bufferingOldest(ChangeFeedRule.streamBuffer))
         nextID += 1
         let id = nextID
-        streams[user, default: [:]][id] = Stream(user: user, from: from, continuation: continuation)
+        streams[user, default: [:]][id] = Stream(user: user, session: session, from: from, continuation: continuation)
         count += 1
         for message in first { continuation.yield(message) }
         continuation.onTermination = { [weak self] _ in
@@ -106,13 +114,25 @@ actor ChangeHub {
         for id in streams[user]?.keys.sorted() ?? [] { close(id, of: user) }
     }
 
-    /// Ends the streams of users the library no longer has (removed by another process).
-    private func endRemovedUsers() async {
+    /// Ends the streams login session `session` of `user` opened (it ended on this server).
+    func end(session: Int64, of user: UserID) {
+        for (id, stream) in streams[user] ?? [:] where stream.session == session { close(id, of: user) }
+    }
+
+    /// Ends the streams of users the library no longer has (removed by another process), and
+    /// those whose session is over (ended anywhere, or expired).
+    private func endRemovedUsersAndSessions() async {
         guard let users, !streams.isEmpty else { return }
         // A library that cannot be read now ends nobody's stream: the next keepalive looks again.
         guard let present = try? await users.users() else { return }
         let ids = Set(present.map(\.id))
         for user in Array(streams.keys) where !ids.contains(user) { end(user) }
+        let now = now()
+        for user in Array(streams.keys) where streams[user]?.values.contains(where: { $0.session != nil }) == true {
+            guard let live = try? await users.sessions(of: user) else { continue }
+            let valid = Set(live.filter { $0.expiresAt > now }.map(\.id))
+            for (id, stream) in streams[user] ?? [:] where stream.session.map({ !valid.contains($0) }) == true { close(id, of: user) }
+        }
     }
 
     private func stopIfIdle() {
@@ -182,7 +202,7 @@ actor ChangeHub {
                 await self.readChanges()
                 if clock.now - lastKeepalive >= keepalive {
                     lastKeepalive = clock.now
-                    await self.endRemovedUsers()
+                    await self.endRemovedUsersAndSessions()
                     await self.broadcast(.keepalive)
                 }
             }

@@ -21,7 +21,7 @@ struct EventRoutes {
             guard let hub else { throw APIError(.serviceUnavailable, "this server was started without the library's change log: no events") }
             // A HEAD (answered by this route) opens no stream: there is no body to send it in.
             if request.method == .head { return Response(status: .ok, headers: Self.streamHeaders) }
-            return try await Self.stream(from: hub, for: user.id, resume: Self.resume(request.headers[.lastEventID]),
+            return try await Self.stream(from: hub, for: user.id, session: user.sessionID, resume: Self.resume(request.headers[.lastEventID]),
                                          connection: context.connection, connections: connections)
         }
     }
@@ -37,9 +37,9 @@ struct EventRoutes {
     /// A stream the server cannot serve (past a bound, the library unreadable) is an error
     /// answer, never an empty 200. It ends when its client leaves (its connection closes: the
     /// stream's place is free at once, not at the next write) or the server stops.
-    static func stream(from hub: ChangeHub, for user: UserID, resume: ChangeHub.Resume,
+    static func stream(from hub: ChangeHub, for user: UserID, session: Int64?, resume: ChangeHub.Resume,
                        connection: (any NIOCore.Channel)?, connections: ClientConnections?) async throws(APIError) -> Response {
-        let (id, messages, continuation) = try await hub.open(for: user, resume: resume)
+        let (id, messages, continuation) = try await hub.open(for: user, session: session, resume: resume)
         if let connection {
             connection.closeFuture.whenComplete { _ in continuation.finish() }
             connections?.whenClientLeaves(connection) { continuation.finish() }

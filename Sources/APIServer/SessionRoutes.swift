@@ -14,13 +14,15 @@ extension UserRoutes {
         return SessionListResponse(sessions: live, total: live.count)
     }
 
-    /// 204; the session's next request gets 401. Revoking the caller's own session logs it out.
+    /// 204; the session's next request gets 401 and its event streams end (on this server at
+    /// once, on another replica at its next keepalive). Revoking the caller's own session logs it out.
     func revokeSession(_ context: APIRequestContext) async throws -> Response {
         let (store, caller) = try store(context)
         let id = try pathID(context)
         let own = try await FeedRoutes.library { () async throws(LibraryError) in try await store.sessions(of: caller.id) }
         guard own.contains(where: { $0.id == id }) else { throw APIError.notFound("no session \(id)") }
         try await FeedRoutes.library { () async throws(LibraryError) in try await store.revokeSession(id: id) }
+        await removal.hub?.end(session: id, of: caller.id)
         return Response(status: .noContent)
     }
 }

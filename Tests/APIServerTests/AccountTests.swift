@@ -255,6 +255,37 @@ final class AccountTests: XCTestCase {
         await assertEqual(try await h.call("GET", "/api/users", token: rootToken).status, 200, "root is still there")
     }
 
+    /// A stream needs its session throughout: revoked through the API, its streams end at once;
+    /// ended elsewhere (the CLI, another replica, signing out), at the next keepalive; another
+    /// session's stream goes on.
+    func testAStreamEndsWithItsSession() async throws {
+        let h = try await harness { $0.changeStreams.keepalive = .milliseconds(300) }
+        _ = try await h.addUser("erin", password: "erin's password", admin: false)
+        let phone = try await h.login("erin", "erin's password"), laptop = try await h.login("erin", "erin's password")
+        let tablet = try await h.login("erin", "erin's password")
+        func open(_ token: String) throws -> EventStream {
+            let stream = try EventStream(port: h.port, path: "/api/events", headers: ["Authorization": "Bearer \(token)"])
+            XCTAssertNotNil(EventStreamTests.position(stream.read(until: EventStreamTests.firstMessage, timeout: 10)))
+            return stream
+        }
+        let phoneStream = try open(phone), laptopStream = try open(laptop), tabletStream = try open(tablet)
+        defer { [phoneStream, laptopStream, tabletStream].forEach { $0.close() } }
+        let sessions = try await unwrap(try await h.object("GET", "/api/sessions", token: laptop)["sessions"] as? [[String: Any]])
+        // The laptop revokes the phone (the first made, the oldest `created_at`).
+        let oldest = try XCTUnwrap(sessions.min { ($0["id"] as? Int ?? 0) < ($1["id"] as? Int ?? 0) }?["id"] as? Int)
+        await assertEqual(try await h.call("DELETE", "/api/sessions/\(oldest)", token: laptop).status, 204)
+        let ended = phoneStream.read(until: "\r\n0\r\n\r\n", timeout: 10)
+        XCTAssertTrue(ended.hasSuffix("\r\n0\r\n\r\n"), "the revoked session's stream ends: \(ended.suffix(200))")
+        // The tablet's session ends elsewhere (as `feedctl user revoke` does): at the next keepalive.
+        let tabletID = try await unwrap(try await h.owner.sessions(of: nil).max { $0.id < $1.id }).id
+        try await h.owner.revokeSession(id: tabletID)
+        let tabletEnded = tabletStream.read(until: "\r\n0\r\n\r\n", timeout: 10)
+        XCTAssertTrue(tabletEnded.hasSuffix("\r\n0\r\n\r\n"), String(tabletEnded.suffix(200)))
+        // The laptop's goes on.
+        let still = laptopStream.read(until: ": keepalive\n\n", timeout: 10)
+        XCTAssertTrue(still.contains(": keepalive\n\n") && !still.hasSuffix("\r\n0\r\n\r\n"), String(still.suffix(200)))
+    }
+
     /// Removed by another process (the CLI, another replica): the stream ends at its next keepalive.
     func testAStreamOfAUserRemovedElsewhereEndsAtTheNextKeepalive() async throws {
         let h = try await harness { $0.changeStreams.keepalive = .milliseconds(300) }
