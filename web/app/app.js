@@ -5,6 +5,7 @@ import { api, ApiError } from './api.js';
 import { player, skipName } from './player.js';
 import { h, toast, applyTheme, getTheme, setTheme, iconButton, showDialog } from './ui.js';
 import { offline } from './offline.js';   // offline hook
+import { rememberedAccounts, rememberAccount, forgetAccount } from './prefs.js';
 
 /** The app's paths: the one list (the server answers the shell for any page path). */
 const ROUTES = [
@@ -239,17 +240,36 @@ function topbar() {
   const actions = document.getElementById('topbar-actions');
   actions.replaceChildren(iconButton('keyboard', 'Keyboard shortcuts', showKeys), themeButton);
   if (state.user && state.mode !== 'open') {
-    actions.append(h('button', { type: 'button', class: 'text-button', onclick: logout }, `Sign out ${state.user.username}`));
+    actions.append(iconButton('users', 'Switch user', switchUser),
+                   h('button', { type: 'button', class: 'text-button', onclick: () => logout() }, `Sign out ${state.user.username}`));
   }
 }
 
-async function logout() {
+async function logout(next = '/login') {
   try { await api.send('POST', '/api/auth/logout'); } catch { /* signed out either way */ }
   state.user = null;
   events.close();
   player.stop();
   topbar();
-  navigate('/login', { replace: true });
+  navigate(next, { replace: true });
+}
+
+// The user switcher: the accounts signed in on this browser (names kept here, never a password),
+// one of which signs this one out and asks for theirs; or another account.
+async function switchUser() {
+  const me = state.user?.username;
+  const others = rememberedAccounts().filter((name) => name !== me);
+  const list = h('ul', { class: 'account-list', 'aria-label': 'Accounts used on this device' },
+    ...others.map((name) => h('li', {},
+      h('button', { type: 'submit', value: `to:${name}`, 'data-name': name, 'aria-label': `Switch to ${name}` },
+        h('span', { class: 'avatar', 'aria-hidden': 'true' }, [...name][0].toUpperCase()), name),
+      h('button', { type: 'submit', value: `forget:${name}`, class: 'text-button', 'aria-label': `Forget ${name} on this device` }, 'Forget'))));
+  const body = h('div', {}, h('p', {}, `Signed in as ${me}. Switching signs you out here; the next person signs in.`),
+    others.length ? list : h('p', { class: 'meta' }, 'No other account has signed in on this device yet.'));
+  const answer = await showDialog('Switch user', body, [['Cancel', 'cancel'], ['Another account', 'other', true]]);
+  if (answer.startsWith('forget:')) { forgetAccount(answer.slice('forget:'.length)); return switchUser(); }
+  if (answer.startsWith('to:')) return logout(`/login?user=${encodeURIComponent(answer.slice('to:'.length))}`);
+  if (answer === 'other') return logout();
 }
 
 /** Who is signed in (null: nobody); the login screen calls this after signing in. */
@@ -258,6 +278,7 @@ export async function refreshUser(asked = api.get('/api/auth/me')) {
     const me = await asked;
     state.user = me && me.authenticated ? me.user : null;
   } catch { state.user = null; }
+  if (state.user && state.mode !== 'open') rememberAccount(state.user.username);
   offline.setUser(state.user);   // offline hook: the outbox and downloads are this user's
   if (state.user || state.mode === 'open') { events.connect(); player.refreshQueue(); } else events.close();
   topbar();

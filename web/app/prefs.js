@@ -28,3 +28,23 @@ export function writePref(name, value) {
   window.dispatchEvent(new CustomEvent('feedctl-prefs', { detail: prefs }));
   return prefs;
 }
+
+// The accounts signed in on this browser, most recent first (names only: never a token or a
+// password), for the user switcher: a family's shared tablet goes from one person to another.
+const ACCOUNTS = 'feedctl.accounts';
+const MAX_ACCOUNTS = 6;
+
+export function rememberedAccounts() {
+  let stored = [];
+  try { stored = JSON.parse(localStorage.getItem(ACCOUNTS) || '[]'); } catch { stored = []; }
+  return Array.isArray(stored) ? stored.filter((name) => typeof name === 'string' && name).slice(0, MAX_ACCOUNTS) : [];
+}
+
+export function rememberAccount(name) {
+  const names = [name, ...rememberedAccounts().filter((other) => other !== name)].slice(0, MAX_ACCOUNTS);
+  try { localStorage.setItem(ACCOUNTS, JSON.stringify(names)); } catch { /* a full or private store: no list */ }
+}
+
+export function forgetAccount(name) {
+  try { localStorage.setItem(ACCOUNTS, JSON.stringify(rememberedAccounts().filter((other) => other !== name))); } catch { /* as above */ }
+}

@@ -50,6 +50,7 @@ const ICONS = {
   open: 'M14 3h7v7h-2V6.4l-9.3 9.3-1.4-1.4L17.6 5H14zM5 5h6v2H5v12h12v-6h2v8H3V5z',
   expand: 'M7 14l5-5 5 5z',
   theme: 'M12 3a9 9 0 1 0 9 9 7 7 0 0 1-9-9z',
+  users: 'M9 11a4 4 0 1 0 0-8 4 4 0 0 0 0 8zm0 2c-3.3 0-7 1.7-7 4v3h14v-3c0-2.3-3.7-4-7-4zm8-2a3 3 0 1 0 0-6 3 3 0 0 0 0 6zm1 2c-.5 0-1 0-1.5.1 1.5.9 2.5 2.2 2.5 3.9v3h4v-3c0-2.2-2.7-4-5-4z',
   keyboard: 'M3 6h18v12H3zm2 2v2h2V8zm3 0v2h2V8zm3 0v2h2V8zm3 0v2h2V8zm3 0v2h2V8zM7 14v2h10v-2z',
 };
 

@@ -106,7 +106,13 @@ export default {
         status.textContent = error.detail || String(error.message || error);
         status.classList.add('error');
       } finally {
-        if (mine === generation) { loading = false; list.setAttribute('aria-busy', 'false'); view.refresh(); }
+        if (mine === generation) {
+          loading = false;
+          list.setAttribute('aria-busy', 'false');
+          // An empty feed is no list (its role needs articles): the status line says why.
+          list.hidden = view.items.length === 0;
+          view.refresh();
+        }
       }
     }
     view.onNearEnd = loadMore;

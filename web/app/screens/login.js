@@ -39,7 +39,9 @@ export default {
       }
     });
     root.append(form);
-    (form.querySelector('#sso-button') || username).focus();
+    // From the user switcher: the account chosen, its password asked.
+    const chosen = ctx.query.get('user');
+    if (chosen) { username.value = chosen; password.focus(); } else (form.querySelector('#sso-button') || username).focus();
   },
 };
 

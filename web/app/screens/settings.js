@@ -2,7 +2,7 @@
 // account), users (admins), the theme and the playback defaults (kept in this browser: prefs.js).
 import { h, relativeDate, confirmDialog, showDialog, getTheme, setTheme } from '../ui.js';
 import { busy, field, problem, section } from './parts.js';
-import { readPrefs, writePref, SKIP_CHOICES, SPEED_CHOICES } from '../prefs.js';
+import { readPrefs, writePref, forgetAccount, SKIP_CHOICES, SPEED_CHOICES } from '../prefs.js';
 import { offline } from '../offline.js';
 
 export default {
@@ -166,6 +166,7 @@ function dataSection(ctx, me, open, proof) {
         return;
       }
       await offline.forgetUser();
+      forgetAccount(me.username);   // gone from the user switcher too
       ctx.toast('Your account was deleted.');
       ctx.navigate('/login');
     });
