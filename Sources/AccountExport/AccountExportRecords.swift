@@ -214,13 +214,14 @@ struct SessionRecord: Encodable {
     enum CodingKeys: String, CodingKey { case id, device, createdAt = "created_at", expiresAt = "expires_at", lastUsedAt = "last_used_at" }
 }
 
-/// An account at an OpenID provider the user signs in with: who the provider says they are.
-struct IdentityRecord: Encodable {
+/// An account at an OpenID provider the user signs in with: who the provider says they are. The
+/// export's and `feedctl user identities --json`'s one shape.
+public struct IdentityRecord: Encodable {
     let issuer: String, subject: String
     @Nullable var email: String?
     let linkedAt: Int64
     @Nullable var lastUsedAt: Int64?
-    init(_ identity: UserIdentity) {
+    public init(_ identity: UserIdentity) {
         issuer = identity.issuer; subject = identity.subject; email = identity.email; linkedAt = identity.createdAt
         lastUsedAt = identity.lastUsedAt
     }

@@ -221,7 +221,7 @@ extension UserCommand {
                 let lib = try await library.open()
                 let user = try await lib.user(named: name)
                 let identities = try await lib.identities(of: user.id)
-                if output.json { return try printJSON(identities.map(IdentityJSON.init)) }
+                if output.json { return try printJSON(identities.map(IdentityRecord.init)) }
                 if identities.isEmpty { print("\(Terminal.printable(user.name)) has no identities"); return }
                 for identity in identities {
                     print("\(Terminal.printable(identity.issuer)) \(Terminal.printable(identity.subject))"
@@ -262,19 +262,6 @@ extension UserCommand {
             }
         }
     }
-}
-
-/// `user identities --json`: `{"issuer", "subject", "email", "created_at", "last_used_at"}` (nulls written).
-struct IdentityJSON: Encodable {
-    let issuer: String, subject: String
-    @Nullable var email: String?
-    let createdAt: Int64
-    @Nullable var lastUsedAt: Int64?
-    init(_ identity: UserIdentity) {
-        issuer = identity.issuer; subject = identity.subject; email = identity.email; createdAt = identity.createdAt
-        lastUsedAt = identity.lastUsedAt
-    }
-    enum CodingKeys: String, CodingKey { case issuer, subject, email, createdAt = "created_at", lastUsedAt = "last_used_at" }
 }
 
 /// `user list --json`: `{"id", "name", "admin", "owner", "has_password", "created_at"}`.

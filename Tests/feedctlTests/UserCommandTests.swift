@@ -50,6 +50,7 @@ final class UserCommandTests: XCTestCase {
         let rows = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]], r.stdout)
         XCTAssertEqual(rows.map { $0["subject"] as? String }, ["auth0|dana", "d-42"])
         XCTAssertTrue(rows[1]["email"] is NSNull && rows[1]["last_used_at"] is NSNull, "\(rows[1])")
+        XCTAssertEqual(Set(rows[0].keys), ["issuer", "subject", "email", "linked_at", "last_used_at"], "the account export's shape")
         XCTAssertEqual(try feedctl("user", "identities", "owner").stdout, "owner has no identities\n")
 
         r = try feedctl("user", "unlink", "dana", issuer, "auth0|erin")
