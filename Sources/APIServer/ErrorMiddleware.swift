@@ -1,3 +1,4 @@
+import FeedModel
 import Hummingbird
 
 /// Every failure answers `{"detail": "…"}` with its status: the API's own errors as they are,
@@ -41,7 +42,7 @@ struct RequestLogMiddleware: RouterMiddleware {
     /// The path as logged: a published collection's token is the key to it, so it is left out
     /// (`/shared/…/feed.xml`): whoever reads the log must not be able to follow the link.
     static func logged(_ path: String) -> String {
-        for prefix in ["/shared/", "/api/shared/"] where path.hasPrefix(prefix) {
+        for prefix in [SharingRule.pagePrefix, SharingRule.jsonPrefix] where path.hasPrefix(prefix) {
             let rest = path.dropFirst(prefix.count)
             return prefix + "…" + (rest.firstIndex(of: "/").map { String(rest[$0...]) } ?? "")
         }

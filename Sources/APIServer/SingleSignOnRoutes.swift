@@ -62,11 +62,7 @@ struct SingleSignOnRoutes {
         let browser = SignInSecrets.random()
         let url = try await start(request, signOn, logins, destination: .reauthentication(session: session, next: next, browser: try Self.hash(browser)),
                                   freshLogin: true)
-        var headers = HTTPFields()
-        headers[.contentType] = "application/json; charset=utf-8"
-        headers[.cacheControl] = "no-store"
-        headers[values: .setCookie].append(browserCookie(browser))
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: Self.json(["auth_url": url]))))
+        return authURL(url, cookie: browserCookie(browser))
     }
 
     /// `GET /api/auth/oidc/login?next=PATH`: to the provider, with the browser's cookie.
@@ -89,10 +85,15 @@ struct SingleSignOnRoutes {
             throw .missingParameter("redirect_uri")
         }
         guard signOn.settings.mobileRedirectURIs.contains(uri) else { throw .unregisteredRedirect(LibraryError.quoted(uri)) }
-        let url = try await start(request, signOn, logins, destination: .mobile(redirectURI: uri))
+        return authURL(try await start(request, signOn, logins, destination: .mobile(redirectURI: uri)))
+    }
+
+    /// `{auth_url}` for a client to send the browser to (with the cookie that ties it to the sign-in).
+    private func authURL(_ url: String, cookie: String? = nil) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
         headers[.cacheControl] = "no-store"
+        if let cookie { headers[values: .setCookie].append(cookie) }
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: Self.json(["auth_url": url]))))
     }
 

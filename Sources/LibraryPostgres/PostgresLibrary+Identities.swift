@@ -14,7 +14,7 @@ extension PostgresLibrary: IdentityStore {
     }
 
     public func link(issuer: String, subject: String, email: String?, to user: UserID, now: Int64) async throws(LibraryError) {
-        try Self.requireIdentity(issuer, subject)
+        try IdentityRule.require(issuer: issuer, subject: subject)
         try await write { db throws(LibraryError) in
             _ = try Self.requireUser(db, "id = $1", [user.rawValue], name: user.description)
             try Self.insertIdentity(db, issuer: issuer, subject: subject, email: email, user: user, now: now)
@@ -22,9 +22,8 @@ extension PostgresLibrary: IdentityStore {
     }
 
     public func addUser(names: [String], issuer: String, subject: String, email: String?, now: Int64) async throws(LibraryError) -> User {
-        try Self.requireIdentity(issuer, subject)
-        let candidates = names.compactMap(LibraryUsers.validName)
-        guard !candidates.isEmpty else { throw .invalid("no valid user name among \(names.map(LibraryError.quoted).joined(separator: ", "))") }
+        try IdentityRule.require(issuer: issuer, subject: subject)
+        let candidates = try IdentityRule.candidateNames(names)
         return try await write { db throws(LibraryError) in
             // The first free name: ON CONFLICT makes a taken one no row, not an error that ends the transaction.
             for name in candidates {
@@ -71,9 +70,5 @@ extension PostgresLibrary: IdentityStore {
         let owner: Int64? = try db.query("SELECT user_id FROM user_identities WHERE issuer = $1 AND subject = $2",
                                          [issuer, subject]).first?.get("user_id")
         guard owner == user.rawValue else { throw .identityTaken(issuer: issuer, subject: subject) }
-    }
-
-    private static func requireIdentity(_ issuer: String, _ subject: String) throws(LibraryError) {
-        guard !issuer.isEmpty, !subject.isEmpty else { throw .invalid("an identity needs its issuer and subject") }
     }
 }

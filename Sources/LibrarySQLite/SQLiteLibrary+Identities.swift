@@ -13,7 +13,7 @@ extension SQLiteLibrary: IdentityStore {
     }
 
     public func link(issuer: String, subject: String, email: String?, to user: UserID, now: Int64) async throws(LibraryError) {
-        try Self.requireIdentity(issuer, subject)
+        try IdentityRule.require(issuer: issuer, subject: subject)
         try await write { db in
             _ = try Self.requireUser(db, "id = ?", [user.rawValue], name: user.description)
             try Self.insertIdentity(db, issuer: issuer, subject: subject, email: email, user: user, now: now)
@@ -21,9 +21,8 @@ extension SQLiteLibrary: IdentityStore {
     }
 
     public func addUser(names: [String], issuer: String, subject: String, email: String?, now: Int64) async throws(LibraryError) -> User {
-        try Self.requireIdentity(issuer, subject)
-        let candidates = names.compactMap(LibraryUsers.validName)
-        guard !candidates.isEmpty else { throw .invalid("no valid user name among \(names.map(LibraryError.quoted).joined(separator: ", "))") }
+        try IdentityRule.require(issuer: issuer, subject: subject)
+        let candidates = try IdentityRule.candidateNames(names)
         return try await write { db in
             guard let name = try candidates.first(where: {
                 try Bool.fetchOne(db, sql: "SELECT 1 FROM users WHERE name = ?", arguments: [$0]) == nil
@@ -64,9 +63,5 @@ extension SQLiteLibrary: IdentityStore {
         try db.execute(sql: """
             INSERT INTO user_identities (user_id, issuer, subject, email, created_at) VALUES (?, ?, ?, ?, ?)
             """, arguments: [user.rawValue, issuer, subject, email.flatMap { $0.isEmpty ? nil : $0 }, now])
-    }
-
-    private static func requireIdentity(_ issuer: String, _ subject: String) throws(LibraryError) {
-        guard !issuer.isEmpty, !subject.isEmpty else { throw .invalid("an identity needs its issuer and subject") }
     }
 }

@@ -1,3 +1,5 @@
+import FeedModel
+
 /// A person's account at an OpenID provider (single sign-on), linked to a feedctl user: the
 /// provider knows them by `subject`, unique within its `issuer` (OpenID Connect Core §2), and
 /// that pair is all that signs them in; the email the provider said is kept for an admin's
@@ -36,4 +38,20 @@ public protocol IdentityStore: Sendable {
     func identities(of user: UserID?) async throws(LibraryError) -> [UserIdentity]
     /// Unlinks (issuer, subject); `noIdentity` if it is not linked.
     func unlink(issuer: String, subject: String) async throws(LibraryError)
+}
+
+/// What both stores check before linking an identity or making a user for one, stated once.
+public enum IdentityRule {
+    /// `invalid` for an identity without its issuer or subject.
+    public static func require(issuer: String, subject: String) throws(LibraryError) {
+        guard !issuer.isEmpty, !subject.isEmpty else { throw .invalid("an identity needs its issuer and subject") }
+    }
+
+    /// The names a first sign-in may take, in order (`LibraryUsers.validName`; invalid ones
+    /// skipped); `invalid` when none is usable.
+    public static func candidateNames(_ names: [String]) throws(LibraryError) -> [String] {
+        let candidates = names.compactMap(LibraryUsers.validName)
+        guard !candidates.isEmpty else { throw .invalid("no valid user name among \(names.map(LibraryError.quoted).joined(separator: ", "))") }
+        return candidates
+    }
 }

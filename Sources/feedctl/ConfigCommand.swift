@@ -105,9 +105,10 @@ struct ConfigCommand: ParsableCommand {
                 // A file holding a secret is its owner's alone (0600); else it keeps its mode.
                 let existing = (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int).flatMap { $0 }
                 var mode = existing.map { mode_t($0) & 0o777 }
-                if try Config.parse(edited).holdsSecret { mode = (mode ?? 0o600) & 0o600 }
+                let parsed = try Config.parse(edited)
+                if parsed.holdsSecret { mode = (mode ?? 0o600) & 0o600 }
                 try FileOutput.write(edited.utf8, to: path, mode: mode)
-                let shown = setting.isSecret ? "(set)" : setting.text(in: try Config.parse(edited))
+                let shown = setting.isSecret ? "(set)" : setting.text(in: parsed)
                 let when = setting.name.hasPrefix("discover.") || setting.name.hasPrefix("oidc.")
                     ? "feedctl serve applies it when restarted" : "a running daemon applies it when restarted"
                 print("\(setting.name) = \(shown) (in \(path); \(when))")
