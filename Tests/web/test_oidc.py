@@ -25,7 +25,7 @@ def test_sign_in_with_the_provider(w):
     p.d.find_element(By.XPATH, '//button[normalize-space()="Authorize"]').click()
 
     wait_for('the collections page, signed in', lambda: p.d.current_url == w.server.base + '/collections'
-             and any('Sign out dana' == b.text for b in p.all('.topbar-actions button.text-button')))
+             and any('Sign out dana' == b.get_attribute('aria-label') for b in p.all('.topbar-actions button.text-button')))
     me = p.js("return fetch('/api/auth/me', {credentials: 'same-origin'}).then(r => r.json())")
     check(me['authenticated'] and me['user']['username'] == 'dana', f'/api/auth/me: {me}')
     check(not p.d.get_cookie('feedctl_sso'), "the sign-in's cookie is gone")
@@ -72,7 +72,7 @@ def test_a_single_sign_on_user_confirms_with_the_provider_then_deletes_their_acc
     p.find('#sso-button').click()
     at_the_provider_as('erin-sub')
     wait_for('Settings, signed in as erin', lambda: p.d.current_url == w.server.base + '/settings'
-             and any('Sign out erin' == b.text for b in p.all('.topbar-actions button.text-button')))
+             and any('Sign out erin' == b.get_attribute('aria-label') for b in p.all('.topbar-actions button.text-button')))
 
     p.find('form[aria-label="Delete my account"]')
     check(not p.all('input[name="delete-password"]') and not p.all('input[name="delete-username"]'),

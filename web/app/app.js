@@ -241,7 +241,9 @@ function topbar() {
   actions.replaceChildren(iconButton('keyboard', 'Keyboard shortcuts', showKeys), themeButton);
   if (state.user && state.mode !== 'open') {
     actions.append(iconButton('users', 'Switch user', switchUser),
-                   h('button', { type: 'button', class: 'text-button', onclick: () => logout() }, `Sign out ${state.user.username}`));
+                   // The name is shown where there is room (the switcher says who on a phone).
+                   h('button', { type: 'button', class: 'text-button sign-out', 'aria-label': `Sign out ${state.user.username}`, onclick: () => logout() },
+                     'Sign out', h('span', { class: 'who' }, ` ${state.user.username}`)));
   }
 }
 
