@@ -32,9 +32,14 @@ public enum SyncScheduler {
                         let active = poller ?? Poller(polling: polling, reach: .anyAddress)
                         poller = active
                         let result = await active.pollClaimed(due, claimant: claimant, now: now)
-                        if Task.isCancelled { report("sync: interrupted; \(result.channels.count) of \(due.count) channels stored"); break }
-                        report("sync: \(due.count) channels, \(result.newItems) new items, \(result.errors) errors")
+                        // What was stored is reported even when the round was cancelled on its way.
+                        if Task.isCancelled && result.channels.count < due.count {
+                            report("sync: interrupted; \(result.channels.count) of \(due.count) channels stored")
+                        } else {
+                            report("sync: \(due.count) channels, \(result.newItems) new items, \(result.errors) errors")
+                        }
                         for r in result.channels where r.status == .error { report("sync: \(r.error ?? "")") }
+                        if Task.isCancelled { break }
                     }
                 } catch {
                     report("sync: cannot read the due channels: \(error.description) (trying again in \(Int(interval.rounded(.up))) s)")
