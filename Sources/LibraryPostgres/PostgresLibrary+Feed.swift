@@ -269,7 +269,7 @@ extension FeedFilter {
         var conditions: [String] = []
         if let channelID { conditions.append("i.channel_id = \(parameters.add(channelID))") }
         if let platform { conditions.append("c.platform = \(parameters.add(platform.rawValue))") }
-        if unwatchedOnly { conditions.append("w.watched IS DISTINCT FROM 1") }
+        if unwatchedOnly { conditions.append(LibraryItem.pgUnwatched) }
         if watchedOnly { conditions.append("w.watched = 1") }
         return conditions
     }

@@ -35,7 +35,7 @@ extension PostgresLibrary {
         var conditions = channelConditions.map { $0("i.channel_id") }
         switch query.watch {
         case .all: break
-        case .unwatched: conditions.append("w.watched IS DISTINCT FROM 1")
+        case .unwatched: conditions.append(LibraryItem.pgUnwatched)
         case .watched: conditions.append("w.watched = 1")
         }
         if query.shortOnly { conditions.append(shortFormPredicate) }

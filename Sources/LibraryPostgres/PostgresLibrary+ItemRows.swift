@@ -21,6 +21,13 @@ extension LibraryItem {
         """
     }
 
+    /// Item `i` is not watched by the user (`$1`): what `w.watched IS DISTINCT FROM 1` means,
+    /// spelled as an anti-join. The planner cannot estimate that filter over a left join (it
+    /// takes it to keep one row), so for a user with many watched items it read and sorted every
+    /// followed item for a page (200 ms on 100,000 items, a third watched); as NOT EXISTS it reads
+    /// down `items_newest` and stops at the page's end (0.5 ms; PostgresFeedPlanTests).
+    static let pgUnwatched = "NOT EXISTS (SELECT 1 FROM watch_state x WHERE x.user_id = $1 AND x.item = i.id AND x.watched = 1)"
+
     /// Whether the user (the parameter `user`) may have item `i` by its id: they follow its
     /// channel, or it is in one of their collections (SQLite's `LibraryItem.visibleByID`).
     static func pgVisibleByID(user: String) -> String {
