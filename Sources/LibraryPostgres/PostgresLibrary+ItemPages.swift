@@ -68,31 +68,25 @@ extension PostgresLibrary {
     }
 
     /// A page's `total`, one SELECT over the page's parameters. Filtered by channel, platform and
-    /// watch state only (the app's feed), it is the user's feed total (`users.feed_items`) or a
-    /// sum of their subscriptions' item counts (`subscriptions.items`; both kept by the schema's
-    /// counters), less, or only, a count of the user's watched rows: not a count of every
-    /// followed item. With a date, duration or short-form filter the items are counted.
+    /// watch state only (the app's feed), it is one number of the user's (`users.feed_items`,
+    /// `feed_watched`) or a sum over their subscriptions (`subscriptions.items`, `watched`), all
+    /// kept by the schema's counters: not a count of every followed item, nor of the user's
+    /// watched rows. With a date, duration or short-form filter the items are counted.
     private static func totalSQL(_ query: ItemPageQuery, channelConditions: [(String) -> String], from: String) -> String {
         guard !query.shortOnly, query.publishedSince == nil, query.minDuration == nil, query.maxDuration == nil else {
             return "SELECT count(*) \(from)"
         }
-        func channels(_ channelID: String) -> String { channelConditions.map { " AND " + $0(channelID) }.joined() }
-        let all = channelConditions.isEmpty ? "SELECT feed_items FROM users WHERE id = $1" : """
-            SELECT coalesce(sum(s.items), 0)::bigint FROM subscriptions s
-            \(query.platform == nil ? "" : "JOIN channels c ON c.id = s.channel_id")
-            WHERE s.user_id = $1\(channels("s.channel_id"))
-            """
-        let watched = """
-            SELECT count(*) FROM watch_state w JOIN items i ON i.id = w.item
-            JOIN subscriptions s ON s.user_id = $1 AND s.channel_id = i.channel_id
-            \(query.platform == nil ? "" : "JOIN channels c ON c.id = i.channel_id")
-            WHERE w.user_id = $1 AND w.watched = 1\(channels("i.channel_id"))
-            """
-        switch query.watch {
-        case .all: return all
-        case .unwatched: return "SELECT (\(all)) - (\(watched))"
-        case .watched: return watched
+        let (userTotal, subscriptionTotal) = switch query.watch {
+        case .all: ("feed_items", "s.items")
+        case .unwatched: ("feed_items - feed_watched", "s.items - s.watched")
+        case .watched: ("feed_watched", "s.watched")
         }
+        if channelConditions.isEmpty { return "SELECT \(userTotal) FROM users WHERE id = $1" }
+        return """
+            SELECT coalesce(sum(\(subscriptionTotal)), 0)::bigint FROM subscriptions s
+            \(query.platform == nil ? "" : "JOIN channels c ON c.id = s.channel_id")
+            WHERE s.user_id = $1\(channelConditions.map { " AND " + $0("s.channel_id") }.joined())
+            """
     }
 
     public func itemRecords(ids: [Int64]) async throws(LibraryError) -> [ItemRecord] {

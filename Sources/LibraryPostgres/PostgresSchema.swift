@@ -23,7 +23,92 @@ enum PostgresSchema {
         (name: "v4-user-identities", sql: userIdentities),
         (name: "v5-account-deletion", sql: accountDeletion),
         (name: "v6-sign-ins", sql: signIns),
+        (name: "v7-feed-watched-counts", sql: feedWatchedCounts),
     ]
+
+    /// How many of a subscription's items its user has watched, and of their whole feed: as
+    /// SQLite's `v26-feed-watched-counts` (its comment says why and how). Here too the cascade
+    /// that takes an item's watch rows runs once the item is gone (the foreign key's trigger), so
+    /// `items_watched_uncounted` counts them down before. A copy (`library_copying`) writes the
+    /// counts as they were.
+    static let feedWatchedCounts = #"""
+        ALTER TABLE subscriptions ADD COLUMN watched BIGINT NOT NULL DEFAULT 0 CHECK (watched >= 0);
+        UPDATE subscriptions s SET watched = (SELECT count(*) FROM watch_state w JOIN items i ON i.id = w.item
+            WHERE w.user_id = s.user_id AND w.watched = 1 AND i.channel_id = s.channel_id);
+        ALTER TABLE users ADD COLUMN feed_watched BIGINT NOT NULL DEFAULT 0 CHECK (feed_watched >= 0);
+        UPDATE users u SET feed_watched = (SELECT coalesce(sum(watched), 0) FROM subscriptions WHERE user_id = u.id);
+
+        CREATE FUNCTION subscriptions_watched_moved() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            UPDATE users SET feed_watched = feed_watched - OLD.watched + NEW.watched WHERE id = NEW.user_id;
+            RETURN NULL;
+        END $$;
+        CREATE TRIGGER subscriptions_watched_moved AFTER UPDATE OF watched ON subscriptions
+            FOR EACH ROW WHEN (OLD.watched <> NEW.watched) EXECUTE FUNCTION subscriptions_watched_moved();
+
+        CREATE FUNCTION subscriptions_watched_uncounted() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            UPDATE users SET feed_watched = feed_watched - OLD.watched WHERE id = OLD.user_id;
+            RETURN NULL;
+        END $$;
+        CREATE TRIGGER subscriptions_watched_uncounted AFTER DELETE ON subscriptions
+            FOR EACH ROW WHEN (OLD.watched > 0) EXECUTE FUNCTION subscriptions_watched_uncounted();
+
+        CREATE FUNCTION subscriptions_watched_counted() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF library_copying() THEN RETURN NULL; END IF;
+            UPDATE subscriptions SET watched = (SELECT count(*) FROM watch_state w JOIN items i ON i.id = w.item
+                    WHERE w.user_id = NEW.user_id AND w.watched = 1 AND i.channel_id = NEW.channel_id)
+                WHERE user_id = NEW.user_id AND channel_id = NEW.channel_id;
+            RETURN NULL;
+        END $$;
+        CREATE TRIGGER subscriptions_watched_counted AFTER INSERT ON subscriptions
+            FOR EACH ROW EXECUTE FUNCTION subscriptions_watched_counted();
+
+        -- One watched row of `member` for `watched_item`, counted by `delta` on the subscription (if
+        -- any) to the item's channel; an item already gone counts nothing.
+        CREATE FUNCTION watched_row_counted(member BIGINT, watched_item BIGINT, delta BIGINT) RETURNS void LANGUAGE sql AS $$
+            UPDATE subscriptions SET watched = watched + delta
+                WHERE user_id = member AND channel_id = (SELECT channel_id FROM items WHERE id = watched_item);
+        $$;
+
+        CREATE FUNCTION watch_state_watched_counted() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF library_copying() THEN RETURN NULL; END IF;
+            PERFORM watched_row_counted(NEW.user_id, NEW.item, 1);
+            RETURN NULL;
+        END $$;
+        CREATE TRIGGER watch_state_watched_counted AFTER INSERT ON watch_state
+            FOR EACH ROW WHEN (NEW.watched = 1) EXECUTE FUNCTION watch_state_watched_counted();
+
+        CREATE FUNCTION watch_state_watched_moved() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF OLD.watched = 1 THEN PERFORM watched_row_counted(OLD.user_id, OLD.item, -1); END IF;
+            IF NEW.watched = 1 THEN PERFORM watched_row_counted(NEW.user_id, NEW.item, 1); END IF;
+            RETURN NULL;
+        END $$;
+        CREATE TRIGGER watch_state_watched_moved AFTER UPDATE OF watched, user_id, item ON watch_state
+            FOR EACH ROW WHEN (OLD.watched <> NEW.watched OR OLD.user_id <> NEW.user_id OR OLD.item <> NEW.item)
+            EXECUTE FUNCTION watch_state_watched_moved();
+
+        CREATE FUNCTION watch_state_watched_uncounted() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            PERFORM watched_row_counted(OLD.user_id, OLD.item, -1);
+            RETURN NULL;
+        END $$;
+        CREATE TRIGGER watch_state_watched_uncounted AFTER DELETE ON watch_state
+            FOR EACH ROW WHEN (OLD.watched = 1) EXECUTE FUNCTION watch_state_watched_uncounted();
+
+        CREATE FUNCTION items_watched_uncounted() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            UPDATE subscriptions s SET watched = s.watched - 1
+                WHERE s.channel_id = OLD.channel_id
+                  AND s.user_id IN (SELECT user_id FROM watch_state WHERE item = OLD.id AND watched = 1);
+            RETURN OLD;
+        END $$;
+        CREATE TRIGGER items_watched_uncounted BEFORE DELETE ON items
+            FOR EACH ROW EXECUTE FUNCTION items_watched_uncounted();
+        """#
 
     /// Single sign-on (issue 29): as SQLite's `v24-user-identities`.
     static let userIdentities = """

@@ -62,10 +62,10 @@ extension SQLiteLibrary {
                                                                      expected: min(limit, total - offset, 1_000), ItemRecord.init(row:)),
                             total: total)
         }
-        // A summed total and an early page of the newest (read down `items_newest`) are a short
-        // read. A counted total, the user's watched rows, another order (a sort of every
-        // followed item) or a page far in (OFFSET walks the rows before it) grow with the
-        // library: off the caller's thread.
+        // A kept total and an early page of the newest (read down `items_newest`) are a short
+        // read. A counted total, a watch filter, another order (a sort of every followed item)
+        // or a page far in (OFFSET walks the rows before it) grow with the library: off the
+        // caller's thread.
         if counter.isShortRead, query.order == .newest, offset <= Self.shortReadOffset {
             return try readNow(oneStatement: counter.scalarSQL != nil, page)
         }
@@ -76,41 +76,36 @@ extension SQLiteLibrary {
     static let shortReadOffset = 1_000
 
     /// How a page's `total` is found. Filtered by channel, platform and watch state only (the
-    /// app's feed), it is the user's feed total (`users.feed_items`) or a sum of their
-    /// subscriptions' item counts (`subscriptions.items`; both kept by the ingest and triggers,
-    /// v15 and v17), less, or only, a count of the user's watched rows: not a count of every
-    /// followed item through the joins (11 ms on the 35k-item library, the whole cost of the
-    /// page). With a date, duration or short-form filter the items are counted.
+    /// app's feed), it is one number of the user's (`users.feed_items`, `feed_watched`) or a sum
+    /// over their subscriptions (`subscriptions.items`, `watched`), all kept by the ingest and
+    /// triggers (v15, v17, v26): not a count of every followed item through the joins (11 ms on
+    /// the 35k-item library, the whole cost of the page), nor of the user's watched rows. With a
+    /// date, duration or short-form filter the items are counted.
     private static func totalCounter(_ query: ItemPageQuery, channelConditions: [(String) -> String], from: String) -> TotalCounter {
         guard !query.shortOnly, query.publishedSince == nil, query.minDuration == nil, query.maxDuration == nil else {
             let sql = "SELECT count(*) \(from)"
             return TotalCounter(isShortRead: false, scalarSQL: nil) { db, arguments in try Int.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) ?? 0 }
         }
-        func channels(_ channelID: String) -> String { channelConditions.map { " AND " + $0(channelID) }.joined() }
-        // The whole feed is the user's one number; `channels` only for a platform filter.
-        let allSQL = channelConditions.isEmpty ? "SELECT feed_items FROM users WHERE id = ?1" : """
-            SELECT coalesce(sum(s.items), 0) FROM subscriptions s
-            \(query.platform == nil ? "" : "CROSS JOIN channels c ON c.id = s.channel_id")
-            WHERE s.user_id = ?1\(channels("s.channel_id"))
-            """
-        let watchedSQL = """
-            SELECT count(*) FROM watch_state w CROSS JOIN items i ON i.id = w.item
-            CROSS JOIN subscriptions s ON s.user_id = ?1 AND s.channel_id = i.channel_id
-            \(query.platform == nil ? "" : "CROSS JOIN channels c ON c.id = i.channel_id")
-            WHERE w.user_id = ?1 AND w.watched = 1\(channels("i.channel_id"))
-            """
-        let watch = query.watch
-        // The whole feed's total reads only `?1`: it can ride along as a column of the page.
-        let scalarSQL = channelConditions.isEmpty && watch == .all ? allSQL : nil
-        return TotalCounter(isShortRead: watch == .all, scalarSQL: scalarSQL) { db, arguments in
-            let all = watch == .watched ? 0 : try Int.fetchOne(db.cachedStatement(sql: allSQL), arguments: arguments) ?? 0
-            let watched = watch == .all ? 0 : try Int.fetchOne(db.cachedStatement(sql: watchedSQL), arguments: arguments) ?? 0
-            switch watch {
-            case .all: return all
-            case .unwatched: return all - watched
-            case .watched: return watched
-            }
+        let (userTotal, subscriptionTotal) = switch query.watch {
+        case .all: ("feed_items", "s.items")
+        case .unwatched: ("feed_items - feed_watched", "s.items - s.watched")
+        case .watched: ("feed_watched", "s.watched")
         }
+        // A watch filter's page may walk far down `items_newest` to fill itself (past every
+        // watched item, or every unwatched one): not a short read whatever its total.
+        let shortRead = query.watch == .all
+        // The whole feed is the user's one number, which reads only `?1`: it can ride along as a
+        // column of the page. `channels` only for a platform filter.
+        if channelConditions.isEmpty {
+            let sql = "SELECT \(userTotal) FROM users WHERE id = ?1"
+            return TotalCounter(isShortRead: shortRead, scalarSQL: sql) { db, arguments in try Int.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) ?? 0 }
+        }
+        let sql = """
+            SELECT coalesce(sum(\(subscriptionTotal)), 0) FROM subscriptions s
+            \(query.platform == nil ? "" : "CROSS JOIN channels c ON c.id = s.channel_id")
+            WHERE s.user_id = ?1\(channelConditions.map { " AND " + $0("s.channel_id") }.joined())
+            """
+        return TotalCounter(isShortRead: shortRead, scalarSQL: nil) { db, arguments in try Int.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) ?? 0 }
     }
 
     /// How a page's total is found, and whether that takes the same short time on any library

@@ -31,6 +31,7 @@ enum Schema {
         migrator.registerMigration("v23-published-collections", migrate: v23PublishedCollections)
         migrator.registerMigration("v24-user-identities", migrate: v24UserIdentities)
         migrator.registerMigration("v25-sign-ins", migrate: v25SignIns)
+        migrator.registerMigration("v26-feed-watched-counts", migrate: v26FeedWatchedCounts)
         return migrator
     }
 
@@ -48,7 +49,8 @@ enum Schema {
                                  "v14-saved-and-collections", "v15-feed-item-counts",
                                  "v16-pending-episode-actions", "v17-feed-counts-per-feed", "v18-address-reach",
                                  "v19-changes", "v20-notes-html", "v21-notes-markup",
-                                 "v23-published-collections", "v24-user-identities", "v25-sign-ins"]
+                                 "v23-published-collections", "v24-user-identities", "v25-sign-ins",
+                                 "v26-feed-watched-counts"]
 
     /// `SearchRule`'s weights as the search index's rank spells them (bm25's arguments follow
     /// the index's columns: title, notes, channel). A test checks the live index still says this.
@@ -494,6 +496,56 @@ enum Schema {
                 UNIQUE (issuer, subject)
             ) STRICT;
             CREATE INDEX user_identities_user ON user_identities (user_id);
+            """)
+    }
+
+    /// How many of a subscription's items its user has watched (`subscriptions.watched`), and
+    /// of their whole feed (`users.feed_watched`), kept by triggers as v15's item counts are: an
+    /// unwatched or watched page's `total` is one row or a sum over the user's subscriptions,
+    /// not a count of the user's watched rows through the items (8 ms a page on SQLite, 35 ms
+    /// on PostgreSQL, for a user who has watched 33,000 of 100,000 items). A watch row counts
+    /// while it is watched and its item's channel is followed; a new subscription counts the
+    /// user's watched rows of its channel once. An item that goes takes its watch rows with it
+    /// (the foreign key's cascade, which runs once the item is gone, so the watch rows' trigger
+    /// finds no channel and counts nothing): `items_watched_uncounted` counts them down first.
+    static func v26FeedWatchedCounts(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE subscriptions ADD COLUMN watched INTEGER NOT NULL DEFAULT 0 CHECK (watched >= 0);
+            UPDATE subscriptions SET watched = (SELECT count(*) FROM watch_state w JOIN items i ON i.id = w.item
+                WHERE w.user_id = subscriptions.user_id AND w.watched = 1 AND i.channel_id = subscriptions.channel_id);
+            ALTER TABLE users ADD COLUMN feed_watched INTEGER NOT NULL DEFAULT 0 CHECK (feed_watched >= 0);
+            UPDATE users SET feed_watched = (SELECT coalesce(sum(watched), 0) FROM subscriptions WHERE user_id = users.id);
+            CREATE TRIGGER subscriptions_watched_moved AFTER UPDATE OF watched ON subscriptions WHEN OLD.watched <> NEW.watched BEGIN
+                UPDATE users SET feed_watched = feed_watched - OLD.watched + NEW.watched WHERE id = NEW.user_id;
+            END;
+            CREATE TRIGGER subscriptions_watched_uncounted AFTER DELETE ON subscriptions WHEN OLD.watched > 0 BEGIN
+                UPDATE users SET feed_watched = feed_watched - OLD.watched WHERE id = OLD.user_id;
+            END;
+            CREATE TRIGGER subscriptions_watched_counted AFTER INSERT ON subscriptions BEGIN
+                UPDATE subscriptions SET watched = (SELECT count(*) FROM watch_state w JOIN items i ON i.id = w.item
+                        WHERE w.user_id = NEW.user_id AND w.watched = 1 AND i.channel_id = NEW.channel_id)
+                    WHERE user_id = NEW.user_id AND channel_id = NEW.channel_id;
+            END;
+            CREATE TRIGGER watch_state_watched_counted AFTER INSERT ON watch_state WHEN NEW.watched = 1 BEGIN
+                UPDATE subscriptions SET watched = watched + 1
+                    WHERE user_id = NEW.user_id AND channel_id = (SELECT channel_id FROM items WHERE id = NEW.item);
+            END;
+            CREATE TRIGGER watch_state_watched_moved AFTER UPDATE OF watched, user_id, item ON watch_state
+                WHEN OLD.watched <> NEW.watched OR OLD.user_id <> NEW.user_id OR OLD.item <> NEW.item BEGIN
+                UPDATE subscriptions SET watched = watched - 1
+                    WHERE OLD.watched = 1 AND user_id = OLD.user_id AND channel_id = (SELECT channel_id FROM items WHERE id = OLD.item);
+                UPDATE subscriptions SET watched = watched + 1
+                    WHERE NEW.watched = 1 AND user_id = NEW.user_id AND channel_id = (SELECT channel_id FROM items WHERE id = NEW.item);
+            END;
+            CREATE TRIGGER watch_state_watched_uncounted AFTER DELETE ON watch_state WHEN OLD.watched = 1 BEGIN
+                UPDATE subscriptions SET watched = watched - 1
+                    WHERE user_id = OLD.user_id AND channel_id = (SELECT channel_id FROM items WHERE id = OLD.item);
+            END;
+            CREATE TRIGGER items_watched_uncounted BEFORE DELETE ON items BEGIN
+                UPDATE subscriptions SET watched = watched - 1
+                    WHERE channel_id = OLD.channel_id
+                      AND user_id IN (SELECT user_id FROM watch_state WHERE item = OLD.id AND watched = 1);
+            END;
             """)
     }
 

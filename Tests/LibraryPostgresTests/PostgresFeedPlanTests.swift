@@ -105,7 +105,6 @@ final class PostgresFeedPlanTests: XCTestCase {
                 XCTAssertTrue(plans.hasSuffix(" generic, 0 custom") && !plans.hasPrefix("0 "), plans)
                 XCTAssertTrue(plan.contains("Index Scan Backward using items_newest on items"), plan)
                 XCTAssertFalse(Self.sorts(plan), plan)
-                // (The unwatched page's total counts the user's watched rows, `items i_1`.)
                 XCTAssertFalse(plan.split(separator: "\n").contains { $0.hasSuffix("Seq Scan on items i") }, plan)
             }
         }

@@ -6,9 +6,9 @@ import LibraryStore
 import TestSupport
 import Testing
 
-/// v15-feed-item-counts: a feed page's `total` comes from per-user and per-subscription item
-/// counts kept by triggers (and the user's watched rows), not from counting: the counts as
-/// stored, and a v14 library counted when it migrates. (The totals against the items the pages
+/// v15-feed-item-counts and v26-feed-watched-counts: a feed page's `total` comes from per-user
+/// and per-subscription counts of items and of watched items kept by triggers, not from
+/// counting: the counts as stored, and a v14 library counted when it migrates. (The totals against the items the pages
 /// hold, through every way items arrive and leave, are StoreContractTests'.)
 @Suite struct StoreItemCountTests {
     let t: TestLibrary
@@ -78,11 +78,13 @@ import Testing
         try await bob.removeChannel(id: shared)
         try await owner.removeChannel(id: mine)
         let counts = try await owner.read { db in
-            try Row.fetchAll(db, sql: "SELECT user_id, channel_id, items FROM subscriptions ORDER BY user_id, channel_id").map { [$0[0], $0[1], $0[2]] as [Int64] }
+            try Row.fetchAll(db, sql: "SELECT user_id, channel_id, items, watched FROM subscriptions ORDER BY user_id, channel_id")
+                .map { [$0[0], $0[1], $0[2], $0[3]] as [Int64] }
         }
-        #expect(counts == [[1, shared, 8], [1, video, 5], [bob.user.rawValue, video, 5]])
-        let totals = try await owner.read { db in try Int.fetchAll(db, sql: "SELECT feed_items FROM users ORDER BY id") }
-        #expect(totals == [13, 5])
+        // The owner's watched s1 and v3 (m2 went with `mine`); Bob's v1 is no longer watched.
+        #expect(counts == [[1, shared, 8, 1], [1, video, 5, 1], [bob.user.rawValue, video, 5, 0]])
+        let totals = try await owner.read { db in try Row.fetchAll(db, sql: "SELECT feed_items, feed_watched FROM users ORDER BY id").map { [$0[0], $0[1]] as [Int] } }
+        #expect(totals == [[13, 2], [5, 0]])
     }
 
     @Test func aV14LibraryIsCountedWhenItMigrates() async throws {
@@ -112,6 +114,8 @@ import Testing
         let counts = try await library.read { db in try Int.fetchAll(db, sql: "SELECT items FROM subscriptions ORDER BY channel_id") }
         #expect(counts == [6, 3, 0])
         #expect(try await library.read { db in try Int.fetchAll(db, sql: "SELECT feed_items FROM users") } == [9])
+        #expect(try await library.read { db in try Int.fetchAll(db, sql: "SELECT watched FROM subscriptions ORDER BY channel_id") } == [1, 0, 0])
+        #expect(try await library.read { db in try Int.fetchAll(db, sql: "SELECT feed_watched FROM users") } == [1])
         #expect(try await library.itemPage(ItemPageQuery()).total == 9)
         #expect(try await library.itemPage(ItemPageQuery(watch: .unwatched)).total == 8)
         try await expectTotalsMatchTheirItems(library, "migrated")

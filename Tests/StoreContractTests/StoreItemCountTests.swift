@@ -8,7 +8,8 @@ import XCTest
 /// per-subscription counts) against the items the pages actually hold, for two users with
 /// different channels and watch state, through every way items arrive and leave: ingest, a
 /// re-ingest that changes items (an update must not count twice), a new episode, a channel one
-/// user leaves, and one its last follower removes.
+/// user leaves, and one its last follower removes; and the watched and unwatched totals through
+/// every way an item's watch state comes and goes.
 final class StoreItemCountTests: XCTestCase {
     /// The owner follows `shared` (7 items), `mine` (4) and `video` (5); Bob `shared` and `video`.
     private struct TwoUsers {
@@ -106,6 +107,49 @@ final class StoreItemCountTests: XCTestCase {
             await assertEqual(try await bob.addTestChannel("shared"), u.shared)
             await assertEqual(try await bob.itemPage(ItemPageQuery()).total, 13)
             try await assertTotalsMatchTheirItems(bob, "bob subscribed again")
+        }
+    }
+
+    /// The watched and unwatched totals (counts the stores may keep per subscription and user)
+    /// through marks and unmarks, a channel left and followed again (its watch rows go), an item
+    /// kept by a collection when its channel's last follower leaves, watched while its channel
+    /// is not followed and counted when it is again, and the other user's unaffected throughout.
+    func testWatchedTotalsFollowMarksSubscriptionsAndRemovals() async throws {
+        try await forEachEngine { db in
+            let u = try await TwoUsers(db)
+            let (owner, bob) = (u.owner, u.bob)
+            func check(_ label: String, owner ownerTotals: [Int], bob bobTotals: [Int], line: UInt = #line) async throws {
+                for (library, name, expected) in [(owner, "owner", ownerTotals), (bob, "bob", bobTotals)] {
+                    var totals: [Int] = []
+                    for watch in [WatchFilter.all, .unwatched, .watched] { totals.append(try await library.itemPage(ItemPageQuery(watch: watch)).total) }
+                    XCTAssertEqual(totals, expected, "\(label): \(name)'s all, unwatched, watched", line: line)
+                    try await assertTotalsMatchTheirItems(library, "\(label): \(name)", line: line)
+                }
+            }
+            try await check("at first", owner: [16, 13, 3], bob: [12, 10, 2])
+            try await bob.setWatched([try await owner.id(of: "v2"), try await owner.id(of: "v4")], now: 30)
+            try await owner.setWatched([try await owner.id(of: "s1")], watched: false, now: 31)
+            try await check("marked and unmarked", owner: [16, 14, 2], bob: [12, 8, 4])
+
+            // Bob leaves `video` (his watch state of its items goes with him) and follows it again.
+            try await bob.removeChannel(id: u.video)
+            try await check("bob left video", owner: [16, 14, 2], bob: [7, 5, 2])
+            await assertEqual(try await bob.addTestChannel("video", platform: .youtube), u.video)
+            try await check("bob followed video again", owner: [16, 14, 2], bob: [12, 10, 2])
+
+            // m1 is kept in a collection when the owner, `mine`'s last follower, leaves it; the
+            // owner's watched m2 goes with the channel's other items.
+            let m1 = try await owner.id(of: "m1")
+            try await owner.createCollection("Keep", now: 40)
+            try await owner.addToCollection(item: m1, collection: "Keep", now: 41)
+            try await owner.removeChannel(id: u.mine)
+            try await check("mine removed", owner: [12, 11, 1], bob: [12, 10, 2])
+            // Watched while its channel is not followed: not in the feed, so in no total; counted
+            // once the channel is followed again.
+            try await owner.setWatched([m1], now: 42)
+            try await check("m1 watched, mine not followed", owner: [12, 11, 1], bob: [12, 10, 2])
+            await assertEqual(try await owner.addTestChannel("mine"), u.mine)
+            try await check("mine followed again", owner: [13, 11, 2], bob: [12, 10, 2])
         }
     }
 }

@@ -185,6 +185,44 @@ def feed_counts_follow_items_and_subscriptions(db, server):
     expect_error(db, "UPDATE users SET feed_items = -1 WHERE id = 1", "users_feed_items_check", "feed_items >= 0")
 
 
+def watched_counts(db):
+    """{(user, channel): watched} and {user: feed_watched}."""
+    subscriptions = {(int(u), int(c)): int(n) for u, c, n in db.rows("SELECT user_id, channel_id, watched FROM subscriptions")}
+    users = {int(u): int(n) for u, n in db.rows("SELECT id, feed_watched FROM users")}
+    return subscriptions, users
+
+
+@check
+def watched_counts_follow_watch_rows_subscriptions_and_cascades(db, server):
+    db.run(SETUP)
+    db.run("INSERT INTO subscriptions (user_id, channel_id, added_at) VALUES (1, 1, 1)")
+    db.run("""
+        INSERT INTO watch_state (user_id, item, watched, watched_at, updated_at) SELECT 1, id, 1, 5, 5 FROM items WHERE item_id = 'a';
+        INSERT INTO watch_state (user_id, item, watched, progress_seconds, updated_at) SELECT 2, id, 0, 30, 5 FROM items WHERE item_id = 'a';
+        """)
+    expect(watched_counts(db), ({(1, 1): 1}, {1: 1, 2: 0}), "a watched row counts on its user's subscription; a row not watched does not")
+    db.run("INSERT INTO subscriptions (user_id, channel_id, added_at) VALUES (2, 1, 1)")
+    db.run("UPDATE watch_state SET watched = 1, progress_seconds = 0, watched_at = 6 WHERE user_id = 2")
+    expect(watched_counts(db), ({(1, 1): 1, (2, 1): 1}, {1: 1, 2: 1}), "marked watched later, it counts")
+    db.run("UPDATE watch_state SET watched = 0, watched_at = NULL WHERE user_id = 1")
+    expect(watched_counts(db), ({(1, 1): 0, (2, 1): 1}, {1: 0, 2: 1}), "unmarked, it does not")
+    db.run("DELETE FROM watch_state WHERE user_id = 2")
+    expect(watched_counts(db), ({(1, 1): 0, (2, 1): 0}, {1: 0, 2: 0}), "a watched row deleted counts down")
+    db.run("""
+        INSERT INTO watch_state (user_id, item, watched, watched_at, updated_at) SELECT u, id, 1, 7, 7 FROM items, (VALUES (1), (2)) v(u)
+            ON CONFLICT (user_id, item) DO UPDATE SET watched = 1, watched_at = 7;
+        DELETE FROM subscriptions WHERE user_id = 2;
+        """)
+    expect(watched_counts(db), ({(1, 1): 2}, {1: 2, 2: 0}), "an unsubscription takes its count off")
+    db.run("INSERT INTO subscriptions (user_id, channel_id, added_at) VALUES (2, 1, 8)")
+    expect(watched_counts(db), ({(1, 1): 2, (2, 1): 2}, {1: 2, 2: 2}), "a new subscription counts its user's watched rows once")
+    db.run("DELETE FROM items WHERE item_id = 'a'")
+    expect(watched_counts(db), ({(1, 1): 1, (2, 1): 1}, {1: 1, 2: 1}), "an item that goes takes its watched rows off once (its cascade)")
+    db.run("DELETE FROM channels WHERE id = 1")
+    expect(watched_counts(db), ({}, {1: 0, 2: 0}), "a channel's cascade takes everything off once")
+    expect_error(db, "UPDATE users SET feed_watched = -1 WHERE id = 1", "users_feed_watched_check", "feed_watched >= 0")
+
+
 @check
 def item_state_mirrors_the_owners_watch_state(db, server):
     db.run(SETUP)
