@@ -27,10 +27,14 @@ enum PostgresSchema {
     ]
 
     /// How many of a subscription's items its user has watched, and of their whole feed: as
-    /// SQLite's `v26-feed-watched-counts` (its comment says why and how). Here too the cascade
-    /// that takes an item's watch rows runs once the item is gone (the foreign key's trigger), so
-    /// `items_watched_uncounted` counts them down before. A copy (`library_copying`) writes the
-    /// counts as they were.
+    /// SQLite's `v26-feed-watched-counts` (its comment says why), but counted per statement over
+    /// transition tables, as `items_uncounted` is: a bulk mark (a channel marked watched, a
+    /// gpodder upload, a copy's thousands of rows) would otherwise update one subscription row
+    /// and one user row once per watch row, each update walking the row's versions so far in
+    /// the transaction (quadratic). A watch row is counted through its item's channel; items
+    /// that go take their watch rows by the foreign key's cascade, which runs once the items
+    /// are gone, so those rows count nothing and `items_uncounted` counts the followers of
+    /// those channels again. A copy (`library_copying`) writes the counts as they were.
     static let feedWatchedCounts = #"""
         ALTER TABLE subscriptions ADD COLUMN watched BIGINT NOT NULL DEFAULT 0 CHECK (watched >= 0);
         UPDATE subscriptions s SET watched = (SELECT count(*) FROM watch_state w JOIN items i ON i.id = w.item
@@ -54,60 +58,73 @@ enum PostgresSchema {
         CREATE TRIGGER subscriptions_watched_uncounted AFTER DELETE ON subscriptions
             FOR EACH ROW WHEN (OLD.watched > 0) EXECUTE FUNCTION subscriptions_watched_uncounted();
 
+        -- The user's watched rows of the subscription's channel.
+        CREATE FUNCTION subscription_watched(member BIGINT, channel BIGINT) RETURNS BIGINT LANGUAGE sql STABLE AS $$
+            SELECT count(*) FROM watch_state w JOIN items i ON i.id = w.item
+                WHERE w.user_id = member AND w.watched = 1 AND i.channel_id = channel;
+        $$;
+
         CREATE FUNCTION subscriptions_watched_counted() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
             IF library_copying() THEN RETURN NULL; END IF;
-            UPDATE subscriptions SET watched = (SELECT count(*) FROM watch_state w JOIN items i ON i.id = w.item
-                    WHERE w.user_id = NEW.user_id AND w.watched = 1 AND i.channel_id = NEW.channel_id)
+            UPDATE subscriptions SET watched = subscription_watched(NEW.user_id, NEW.channel_id)
                 WHERE user_id = NEW.user_id AND channel_id = NEW.channel_id;
             RETURN NULL;
         END $$;
         CREATE TRIGGER subscriptions_watched_counted AFTER INSERT ON subscriptions
             FOR EACH ROW EXECUTE FUNCTION subscriptions_watched_counted();
 
-        -- One watched row of `member` for `watched_item`, counted by `delta` on the subscription (if
-        -- any) to the item's channel; an item already gone counts nothing.
-        CREATE FUNCTION watched_row_counted(member BIGINT, watched_item BIGINT, delta BIGINT) RETURNS void LANGUAGE sql AS $$
-            UPDATE subscriptions SET watched = watched + delta
-                WHERE user_id = member AND channel_id = (SELECT channel_id FROM items WHERE id = watched_item);
-        $$;
-
+        -- Watched rows that came (`came`) and went (`went`), counted once per subscription and
+        -- statement; a statement trigger sees the transition tables of its own event only.
         CREATE FUNCTION watch_state_watched_counted() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
             IF library_copying() THEN RETURN NULL; END IF;
-            PERFORM watched_row_counted(NEW.user_id, NEW.item, 1);
+            UPDATE subscriptions s SET watched = s.watched + counted.delta
+                FROM (SELECT c.user_id, i.channel_id, count(*) AS delta FROM came c JOIN items i ON i.id = c.item
+                      WHERE c.watched = 1 GROUP BY c.user_id, i.channel_id) counted
+                WHERE s.user_id = counted.user_id AND s.channel_id = counted.channel_id;
+            RETURN NULL;
+        END $$;
+        CREATE FUNCTION watch_state_watched_uncounted() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            UPDATE subscriptions s SET watched = s.watched - counted.delta
+                FROM (SELECT w.user_id, i.channel_id, count(*) AS delta FROM went w JOIN items i ON i.id = w.item
+                      WHERE w.watched = 1 GROUP BY w.user_id, i.channel_id) counted
+                WHERE s.user_id = counted.user_id AND s.channel_id = counted.channel_id;
+            RETURN NULL;
+        END $$;
+        CREATE FUNCTION watch_state_watched_moved() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            WITH moves AS (
+                SELECT user_id, item, 1 AS delta FROM came WHERE watched = 1
+                UNION ALL
+                SELECT user_id, item, -1 FROM went WHERE watched = 1
+            ), counted AS (
+                SELECT m.user_id, i.channel_id, sum(m.delta) AS delta
+                FROM moves m JOIN items i ON i.id = m.item GROUP BY m.user_id, i.channel_id
+            )
+            UPDATE subscriptions s SET watched = s.watched + counted.delta FROM counted
+                WHERE counted.delta <> 0 AND s.user_id = counted.user_id AND s.channel_id = counted.channel_id;
             RETURN NULL;
         END $$;
         CREATE TRIGGER watch_state_watched_counted AFTER INSERT ON watch_state
-            FOR EACH ROW WHEN (NEW.watched = 1) EXECUTE FUNCTION watch_state_watched_counted();
-
-        CREATE FUNCTION watch_state_watched_moved() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-            IF OLD.watched = 1 THEN PERFORM watched_row_counted(OLD.user_id, OLD.item, -1); END IF;
-            IF NEW.watched = 1 THEN PERFORM watched_row_counted(NEW.user_id, NEW.item, 1); END IF;
-            RETURN NULL;
-        END $$;
-        CREATE TRIGGER watch_state_watched_moved AFTER UPDATE OF watched, user_id, item ON watch_state
-            FOR EACH ROW WHEN (OLD.watched <> NEW.watched OR OLD.user_id <> NEW.user_id OR OLD.item <> NEW.item)
-            EXECUTE FUNCTION watch_state_watched_moved();
-
-        CREATE FUNCTION watch_state_watched_uncounted() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-            PERFORM watched_row_counted(OLD.user_id, OLD.item, -1);
-            RETURN NULL;
-        END $$;
+            REFERENCING NEW TABLE AS came FOR EACH STATEMENT EXECUTE FUNCTION watch_state_watched_counted();
+        CREATE TRIGGER watch_state_watched_moved AFTER UPDATE ON watch_state
+            REFERENCING OLD TABLE AS went NEW TABLE AS came FOR EACH STATEMENT EXECUTE FUNCTION watch_state_watched_moved();
         CREATE TRIGGER watch_state_watched_uncounted AFTER DELETE ON watch_state
-            FOR EACH ROW WHEN (OLD.watched = 1) EXECUTE FUNCTION watch_state_watched_uncounted();
+            REFERENCING OLD TABLE AS went FOR EACH STATEMENT EXECUTE FUNCTION watch_state_watched_uncounted();
 
+        -- Items that went: their watch rows went by the cascade, uncounted (their items were
+        -- gone). The followers that remain of those channels (none, when a channel's last
+        -- follower left) are counted again.
         CREATE FUNCTION items_watched_uncounted() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
-            UPDATE subscriptions s SET watched = s.watched - 1
-                WHERE s.channel_id = OLD.channel_id
-                  AND s.user_id IN (SELECT user_id FROM watch_state WHERE item = OLD.id AND watched = 1);
-            RETURN OLD;
+            UPDATE subscriptions s SET watched = subscription_watched(s.user_id, s.channel_id)
+                WHERE s.channel_id IN (SELECT DISTINCT channel_id FROM gone_items) AND s.watched > 0;
+            RETURN NULL;
         END $$;
-        CREATE TRIGGER items_watched_uncounted BEFORE DELETE ON items
-            FOR EACH ROW EXECUTE FUNCTION items_watched_uncounted();
+        CREATE TRIGGER items_watched_uncounted AFTER DELETE ON items
+            REFERENCING OLD TABLE AS gone_items FOR EACH STATEMENT EXECUTE FUNCTION items_watched_uncounted();
         """#
 
     /// Single sign-on (issue 29): as SQLite's `v24-user-identities`.

@@ -120,7 +120,7 @@ final class PostgresFeedPlanTests: XCTestCase {
             try db.execute("""
                 INSERT INTO items (channel_id, item_id, title, url, published, discovered_at)
                     SELECT 1 + n % 200, 'w' || n, 'Title ' || n, 'https://ex.com/w/' || n, 1600000000 - n, 1
-                    FROM generate_series(1, 60000) n;
+                    FROM generate_series(1, 20000) n;
                 INSERT INTO watch_state (user_id, item, watched, watched_at, updated_at)
                     SELECT 1, id, 1, 5, id FROM items WHERE id % 3 = 0
                     ON CONFLICT (user_id, item) DO UPDATE SET watched = 1, progress_seconds = 0, watched_at = 5;
