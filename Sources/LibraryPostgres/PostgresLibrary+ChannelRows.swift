@@ -33,18 +33,9 @@ extension ChannelSummary {
         c.warnings, c.self_url, c.next_page, c.funding
         """
 
-    /// The `items` and `unwatched` columns for `user` (whose id is `$1`). The owner's unwatched
-    /// count reads `items.state` (their watch state, counted from the channel's index alone);
-    /// another user's counts their own watched marks.
-    static func pgCounts(for user: UserID) -> String {
-        let unwatched = user == .owner
-            ? "(SELECT count(*) FROM items i WHERE i.channel_id = c.id AND i.state <> \(WatchState.watched.rawValue))"
-            : """
-              (SELECT count(*) FROM items i WHERE i.channel_id = c.id) - (SELECT count(*) FROM items i
-                  JOIN watch_state w ON w.user_id = $1 AND w.item = i.id AND w.watched = 1 WHERE i.channel_id = c.id)
-              """
-        return "(SELECT count(*) FROM items i WHERE i.channel_id = c.id) AS items, \(unwatched) AS unwatched"
-    }
+    /// The `items` and `unwatched` columns, from the user's subscription `s` (`subscribed`):
+    /// the schema's counts, as SQLite's `ChannelSummary.counts`.
+    static let pgCounts = "s.items AS items, s.items - s.watched AS unwatched"
 
     init(pgRow row: PGRow) throws(LibraryError) {
         self.init(id: try row.get("id"), platform: Platform(rawValue: try row.get("platform")) ?? .podcast, name: try row.get("name"),

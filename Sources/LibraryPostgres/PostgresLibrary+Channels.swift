@@ -36,7 +36,7 @@ extension PostgresLibrary {
         let user = user
         return try await read { db throws(LibraryError) in
             try db.query("""
-                SELECT \(ChannelSummary.pgSelection), \(ChannelSummary.pgCounts(for: user)) FROM channels c \(Self.subscribed)
+                SELECT \(ChannelSummary.pgSelection), \(ChannelSummary.pgCounts) FROM channels c \(Self.subscribed)
                 ORDER BY \(Self.noCase("c.name")), c.id
                 """, [user.rawValue]).rows.map { row throws(LibraryError) in try ChannelSummary(pgRow: row) }
         }
@@ -47,7 +47,7 @@ extension PostgresLibrary {
         let user = user
         return try await read { db throws(LibraryError) in
             guard let row = try db.query("""
-                SELECT \(ChannelSummary.pgSelection), \(ChannelSummary.pgCounts(for: user)) FROM channels c \(Self.subscribed)
+                SELECT \(ChannelSummary.pgSelection), \(ChannelSummary.pgCounts) FROM channels c \(Self.subscribed)
                 WHERE c.id = $2
                 """, [user.rawValue, id]).first else { throw .noChannel(id) }
             return try ChannelSummary(pgRow: row)
@@ -79,7 +79,7 @@ extension PostgresLibrary {
                     limit = "LIMIT $\(parameters.count - 1) OFFSET $\(parameters.count)"
                 }
                 subscriptions = try db.query("""
-                    SELECT \(Self.channelSelection), \(ChannelSummary.pgCounts(for: user)) FROM channels c \(Self.subscribed) \(filter)
+                    SELECT \(Self.channelSelection), \(ChannelSummary.pgCounts) FROM channels c \(Self.subscribed) \(filter)
                     ORDER BY \(Self.noCase("c.name")), c.id \(limit)
                     """, parameters).rows.map { row throws(LibraryError) in
                     Subscription(channel: try Channel(pgRow: row), summary: try ChannelSummary(pgRow: row))

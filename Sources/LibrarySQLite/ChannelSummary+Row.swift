@@ -3,26 +3,16 @@ import GRDB
 import LibraryStore
 
 extension ChannelSummary {
-    /// Columns a summary query must select (with `items` and `unwatched` counts) for `user`'s
-    /// view of `channels c`. The owner's unwatched count reads `items.state` (their watch state,
-    /// counted from the channel index alone); another user's counts their own watched marks.
-    static func selection(for user: UserID) -> String {
-        """
+    /// Columns a summary query must select (with `items` and `unwatched` counts) for a user's
+    /// view of `channels c` joined with their subscription `s` (`Channel.subscribed`).
+    static let selection = """
         c.id, c.platform, c.name, c.source_url, c.feed_url, c.last_synced, c.last_error, c.next_poll,
-        c.warnings, c.self_url, c.next_page, c.funding, \(counts(for: user))
+        c.warnings, c.self_url, c.next_page, c.funding, \(counts)
         """
-    }
 
-    /// The `items` and `unwatched` columns alone (beside `Channel.selection`, whose `c.*` holds the rest).
-    static func counts(for user: UserID) -> String {
-        let unwatched = user == .owner
-            ? "(SELECT count(*) FROM items i WHERE i.channel_id = c.id AND i.state <> \(WatchState.watched.rawValue))"
-            : """
-              (SELECT count(*) FROM items i WHERE i.channel_id = c.id) - (SELECT count(*) FROM items i
-                  JOIN watch_state w ON w.user_id = \(user.rawValue) AND w.item = i.id AND w.watched = 1 WHERE i.channel_id = c.id)
-              """
-        return "(SELECT count(*) FROM items i WHERE i.channel_id = c.id) AS items, \(unwatched) AS unwatched"
-    }
+    /// The `items` and `unwatched` columns alone (beside `Channel.selection`, whose `c.*` holds
+    /// the rest): the subscription's counts (v15, v26), not a count of the channel's items.
+    static let counts = "s.items AS items, s.items - s.watched AS unwatched"
 
     init(row: Row) {
         self.init(id: row["id"], platform: Platform(rawValue: row["platform"]) ?? .podcast, name: row["name"],

@@ -29,7 +29,7 @@ extension SQLiteLibrary {
         let user = user
         return try await read { db in
             try Row.fetchAll(db, sql: """
-                SELECT \(ChannelSummary.selection(for: user)) FROM channels c \(Channel.subscribed) ORDER BY c.name COLLATE NOCASE, c.id
+                SELECT \(ChannelSummary.selection) FROM channels c \(Channel.subscribed) ORDER BY c.name COLLATE NOCASE, c.id
                 """, arguments: [user.rawValue]).map(ChannelSummary.init(row:))
         }
     }
@@ -48,7 +48,7 @@ extension SQLiteLibrary {
             if page?.isPastAnyEnd != true {
                 let limit = page.map { "LIMIT \($0.perPage) OFFSET \($0.offset)" } ?? ""
                 subscriptions = try Row.fetchAll(db, sql: """
-                    SELECT \(Channel.selection), \(ChannelSummary.counts(for: user)) FROM channels c \(Channel.subscribed) \(filter)
+                    SELECT \(Channel.selection), \(ChannelSummary.counts) FROM channels c \(Channel.subscribed) \(filter)
                     ORDER BY c.name COLLATE NOCASE, c.id \(limit)
                     """, arguments: arguments).map { Subscription(channel: try Channel(row: $0), summary: ChannelSummary(row: $0)) }
             }
@@ -63,7 +63,7 @@ extension SQLiteLibrary {
         let user = user
         return try await read { db in
             guard let row = try Row.fetchOne(db, sql: """
-                SELECT \(ChannelSummary.selection(for: user)) FROM channels c \(Channel.subscribed) WHERE c.id = ?2
+                SELECT \(ChannelSummary.selection) FROM channels c \(Channel.subscribed) WHERE c.id = ?2
                 """, arguments: [user.rawValue, id]) else { throw LibraryError.noChannel(id) }
             return ChannelSummary(row: row)
         }

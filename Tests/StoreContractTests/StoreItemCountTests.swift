@@ -113,7 +113,8 @@ final class StoreItemCountTests: XCTestCase {
     /// The watched and unwatched totals (counts the stores may keep per subscription and user)
     /// through marks and unmarks, a channel left and followed again (its watch rows go), an item
     /// kept by a collection when its channel's last follower leaves, watched while its channel
-    /// is not followed and counted when it is again, and the other user's unaffected throughout.
+    /// is not followed and counted when it is again, and the other user's unaffected throughout;
+    /// each channel's counts in the channel list too.
     func testWatchedTotalsFollowMarksSubscriptionsAndRemovals() async throws {
         try await forEachEngine { db in
             let u = try await TwoUsers(db)
@@ -124,6 +125,12 @@ final class StoreItemCountTests: XCTestCase {
                     for watch in [WatchFilter.all, .unwatched, .watched] { totals.append(try await library.itemPage(ItemPageQuery(watch: watch)).total) }
                     XCTAssertEqual(totals, expected, "\(label): \(name)'s all, unwatched, watched", line: line)
                     try await assertTotalsMatchTheirItems(library, "\(label): \(name)", line: line)
+                    // Each channel's counts in the channel list, against the items its pages list.
+                    for summary in try await library.channelSummaries() {
+                        let listed = try await library.itemPage(ItemPageQuery(channelIDs: [summary.id], page: .first(100))).items
+                        XCTAssertEqual([summary.items, summary.unwatched], [listed.count, listed.filter { !$0.item.watched }.count],
+                                       "\(label): \(name)'s \(summary.name)", line: line)
+                    }
                 }
             }
             try await check("at first", owner: [16, 13, 3], bob: [12, 10, 2])
