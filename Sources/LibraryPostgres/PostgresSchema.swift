@@ -33,8 +33,9 @@ enum PostgresSchema {
     /// and one user row once per watch row, each update walking the row's versions so far in
     /// the transaction (quadratic). A watch row is counted through its item's channel; items
     /// that go take their watch rows by the foreign key's cascade, which runs once the items
-    /// are gone, so those rows count nothing and `items_uncounted` counts the followers of
-    /// those channels again. A copy (`library_copying`) writes the counts as they were.
+    /// are gone, so those rows count nothing and `items_watched_uncounted` counts the followers
+    /// of those channels again. An update of a watch row (progress, every 10 s while playing)
+    /// runs `watch_state_watched_moved` over its one-row tables: a join, no write. A copy (`library_copying`) writes the counts as they were.
     static let feedWatchedCounts = #"""
         ALTER TABLE subscriptions ADD COLUMN watched BIGINT NOT NULL DEFAULT 0 CHECK (watched >= 0);
         UPDATE subscriptions s SET watched = (SELECT count(*) FROM watch_state w JOIN items i ON i.id = w.item
