@@ -27,53 +27,53 @@ enum PostgresSchema {
     ]
 
     /// How many of a subscription's items its user has watched, and of their whole feed: as
-    /// SQLite's `v26-feed-watched-counts` (its comment says why), but counted per statement over
-    /// transition tables, as `items_uncounted` is: a bulk mark (a channel marked watched, a
-    /// gpodder upload, a copy's thousands of rows) would otherwise update one subscription row
-    /// and one user row once per watch row, each update walking the row's versions so far in
-    /// the transaction (quadratic). A watch row is counted through its item's channel; items
-    /// that go take their watch rows by the foreign key's cascade, which runs once the items
-    /// are gone, so those rows count nothing and `items_watched_uncounted` counts the followers
-    /// of those channels again. An update of a watch row (progress, every 10 s while playing)
-    /// runs `watch_state_watched_moved` over its one-row tables: a join, no write. A copy (`library_copying`) writes the counts as they were.
+    /// SQLite's `v26-feed-watched-counts` (its comment says why). v1's subscription triggers
+    /// keep both counts. Watch rows are counted per statement over transition tables, as
+    /// `items_uncounted` counts items: a bulk mark (a channel marked watched, a gpodder upload)
+    /// would otherwise update one subscription row and one user row once per watch row, each
+    /// update walking the row's versions so far in the transaction (quadratic). A watch row is
+    /// counted through its item's channel; items that go take their watch rows by the foreign
+    /// key's cascade, which runs once the items are gone, so those rows count nothing and
+    /// `items_watched_uncounted` counts the followers of those channels again. An update of a
+    /// watch row (progress, every 10 s while playing) runs `watch_state_watched_moved` over its
+    /// one-row tables: a join, no write. A copy (`library_copying`) writes the counts as they were.
     static let feedWatchedCounts = #"""
         ALTER TABLE subscriptions ADD COLUMN watched BIGINT NOT NULL DEFAULT 0 CHECK (watched >= 0);
-        UPDATE subscriptions s SET watched = (SELECT count(*) FROM watch_state w JOIN items i ON i.id = w.item
-            WHERE w.user_id = s.user_id AND w.watched = 1 AND i.channel_id = s.channel_id);
         ALTER TABLE users ADD COLUMN feed_watched BIGINT NOT NULL DEFAULT 0 CHECK (feed_watched >= 0);
-        UPDATE users u SET feed_watched = (SELECT coalesce(sum(watched), 0) FROM subscriptions WHERE user_id = u.id);
-
-        CREATE FUNCTION subscriptions_watched_moved() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-            UPDATE users SET feed_watched = feed_watched - OLD.watched + NEW.watched WHERE id = NEW.user_id;
-            RETURN NULL;
-        END $$;
-        CREATE TRIGGER subscriptions_watched_moved AFTER UPDATE OF watched ON subscriptions
-            FOR EACH ROW WHEN (OLD.watched <> NEW.watched) EXECUTE FUNCTION subscriptions_watched_moved();
-
-        CREATE FUNCTION subscriptions_watched_uncounted() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-            UPDATE users SET feed_watched = feed_watched - OLD.watched WHERE id = OLD.user_id;
-            RETURN NULL;
-        END $$;
-        CREATE TRIGGER subscriptions_watched_uncounted AFTER DELETE ON subscriptions
-            FOR EACH ROW WHEN (OLD.watched > 0) EXECUTE FUNCTION subscriptions_watched_uncounted();
 
         -- The user's watched rows of the subscription's channel.
         CREATE FUNCTION subscription_watched(member BIGINT, channel BIGINT) RETURNS BIGINT LANGUAGE sql STABLE AS $$
             SELECT count(*) FROM watch_state w JOIN items i ON i.id = w.item
                 WHERE w.user_id = member AND w.watched = 1 AND i.channel_id = channel;
         $$;
+        UPDATE subscriptions SET watched = subscription_watched(user_id, channel_id);
+        UPDATE users u SET feed_watched = (SELECT coalesce(sum(watched), 0) FROM subscriptions WHERE user_id = u.id);
 
-        CREATE FUNCTION subscriptions_watched_counted() RETURNS trigger LANGUAGE plpgsql AS $$
+        -- v1's subscription triggers keep both counts: one write of the user's row per event.
+        CREATE OR REPLACE FUNCTION subscriptions_items_moved() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            UPDATE users SET feed_items = feed_items - OLD.items + NEW.items, feed_watched = feed_watched - OLD.watched + NEW.watched
+                WHERE id = NEW.user_id;
+            RETURN NULL;
+        END $$;
+        DROP TRIGGER subscriptions_items_moved ON subscriptions;
+        CREATE TRIGGER subscriptions_items_moved AFTER UPDATE OF items, watched ON subscriptions
+            FOR EACH ROW WHEN (OLD.items <> NEW.items OR OLD.watched <> NEW.watched) EXECUTE FUNCTION subscriptions_items_moved();
+
+        CREATE OR REPLACE FUNCTION subscriptions_uncounted() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            UPDATE users SET feed_items = feed_items - OLD.items, feed_watched = feed_watched - OLD.watched WHERE id = OLD.user_id;
+            RETURN NULL;
+        END $$;
+
+        CREATE OR REPLACE FUNCTION subscriptions_tallied() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
             IF library_copying() THEN RETURN NULL; END IF;
-            UPDATE subscriptions SET watched = subscription_watched(NEW.user_id, NEW.channel_id)
+            UPDATE subscriptions SET items = (SELECT count(*) FROM items WHERE channel_id = NEW.channel_id),
+                    watched = subscription_watched(NEW.user_id, NEW.channel_id)
                 WHERE user_id = NEW.user_id AND channel_id = NEW.channel_id;
             RETURN NULL;
         END $$;
-        CREATE TRIGGER subscriptions_watched_counted AFTER INSERT ON subscriptions
-            FOR EACH ROW EXECUTE FUNCTION subscriptions_watched_counted();
 
         -- Watched rows that came (`came`) and went (`went`), counted once per subscription and
         -- statement; a statement trigger sees the transition tables of its own event only.

@@ -83,8 +83,7 @@ extension SQLiteLibrary {
     /// date, duration or short-form filter the items are counted.
     private static func totalCounter(_ query: ItemPageQuery, channelConditions: [(String) -> String], from: String) -> TotalCounter {
         guard !query.shortOnly, query.publishedSince == nil, query.minDuration == nil, query.maxDuration == nil else {
-            let sql = "SELECT count(*) \(from)"
-            return TotalCounter(isShortRead: false, scalarSQL: nil) { db, arguments in try Int.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) ?? 0 }
+            return TotalCounter(sql: "SELECT count(*) \(from)", readsOnlyUser: false, isShortRead: false)
         }
         let (userTotal, subscriptionTotal) = switch query.watch {
         case .all: ("feed_items", "s.items")
@@ -94,28 +93,32 @@ extension SQLiteLibrary {
         // A watch filter's page may walk far down `items_newest` to fill itself (past every
         // watched item, or every unwatched one): not a short read whatever its total.
         let shortRead = query.watch == .all
-        // The whole feed is the user's one number, which reads only `?1`: it can ride along as a
-        // column of the page. `channels` only for a platform filter.
+        // The whole feed is the user's one number. `channels` only for a platform filter.
         if channelConditions.isEmpty {
-            let sql = "SELECT \(userTotal) FROM users WHERE id = ?1"
-            return TotalCounter(isShortRead: shortRead, scalarSQL: sql) { db, arguments in try Int.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) ?? 0 }
+            return TotalCounter(sql: "SELECT \(userTotal) FROM users WHERE id = ?1", readsOnlyUser: true, isShortRead: shortRead)
         }
-        let sql = """
+        return TotalCounter(sql: """
             SELECT coalesce(sum(\(subscriptionTotal)), 0) FROM subscriptions s
             \(query.platform == nil ? "" : "CROSS JOIN channels c ON c.id = s.channel_id")
             WHERE s.user_id = ?1\(channelConditions.map { " AND " + $0("s.channel_id") }.joined())
-            """
-        return TotalCounter(isShortRead: shortRead, scalarSQL: nil) { db, arguments in try Int.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) ?? 0 }
+            """, readsOnlyUser: false, isShortRead: shortRead)
     }
 
-    /// How a page's total is found, and whether that takes the same short time on any library
-    /// (the sum alone, without the user's watched rows).
+    /// How a page's total is found (one SELECT over the page's arguments), and whether that and
+    /// the page take the same short time on any library.
     private struct TotalCounter: Sendable {
+        var sql: String
+        /// Whether `sql` reads no parameter but `?1` (the user).
+        var readsOnlyUser: Bool
         var isShortRead: Bool
-        /// The total as one SELECT that reads no parameter but `?1` (the user), so a page's
-        /// statement can carry it as a scalar subquery; nil for the others.
-        var scalarSQL: String?
-        var count: @Sendable (Database, StatementArguments) throws -> Int
+
+        /// The total as a SELECT a page's statement can carry as a scalar subquery; nil when it
+        /// reads more than the user.
+        var scalarSQL: String? { readsOnlyUser ? sql : nil }
+
+        func count(_ db: Database, _ arguments: StatementArguments) throws -> Int {
+            try Int.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) ?? 0
+        }
     }
 
     public func itemRecords(ids: [Int64]) async throws(LibraryError) -> [ItemRecord] {
