@@ -169,11 +169,11 @@ final class PGConnection {
             throw Self.failure(isUsable ? .other : .connectionLost, sqlState: nil,
                                message: Self.oneLine(String(cString: PQerrorMessage(handle))), location: location)
         }
-        defer { PQclear(result) }
         switch PQresultStatus(result) {
         case PGRES_TUPLES_OK, PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
-            return PGResult(result)
+            return PGResult(result)  // which clears it with its last row
         default:
+            defer { PQclear(result) }
             let sqlState = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
             let primary = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
             let message = primary ?? String(cString: PQresultErrorMessage(result))
@@ -221,22 +221,19 @@ enum PGPlan: Sendable {
     case generic
 }
 
-/// A statement's rows, copied out of libpq's result (which is freed at once).
+/// A statement's rows, read in place from libpq's result, which lives as long as they do. A
+/// PGresult is read-only once made, so libpq lets any thread read it; nothing is copied until a
+/// column is read, and numbers are parsed from libpq's bytes without a String between (a feed
+/// page of 50 rows has a thousand values).
 struct PGResult: Sendable {
-    let columns: PGColumns
-    let rows: [PGRow]
+    let rows: PGRows
     /// How many rows an INSERT, UPDATE or DELETE touched.
     let affected: Int
 
+    /// Takes ownership of `result` (cleared with its last row).
     fileprivate init(_ result: OpaquePointer) {
-        let fields = Int(PQnfields(result))
-        let columns = PGColumns(names: (0..<fields).map { String(cString: PQfname(result, Int32($0))) })
-        self.columns = columns
-        rows = (0..<Int(PQntuples(result))).map { row in
-            PGRow(columns: columns, values: (0..<fields).map { field in
-                PQgetisnull(result, Int32(row), Int32(field)) == 1 ? nil : String(cString: PQgetvalue(result, Int32(row), Int32(field)))
-            })
-        }
+        let storage = PGResultStorage(result)
+        rows = PGRows(storage: storage)
         affected = Int(String(cString: PQcmdTuples(result))) ?? 0
     }
 
@@ -244,36 +241,69 @@ struct PGResult: Sendable {
     var first: PGRow? { rows.first }
 }
 
-/// Column names to their index, shared by a result's rows.
-final class PGColumns: Sendable {
+/// The rows of a result, in order.
+struct PGRows: RandomAccessCollection, Sendable {
+    fileprivate let storage: PGResultStorage
+    var startIndex: Int { 0 }
+    var endIndex: Int { storage.rowCount }
+    subscript(position: Int) -> PGRow { PGRow(storage: storage, row: Int32(position)) }
+}
+
+/// libpq's result and its column names; cleared when no row refers to it.
+private final class PGResultStorage: @unchecked Sendable {
+    let handle: OpaquePointer
+    let rowCount: Int
     let names: [String]
-    private let index: [String: Int]
-    init(names: [String]) {
-        self.names = names
-        index = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+    /// Each name's length in bytes.
+    private let lengths: [Int]
+
+    init(_ handle: OpaquePointer) {
+        self.handle = handle
+        rowCount = Int(PQntuples(handle))
+        names = (0..<PQnfields(handle)).map { String(cString: PQfname(handle, $0)) }
+        lengths = names.map(\.utf8.count)
     }
-    func position(_ name: String) -> Int? { index[name] }
+
+    deinit { PQclear(handle) }
+
+    /// Where column `name` is. A scan, not a hash: a result has a few dozen columns, most of
+    /// other lengths, and hashing each name read cost more than the rest of decoding.
+    func position(_ name: String) -> Int? {
+        let length = name.utf8.count
+        return names.indices.first { lengths[$0] == length && names[$0] == name }
+    }
 }
 
 /// One row of a result, read by column name as typed values.
 struct PGRow: Sendable {
-    let columns: PGColumns
-    let values: [String?]
+    fileprivate let storage: PGResultStorage
+    fileprivate let row: Int32
 
     /// Column `name` as `T` (an Optional reads NULL as nil); a missing column, an unexpected NULL
     /// or text that is not a `T` is a failure of the store, not of the caller.
     func get<T: PGDecodable>(_ name: String) throws(LibraryError) -> T {
-        guard let position = columns.position(name) else { throw PGRow.unexpected("no column \(name)") }
+        guard let position = storage.position(name) else { throw PGRow.unexpected("no column \(name)") }
         return try get(position, name: name)
     }
 
     /// Column `position` (0-based) as `T`.
     func get<T: PGDecodable>(_ position: Int, name: String? = nil) throws(LibraryError) -> T {
-        guard values.indices.contains(position) else { throw PGRow.unexpected("no column \(position)") }
-        guard let value = T(pgText: values[position]) else {
-            throw PGRow.unexpected("column \(name ?? String(position)) holds \(values[position].map { "\"\($0.prefix(40))\"" } ?? "NULL"), not a \(T.self)")
+        guard storage.names.indices.contains(position) else { throw PGRow.unexpected("no column \(position)") }
+        let value: T? = withBytes(position) { T(pgBytes: $0) }
+        guard let value else {
+            throw PGRow.unexpected("column \(name ?? String(position)) holds \(text(position).map { "\"\($0.prefix(40))\"" } ?? "NULL"), not a \(T.self)")
         }
         return value
+    }
+
+    /// Column `position`'s text; nil for NULL.
+    func text(_ position: Int) -> String? { withBytes(position) { $0.map { String(decoding: $0, as: UTF8.self) } } }
+
+    /// Calls `body` with column `position`'s bytes in libpq's result (nil for NULL).
+    private func withBytes<R>(_ position: Int, _ body: (UnsafeRawBufferPointer?) -> R) -> R {
+        let column = Int32(position)
+        guard PQgetisnull(storage.handle, row, column) == 0, let value = PQgetvalue(storage.handle, row, column) else { return body(nil) }
+        return body(UnsafeRawBufferPointer(start: value, count: Int(PQgetlength(storage.handle, row, column))))
     }
 
     static func unexpected(_ what: String) -> LibraryError {
@@ -283,17 +313,44 @@ struct PGRow: Sendable {
 
 /// A value read from PostgreSQL's text form.
 protocol PGDecodable {
-    /// nil text is SQL NULL; nil result: not a value of this type.
-    init?(pgText: String?)
+    /// nil bytes are SQL NULL; nil result: not a value of this type.
+    init?(pgBytes: UnsafeRawBufferPointer?)
 }
 
-extension String: PGDecodable { init?(pgText: String?) { guard let pgText else { return nil }; self = pgText } }
-extension Int64: PGDecodable { init?(pgText: String?) { guard let pgText, let v = Int64(pgText) else { return nil }; self = v } }
-extension Int: PGDecodable { init?(pgText: String?) { guard let pgText, let v = Int(pgText) else { return nil }; self = v } }
-extension Double: PGDecodable { init?(pgText: String?) { guard let pgText, let v = Double(pgText) else { return nil }; self = v } }
+extension String: PGDecodable {
+    init?(pgBytes: UnsafeRawBufferPointer?) { guard let pgBytes else { return nil }; self = String(decoding: pgBytes, as: UTF8.self) }
+}
+extension Int64: PGDecodable {
+    /// An optional minus and decimal digits, as PostgreSQL writes integers; nothing else.
+    init?(pgBytes: UnsafeRawBufferPointer?) {
+        guard var digits = pgBytes?[...], let first = digits.first else { return nil }
+        let negative = first == UInt8(ascii: "-")
+        if negative { digits = digits.dropFirst() }
+        guard !digits.isEmpty else { return nil }
+        var value: Int64 = 0
+        for byte in digits {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            let (times10, o1) = value.multipliedReportingOverflow(by: 10)
+            // Accumulated negatively, so that Int64.min parses too.
+            let (next, o2) = times10.subtractingReportingOverflow(Int64(byte - UInt8(ascii: "0")))
+            guard !o1, !o2 else { return nil }
+            value = next
+        }
+        if negative { self = value } else {
+            guard value != .min else { return nil }
+            self = -value
+        }
+    }
+}
+extension Int: PGDecodable {
+    init?(pgBytes: UnsafeRawBufferPointer?) { guard let value = Int64(pgBytes: pgBytes) else { return nil }; self = Int(value) }
+}
+extension Double: PGDecodable {
+    init?(pgBytes: UnsafeRawBufferPointer?) { guard let text = String(pgBytes: pgBytes), let v = Double(text) else { return nil }; self = v }
+}
 extension Bool: PGDecodable {
-    init?(pgText: String?) {
-        switch pgText {
+    init?(pgBytes: UnsafeRawBufferPointer?) {
+        switch pgBytes.map({ String(decoding: $0, as: UTF8.self) }) {
         case "t", "true", "1": self = true
         case "f", "false", "0": self = false
         default: return nil
@@ -301,9 +358,9 @@ extension Bool: PGDecodable {
     }
 }
 extension Optional: PGDecodable where Wrapped: PGDecodable {
-    init?(pgText: String?) {
-        guard let pgText else { self = .none; return }
-        guard let value = Wrapped(pgText: pgText) else { return nil }
+    init?(pgBytes: UnsafeRawBufferPointer?) {
+        guard let pgBytes else { self = .none; return }
+        guard let value = Wrapped(pgBytes: pgBytes) else { return nil }
         self = .some(value)
     }
 }

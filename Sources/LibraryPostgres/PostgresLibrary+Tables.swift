@@ -203,7 +203,7 @@ enum PostgresTables {
         sql += " ORDER BY \(table.key.map(quoted).joined(separator: ", ")) LIMIT \(max(1, limit))"
         return try connection.query(sql, parameters).rows.map { row throws(LibraryError) in
             try kinds.enumerated().map { column throws(LibraryError) in
-                guard let text = row.values[column.offset] else { return .null }
+                guard let text = row.text(column.offset) else { return .null }
                 guard let value = TableValue(pgText: text, kind: column.element) else {
                     throw PGRow.unexpected("column \(table.name).\(table.columns[column.offset].name) holds \"\(text.prefix(40))\", not a \(column.element.rawValue)")
                 }

@@ -56,6 +56,34 @@ final class PostgresConnectionTests: XCTestCase {
         }
     }
 
+    func testNumbersAreReadFromLibpqsBytesToTheirLimitsAndNothingElseIsANumber() async throws {
+        let library = try await library()
+        let found = try await library.read { connection throws(LibraryError) in
+            try connection.query("""
+                SELECT (-9223372036854775807 - 1)::bigint AS min, 9223372036854775807::bigint AS max, 0::bigint AS zero, -7::int AS minus,
+                       '9223372036854775808' AS over, '-9223372036854775809' AS under, '-' AS dash, '' AS empty, '12a' AS letters,
+                       '+5' AS plus, ' 5' AS spaced, 't'::boolean AS yes, 'é' AS accent, 2.5::float8 AS half, NULL::bigint AS nothing
+                """).first
+        }
+        let row = try XCTUnwrap(found)
+        XCTAssertEqual(try row.get("min") as Int64, .min)
+        XCTAssertEqual(try row.get("max") as Int64, .max)
+        XCTAssertEqual(try row.get("zero") as Int, 0)
+        XCTAssertEqual(try row.get("minus") as Int, -7)
+        XCTAssertEqual(try row.get("yes") as Bool, true)
+        XCTAssertEqual(try row.get("accent") as String, "é")
+        XCTAssertEqual(try row.get("half") as Double, 2.5)
+        XCTAssertNil(try row.get("nothing") as Int64?)
+        XCTAssertEqual(row.text(0), "-9223372036854775808")
+        XCTAssertNil(row.text(14))
+        for column in ["over", "under", "dash", "empty", "letters", "plus", "spaced", "accent"] {
+            XCTAssertThrowsError(try row.get(column) as Int64, column) { error in
+                XCTAssertTrue("\(error)".contains("column \(column) holds"), "\(error)")
+            }
+        }
+        XCTAssertThrowsError(try row.get("missing") as Int64) { XCTAssertTrue("\($0)".contains("no column missing"), "\($0)") }
+    }
+
     func testErrorsKeepTheSQLStateAndSayWhetherARetryCanHelp() async throws {
         let library = try await library()
         do {
