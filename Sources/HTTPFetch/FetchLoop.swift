@@ -76,7 +76,7 @@ final class FetchLoop {
         let streams = queue[queueHead...].filter { $0.stream != nil }
         queue = queue[queueHead...].filter { $0.stream == nil }
         queueHead = 0
-        for job in streams { start(job, host: HostKey(job.request.url)) }
+        for job in streams { start(job, host: job.host) }
     }
 
     /// Resumes the streamed transfers paused for a reader that has caught up. libcurl may hand
@@ -94,7 +94,7 @@ final class FetchLoop {
         guard queueHead < queue.count, counted < concurrency else { return }
         var waiting: [FetchJob] = []
         for job in queue[queueHead...] {
-            let host = HostKey(job.request.url)
+            let host = job.host
             if counted < concurrency, countedPerHost[host, default: 0] < bounds.connectionsPerHost,
                runningPerHost[host, default: 0] < bounds.maxConnectionsPerHost {
                 start(job, host: host)
