@@ -62,13 +62,15 @@ final class PGConnection {
     deinit { PQfinish(handle) }
 
     /// Whether the server is still there as far as libpq knows (a lost connection is dropped by the pool).
-    var isUsable: Bool { PQstatus(handle) == CONNECTION_OK }
+    var isUsable: Bool { !abandoned && PQstatus(handle) == CONNECTION_OK }
+    /// Whether a pipeline left it in a state not to be trusted (`lost`).
+    private var abandoned = false
 
     /// Runs `sql` with `parameters` as $1, $2…, prepared on this connection (see the type's
     /// comment) and planned as `plan` says; the rows it returns, if any.
     @discardableResult
     func query(_ sql: String, _ parameters: [any PGBindable] = [], plan: PGPlan = .serverChoice) throws(LibraryError) -> PGResult {
-        let texts = parameters.map(\.pgText)
+        let texts = parameters.map { $0.pgText }
         let name = try statementName(sql)
         if name != nil, PQtransactionStatus(handle) == PQTRANS_IDLE { try setPlanMode(plan) }
         let result: OpaquePointer? = withOptionalCStrings(texts) { values in
@@ -126,6 +128,63 @@ final class PGConnection {
             ? "SET plan_cache_mode = force_generic_plan; SET work_mem = '64kB'; SET max_parallel_workers_per_gather = 0"
             : "RESET plan_cache_mode; RESET work_mem; RESET max_parallel_workers_per_gather")
         planMode = plan
+    }
+
+    /// Runs `statements` in libpq's pipeline mode: sent together and answered together, one
+    /// round trip for all of them instead of one each (a sync worker stores sixteen feeds in a
+    /// transaction, a statement or two per feed; waiting for each answer in turn, waking both
+    /// processes every time, took longer than running them). Their results in order; the first
+    /// failure throws, and the statements after it did not run (PostgreSQL skips the rest of a
+    /// pipeline after an error, as a transaction does). Each is prepared as `query` prepares it,
+    /// before the pipeline starts; in a transaction, or on its own as one implicit transaction.
+    func pipeline(_ statements: [PGStatement]) throws(LibraryError) -> [PGResult] {
+        guard statements.count > 1 else { return try statements.map { statement throws(LibraryError) in try query(statement.sql, statement.parameters) } }
+        let names = try statements.map { statement throws(LibraryError) in try statementName(statement.sql) }
+        guard PQenterPipelineMode(handle) == 1 else { throw lost() }
+        defer { PQexitPipelineMode(handle) }  // fails, harmlessly, only on a connection that is gone
+        for (statement, name) in zip(statements, names) {
+            let texts = statement.parameters.map { $0.pgText }
+            let sent = withOptionalCStrings(texts) { values in
+                if let name {
+                    PQsendQueryPrepared(handle, name, Int32(texts.count), values, nil, nil, 0)
+                } else {
+                    PQsendQueryParams(handle, statement.sql, Int32(texts.count), nil, values, nil, nil, 0)
+                }
+            }
+            guard sent == 1 else { throw lost() }
+        }
+        guard PQpipelineSync(handle) == 1 else { throw lost() }
+        var results: [PGResult] = []
+        var failure: LibraryError?
+        for (statement, name) in zip(statements, names) {
+            // Each statement's result, then nil for its end; skipped ones answer PIPELINE_ABORTED.
+            guard let result = PQgetResult(handle) else { throw lost() }
+            if PQresultStatus(result) == PGRES_PIPELINE_ABORTED {
+                PQclear(result)
+            } else {
+                do throws(LibraryError) {
+                    results.append(try take(result))
+                } catch {
+                    if name != nil, ["26000", "0A000"].contains(error.databaseFailure?.sqlState) { prepared[statement.sql] = nil }
+                    failure = failure ?? error
+                }
+            }
+            while let extra = PQgetResult(handle) { PQclear(extra) }
+        }
+        // The sync point ends the pipeline.
+        guard let sync = PQgetResult(handle) else { throw lost() }
+        let synced = PQresultStatus(sync) == PGRES_PIPELINE_SYNC
+        PQclear(sync)
+        if let failure { throw failure }
+        guard synced else { throw lost() }
+        return results
+    }
+
+    /// libpq's own failure in a pipeline, which may leave it half sent or half read: the
+    /// connection is given up (the pool makes another).
+    private func lost() -> LibraryError {
+        abandoned = true
+        return Self.failure(.connectionLost, sqlState: nil, message: Self.oneLine(String(cString: PQerrorMessage(handle))), location: location)
     }
 
     /// Runs one or more statements without parameters (migrations, BEGIN/COMMIT).
@@ -381,7 +440,9 @@ extension Int32: PGBindable { var pgText: String? { String(self) } }
 extension Double: PGBindable { var pgText: String? { "\(self)" } }
 /// 1 or 0: the schema keeps flags as BIGINT 0/1 (as SQLite does), and PostgreSQL reads "1"/"0" as a boolean too.
 extension Bool: PGBindable { var pgText: String? { self ? "1" : "0" } }
-extension Optional: PGBindable where Wrapped: PGBindable { var pgText: String? { flatMap(\.pgText) } }
+/// (A closure, not `flatMap(\.pgText)`: a key path in a generic context is made anew by the
+/// runtime on every use, which was half of a sync worker's time.)
+extension Optional: PGBindable where Wrapped: PGBindable { var pgText: String? { flatMap { $0.pgText } } }
 /// An array literal (`{1,2,"a \"b\""}`), for `= ANY($1::bigint[])` and `unnest`.
 /// Built in one buffer: an ingest sends a feed's items as one array per column (descriptions
 /// of kilobytes each), so this runs over every byte of them.

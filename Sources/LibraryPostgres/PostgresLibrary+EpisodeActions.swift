@@ -71,17 +71,20 @@ extension PostgresLibrary {
     }
 
     /// Actions a phone uploaded before their episode was in the library are kept unmatched; when
-    /// `channel`'s items arrive they are matched and applied, oldest first, each user's as
+    /// `channels`' items arrive they are matched and applied, oldest first, each user's as
     /// `recordEpisodeActions` would have (last writer wins). Called inside the ingest's transaction.
-    static func applyPendingActions(channel: Int64, _ db: PGConnection) throws(LibraryError) {
+    static func applyPendingActions(channels: [Int64], _ db: PGConnection) throws(LibraryError) {
+        guard !channels.isEmpty else { return }
+        // One read for all the channels: mostly none is waiting.
         let pending = try db.query("""
             SELECT a.* FROM channels c CROSS JOIN episode_actions a
-            WHERE c.id = $1 AND a.item IS NULL AND a.action IN ('play', 'new') AND a.podcast IN (c.feed_url, c.source_url)
-              AND EXISTS (SELECT 1 FROM subscriptions s WHERE s.user_id = a.user_id AND s.channel_id = $1)
-            ORDER BY a.timestamp, a.id
-            """, [channel]).rows
+            WHERE c.id = ANY($1::bigint[]) AND a.item IS NULL AND a.action IN ('play', 'new') AND a.podcast IN (c.feed_url, c.source_url)
+              AND EXISTS (SELECT 1 FROM subscriptions s WHERE s.user_id = a.user_id AND s.channel_id = c.id)
+            ORDER BY array_position($1::bigint[], c.id), a.timestamp, a.id
+            """, [channels]).rows
+        var handled = Set<Int64>()  // an action whose podcast names two of the channels is listed twice
         for row in pending {
-            guard let action = try action(row) else { continue }
+            guard handled.insert(try row.get("id")).inserted, let action = try action(row) else { continue }
             let user = UserID(try row.get("user_id"))
             guard let item = try matchItem(action, user: user, db) else { continue }
             try db.query("UPDATE episode_actions SET item = $1 WHERE id = $2", [item, try row.get("id") as Int64])

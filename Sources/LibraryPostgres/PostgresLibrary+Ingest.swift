@@ -72,15 +72,44 @@ private struct PollBatch {
 
     /// Each poll's subject and items first; then the grown channels' counts (their followers'
     /// `sync` changes); then each channel's bookkeeping: a channel's changes are logged in the
-    /// order SQLite logs them (its new items, then its error cleared or recorded).
+    /// order SQLite logs them (its new items, then its error cleared or recorded). The feeds'
+    /// merges go to the server together, and so do their channels' updates (`PGConnection.pipeline`);
+    /// a new subscription or a failure, which reads before it writes, waits for those before it.
     mutating func apply(_ polls: [Poll]) throws(LibraryError) -> [PollApplied] {
         try lockChannels(of: polls)
         var applied: [PollApplied] = []
         applied.reserveCapacity(polls.count)
-        for poll in polls { applied.append(try store(poll)) }
+        var merges = Pipelined<Int>()  // by the poll's place in `applied`
+        for poll in polls {
+            if case .subscription = poll.subject { try storeMerges(&merges, into: &applied) }
+            let (done, merge) = try store(poll)
+            if let merge { merges.add(applied.count, merge) }
+            applied.append(done)
+        }
+        try storeMerges(&merges, into: &applied)
         try recount()
-        for (poll, done) in zip(polls, applied) { try record(poll, channelID: done.channelID) }
+        var updates = Pipelined<Int64>()
+        for (poll, done) in zip(polls, applied) {
+            if case .failed = poll.outcome { try storeUpdates(&updates) }
+            try record(poll, channelID: done.channelID, updating: &updates)
+        }
+        try storeUpdates(&updates)
         return applied
+    }
+
+    /// Runs the merges waiting in `merges` and counts what each stored into its poll's entry.
+    private mutating func storeMerges(_ merges: inout Pipelined<Int>, into applied: inout [PollApplied]) throws(LibraryError) {
+        for (index, result) in try merges.run(db) {
+            guard let row = result.first else { throw PGRow.unexpected("the ingest's merge returned no row") }
+            applied[index].ingest = IngestResult(new: try row.get("new"), updated: try row.get("updated"))
+            let channelID = applied[index].channelID
+            if applied[index].ingest.new > 0, !grown.contains(channelID) { grown.append(channelID) }
+        }
+    }
+
+    /// Runs the channel updates waiting in `updates`; each must have found its channel.
+    private func storeUpdates(_ updates: inout Pipelined<Int64>) throws(LibraryError) {
+        for (channelID, result) in try updates.run(db) where result.affected == 0 { throw .noChannel(channelID) }
     }
 
     private mutating func lockChannels(of polls: [Poll]) throws(LibraryError) {
@@ -105,31 +134,33 @@ private struct PollBatch {
             """, [user.rawValue, Array(channels)])
     }
 
-    /// The poll's subscription, if it is one, and its items.
-    private mutating func store(_ poll: Poll) throws(LibraryError) -> PollApplied {
+    /// The poll's subscription, if it is one; its entry (its counts filled in when its items'
+    /// merge, returned to run, has run).
+    private mutating func store(_ poll: Poll) throws(LibraryError) -> (PollApplied, merge: PGStatement?) {
         let channelID: Int64
         switch poll.subject {
         case .channel(let id): channelID = id
         case .subscription(let new): channelID = try subscribe(new)
         }
-        var ingest = IngestResult(new: 0, updated: 0)
+        var merge: PGStatement?
         switch poll.outcome {
         case .notFetched: try requireChannel(channelID)
-        case .changed(_, let feed): ingest = try upsert(feed.items, channelID: channelID)
+        case .changed(_, let feed): merge = try self.merge(feed.items, channelID: channelID)
         case .unchanged, .failed: break
         }
-        return PollApplied(channelID: channelID, ingest: ingest)
+        return (PollApplied(channelID: channelID, ingest: IngestResult(new: 0, updated: 0)), merge)
     }
 
-    /// The poll's bookkeeping on its channel.
-    private func record(_ poll: Poll, channelID: Int64) throws(LibraryError) {
+    /// The poll's bookkeeping on its channel: a success's update added to `updates`, a failure
+    /// recorded now.
+    private func record(_ poll: Poll, channelID: Int64, updating updates: inout Pipelined<Int64>) throws(LibraryError) {
         switch poll.outcome {
         case .notFetched:
             break
         case .unchanged(let validators):
-            try recordSuccess(channelID: channelID, validators, pollInterval: poll.pollInterval, feed: nil)
+            updates.add(channelID, success(channelID: channelID, validators, pollInterval: poll.pollInterval, feed: nil))
         case .changed(let validators, let feed):
-            try recordSuccess(channelID: channelID, validators, pollInterval: poll.pollInterval, feed: feed)
+            updates.add(channelID, success(channelID: channelID, validators, pollInterval: poll.pollInterval, feed: feed))
         case .failed(let message, let retryAfter):
             try recordFailure(channelID: channelID, message: message, retryAfter: retryAfter, pollInterval: poll.pollInterval)
         }
@@ -179,13 +210,13 @@ private struct PollBatch {
         """
     }
 
-    /// A successful poll (changed or not) in one UPDATE: stores the validators, clears the error
+    /// A successful poll (changed or not) as one UPDATE, to run: it stores the validators, clears the error
     /// state, schedules the next poll and releases the claim. A nil validator keeps the stored
     /// one (a 304 repeats none). A permanent redirect moves the feed URL, unless another channel
     /// already polls the new one. A parsed `feed` also names the channel (unless its title is
     /// blank), gives its image (when it has one), and replaces what the last body said beyond
     /// its items: its warnings (a feed that was mended loses them), self URL, next page, funding.
-    private func recordSuccess(channelID: Int64, _ v: Validators, pollInterval: Int64, feed: Feed?) throws(LibraryError) {
+    private func success(channelID: Int64, _ v: Validators, pollInterval: Int64, feed: Feed?) -> PGStatement {
         var parameters: [any PGBindable] = [channelID, now, now + max(pollInterval, 1), v.etag, v.lastModified, v.bodyHash,
                                             claimant, v.movedTo]
         var sets = """
@@ -200,9 +231,7 @@ private struct PollBatch {
                            feed.nextPage, StoredJSON.encode(feed.funding)]
             sets += ", name = coalesce($9, name), image = coalesce($10, image), warnings = $11, self_url = $12, next_page = $13, funding = $14"
         }
-        guard try db.query("UPDATE channels SET \(sets) WHERE id = $1::bigint", parameters).affected > 0 else {
-            throw .noChannel(channelID)
-        }
+        return PGStatement(sql: "UPDATE channels SET \(sets) WHERE id = $1::bigint", parameters: parameters)
     }
 
     /// A failed poll: records the one-line error, counts it, backs off (`SyncPolicy.backoff`)
@@ -224,25 +253,23 @@ private struct PollBatch {
         return "\(url ?? "channel \(channelID)"): \(error.descriptionWithoutPaths)"
     }
 
-    /// Inserts new items and updates changed ones, in one statement for the whole feed. Identity
+    /// The statement that inserts new items and updates changed ones, one for the whole feed
+    /// (nil when it lists none). Identity
     /// is the parser's item id within the channel, so a re-ingest never duplicates; unchanged
     /// rows are not rewritten; watch state is never touched; items missing from `items` are
     /// kept (a YouTube feed lists only the latest 15). `now` becomes the discovery time of new
     /// items, which get ids in feed order. Only items the channel lacks are inserted (an
     /// identity value is spent on each row an INSERT tries).
-    private mutating func upsert(_ items: [Item], channelID: Int64) throws(LibraryError) -> IngestResult {
+    private func merge(_ items: [Item], channelID: Int64) throws(LibraryError) -> PGStatement? {
         try requireChannel(channelID)
         // A feed listing an id twice means one item: the first listing wins.
         var seen = Set<String>(minimumCapacity: items.count)
         let rows = items.filter { !$0.id.isEmpty && seen.insert($0.id).inserted }
-        guard !rows.isEmpty else { return IngestResult(new: 0, updated: 0) }
+        guard !rows.isEmpty else { return nil }
         var parameters: [any PGBindable] = [channelID]
         for column in ItemColumn.all { parameters.append(rows.map(column.value)) }
         parameters.append(now)
-        guard let row = try db.query(ItemColumn.merge, parameters).first else { throw PGRow.unexpected("the ingest's merge returned no row") }
-        let result = IngestResult(new: try row.get("new"), updated: try row.get("updated"))
-        if result.new > 0, !grown.contains(channelID) { grown.append(channelID) }
-        return result
+        return PGStatement(sql: ItemColumn.merge, parameters: parameters)
     }
 
     /// The grown channels' item counts on their subscriptions (and so their followers' totals,
@@ -257,9 +284,27 @@ private struct PollBatch {
         try db.query("""
             UPDATE subscriptions s SET items = counted.items
             FROM (SELECT channel_id, count(*) AS items FROM items WHERE channel_id = ANY($1::bigint[]) GROUP BY channel_id) counted
-            WHERE s.channel_id = counted.channel_id AND s.items <> counted.items
-            """, [grown])
-        for channel in grown { try PostgresLibrary.applyPendingActions(channel: channel, db) }
+            WHERE s.channel_id = ANY($1::bigint[]) AND s.channel_id = counted.channel_id AND s.items <> counted.items
+            """, [grown])  // `s.channel_id = ANY` twice: without it the planner read every subscription for a batch's few
+        try PostgresLibrary.applyPendingActions(channels: grown, db)
+    }
+}
+
+/// Statements waiting to be sent together (`PGConnection.pipeline`), each with what its result is for.
+private struct Pipelined<Key> {
+    private var keys: [Key] = []
+    private var statements: [PGStatement] = []
+
+    mutating func add(_ key: Key, _ statement: PGStatement) {
+        keys.append(key)
+        statements.append(statement)
+    }
+
+    /// Runs them (none is no round trip) and empties the queue; each result with its key.
+    mutating func run(_ db: PGConnection) throws(LibraryError) -> [(Key, PGResult)] {
+        guard !statements.isEmpty else { return [] }
+        defer { keys = []; statements = [] }
+        return Array(zip(keys, try db.pipeline(statements)))
     }
 }
 

@@ -84,6 +84,46 @@ final class PostgresConnectionTests: XCTestCase {
         XCTAssertThrowsError(try row.get("missing") as Int64) { XCTAssertTrue("\($0)".contains("no column missing"), "\($0)") }
     }
 
+    func testAPipelineAnswersInOrderAndStopsAtItsFirstFailureAsOneTransaction() async throws {
+        let library = try await library()
+        let answers = try await library.read { connection throws(LibraryError) in
+            try connection.pipeline([PGStatement(sql: "SELECT $1::bigint * 2 AS n", parameters: [21]),
+                                     PGStatement(sql: "SELECT $1::text AS s", parameters: [String?.none]),
+                                     PGStatement(sql: "SELECT generate_series(1, $1::int) AS n", parameters: [3])])
+                .map { result in result.rows.map { $0.text(0) } }
+        }
+        XCTAssertEqual(answers, [["42"], [nil], ["1", "2", "3"]])
+
+        // On its own a pipeline is one transaction: a failure undoes what ran before it and skips the rest.
+        _ = try await library.read { connection throws(LibraryError) in try connection.query("CREATE TABLE piped (n bigint PRIMARY KEY)") }
+        do {
+            _ = try await library.read { connection throws(LibraryError) in
+                try connection.pipeline([PGStatement(sql: "INSERT INTO piped VALUES ($1)", parameters: [1]),
+                                         PGStatement(sql: "INSERT INTO piped VALUES ($1)", parameters: [1]),
+                                         PGStatement(sql: "INSERT INTO piped VALUES ($1)", parameters: [2])])
+            }
+            XCTFail("a duplicate key must fail the pipeline")
+        } catch {
+            XCTAssertEqual(error.databaseFailure?.sqlState, "23505", error.description)
+            XCTAssertEqual(error.databaseFailure?.kind, .constraint)
+        }
+        // Inside a transaction the failure rolls back the whole write; either way the connection goes on.
+        do {
+            _ = try await library.write { connection throws(LibraryError) in
+                _ = try connection.query("INSERT INTO piped VALUES (3)")
+                return try connection.pipeline([PGStatement(sql: "INSERT INTO piped VALUES ($1)", parameters: [4]),
+                                                PGStatement(sql: "SELECT 1 / $1::int", parameters: [0])])
+            }
+            XCTFail("a division by zero must fail the write")
+        } catch {
+            XCTAssertEqual(error.databaseFailure?.sqlState, "22012", error.description)
+        }
+        let stored = try await library.read { connection throws(LibraryError) in
+            try connection.query("SELECT count(*) FROM piped").first?.get(0) as Int?
+        }
+        XCTAssertEqual(stored, 0)
+    }
+
     func testErrorsKeepTheSQLStateAndSayWhetherARetryCanHelp() async throws {
         let library = try await library()
         do {
