@@ -76,7 +76,7 @@ final class FetchLoop {
         let streams = queue[queueHead...].filter { $0.stream != nil }
         queue = queue[queueHead...].filter { $0.stream == nil }
         queueHead = 0
-        for job in streams { start(job, host: job.host) }
+        for job in streams { start(job) }
     }
 
     /// Resumes the streamed transfers paused for a reader that has caught up. libcurl may hand
@@ -94,10 +94,9 @@ final class FetchLoop {
         guard queueHead < queue.count, counted < concurrency else { return }
         var waiting: [FetchJob] = []
         for job in queue[queueHead...] {
-            let host = job.host
-            if counted < concurrency, countedPerHost[host, default: 0] < bounds.connectionsPerHost,
-               runningPerHost[host, default: 0] < bounds.maxConnectionsPerHost {
-                start(job, host: host)
+            if counted < concurrency, countedPerHost[job.host, default: 0] < bounds.connectionsPerHost,
+               runningPerHost[job.host, default: 0] < bounds.maxConnectionsPerHost {
+                start(job)
             } else {
                 waiting.append(job)
             }
@@ -169,7 +168,7 @@ final class FetchLoop {
         }
     }
 
-    private func start(_ job: FetchJob, host: HostKey) {
+    private func start(_ job: FetchJob) {
         if job.cancel.isSet {
             return job.complete(.failure(FetchError(url: job.request.url, kind: .cancelled, reason: "cancelled")))
         }
@@ -180,7 +179,7 @@ final class FetchLoop {
         if let error = transfer.prepareHop(job.request.url, first: true) {
             return job.complete(.failure(error))
         }
-        transfer.host = host
+        transfer.host = job.host
         transfer.admitted = clock.now
         transfer.unbounded = job.stream != nil
         transfer.countsAgainstBounds = !transfer.unbounded

@@ -83,12 +83,16 @@ final class PGConnection {
         do {
             return try take(result)
         } catch {
-            // The server no longer has it (26000: a DEALLOCATE, a pooler between), or its plan no
-            // longer fits a table a migration changed (0A000: "cached plan must not change result
-            // type"): this call fails, and the next one prepares it again.
-            if name != nil, ["26000", "0A000"].contains(error.databaseFailure?.sqlState) { prepared[sql] = nil }
+            forgetIfStale(sql, named: name, after: error)
             throw error
         }
+    }
+
+    /// A prepared statement the server no longer has (26000: a DEALLOCATE, a pooler between), or
+    /// whose plan no longer fits a table a migration changed (0A000: "cached plan must not change
+    /// result type"), is forgotten: this call fails, and the next one prepares it again.
+    private func forgetIfStale(_ sql: String, named name: String?, after error: LibraryError) {
+        if name != nil, ["26000", "0A000"].contains(error.databaseFailure?.sqlState) { prepared[sql] = nil }
     }
 
     /// The name `sql` is prepared under on this connection, preparing it the first time; nil
@@ -165,7 +169,7 @@ final class PGConnection {
                 do throws(LibraryError) {
                     results.append(try take(result))
                 } catch {
-                    if name != nil, ["26000", "0A000"].contains(error.databaseFailure?.sqlState) { prepared[statement.sql] = nil }
+                    forgetIfStale(statement.sql, named: name, after: error)
                     failure = failure ?? error
                 }
             }
