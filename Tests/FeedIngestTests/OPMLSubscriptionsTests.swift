@@ -1,6 +1,7 @@
 import FeedIngest
 import FeedModel
 import FeedParsing
+import LibraryStore
 import TestSupport
 import Testing
 
@@ -57,5 +58,25 @@ import Testing
         let foreign = [OPMLFeed(title: "y", xmlURL: "https://www.youtube.com/feeds/videos.xml?channel_id=UCy"),
                        OPMLFeed(title: "r", xmlURL: "https://rumble.com/c/R"), OPMLFeed(title: "p", xmlURL: "http://127.0.0.1:8123/p.xml")]
         #expect(try await OPMLSubscriptions.newChannels(foreign, in: other.library, reach: .anyAddress).channels.map(\.platform) == [.youtube, .rumble, .podcast])
+    }
+}
+
+/// An import larger than one transaction (`Syncer.recordBatch`): every feed is recorded, in the
+/// file's order, and one the store refuses is reported at its own place, the others recorded.
+@Suite struct LargeImportTests {
+    @Test func aLargeImportIsRecordedWholeInOrderAndARefusedFeedKeepsItsPlace() async throws {
+        let t = try TestLibrary()
+        let count = 2 * Syncer.recordBatch + 3, refusedAt = Syncer.recordBatch + 7
+        let feeds = (0..<count).map { n in
+            // An empty feed URL: the store's CHECK refuses it.
+            let url = n == refusedAt ? "" : "https://feeds.example.com/\(n).xml"
+            return NewChannel(platform: .podcast, sourceURL: url, feedURL: url, name: "Feed \(n)", reach: .publicOnly)
+        }
+        let report = await Syncer(store: t.library, reach: .anyAddress).subscribe(feeds, fetch: false, now: 2)
+        #expect(report.channels.count == count)
+        #expect(report.channels.map(\.name) == feeds.map(\.name))
+        #expect(report.channels.indices.filter { report.channels[$0].status == .error } == [refusedAt])
+        let stored = try await t.library.allChannels().sorted { $0.id < $1.id }
+        #expect(stored.map(\.feedURL) == feeds.map(\.feedURL).filter { !$0.isEmpty })
     }
 }

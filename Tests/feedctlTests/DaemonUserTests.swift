@@ -22,6 +22,9 @@ final class DaemonUserTests: DaemonTestCase {
     }
 
     func testAnUnknownUserIsAOneLineErrorAndLeavesNoSocket() throws {
+        // A library with another user in it, whichever test of the class ran before (alone, the
+        // world has no library yet, and making one is a line of its own).
+        XCTAssertEqual(try feedctl(["user", "add", "bea"]).status, 0)
         let socket = world.directory.appendingPathComponent("nobody.sock").path
         let result = try feedctl(["daemon", "--socket", socket, "--sync-every", "0", "--user", "nobody"])
         XCTAssertEqual(result.status, 1)
