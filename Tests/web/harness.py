@@ -433,6 +433,13 @@ class Page:
         check(not bad, f'axe on {name}: ' + '; '.join(
             f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}" for v in bad))
 
+    def stream_locks(self):
+        """The Web Locks of the app's shared event streams (web/app/stream.js) in this browser:
+        {'held': [names], 'pending': [names]}, one held per stream and a pending one per other page."""
+        return self.d.execute_async_script(
+            'const done = arguments[arguments.length - 1];'
+            'navigator.locks.query().then((q) => done({held: q.held.map((l) => l.name), pending: q.pending.map((l) => l.name)}));')
+
     def console_errors(self):
         return [e for e in self.d.get_log('browser') if e['level'] == 'SEVERE']
 

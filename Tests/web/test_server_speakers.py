@@ -62,6 +62,30 @@ def test_switching_to_the_servers_speakers_keeps_the_position(w):
     check(p.find('#output').get_attribute('value') == 'server', 'the output is still the server')
 
 
+def test_a_second_tab_follows_the_daemon_and_takes_its_stream_over(w):
+    """The tabs share one player event stream (web/app/stream.js): a second tab follows the
+    daemon through the first one's; once the first is closed it opens the stream itself."""
+    p = w.page
+    first = p.d.current_window_handle
+    p.d.switch_to.new_window('tab')
+    p.go('/player')
+    shown = lambda: seconds(p.find('#mini-player .mini-time').text)
+    wait_for('the daemon item in the second tab', lambda: 'Six sixty' in p.find('#mini-player').text and 'server' in p.find('#mini-player').text)
+    at = shown()
+    wait_for("the second tab's time to move on (the first tab's stream)", lambda: shown() >= at + 2, timeout=10)
+    locks = p.stream_locks()
+    player = lambda names: [name for name in names if name.startswith('feedctl-stream:player:')]
+    check(len(player(locks['held'])) == 1 and player(locks['pending']) == player(locks['held']),
+          f'one player stream for the two tabs, the second waiting for it: {locks}')
+    second = p.d.current_window_handle
+    p.d.switch_to.window(first)
+    p.d.close()
+    p.d.switch_to.window(second)
+    at = shown()
+    wait_for("the second tab's time to move on with the stream its own", lambda: shown() >= at + 2, timeout=15)
+    check(p.find('#output').get_attribute('value') == 'server', 'the output is still the server')
+
+
 def test_switching_back_to_this_device(w):
     from selenium.webdriver.support.ui import Select
     p = w.page

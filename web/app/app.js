@@ -5,6 +5,7 @@ import { api, ApiError } from './api.js';
 import { player, skipName } from './player.js';
 import { h, toast, applyTheme, getTheme, setTheme, iconButton, showDialog } from './ui.js';
 import { offline } from './offline.js';   // offline hook
+import { sharedStream } from './stream.js';
 import { rememberedAccounts, rememberAccount, forgetAccount } from './prefs.js';
 
 /** The app's paths: the one list (the server answers the shell for any page path). */
@@ -48,38 +49,46 @@ function match(path) {
 
 /**
  * The per-user event stream (`GET /api/events`, WEB.md): `events.on(kind, fn)` → unsubscribe.
- * EventSource itself reconnects after a network error, with Last-Event-ID; a stream the server
- * refuses (429 past the per-user cap, 503 past the server's, 404 on a server without the route)
- * it gives up for good: the page says so once and asks again later, with backoff, and on
- * getting a stream again reloads the screen's data (what changed meanwhile was not heard).
+ * One stream for all of this browser's pages of the user (stream.js): the page holding it passes
+ * every event and notice on to the others; a page that takes it over from one that left tells
+ * every page to `reset`. EventSource itself reconnects after a network error, with
+ * Last-Event-ID; a stream the server refuses (429 past the per-user cap, 503 past the server's,
+ * 404 on a server without the route) it gives up for good: the page says so once and asks again
+ * later, with backoff, and on getting a stream again reloads the screen's data (what changed
+ * meanwhile was not heard).
  */
 const EVENT_KINDS = ['watch', 'saved', 'collection', 'subscription', 'sync', 'followed', 'reset'];
 const EVENTS_FIRST_RETRY_MS = 2000;
 const EVENTS_LAST_RETRY_MS = 5 * 60_000;
 const events = (() => {
   const listeners = new Map();
-  let source = null, retryTimer = 0, retryDelay = EVENTS_FIRST_RETRY_MS, refused = false;
+  let shared = null, source = null, retryTimer = 0, retryDelay = EVENTS_FIRST_RETRY_MS, refused = false, tookOver = false;
   const emit = (kind, data) => { for (const fn of [...(listeners.get(kind) || [])]) { try { fn(data); } catch (e) { console.error(e); } } };
-  function connect() {
-    if (source || typeof EventSource === 'undefined') return;
+  // What this page's stream hears, here and on the user's other pages.
+  const heard = (kind, data) => { emit(kind, data); shared?.tell({ kind, data }); };
+  const notice = (text) => { toast(text); shared?.tell({ notice: text }); };
+  function open() {
     clearTimeout(retryTimer);
     const stream = new EventSource('/api/events');
     source = stream;
     for (const kind of EVENT_KINDS) {
-      stream.addEventListener(kind, (event) => { let data = {}; try { data = JSON.parse(event.data); } catch { return; } emit(kind, data); });
+      stream.addEventListener(kind, (event) => { let data = {}; try { data = JSON.parse(event.data); } catch { return; } heard(kind, data); });
     }
     stream.addEventListener('open', () => {
       retryDelay = EVENTS_FIRST_RETRY_MS;
-      if (refused) { refused = false; toast('Live updates are back.'); emit('reset', {}); }
+      if (refused) { refused = false; notice('Live updates are back.'); heard('reset', {}); }
+      else if (tookOver) heard('reset', {});
+      tookOver = false;
     });
     stream.addEventListener('error', () => {
       if (stream.readyState !== EventSource.CLOSED || source !== stream) return;   // retrying by itself, or closed by us
       source = null;
-      if (!refused) { refused = true; toast('Live updates paused: the server refused this page\'s stream (too many open pages?). Trying again.'); }
-      retryTimer = setTimeout(connect, retryDelay);
+      if (!refused) { refused = true; notice('Live updates paused: the server refused this page\'s stream (too many open pages?). Trying again.'); }
+      retryTimer = setTimeout(open, retryDelay);
       retryDelay = Math.min(EVENTS_LAST_RETRY_MS, retryDelay * 2);
     });
   }
+  function stop() { clearTimeout(retryTimer); source?.close(); source = null; refused = false; }
   return {
     on(kind, fn) {
       if (!listeners.has(kind)) listeners.set(kind, new Set());
@@ -87,8 +96,17 @@ const events = (() => {
       return () => listeners.get(kind)?.delete(fn);
     },
     emit,
-    connect,
-    close() { clearTimeout(retryTimer); source?.close(); source = null; },
+    connect() {
+      const name = `events:${state.user?.id ?? 'open'}`;
+      if (shared?.name === name || typeof EventSource === 'undefined') return;
+      shared?.close();
+      shared = sharedStream(name, {
+        lead: (took) => { tookOver = took; open(); },
+        stop,
+        hear: (message) => { if (message.notice) toast(message.notice); else emit(message.kind, message.data); },
+      });
+    },
+    close() { shared?.close(); shared = null; },
   };
 })();
 // A `reset` (the server no longer has what this page missed): the screen reloads its data.
@@ -282,6 +300,7 @@ export async function refreshUser(asked = api.get('/api/auth/me')) {
   } catch { state.user = null; }
   if (state.user && state.mode !== 'open') rememberAccount(state.user.username);
   offline.setUser(state.user);   // offline hook: the outbox and downloads are this user's
+  player.setUser(state.user);
   if (state.user || state.mode === 'open') { events.connect(); player.refreshQueue(); } else events.close();
   topbar();
   return state.user;

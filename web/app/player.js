@@ -9,6 +9,7 @@
 import { api, ApiError } from './api.js';
 import { h, iconButton, formatDuration, artwork, safeURL } from './ui.js';
 import { readPrefs } from './prefs.js';
+import { sharedStream } from './stream.js';
 
 const SAVE_EVERY_MS = 10_000;
 const RATES = [0.5, 0.75, 1, 1.25, 1.5, 1.75, 2, 2.5, 3];
@@ -366,21 +367,34 @@ class Player extends EventTarget {
     this.dispatchEvent(new Event('time'));
     this.dispatchEvent(new Event('change'));
   }
+  /** The signed-in user (`/api/auth/me`'s; null in open mode): pages of different users never share a stream. */
+  setUser(user) { this.userID = user?.id ?? null; }
+  // The daemon's events, one stream for all of this browser's pages of the user (stream.js): the
+  // page holding it passes each on; a page that takes it over follows from the daemon's next event.
   #listenRemote() {
     this.#unlistenRemote();
-    const source = new EventSource('/api/player/events');
-    for (const kind of SERVER_EVENTS) {
-      source.addEventListener(kind, (event) => { try { this.#remoteUpdate(JSON.parse(event.data)); } catch { /* not a status */ } });
-    }
-    source.addEventListener('error', (event) => {
-      if (event.data) { try { this.#error(JSON.parse(event.data).detail); } catch { /* */ } }
+    const update = (data) => { try { this.#remoteUpdate(JSON.parse(data)); } catch { /* not a status */ } };
+    const failed = (data) => { try { this.#error(JSON.parse(data).detail); } catch { /* */ } };
+    let source = null;
+    const stream = sharedStream(`player:${this.userID ?? 'open'}`, {
+      lead: () => {
+        source = new EventSource('/api/player/events');
+        for (const kind of SERVER_EVENTS) {
+          source.addEventListener(kind, (event) => { update(event.data); stream.tell({ kind, data: event.data }); });
+        }
+        source.addEventListener('error', (event) => {
+          if (event.data) { failed(event.data); stream.tell({ kind: 'error', data: event.data }); }
+        });
+      },
+      stop: () => { source?.close(); source = null; },
+      hear: ({ kind, data }) => (kind === 'error' ? failed(data) : update(data)),
     });
-    this.source = source;
+    this.stream = stream;
     this.ticker = setInterval(() => { if (this.playing) this.dispatchEvent(new Event('time')); }, 1000);
   }
   #unlistenRemote() {
-    this.source?.close();
-    this.source = null;
+    this.stream?.close();
+    this.stream = null;
     clearInterval(this.ticker);
   }
 
