@@ -83,7 +83,7 @@ const events = (() => {
     stream.addEventListener('error', () => {
       if (stream.readyState !== EventSource.CLOSED || source !== stream) return;   // retrying by itself, or closed by us
       source = null;
-      if (!refused) { refused = true; notice('Live updates paused: the server refused this page\'s stream (too many open pages?). Trying again.'); }
+      if (!refused) { refused = true; notice('Live updates paused: the server refused this browser\'s stream (too many open devices?). Trying again.'); }
       retryTimer = setTimeout(open, retryDelay);
       retryDelay = Math.min(EVENTS_LAST_RETRY_MS, retryDelay * 2);
     });
