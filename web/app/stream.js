@@ -29,8 +29,9 @@ export function sharedStream(name, { lead, stop, hear }) {
   const holding = (took) => new Promise((resolve) => { leave = resolve; lead(took); });
   // Free now: this page opens it. Held: wait for it (in the order pages asked) and take over.
   navigator.locks.request(key, { ifAvailable: true }, (lock) => {
+    if (closed) return undefined;   // left before the answer
     if (lock) return holding(false);
-    if (!closed) navigator.locks.request(key, { signal: waiting.signal }, () => holding(true)).catch(() => { /* left before its turn */ });
+    navigator.locks.request(key, { signal: waiting.signal }, () => (closed ? undefined : holding(true))).catch(() => { /* left before its turn */ });
     return undefined;
   }).catch(() => {});
   return {
