@@ -151,17 +151,31 @@ public final class UnixListener: @unchecked Sendable {
         }
         // Close-on-exec: a process the daemon starts (yt-dlp, a crash reporter) must not inherit it
         // and hold the path. Non-blocking: the server's one thread accepts until there is no more.
+        // Bound under a name of its own and linked to `path` once it listens: bound at `path`, the
+        // path named a socket that refused connections until listen(2), and a client that saw it
+        // appear (the server starting a daemon, a script) could be refused. link(2) also refuses
+        // a path another daemon took meanwhile.
+        _ = try unixAddress(path)
+        let bound = path + "~"
+        unlink(bound)   // left by a daemon that died between its bind and its link
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw .posix("socket", path) }
-        var addr = try unixAddress(path)
+        var addr = try unixAddress(bound)
         let old = umask(0o177)   // the socket is born 0600: no window where others could connect
         let rc = withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         umask(old)
-        guard rc == 0 else { let e = SocketError.posix("bind", path); Glibc.close(fd); throw e }
-        chmod(path, 0o600)
-        guard listen(fd, 64) == 0 else { let e = SocketError.posix("listen", path); Glibc.close(fd); throw e }
+        guard rc == 0 else { let e = SocketError.posix("bind", bound); Glibc.close(fd); throw e }
+        chmod(bound, 0o600)
+        guard listen(fd, 64) == 0 else { let e = SocketError.posix("listen", bound); unlink(bound); Glibc.close(fd); throw e }
+        guard link(bound, path) == 0 else {
+            let e = errno == EEXIST ? SocketError(description: "another feedctl daemon is already running on \(path)") : SocketError.posix("link", path)
+            unlink(bound)
+            Glibc.close(fd)
+            throw e
+        }
+        unlink(bound)
         self.fd = fd
     }
 

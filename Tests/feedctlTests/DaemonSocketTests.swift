@@ -34,6 +34,30 @@ final class DaemonSocketTests: DaemonTestCase {
         XCTAssertTrue(daemon?.isRunning ?? false)
     }
 
+    /// The socket's path appears only once it answers (bound under `PATH~`, linked to PATH once
+    /// it listens): a client that sees the path connects at once. Bound at PATH, it named a socket
+    /// that refused connections until listen(2) (a test saw "errno 111" under load). A `~` left
+    /// by a daemon that died between the two is no obstacle, and none is left behind.
+    func testTheSocketPathAppearsOnlyWhenItAnswers() throws {
+        let directory = (world.socket as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        XCTAssertTrue(FileManager.default.createFile(atPath: world.socket + "~", contents: Data("left".utf8)))
+        let process = Process()
+        process.executableURL = try Self.feedctlBinary()
+        process.arguments = ["daemon", "--socket", world.socket, "--db", world.db, "--sync-every", "0"]
+        process.environment = world.environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        daemon = process
+        let deadline = Date().addingTimeInterval(15)
+        while !FileManager.default.fileExists(atPath: world.socket), process.isRunning, Date() < deadline { usleep(200) }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: world.socket), "the daemon never made its socket")
+        XCTAssertNoThrow(try ControlSocket(path: world.socket), "the path appeared before the socket answered")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: world.socket + "~"))
+        XCTAssertEqual(try mode(world.socket), 0o600)
+    }
+
     /// `feedctl daemon --help` shows the daemon's own options (it used to show a stub whose
     /// help said to run `feedctl daemon --help`), and out-of-range durations are refused in one
     /// line instead of overflowing later.
