@@ -149,8 +149,6 @@ public final class UnixListener: @unchecked Sendable {
             }
             unlink(path)   // stale: left by a daemon that died
         }
-        // Close-on-exec: a process the daemon starts (yt-dlp, a crash reporter) must not inherit it
-        // and hold the path. Non-blocking: the server's one thread accepts until there is no more.
         // Bound under a name of its own and linked to `path` once it listens: bound at `path`, the
         // path named a socket that refused connections until listen(2), and a client that saw it
         // appear (the server starting a daemon, a script) could be refused. link(2) also refuses
@@ -158,6 +156,8 @@ public final class UnixListener: @unchecked Sendable {
         _ = try unixAddress(path)
         let bound = path + "~"
         unlink(bound)   // left by a daemon that died between its bind and its link
+        // Close-on-exec: a process the daemon starts (yt-dlp, a crash reporter) must not inherit it
+        // and hold the path. Non-blocking: the server's one thread accepts until there is no more.
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw .posix("socket", path) }
         var addr = try unixAddress(bound)
