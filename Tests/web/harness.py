@@ -328,10 +328,12 @@ class Server:
         return channel
 
     def stop(self):
-        # A player daemon that /api/player/play started outlives the server: tell it to quit.
-        if (self.directory / 'run/player.sock').exists():
-            subprocess.run([str(self.bin / 'feedctl'), 'quit', '--socket', str(self.directory / 'run/player.sock'), '--db', str(self.db)],
-                           env=self.env, capture_output=True, timeout=30)
+        # A player daemon that /api/player/play started outlives the server, and so does one a CLI
+        # command started on the environment's own socket (`queue add`): tell them to quit.
+        for socket in {self.directory / 'run/player.sock', Path(self.env['XDG_RUNTIME_DIR']) / 'feedctl/player.sock'}:
+            if socket.exists():
+                subprocess.run([str(self.bin / 'feedctl'), 'quit', '--socket', str(socket), '--db', str(self.db)],
+                               env=self.env, capture_output=True, timeout=30)
         self.proc.terminate()
         try:
             self.proc.wait(timeout=10)
