@@ -42,14 +42,7 @@ final class DaemonSocketTests: DaemonTestCase {
         let directory = (world.socket as NSString).deletingLastPathComponent
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         XCTAssertTrue(FileManager.default.createFile(atPath: world.socket + "~", contents: Data("left".utf8)))
-        let process = Process()
-        process.executableURL = try Self.feedctlBinary()
-        process.arguments = ["daemon", "--socket", world.socket, "--db", world.db, "--sync-every", "0"]
-        process.environment = world.environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        daemon = process
+        let (process, _) = try launchDaemon(socket: world.socket)
         let deadline = Date().addingTimeInterval(15)
         while !FileManager.default.fileExists(atPath: world.socket), process.isRunning, Date() < deadline { usleep(200) }
         XCTAssertTrue(FileManager.default.fileExists(atPath: world.socket), "the daemon never made its socket")

@@ -64,9 +64,9 @@ const events = (() => {
   const listeners = new Map();
   let shared = null, source = null, retryTimer = 0, retryDelay = EVENTS_FIRST_RETRY_MS, refused = false, tookOver = false;
   const emit = (kind, data) => { for (const fn of [...(listeners.get(kind) || [])]) { try { fn(data); } catch (e) { console.error(e); } } };
-  // What this page's stream hears, here and on the user's other pages.
-  const heard = (kind, data) => { emit(kind, data); shared?.tell({ kind, data }); };
-  const notice = (text) => { toast(text); shared?.tell({ notice: text }); };
+  // What this page's stream hears, here and on the user's other pages (`hear` below).
+  const heard = (kind, data) => shared?.say({ kind, data });
+  const notice = (text) => shared?.say({ notice: text });
   function open() {
     clearTimeout(retryTimer);
     const stream = new EventSource('/api/events');

@@ -373,21 +373,24 @@ class Player extends EventTarget {
   // page holding it passes each on; a page that takes it over follows from the daemon's next event.
   #listenRemote() {
     this.#unlistenRemote();
-    const update = (data) => { try { this.#remoteUpdate(JSON.parse(data)); } catch { /* not a status */ } };
-    const failed = (data) => { try { this.#error(JSON.parse(data).detail); } catch { /* */ } };
     let source = null;
     const stream = sharedStream(`player:${this.userID ?? 'open'}`, {
       lead: () => {
         source = new EventSource('/api/player/events');
         for (const kind of SERVER_EVENTS) {
-          source.addEventListener(kind, (event) => { update(event.data); stream.tell({ kind, data: event.data }); });
+          source.addEventListener(kind, (event) => stream.say({ kind, data: event.data }));
         }
         source.addEventListener('error', (event) => {
-          if (event.data) { failed(event.data); stream.tell({ kind: 'error', data: event.data }); }
+          if (event.data) stream.say({ kind: 'error', data: event.data });
         });
       },
       stop: () => { source?.close(); source = null; },
-      hear: ({ kind, data }) => (kind === 'error' ? failed(data) : update(data)),
+      hear: ({ kind, data }) => {
+        try {
+          const said = JSON.parse(data);
+          if (kind === 'error') this.#error(said.detail); else this.#remoteUpdate(said);
+        } catch { /* not a status */ }
+      },
     });
     this.stream = stream;
     this.ticker = setInterval(() => { if (this.playing) this.dispatchEvent(new Event('time')); }, 1000);

@@ -13,13 +13,14 @@
  *   lead(took)  this page is to hold the stream now: open it. `took` is true when it took over
  *               from another page, whose stream is gone: what was said in between was not heard.
  *   stop()      this page is to close the stream it holds (it is leaving).
- *   hear(msg)   a message another page's stream passed on (`tell`).
- * Returns { name, tell(msg): pass a message on to the other pages; close(): leave }.
+ *   hear(msg)   a message of the stream: what this page's stream says (`say`) or another's passed on.
+ * Returns { name, say(msg): the holder's stream said it (heard here and on every other page);
+ * close(): leave }.
  */
 export function sharedStream(name, { lead, stop, hear }) {
   if (!navigator.locks || typeof BroadcastChannel === 'undefined') {
     lead(false);
-    return { name, tell() {}, close() { stop(); } };
+    return { name, say: hear, close() { stop(); } };
   }
   const key = `feedctl-stream:${name}`;
   const channel = new BroadcastChannel(key);
@@ -36,7 +37,10 @@ export function sharedStream(name, { lead, stop, hear }) {
   }).catch(() => {});
   return {
     name,
-    tell(message) { if (leave) channel.postMessage(message); },
+    say(message) {
+      hear(message);
+      if (leave) channel.postMessage(message);
+    },
     close() {
       if (closed) return;
       closed = true;

@@ -128,6 +128,19 @@ class DaemonTestCase: XCTestCase {
     func startDaemon(socket: String? = nil, arguments: [String] = [], environment overrides: [String: String?] = [:],
                      options: [String] = ["--sync-every", "0"], openFiles: Int? = nil) throws -> Process {
         let path = socket ?? world.socket
+        let (process, log) = try launchDaemon(socket: path, arguments: arguments, environment: overrides, options: options, openFiles: openFiles)
+        let up = eventually(timeout: 10) { process.isRunning && (try? ControlSocket(path: path)) != nil }
+        guard up else {
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            throw ProcessRunner.Failure(description: "feedctl daemon did not come up on \(path): \(text)")
+        }
+        return process
+    }
+
+    /// Starts `feedctl daemon` on `path` without waiting for it (`startDaemon` waits until it
+    /// answers); the process and its log.
+    func launchDaemon(socket path: String, arguments: [String] = [], environment overrides: [String: String?] = [:],
+                      options: [String] = ["--sync-every", "0"], openFiles: Int? = nil) throws -> (Process, URL) {
         let process = Process()
         process.executableURL = try Self.feedctlBinary()
         process.arguments = ["daemon", "--socket", path, "--db", world.db] + options + arguments
@@ -148,12 +161,7 @@ class DaemonTestCase: XCTestCase {
         try process.run()
         try? handle.close()
         daemon = process
-        let up = eventually(timeout: 10) { process.isRunning && (try? ControlSocket(path: path)) != nil }
-        guard up else {
-            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            throw ProcessRunner.Failure(description: "feedctl daemon did not come up on \(path): \(text)")
-        }
-        return process
+        return (process, log)
     }
 
     // MARK: Status
